@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Test helpers: cmocka unit tests and MPI tests registered once per rank count.
+
+# Launcher flags: OpenMPI refuses root and more ranks than cores unless told.
+set(ZP_MPIEXEC_FLAGS "" CACHE STRING "Extra flags for mpiexec in tests")
+if(ZP_MPI_FLAVOR STREQUAL "OpenMPI")
+  set(_zp_mpi_default_flags --oversubscribe --bind-to none)
+else()
+  set(_zp_mpi_default_flags "")
+endif()
+set(ZP_TEST_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_btl_vader_single_copy_mechanism=none")
+
+find_path(CMOCKA_INCLUDE_DIR cmocka.h)
+find_library(CMOCKA_LIBRARY cmocka)
+
+# zp_add_unit_test(NAME name SOURCES ... [LIBS ...])
+function(zp_add_unit_test)
+  cmake_parse_arguments(A "" "NAME" "SOURCES;LIBS" ${ARGN})
+  if(NOT CMOCKA_INCLUDE_DIR OR NOT CMOCKA_LIBRARY)
+    message(FATAL_ERROR "cmocka not found (apt-get install libcmocka-dev)")
+  endif()
+  add_executable(${A_NAME} ${A_SOURCES})
+  target_include_directories(${A_NAME} PRIVATE ${CMOCKA_INCLUDE_DIR})
+  target_link_libraries(${A_NAME} PRIVATE ${A_LIBS} ${CMOCKA_LIBRARY} m)
+  add_test(NAME ${A_NAME} COMMAND ${A_NAME})
+  set_tests_properties(${A_NAME} PROPERTIES LABELS "unit" TIMEOUT 120)
+endfunction()
+
+# zp_add_mpi_test(NAME base COMMAND exe [args...] RANKS 1 2 3 4 [LABELS ...] [TIMEOUT s] [ENV ...])
+# Registers base_np<N> for each rank count.
+function(zp_add_mpi_test)
+  cmake_parse_arguments(A "" "NAME;TIMEOUT" "COMMAND;RANKS;LABELS;ENV" ${ARGN})
+  if(NOT A_TIMEOUT)
+    set(A_TIMEOUT 300)
+  endif()
+  foreach(np IN LISTS A_RANKS)
+    set(t ${A_NAME}_np${np})
+    add_test(NAME ${t}
+             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np}
+                     ${_zp_mpi_default_flags} ${ZP_MPIEXEC_FLAGS} ${A_COMMAND})
+    set_tests_properties(${t} PROPERTIES LABELS "mpi;${A_LABELS}" TIMEOUT ${A_TIMEOUT}
+                         PROCESSORS ${np} ENVIRONMENT "${ZP_TEST_ENV};${A_ENV}")
+  endforeach()
+endfunction()

@@ -1,0 +1,706 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A Zoltan application written only against Zoltan's public API, used to
+ * test the plugin layer from the outside.  The same source is built linked
+ * with libzoltan_plugins, linked without it (run under LD_PRELOAD), and
+ * linked statically with -Wl,--wrap.
+ *
+ * The global problem does not depend on the rank count: objects have GIDs
+ * 1..M and weights drawn from a seeded generator per GID; ranks receive them
+ * cyclically (or rank 0 gets none with --empty-rank0).  After each balance
+ * the program checks, across all ranks:
+ *   - every GID is present exactly once, the count and total weight are
+ *     conserved (after AUTO_MIGRATE: the application's own data);
+ *   - part ids are in range, import and export lists describe the same moves;
+ *   - optionally max part load / target <= a bound.
+ *   --initial-part-mod K  object g starts in part (g-1) mod K, not in its rank
+ *   --lists FILE          write every rank's import/export lists to FILE
+ * It exits 0 only if every check passed (or, with --expect-error, only if
+ * Zoltan returned an error on every rank).
+ *
+ * Options:
+ *   --method M            LB_METHOD (default GREEDY)
+ *   --param NAME=VALUE    any Zoltan or plugin parameter (repeatable)
+ *   --objects M           global number of objects (default 1000)
+ *   --seed S              weight seed (default 1)
+ *   --weights unit|heavy|zero|nan-on-last   weight model (default heavy)
+ *   --empty-rank0         rank 0 owns no objects
+ *   --dup-gid             the last rank repeats GID 1 (bad input)
+ *   --part-sizes          part p gets relative size 1 + (p % 3)
+ *   --migrate             AUTO_MIGRATE=TRUE with pack/unpack callbacks
+ *   --balance-api         call Zoltan_LB_Balance instead of _Partition
+ *   --copy                balance a Zoltan_Copy of the struct
+ *   --serialize           balance a struct rebuilt by Zoltan_Deserialize
+ *   --rounds K            balance K times, changing weights between rounds
+ *   --bound B             require max load/target <= B (0: no check)
+ *   --expect-error        succeed only if the balance fails on every rank
+ *   --dump FILE           rank 0 writes "gid part" lines of the result
+ *   --first-next          register FIRST/NEXT_OBJ instead of OBJ_LIST
+ */
+#include <math.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zoltan.h>
+
+/* One application object. */
+typedef struct obj {
+  ZOLTAN_ID_TYPE gid; /* global ID, 1..M */
+  float w;            /* weight */
+  int part;           /* part the application believes it is in */
+  int gone;           /* 1 after it was packed for another rank */
+} obj;
+
+/* The application's local data. */
+typedef struct app {
+  obj *o;         /* local objects */
+  int n, cap;     /* used and allocated */
+  int rank, size; /* MPI */
+  int first_next; /* use FIRST/NEXT callbacks */
+} app;
+
+static uint64_t mix64(uint64_t x)
+{
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/* Uniform in [0, 1) from a seed and a key. */
+static double unif(uint64_t seed, uint64_t key)
+{
+  return (double)(mix64(seed * 0x100000001b3ULL + key) >> 11) / 9007199254740992.0;
+}
+
+static int fail_count = 0;
+#define CHECK(cond, ...)                                      \
+  do {                                                        \
+    if (!(cond)) {                                            \
+      fprintf(stderr, "[%d] CHECK FAILED: ", g_rank);         \
+      fprintf(stderr, __VA_ARGS__);                           \
+      fprintf(stderr, "\n");                                  \
+      fail_count++;                                           \
+    }                                                         \
+  } while (0)
+static int g_rank;
+
+/* Owner rank of every GID (1-based), kept current after each balance so
+ * that the graph callbacks can name neighbours' ranks. */
+static int *g_owner;
+static int g_M;
+#define GRID_W 37
+
+/* ---- callbacks ---------------------------------------------------------- */
+
+static int cb_num_obj(void *d, int *ierr)
+{
+  app *a = d;
+  *ierr = ZOLTAN_OK;
+  return a->n;
+}
+
+static void cb_obj_list(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int wdim,
+                        float *w, int *ierr)
+{
+  app *a = d;
+  int i;
+  (void)ngid;
+  (void)nlid;
+  for (i = 0; i < a->n; i++) {
+    gids[i] = a->o[i].gid;
+    lids[i] = (ZOLTAN_ID_TYPE)i;
+    if (wdim > 0) w[i * wdim] = a->o[i].w;
+  }
+  *ierr = ZOLTAN_OK;
+}
+
+static int cb_first(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int wdim, float *w,
+                    int *ierr)
+{
+  app *a = d;
+  (void)ngid;
+  (void)nlid;
+  *ierr = ZOLTAN_OK;
+  if (a->n == 0) return 0;
+  *gid = a->o[0].gid;
+  *lid = 0;
+  if (wdim > 0) w[0] = a->o[0].w;
+  return 1;
+}
+
+static int cb_next(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, ZOLTAN_ID_PTR ngid_out,
+                   ZOLTAN_ID_PTR nlid_out, int wdim, float *w, int *ierr)
+{
+  app *a = d;
+  int i = (int)*lid + 1;
+  (void)ngid;
+  (void)nlid;
+  (void)gid;
+  *ierr = ZOLTAN_OK;
+  if (i >= a->n) return 0;
+  *ngid_out = a->o[i].gid;
+  *nlid_out = (ZOLTAN_ID_TYPE)i;
+  if (wdim > 0) w[0] = a->o[i].w;
+  return 1;
+}
+
+static void cb_parts(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int *parts,
+                     int *ierr)
+{
+  app *a = d;
+  int i;
+  (void)ngid;
+  (void)nlid;
+  (void)gids;
+  for (i = 0; i < n; i++) parts[i] = a->o[lids[i]].part;
+  *ierr = ZOLTAN_OK;
+}
+
+static int cb_size(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int *ierr)
+{
+  (void)d;
+  (void)ngid;
+  (void)nlid;
+  (void)gid;
+  (void)lid;
+  *ierr = ZOLTAN_OK;
+  return (int)sizeof(obj);
+}
+
+static void cb_pack(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int dest_part, int size,
+                    char *buf, int *ierr)
+{
+  app *a = d;
+  obj o = a->o[*lid];
+  (void)ngid;
+  (void)nlid;
+  (void)size;
+  *ierr = ZOLTAN_OK;
+  if (o.gid != *gid) *ierr = ZOLTAN_FATAL;
+  o.part = dest_part;
+  memcpy(buf, &o, sizeof o);
+  a->o[*lid].gone = 1;
+}
+
+static void cb_unpack(void *d, int ngid, ZOLTAN_ID_PTR gid, int size, char *buf, int *ierr)
+{
+  app *a = d;
+  obj o;
+  (void)ngid;
+  (void)size;
+  memcpy(&o, buf, sizeof o);
+  *ierr = (o.gid == *gid) ? ZOLTAN_OK : ZOLTAN_FATAL;
+  if (a->n == a->cap) {
+    a->cap = a->cap ? 2 * a->cap : 16;
+    a->o = realloc(a->o, (size_t)a->cap * sizeof *a->o);
+  }
+  o.gone = 0;
+  a->o[a->n++] = o;
+}
+
+/* Objects whose part changes without changing rank are not packed; the
+ * export list tells the application their new part. */
+static void cb_post(void *d, int ngid, int nlid, int nimp, ZOLTAN_ID_PTR ig, ZOLTAN_ID_PTR il, int *ip, int *ipa,
+                    int nexp, ZOLTAN_ID_PTR eg, ZOLTAN_ID_PTR el, int *ep, int *epa, int *ierr)
+{
+  app *a = d;
+  int i;
+  (void)ngid;
+  (void)nlid;
+  (void)nimp;
+  (void)ig;
+  (void)il;
+  (void)ip;
+  (void)ipa;
+  (void)eg;
+  for (i = 0; i < nexp; i++)
+    if (ep[i] == a->rank && epa) a->o[el[i]].part = epa[i];
+  *ierr = ZOLTAN_OK;
+}
+
+static int cb_num_geom(void *d, int *ierr)
+{
+  (void)d;
+  *ierr = ZOLTAN_OK;
+  return 2;
+}
+
+/* Objects sit on a GRID_W-wide grid by GID, with a deterministic jitter so
+ * that geometric methods see no ties. */
+static void cb_geom(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int dim,
+                    double *x, int *ierr)
+{
+  int i;
+  (void)d;
+  (void)ngid;
+  (void)nlid;
+  (void)lids;
+  (void)dim;
+  for (i = 0; i < n; i++) {
+    ZOLTAN_ID_TYPE g = gids[i] - 1;
+    x[2 * i] = (double)(g % GRID_W) + 0.25 * unif(99, g);
+    x[2 * i + 1] = (double)(g / GRID_W) + 0.25 * unif(98, g);
+  }
+  *ierr = ZOLTAN_OK;
+}
+
+/* Grid neighbours: left, right, up, down, when they exist. */
+static int nbrs(ZOLTAN_ID_TYPE gid, ZOLTAN_ID_TYPE *out)
+{
+  int k = 0;
+  ZOLTAN_ID_TYPE g = gid - 1;
+  if (g % GRID_W > 0) out[k++] = gid - 1;
+  if (g % GRID_W < GRID_W - 1 && gid + 1 <= (ZOLTAN_ID_TYPE)g_M) out[k++] = gid + 1;
+  if (g >= GRID_W) out[k++] = gid - GRID_W;
+  if (gid + GRID_W <= (ZOLTAN_ID_TYPE)g_M) out[k++] = gid + GRID_W;
+  return k;
+}
+
+static void cb_num_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int *ne,
+                         int *ierr)
+{
+  int i;
+  ZOLTAN_ID_TYPE tmp[4];
+  (void)d;
+  (void)ngid;
+  (void)nlid;
+  (void)lids;
+  for (i = 0; i < n; i++) ne[i] = nbrs(gids[i], tmp);
+  *ierr = ZOLTAN_OK;
+}
+
+static void cb_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int *ne,
+                     ZOLTAN_ID_PTR nb, int *np, int wdim, float *ew, int *ierr)
+{
+  int i, k, off = 0;
+  (void)d;
+  (void)ngid;
+  (void)nlid;
+  (void)lids;
+  *ierr = ZOLTAN_OK;
+  for (i = 0; i < n; i++) {
+    int c = nbrs(gids[i], nb + off);
+    for (k = 0; k < c; k++) {
+      np[off + k] = g_owner[nb[off + k]];
+      if (wdim > 0) ew[(off + k) * wdim] = 1.0f;
+    }
+    if (c != ne[i]) *ierr = ZOLTAN_FATAL;
+    off += c;
+  }
+}
+
+static void update_owners(app *a)
+{
+  int *mine = calloc((size_t)g_M + 1, sizeof *mine), i;
+  for (i = 0; i < a->n; i++) mine[a->o[i].gid] = a->rank + 1;
+  MPI_Allreduce(mine, g_owner, g_M + 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  for (i = 1; i <= g_M; i++) g_owner[i] -= 1;
+  free(mine);
+}
+
+/* Write the lists of every rank, in rank order, exactly as returned. */
+static void dump_lists(const char *file, int nimp, ZOLTAN_ID_PTR ig, ZOLTAN_ID_PTR il, int *ip, int *ipa, int nexp,
+                       ZOLTAN_ID_PTR eg, ZOLTAN_ID_PTR el, int *ep, int *epa, int changes, int ierr)
+{
+  int r, i, size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  for (r = 0; r < size; r++) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (r == g_rank) {
+      FILE *f = fopen(file, r == 0 ? "w" : "a");
+      if (f == NULL) continue;
+      fprintf(f, "rank %d ierr %d changes %d imports %d exports %d\n", r, ierr, changes, nimp, nexp);
+      for (i = 0; i < nimp; i++)
+        fprintf(f, "I %u %u %d %d\n", ig[i], il ? il[i] : 0u, ip[i], ipa ? ipa[i] : -9);
+      for (i = 0; i < nexp; i++)
+        fprintf(f, "E %u %u %d %d\n", eg[i], el ? el[i] : 0u, ep[i], epa ? epa[i] : -9);
+      fclose(f);
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static void compact(app *a)
+{
+  int i, k = 0;
+  for (i = 0; i < a->n; i++)
+    if (!a->o[i].gone) a->o[k++] = a->o[i];
+  a->n = k;
+}
+
+/* ---- checks ------------------------------------------------------------- */
+
+typedef struct rec {
+  unsigned gid;
+  int part;
+  double w;
+} rec;
+
+static int rec_cmp(const void *x, const void *y)
+{
+  const rec *p = x, *q = y;
+  return (p->gid > q->gid) - (p->gid < q->gid);
+}
+
+/* Gather (gid, part, weight) of all objects on every rank, sorted by GID. */
+static rec *gather_all(MPI_Comm comm, const rec *mine, int n, int *total)
+{
+  int size, i, *cnt, *dsp, tot = 0;
+  rec *all;
+  MPI_Comm_size(comm, &size);
+  cnt = malloc(size * sizeof *cnt);
+  dsp = malloc(size * sizeof *dsp);
+  n *= (int)sizeof(rec);
+  MPI_Allgather(&n, 1, MPI_INT, cnt, 1, MPI_INT, comm);
+  for (i = 0; i < size; i++) {
+    dsp[i] = tot;
+    tot += cnt[i];
+  }
+  all = malloc(tot + 1);
+  MPI_Allgatherv(mine, n, MPI_BYTE, all, cnt, dsp, MPI_BYTE, comm);
+  *total = tot / (int)sizeof(rec);
+  qsort(all, *total, sizeof(rec), rec_cmp);
+  free(cnt);
+  free(dsp);
+  return all;
+}
+
+/* Every GID 1..M once, weights conserved, parts in range, balance bound. */
+static void check_assignment(MPI_Comm comm, rec *mine, int n, int M, double wtotal, int nparts,
+                             const double *target, double bound)
+{
+  int total, i;
+  rec *all = gather_all(comm, mine, n, &total);
+  double s = 0.0, *load = calloc(nparts, sizeof *load), maxr = 0.0;
+  CHECK(total == M, "object count %d after balancing, expected %d", total, M);
+  for (i = 0; i < total; i++) {
+    CHECK(all[i].gid == (unsigned)(i + 1), "GID at position %d is %u, expected %d (lost or duplicated)", i,
+          all[i].gid, i + 1);
+    if (all[i].gid != (unsigned)(i + 1)) break;
+    CHECK(all[i].part >= 0 && all[i].part < nparts, "GID %u in part %d outside [0,%d)", all[i].gid, all[i].part,
+          nparts);
+    if (all[i].part >= 0 && all[i].part < nparts) load[all[i].part] += all[i].w;
+    s += all[i].w;
+  }
+  CHECK(fabs(s - wtotal) <= 1e-9 * (1.0 + fabs(wtotal)), "total weight %.17g, expected %.17g", s, wtotal);
+  for (i = 0; i < nparts; i++)
+    if (target[i] > 0) maxr = fmax(maxr, load[i] / (target[i] * s));
+  if (bound > 0 && s > 0) CHECK(maxr <= bound, "max load/target = %.4f exceeds %.4f", maxr, bound);
+  if (g_rank == 0) printf("check: %d objects, weight %.6g, max load/target %.4f\n", total, s, maxr);
+  free(load);
+  free(all);
+}
+
+/* Imports and exports must describe the same moves: gather (gid, dest part)
+ * of both lists and compare. */
+static void check_lists(MPI_Comm comm, int nimp, ZOLTAN_ID_PTR ig, int *ipa, int nexp, ZOLTAN_ID_PTR eg, int *epa)
+{
+  rec *a = malloc((nimp + 1) * sizeof *a), *b = malloc((nexp + 1) * sizeof *b), *ga, *gb;
+  int i, ta, tb;
+  for (i = 0; i < nimp; i++) {
+    a[i].gid = ig[i];
+    a[i].part = ipa ? ipa[i] : -1;
+    a[i].w = 0;
+  }
+  for (i = 0; i < nexp; i++) {
+    b[i].gid = eg[i];
+    b[i].part = epa ? epa[i] : -1;
+    b[i].w = 0;
+  }
+  ga = gather_all(comm, a, nimp, &ta);
+  gb = gather_all(comm, b, nexp, &tb);
+  CHECK(ta == tb, "%d imports but %d exports in total", ta, tb);
+  for (i = 0; i < ta && i < tb; i++) {
+    CHECK(ga[i].gid == gb[i].gid && ga[i].part == gb[i].part, "import (%u -> %d) differs from export (%u -> %d)",
+          ga[i].gid, ga[i].part, gb[i].gid, gb[i].part);
+    if (ga[i].gid != gb[i].gid) break;
+  }
+  free(a);
+  free(b);
+  free(ga);
+  free(gb);
+}
+
+/* ---- main --------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+  const char *method = "GREEDY", *weights = "heavy", *dump = NULL, *rl = "ALL", *lists = NULL;
+  const char *params[64];
+  int nparams = 0, M = 1000, empty0 = 0, dup = 0, psizes = 0, migrate = 0, balance_api = 0, copy = 0;
+  int serialize = 0, init_mod = 0, rounds = 1, expect_error = 0, i, round, nparts, errors_seen = 0;
+  unsigned long seed = 1;
+  double bound = 0.0, wtotal = 0.0;
+  app a;
+  struct Zoltan_Struct *zz, *use;
+  float ver;
+
+  MPI_Init(&argc, &argv);
+  memset(&a, 0, sizeof a);
+  MPI_Comm_rank(MPI_COMM_WORLD, &a.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &a.size);
+  g_rank = a.rank;
+  for (i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--method") && i + 1 < argc) method = argv[++i];
+    else if (!strcmp(argv[i], "--param") && i + 1 < argc && nparams < 64) params[nparams++] = argv[++i];
+    else if (!strcmp(argv[i], "--objects") && i + 1 < argc) M = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoul(argv[++i], NULL, 10);
+    else if (!strcmp(argv[i], "--weights") && i + 1 < argc) weights = argv[++i];
+    else if (!strcmp(argv[i], "--empty-rank0")) empty0 = 1;
+    else if (!strcmp(argv[i], "--dup-gid")) dup = 1;
+    else if (!strcmp(argv[i], "--part-sizes")) psizes = 1;
+    else if (!strcmp(argv[i], "--migrate")) migrate = 1;
+    else if (!strcmp(argv[i], "--balance-api")) balance_api = 1;
+    else if (!strcmp(argv[i], "--copy")) copy = 1;
+    else if (!strcmp(argv[i], "--serialize")) serialize = 1;
+    else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--bound") && i + 1 < argc) bound = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--expect-error")) expect_error = 1;
+    else if (!strcmp(argv[i], "--dump") && i + 1 < argc) dump = argv[++i];
+    else if (!strcmp(argv[i], "--first-next")) a.first_next = 1;
+    else if (!strcmp(argv[i], "--lists") && i + 1 < argc) lists = argv[++i];
+    else if (!strcmp(argv[i], "--initial-part-mod") && i + 1 < argc) init_mod = atoi(argv[++i]);
+    else {
+      if (a.rank == 0) fprintf(stderr, "zp_testapp: unknown option %s\n", argv[i]);
+      MPI_Finalize();
+      return 2;
+    }
+  }
+
+  /* The global problem, distributed cyclically over the ranks that own. */
+  {
+    int owners = a.size - (empty0 && a.size > 1), me = a.rank - (empty0 && a.size > 1);
+    for (i = 1; i <= M; i++) {
+      double u = unif(seed, (uint64_t)i), w;
+      if (!strcmp(weights, "unit")) w = 1.0;
+      else if (!strcmp(weights, "zero")) w = 0.0;
+      else w = 10.0 + 990.0 * u * u * u * u; /* Charm++ lb_test shape */
+      w = (float)w;
+      wtotal += w;
+      if (me >= 0 && (i - 1) % owners == me) {
+        if (a.n == a.cap) {
+          a.cap = a.cap ? 2 * a.cap : 64;
+          a.o = realloc(a.o, (size_t)a.cap * sizeof *a.o);
+        }
+        a.o[a.n].gid = (ZOLTAN_ID_TYPE)i;
+        a.o[a.n].w = (float)w;
+        /* The initial part is the rank, or (for determinism tests across
+         * rank counts) a function of the GID alone. */
+        a.o[a.n].part = init_mod > 0 ? (i - 1) % init_mod : a.rank;
+        a.o[a.n].gone = 0;
+        a.n++;
+      }
+    }
+    if (!strcmp(weights, "nan-on-last") && a.rank == a.size - 1 && a.n > 0) a.o[a.n - 1].w = NAN;
+    if (dup && a.rank == a.size - 1 && a.n > 0 && a.size > 1) a.o[a.n - 1].gid = 1;
+  }
+
+  g_M = M;
+  g_owner = calloc((size_t)M + 1, sizeof *g_owner);
+  update_owners(&a);
+  Zoltan_Initialize(argc, argv, &ver);
+  zz = Zoltan_Create(MPI_COMM_WORLD);
+  Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
+  Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
+  Zoltan_Set_Num_Obj_Fn(zz, cb_num_obj, &a);
+  if (a.first_next) {
+    Zoltan_Set_First_Obj_Fn(zz, cb_first, &a);
+    Zoltan_Set_Next_Obj_Fn(zz, cb_next, &a);
+  } else {
+    Zoltan_Set_Obj_List_Fn(zz, cb_obj_list, &a);
+  }
+  Zoltan_Set_Part_Multi_Fn(zz, cb_parts, &a);
+  Zoltan_Set_Num_Geom_Fn(zz, cb_num_geom, &a);
+  Zoltan_Set_Geom_Multi_Fn(zz, cb_geom, &a);
+  Zoltan_Set_Num_Edges_Multi_Fn(zz, cb_num_edges, &a);
+  Zoltan_Set_Edge_List_Multi_Fn(zz, cb_edges, &a);
+  Zoltan_Set_Obj_Size_Fn(zz, cb_size, &a);
+  Zoltan_Set_Pack_Obj_Fn(zz, cb_pack, &a);
+  Zoltan_Set_Unpack_Obj_Fn(zz, cb_unpack, &a);
+  Zoltan_Set_Post_Migrate_PP_Fn(zz, cb_post, &a);
+  for (i = 0; i < nparams; i++) {
+    char name[128], *eq;
+    int e;
+    strncpy(name, params[i], sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    eq = strchr(name, '=');
+    if (!eq) continue;
+    *eq = '\0';
+    e = Zoltan_Set_Param(zz, name, eq + 1);
+    if (e != ZOLTAN_OK) errors_seen = 1;
+    if (!strcmp(name, "RETURN_LISTS")) rl = params[i] + (eq - name) + 1;
+  }
+  if (Zoltan_Set_Param(zz, "LB_METHOD", method) != ZOLTAN_OK) errors_seen = 1;
+  if (migrate) Zoltan_Set_Param(zz, "AUTO_MIGRATE", "TRUE");
+
+  /* Parts: as Zoltan decides from the parameters; the test reads back the
+   * number it set, or the rank count. */
+  nparts = a.size;
+  for (i = 0; i < nparams; i++)
+    if (!strncmp(params[i], "NUM_GLOBAL_PARTS=", 17)) nparts = atoi(params[i] + 17);
+  for (i = 0; i < nparams; i++)
+    if (!strncmp(params[i], "NUM_LOCAL_PARTS=", 16)) {
+      int nl = atoi(params[i] + 16), g;
+      MPI_Allreduce(&nl, &g, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      nparts = g;
+    }
+  {
+    double *target = malloc(nparts * sizeof *target), ts = 0.0;
+    for (i = 0; i < nparts; i++) {
+      target[i] = psizes ? 1.0 + (i % 3) : 1.0;
+      ts += target[i];
+    }
+    for (i = 0; i < nparts; i++) target[i] /= ts;
+    if (psizes && a.rank == 0) {
+      int *ids = malloc(nparts * sizeof *ids), *idx = calloc(nparts, sizeof *idx);
+      float *sz = malloc(nparts * sizeof *sz);
+      for (i = 0; i < nparts; i++) {
+        ids[i] = i;
+        sz[i] = (float)(1.0 + (i % 3));
+      }
+      Zoltan_LB_Set_Part_Sizes(zz, 1, nparts, ids, idx, sz);
+      free(ids);
+      free(idx);
+      free(sz);
+    }
+
+    use = zz;
+    if (copy) use = Zoltan_Copy(zz);
+    if (serialize) {
+      size_t n = Zoltan_Serialize_Size(zz);
+      char *buf = malloc(n);
+      int e = Zoltan_Serialize(zz, n, buf);
+      CHECK(e == ZOLTAN_OK, "Zoltan_Serialize returned %d", e);
+      use = Zoltan_Create(MPI_COMM_WORLD);
+      e = Zoltan_Deserialize(use, n, buf);
+      CHECK(e == ZOLTAN_OK, "Zoltan_Deserialize returned %d", e);
+      free(buf);
+      /* Callbacks are not serialised by Zoltan: set them again. */
+      Zoltan_Set_Num_Obj_Fn(use, cb_num_obj, &a);
+      Zoltan_Set_Obj_List_Fn(use, cb_obj_list, &a);
+      Zoltan_Set_Part_Multi_Fn(use, cb_parts, &a);
+      Zoltan_Set_Num_Geom_Fn(use, cb_num_geom, &a);
+      Zoltan_Set_Geom_Multi_Fn(use, cb_geom, &a);
+      Zoltan_Set_Num_Edges_Multi_Fn(use, cb_num_edges, &a);
+      Zoltan_Set_Edge_List_Multi_Fn(use, cb_edges, &a);
+      Zoltan_Set_Obj_Size_Fn(use, cb_size, &a);
+      Zoltan_Set_Pack_Obj_Fn(use, cb_pack, &a);
+      Zoltan_Set_Unpack_Obj_Fn(use, cb_unpack, &a);
+      Zoltan_Set_Post_Migrate_PP_Fn(use, cb_post, &a);
+    }
+
+    for (round = 0; round < rounds; round++) {
+      int changes = -1, ngid, nlid, nimp = -2, nexp = -2, ierr, gerr, *ip = NULL, *ipa = NULL, *ep = NULL,
+          *epa = NULL;
+      ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
+      rec *mine;
+
+      if (round > 0) {
+        /* Drift: objects whose GID is in a growing window get heavier. */
+        wtotal = 0.0;
+        for (i = 0; i < a.n; i++) {
+          if (a.o[i].gid % 7 == (unsigned)round % 7) a.o[i].w = (float)(a.o[i].w * 1.5f);
+        }
+        {
+          double s = 0.0;
+          for (i = 0; i < a.n; i++) s += a.o[i].w;
+          MPI_Allreduce(&s, &wtotal, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        }
+      }
+      if (balance_api)
+        ierr = Zoltan_LB_Balance(use, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &nexp, &eg, &el, &ep);
+      else
+        ierr = Zoltan_LB_Partition(use, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep,
+                                   &epa);
+      MPI_Allreduce(&ierr, &gerr, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+      if (lists != NULL)
+        dump_lists(lists, nimp, ig, il, ip, balance_api ? NULL : ipa, nexp, eg, el, ep, balance_api ? NULL : epa,
+                   changes, ierr);
+      if (expect_error) {
+        /* Either a parameter was refused on every rank, or the balance
+         * failed on every rank and returned no lists. */
+        int mine_err = ierr < 0, all_err, all_seen;
+        MPI_Allreduce(&mine_err, &all_err, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        MPI_Allreduce(&errors_seen, &all_seen, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        CHECK(all_err || all_seen, "expected an error on every rank, got %d here", ierr);
+        if (!all_seen)
+          CHECK(nimp <= 0 && nexp <= 0, "error return left lists (%d imports, %d exports)", nimp, nexp);
+        Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
+        Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+        break;
+      }
+      CHECK(gerr >= 0, "Zoltan_LB_%s returned %d (min over ranks %d)", balance_api ? "Balance" : "Partition",
+            ierr, gerr);
+      if (gerr < 0) break;
+      CHECK(changes == 0 || changes == 1, "changes = %d", changes);
+
+      if (!changes && strcmp(rl, "PARTS") != 0) {
+        CHECK(nimp == 0 && nexp == 0, "no changes but lists of %d/%d", nimp, nexp);
+      } else if (!strcmp(rl, "NONE")) {
+        CHECK(nimp == -1 && nexp == -1, "RETURN_LISTS=NONE gave counts %d/%d, expected -1", nimp, nexp);
+      } else if (!strcmp(rl, "IMPORT")) {
+        CHECK(nexp == -1 && nimp >= 0, "RETURN_LISTS=IMPORT gave counts %d/%d", nimp, nexp);
+      } else if (!strcmp(rl, "EXPORT")) {
+        CHECK(nimp == -1 && nexp >= 0, "RETURN_LISTS=EXPORT gave counts %d/%d", nimp, nexp);
+      } else if (!strcmp(rl, "PARTS")) {
+        CHECK(nexp == a.n, "RETURN_LISTS=PARTS gave %d exports for %d objects", nexp, a.n);
+      } else if (changes) {
+        check_lists(MPI_COMM_WORLD, nimp, ig, balance_api ? NULL : ipa, nexp, eg, balance_api ? NULL : epa);
+      }
+
+      if (migrate) {
+        compact(&a);
+        update_owners(&a);
+      } else if (nexp >= 0 && changes) {
+        /* Apply the export list to the application's own part numbers. */
+        for (i = 0; i < nexp; i++) {
+          int l = (int)el[i];
+          CHECK(l >= 0 && l < a.n && a.o[l].gid == eg[i], "export %d has a bad local ID", i);
+          if (l >= 0 && l < a.n) a.o[l].part = balance_api ? ep[i] : epa[i];
+        }
+      }
+      Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
+      Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+
+      if (migrate || (nexp >= 0 && strcmp(rl, "IMPORT") != 0)) {
+        mine = malloc((a.n + 1) * sizeof *mine);
+        for (i = 0; i < a.n; i++) {
+          mine[i].gid = a.o[i].gid;
+          mine[i].part = a.o[i].part;
+          mine[i].w = a.o[i].w;
+        }
+        if (migrate && nparts == a.size && !psizes)
+          for (i = 0; i < a.n; i++)
+            CHECK(a.o[i].part == a.rank, "GID %u of part %d lives on rank %d", a.o[i].gid, a.o[i].part, a.rank);
+        check_assignment(MPI_COMM_WORLD, mine, a.n, M, wtotal, nparts, target, bound);
+        if (dump != NULL) {
+          int tot;
+          rec *all = gather_all(MPI_COMM_WORLD, mine, a.n, &tot);
+          if (a.rank == 0) {
+            FILE *f = fopen(dump, "w");
+            for (i = 0; f && i < tot; i++) fprintf(f, "%u %d\n", all[i].gid, all[i].part);
+            if (f) fclose(f);
+          }
+          free(all);
+        }
+        free(mine);
+      }
+    }
+    free(target);
+  }
+  if (use != zz) Zoltan_Destroy(&use);
+  Zoltan_Destroy(&zz);
+  free(a.o);
+  free(g_owner);
+  {
+    int g;
+    MPI_Allreduce(&fail_count, &g, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (a.rank == 0) printf("zp_testapp: %s\n", g ? "FAILED" : "passed");
+    MPI_Finalize();
+    return g ? 1 : 0;
+  }
+}

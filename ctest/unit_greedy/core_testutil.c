@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "core_testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static uint64_t splitmix64(uint64_t *x)
+{
+  uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+  return (x << k) | (x >> (64 - k));
+}
+
+void ct_rng_seed(ct_rng *r, uint64_t seed)
+{
+  for (int i = 0; i < 4; i++)
+    r->s[i] = splitmix64(&seed);
+}
+
+uint64_t ct_rng_next(ct_rng *r)
+{
+  uint64_t *s = r->s;
+  uint64_t result = rotl(s[1] * 5, 7) * 9;
+  uint64_t t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotl(s[3], 45);
+  return result;
+}
+
+double ct_rng_uniform(ct_rng *r)
+{
+  return (double)(ct_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+uint64_t ct_rng_below(ct_rng *r, uint64_t bound)
+{
+  /* Rejection removes the modulo bias; bound is small in our uses. */
+  uint64_t lim = UINT64_MAX - UINT64_MAX % bound;
+  uint64_t x;
+  do
+    x = ct_rng_next(r);
+  while (x >= lim);
+  return x % bound;
+}
+
+void ct_heavy_tailed(ct_rng *r, size_t n, double min, double max, double *w)
+{
+  for (size_t i = 0; i < n; i++) {
+    double u = ct_rng_uniform(r);
+    w[i] = min + (max - min) * u * u * u * u;
+  }
+}
+
+int ct_check_assignment(size_t n, int wdim, const double *w, int nparts,
+                        const double *target_frac, int forbid_zero,
+                        const int *part)
+{
+  int rc = 0;
+  double *in = calloc((size_t)wdim, sizeof(double));
+  double *out = calloc((size_t)nparts * wdim, sizeof(double));
+  if (!in || !out) {
+    fprintf(stderr, "ct_check_assignment: out of memory\n");
+    rc = -9;
+    goto end;
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (part[i] < 0 || part[i] >= nparts) {
+      fprintf(stderr, "object %zu has part %d outside [0, %d)\n", i, part[i], nparts);
+      rc = -1;
+      goto end;
+    }
+    if (forbid_zero && target_frac) {
+      int any = 0;
+      for (int d = 0; d < wdim; d++)
+        any |= target_frac[(size_t)part[i] * wdim + d] > 0.0;
+      if (!any) {
+        fprintf(stderr, "object %zu is on part %d of zero size\n", i, part[i]);
+        rc = -2;
+        goto end;
+      }
+    }
+    for (int d = 0; d < wdim; d++) {
+      in[d] += w[i * wdim + d];
+      out[(size_t)part[i] * wdim + d] += w[i * wdim + d];
+    }
+  }
+  for (int d = 0; d < wdim; d++) {
+    double sum = 0.0;
+    for (int p = 0; p < nparts; p++)
+      sum += out[(size_t)p * wdim + d];
+    if (fabs(sum - in[d]) > 1e-9 * (in[d] > 1.0 ? in[d] : 1.0)) {
+      fprintf(stderr, "weight %d not conserved: %.17g in, %.17g out\n", d, in[d], sum);
+      rc = -3;
+      goto end;
+    }
+  }
+end:
+  free(in);
+  free(out);
+  return rc;
+}
+
+size_t ct_moved(size_t n, const int *a, const int *b)
+{
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    m += a[i] != b[i];
+  return m;
+}
+
+double ct_max_rel_load(size_t n, const double *w, int nparts,
+                       const double *target_frac, const int *part)
+{
+  double *load = calloc((size_t)nparts, sizeof(double));
+  double total = 0.0, tsum = 0.0, worst = 0.0;
+  if (!load)
+    return NAN;
+  for (size_t i = 0; i < n; i++) {
+    load[part[i]] += w[i];
+    total += w[i];
+  }
+  for (int p = 0; p < nparts; p++)
+    tsum += target_frac ? target_frac[p] : 1.0;
+  for (int p = 0; p < nparts; p++) {
+    double cap = (target_frac ? target_frac[p] : 1.0) / tsum * total;
+    double r = cap > 0.0 ? load[p] / cap : (load[p] > 0.0 ? INFINITY : 0.0);
+    if (r > worst)
+      worst = r;
+  }
+  free(load);
+  return worst;
+}

@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core_testutil.h"
+#include "greedy_core.h"
+#include "greedy_util.h"
+
+/* Smallest possible max load of n objects on p equal parts, by enumeration. */
+static double brute_force_opt(size_t n, const double *w, int p)
+{
+  int assign[12] = {0};
+  double best = INFINITY;
+  for (;;) {
+    double load[4] = {0, 0, 0, 0}, m = 0.0;
+    for (size_t i = 0; i < n; i++)
+      load[assign[i]] += w[i];
+    for (int q = 0; q < p; q++)
+      m = load[q] > m ? load[q] : m;
+    best = m < best ? m : best;
+    size_t k = 0;
+    while (k < n && ++assign[k] == p)
+      assign[k++] = 0;
+    if (k == n)
+      break;
+  }
+  return best;
+}
+
+static double max_load(size_t n, const double *w, int p, const int *part)
+{
+  double load[64] = {0}, m = 0.0;
+  for (size_t i = 0; i < n; i++)
+    load[part[i]] += w[i];
+  for (int q = 0; q < p; q++)
+    m = load[q] > m ? load[q] : m;
+  return m;
+}
+
+/* GREEDY's max load is within Graham's LPT bound 4/3 - 1/(3P) of the optimum. */
+static void greedy_keeps_lpt_bound_against_brute_force(void **state)
+{
+  (void)state;
+  ct_rng rng;
+  ct_rng_seed(&rng, 2024);
+  double worst_ratio = 0.0;
+  for (int trial = 0; trial < 300; trial++) {
+    int p = 2 + (int)ct_rng_below(&rng, 3);            /* 2..4 parts */
+    size_t n = (size_t)p + 1 + ct_rng_below(&rng, p == 4 ? 5 : 7);
+    double w[12];
+    int part[12];
+    for (size_t i = 0; i < n; i++)
+      w[i] = trial % 2 ? (double)(1 + ct_rng_below(&rng, 20)) : 1.0 + 9.0 * ct_rng_uniform(&rng);
+    assert_int_equal(greedy_assign(n, 1, w, p, NULL, part), GREEDY_OK);
+    assert_int_equal(ct_check_assignment(n, 1, w, p, NULL, 1, part), 0);
+    double opt = brute_force_opt(n, w, p);
+    double got = max_load(n, w, p, part);
+    assert_true(got >= opt - 1e-9);
+    assert_true(got <= (4.0 / 3.0 - 1.0 / (3.0 * p)) * opt + 1e-9);
+    worst_ratio = fmax(worst_ratio, got / opt);
+  }
+  /* The cases must be hard enough that GREEDY is not always optimal. */
+  assert_true(worst_ratio > 1.0);
+}
+
+/* Each part's load stays within one object of its own target size. */
+static void greedy_honours_part_sizes(void **state)
+{
+  (void)state;
+  ct_rng rng;
+  ct_rng_seed(&rng, 7);
+  const double frac[4] = {0.1, 0.2, 0.3, 0.4};
+  size_t n = 4000;
+  double *w = malloc(n * sizeof(double));
+  int *part = malloc(n * sizeof(int));
+  double wmax = 0.0, total = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    w[i] = 1.0 + ct_rng_uniform(&rng);
+    wmax = fmax(wmax, w[i]);
+    total += w[i];
+  }
+  assert_int_equal(greedy_assign(n, 1, w, 4, frac, part), GREEDY_OK);
+  assert_int_equal(ct_check_assignment(n, 1, w, 4, frac, 1, part), 0);
+  double load[4] = {0};
+  for (size_t i = 0; i < n; i++)
+    load[part[i]] += w[i];
+  for (int p = 0; p < 4; p++) {
+    /* Placing on the least relative load bounds every part by 1 + wmax/cap. */
+    double cap = frac[p] * total;
+    assert_true(load[p] <= cap + wmax + 1e-9);
+    assert_true(load[p] >= cap - 4.0 * wmax);
+  }
+  free(w);
+  free(part);
+}
+
+/* Parts of size zero get no object; an all-zero size vector means equal sizes. */
+static void greedy_gives_nothing_to_zero_size_parts(void **state)
+{
+  (void)state;
+  const double frac[5] = {0.0, 0.5, 0.0, 0.5, 0.0};
+  const double zero[3] = {0.0, 0.0, 0.0};
+  double w[40];
+  int part[40];
+  for (int i = 0; i < 40; i++)
+    w[i] = 1.0 + (i % 7);
+  assert_int_equal(greedy_assign(40, 1, w, 5, frac, part), GREEDY_OK);
+  assert_int_equal(ct_check_assignment(40, 1, w, 5, frac, 1, part), 0);
+  for (int i = 0; i < 40; i++)
+    assert_true(part[i] == 1 || part[i] == 3);
+  assert_int_equal(greedy_assign(40, 1, w, 3, zero, part), GREEDY_OK);
+  int used[3] = {0};
+  for (int i = 0; i < 40; i++)
+    used[part[i]] = 1;
+  assert_true(used[0] && used[1] && used[2]);
+}
+
+/* Equal weights are dealt in input order: object k goes to part k mod P. */
+static void greedy_breaks_ties_by_input_index(void **state)
+{
+  (void)state;
+  double w[7] = {2, 2, 2, 2, 2, 2, 2};
+  int part[7];
+  assert_int_equal(greedy_assign(7, 1, w, 3, NULL, part), GREEDY_OK);
+  for (int k = 0; k < 7; k++)
+    assert_int_equal(part[k], k % 3);
+  /* Among different weights the heaviest goes first: 5 to part 0, 4 to 1,
+   * 3 to 2, then the two 1s to the least loaded, part 2 (3) then part 1 (4). */
+  double v[5] = {1, 3, 5, 1, 4};
+  int q[5];
+  assert_int_equal(greedy_assign(5, 1, v, 3, NULL, q), GREEDY_OK);
+  assert_int_equal(q[2], 0);
+  assert_int_equal(q[4], 1);
+  assert_int_equal(q[1], 2);
+  assert_int_equal(q[0], 2);
+  assert_int_equal(q[3], 1);
+}
+
+typedef struct gid_obj {
+  unsigned gid;
+  double w;
+} gid_obj;
+
+static int by_gid(const void *a, const void *b)
+{
+  unsigned x = ((const gid_obj *)a)->gid, y = ((const gid_obj *)b)->gid;
+  return (x > y) - (x < y);
+}
+
+/* Shuffling the objects and re-sorting them by GID (what the framework does
+ * for any rank count) gives the same part for every GID, with many ties. */
+static void greedy_is_independent_of_distribution_order(void **state)
+{
+  (void)state;
+  enum { N = 3000 };
+  ct_rng rng;
+  ct_rng_seed(&rng, 99);
+  gid_obj *a = malloc(N * sizeof(gid_obj)), *b = malloc(N * sizeof(gid_obj));
+  double *wa = malloc(N * sizeof(double)), *wb = malloc(N * sizeof(double));
+  int *pa = malloc(N * sizeof(int)), *pb = malloc(N * sizeof(int));
+  for (unsigned i = 0; i < N; i++) {
+    a[i].gid = 7 * i + 3;
+    a[i].w = (double)(1 + ct_rng_below(&rng, 5)); /* only five values: ties */
+  }
+  memcpy(b, a, N * sizeof(gid_obj));
+  for (size_t i = N - 1; i > 0; i--) {
+    size_t j = (size_t)ct_rng_below(&rng, i + 1);
+    gid_obj t = b[i];
+    b[i] = b[j];
+    b[j] = t;
+  }
+  qsort(b, N, sizeof(gid_obj), by_gid);
+  for (size_t i = 0; i < N; i++) {
+    wa[i] = a[i].w;
+    wb[i] = b[i].w;
+  }
+  assert_int_equal(greedy_assign(N, 1, wa, 17, NULL, pa), GREEDY_OK);
+  assert_int_equal(greedy_assign(N, 1, wb, 17, NULL, pb), GREEDY_OK);
+  for (size_t i = 0; i < N; i++) {
+    assert_int_equal(a[i].gid, b[i].gid);
+    assert_int_equal(pa[i], pb[i]);
+  }
+  /* And a second run gives the same again. */
+  assert_int_equal(greedy_assign(N, 1, wa, 17, NULL, pb), GREEDY_OK);
+  assert_memory_equal(pa, pb, N * sizeof(int));
+  free(a);
+  free(b);
+  free(wa);
+  free(wb);
+  free(pa);
+  free(pb);
+}
+
+/* With two weights, every dimension ends close to balanced. */
+static void greedy_balances_every_weight_dimension(void **state)
+{
+  (void)state;
+  enum { N = 2000, P = 4 };
+  ct_rng rng;
+  ct_rng_seed(&rng, 5);
+  double *w = malloc(2 * N * sizeof(double));
+  int *part = malloc(N * sizeof(int));
+  for (size_t i = 0; i < N; i++) {
+    double u = ct_rng_uniform(&rng);
+    w[2 * i] = u;           /* anti-correlated dimensions: a single-weight */
+    w[2 * i + 1] = 1.0 - u; /* method would balance only one of them */
+  }
+  assert_int_equal(greedy_assign(N, 2, w, P, NULL, part), GREEDY_OK);
+  assert_int_equal(ct_check_assignment(N, 2, w, P, NULL, 1, part), 0);
+  double load[P][2] = {{0}}, tot[2] = {0};
+  for (size_t i = 0; i < N; i++)
+    for (int d = 0; d < 2; d++) {
+      load[part[i]][d] += w[2 * i + d];
+      tot[d] += w[2 * i + d];
+    }
+  for (int p = 0; p < P; p++)
+    for (int d = 0; d < 2; d++)
+      assert_true(load[p][d] / (tot[d] / P) <= 1.02);
+  double imb;
+  assert_int_equal(greedy_imbalance(N, 2, w, P, NULL, part, &imb), GREEDY_OK);
+  assert_true(imb >= 1.0 && imb <= 1.02);
+  free(w);
+  free(part);
+}
+
+/* 16 heavy-tailed objects per part reach max/avg <= 1.01 (issue 2 target). */
+static void greedy_reaches_one_percent_with_16_objects_per_part(void **state)
+{
+  (void)state;
+  enum { P = 64, N = 16 * P };
+  ct_rng rng;
+  ct_rng_seed(&rng, 16);
+  double w[N];
+  int part[N];
+  ct_heavy_tailed(&rng, N, 1.0, 1000.0, w);
+  assert_int_equal(greedy_assign(N, 1, w, P, NULL, part), GREEDY_OK);
+  assert_int_equal(ct_check_assignment(N, 1, w, P, NULL, 1, part), 0);
+  assert_true(ct_max_rel_load(N, w, P, NULL, part) <= 1.01);
+}
+
+/* Keeping under a limit the input already meets moves nothing. */
+static void greedy_keep_moves_nothing_when_input_fits(void **state)
+{
+  (void)state;
+  enum { N = 500, P = 10 };
+  ct_rng rng;
+  ct_rng_seed(&rng, 11);
+  double w[N];
+  int cur[N], out[N];
+  ct_heavy_tailed(&rng, N, 1.0, 50.0, w);
+  for (int i = 0; i < N; i++)
+    cur[i] = i % P;
+  double imb;
+  assert_int_equal(greedy_imbalance(N, 1, w, P, NULL, cur, &imb), GREEDY_OK);
+  for (int mode = 0; mode < 2; mode++) {
+    size_t moved = 99;
+    assert_int_equal(greedy_assign_keep(N, 1, w, P, NULL, cur, imb, mode, out, &moved),
+                     GREEDY_OK);
+    assert_int_equal(moved, 0);
+    assert_memory_equal(cur, out, sizeof(cur));
+  }
+  /* A tighter limit moves some objects but never leaves a part above what
+   * plain list scheduling would allow. */
+  size_t moved = 0;
+  assert_int_equal(greedy_assign_keep(N, 1, w, P, NULL, cur, 1.0, GREEDY_KEEP_HEAVY_FIRST,
+                                      out, &moved),
+                   GREEDY_OK);
+  assert_int_equal(ct_check_assignment(N, 1, w, P, NULL, 1, out), 0);
+  assert_true(moved > 0 && moved < N);
+  assert_int_equal(moved, ct_moved(N, cur, out));
+}
+
+/* Invalid arguments are refused with GREEDY_EINVAL and nothing else. */
+static void greedy_rejects_bad_arguments(void **state)
+{
+  (void)state;
+  double w[3] = {1, 2, 3}, bad[3] = {1, NAN, 3}, neg[3] = {1, -1, 3};
+  double frac_neg[2] = {1, -1}, frac_nan[2] = {NAN, 1};
+  int part[3], cur[3] = {0, 1, 0}, badcur[3] = {0, 2, 0};
+  double imb;
+  assert_int_equal(greedy_assign(3, 1, NULL, 2, NULL, part), GREEDY_EINVAL);
+  assert_int_equal(greedy_assign(3, 1, w, 2, NULL, NULL), GREEDY_EINVAL);
+  assert_int_equal(greedy_assign(3, 0, w, 2, NULL, part), GREEDY_EINVAL);
+  assert_int_equal(greedy_assign(3, 1, w, 0, NULL, part), GREEDY_EINVAL);
+  assert_int_equal(greedy_assign(3, 1, bad, 2, NULL, part), GREEDY_EINVAL);
+  assert_int_equal(greedy_assign(3, 1, neg, 2, NULL, part), GREEDY_EINVAL);
+  assert_int_equal(greedy_assign(3, 1, w, 2, frac_neg, part), GREEDY_EINVAL);
+  assert_int_equal(greedy_assign(3, 1, w, 2, frac_nan, part), GREEDY_EINVAL);
+  assert_int_equal(greedy_assign_keep(3, 1, w, 2, NULL, badcur, 1.0, 0, part, NULL),
+                   GREEDY_EINVAL);
+  assert_int_equal(greedy_assign_keep(3, 1, w, 2, NULL, cur, NAN, 0, part, NULL),
+                   GREEDY_EINVAL);
+  assert_int_equal(greedy_assign_keep(3, 1, w, 2, NULL, cur, 1.0, 7, part, NULL),
+                   GREEDY_EINVAL);
+  assert_int_equal(greedy_assign_keep(3, 1, w, 2, NULL, cur, 1.0, 0, cur, NULL),
+                   GREEDY_EINVAL);
+  assert_int_equal(greedy_imbalance(3, 1, w, 2, NULL, badcur, &imb), GREEDY_EINVAL);
+  /* No objects is not an error. */
+  assert_int_equal(greedy_assign(0, 1, NULL, 2, NULL, NULL), GREEDY_OK);
+}
+
+/* The radix sort orders by key (even in the low mantissa bits), then index. */
+static void greedy_sort_orders_by_key_then_index(void **state)
+{
+  (void)state;
+  enum { N = 5000 };
+  ct_rng rng;
+  ct_rng_seed(&rng, 3);
+  double *key = malloc(N * sizeof(double));
+  size_t *o = malloc(N * sizeof(size_t));
+  for (size_t i = 0; i < N; i++) {
+    uint64_t r = ct_rng_below(&rng, 6);
+    /* Values equal in their upper 32 bits but different below, exact ties,
+     * zeros, and an infinity. */
+    key[i] = r == 0 ? 0.0 : r == 1 ? 1.0 : r == 2 ? nextafter(1.0, 2.0)
+           : r == 3 ? 3.0 * ct_rng_uniform(&rng) : r == 4 ? INFINITY : 1e-300;
+  }
+  for (int desc = 0; desc < 2; desc++) {
+    assert_int_equal(desc ? greedy_sort_desc(N, key, o) : greedy_sort_asc(N, key, o), 0);
+    char *seen = calloc(N, 1);
+    for (size_t k = 0; k < N; k++) {
+      assert_true(o[k] < N && !seen[o[k]]);
+      seen[o[k]] = 1;
+      if (k == 0)
+        continue;
+      double a = key[o[k - 1]], b = key[o[k]];
+      if (a == b)
+        assert_true(o[k - 1] < o[k]);
+      else
+        assert_true(desc ? a > b : a < b);
+    }
+    free(seen);
+  }
+  free(key);
+  free(o);
+}
+
+/* The indexed heap always yields the (key, key2, id) minimum, also after
+ * arbitrary key changes and removals. */
+static void greedy_heap_matches_linear_scan(void **state)
+{
+  (void)state;
+  enum { P = 37 };
+  ct_rng rng;
+  ct_rng_seed(&rng, 8);
+  greedy_heap h;
+  double key[P], key2[P];
+  int in[P] = {0};
+  assert_int_equal(greedy_heap_init(&h, P), 0);
+  for (int step = 0; step < 20000; step++) {
+    int id = (int)ct_rng_below(&rng, P);
+    if (ct_rng_below(&rng, 4) == 0) {
+      greedy_heap_remove(&h, id);
+      in[id] = 0;
+    } else {
+      key[id] = (double)ct_rng_below(&rng, 8);
+      key2[id] = (double)ct_rng_below(&rng, 3);
+      greedy_heap_set(&h, id, key[id], key2[id]);
+      in[id] = 1;
+    }
+    int best = -1;
+    for (int q = 0; q < P; q++)
+      if (in[q] && (best < 0 || key[q] < key[best] ||
+                    (key[q] == key[best] && key2[q] < key2[best])))
+        best = q;
+    assert_int_equal(greedy_heap_top(&h), best);
+  }
+  greedy_heap_free(&h);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(greedy_keeps_lpt_bound_against_brute_force),
+      cmocka_unit_test(greedy_honours_part_sizes),
+      cmocka_unit_test(greedy_gives_nothing_to_zero_size_parts),
+      cmocka_unit_test(greedy_breaks_ties_by_input_index),
+      cmocka_unit_test(greedy_is_independent_of_distribution_order),
+      cmocka_unit_test(greedy_balances_every_weight_dimension),
+      cmocka_unit_test(greedy_reaches_one_percent_with_16_objects_per_part),
+      cmocka_unit_test(greedy_keep_moves_nothing_when_input_fits),
+      cmocka_unit_test(greedy_rejects_bad_arguments),
+      cmocka_unit_test(greedy_sort_orders_by_key_then_index),
+      cmocka_unit_test(greedy_heap_matches_linear_scan),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "greedy_core.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "greedy_util.h"
+
+/* Relative slack of keep_limit (see greedy_assign_keep). */
+#define GREEDY_KEEP_EPS 1e-12
+
+/* Normalised view of a problem that every entry point shares. */
+typedef struct greedy_ctx {
+  size_t n;          /* number of objects */
+  int wdim;          /* weights per object */
+  const double *w;   /* n * wdim weights */
+  int nparts;        /* number of parts */
+  double *cap;       /* nparts * wdim: target share times total weight */
+  double *total;     /* wdim totals */
+  char *eligible;    /* nparts flags: part may receive objects */
+  double *load;      /* nparts * wdim current loads */
+  double *count;     /* nparts object counts (heap tie-break) */
+} greedy_ctx;
+
+static void ctx_free(greedy_ctx *c)
+{
+  free(c->cap);
+  free(c->total);
+  free(c->eligible);
+  free(c->load);
+  free(c->count);
+  memset(c, 0, sizeof(*c));
+}
+
+/* Check the common arguments once and build the normalised capacities. */
+static int ctx_init(greedy_ctx *c, size_t n, int wdim, const double *w,
+                    int nparts, const double *target_frac)
+{
+  int rc = GREEDY_EINVAL;
+  memset(c, 0, sizeof(*c));
+  if (wdim < 1 || nparts < 1 || (n > 0 && !w))
+    return GREEDY_EINVAL;
+  size_t pw = (size_t)nparts * (size_t)wdim;
+  c->n = n;
+  c->wdim = wdim;
+  c->w = w;
+  c->nparts = nparts;
+  c->cap = malloc(pw * sizeof(double));
+  c->total = calloc((size_t)wdim, sizeof(double));
+  c->eligible = calloc((size_t)nparts, 1);
+  c->load = calloc(pw, sizeof(double));
+  c->count = calloc((size_t)nparts, sizeof(double));
+  if (!c->cap || !c->total || !c->eligible || !c->load || !c->count) {
+    rc = GREEDY_ENOMEM;
+    goto fail;
+  }
+  for (size_t i = 0; i < n * (size_t)wdim; i++) {
+    if (!isfinite(w[i]) || w[i] < 0.0)
+      goto fail;
+    c->total[i % (size_t)wdim] += w[i];
+  }
+  for (int d = 0; d < wdim; d++) {
+    double sum = 0.0;
+    for (int p = 0; p < nparts; p++) {
+      double t = target_frac ? target_frac[(size_t)p * wdim + d] : 1.0;
+      if (!isfinite(t) || t < 0.0)
+        goto fail;
+      sum += t;
+    }
+    for (int p = 0; p < nparts; p++) {
+      /* An all-zero column carries no information: treat it as equal sizes. */
+      double t = (target_frac && sum > 0.0)
+                     ? target_frac[(size_t)p * wdim + d] / sum
+                     : 1.0 / nparts;
+      c->cap[(size_t)p * wdim + d] = t * c->total[d];
+      if (t > 0.0)
+        c->eligible[p] = 1;
+    }
+  }
+  return GREEDY_OK;
+fail:
+  ctx_free(c);
+  return rc;
+}
+
+/* Relative load of part p if extra (wdim weights, or NULL) were added. */
+static double rel_load(const greedy_ctx *c, int p, const double *extra)
+{
+  if (c->wdim == 1 && c->total[0] > 0.0 && c->cap[p] > 0.0)
+    return (c->load[p] + (extra ? extra[0] : 0.0)) / c->cap[p];
+  double r = 0.0;
+  for (int d = 0; d < c->wdim; d++) {
+    if (c->total[d] <= 0.0)
+      continue;
+    size_t k = (size_t)p * c->wdim + d;
+    double l = c->load[k] + (extra ? extra[d] : 0.0);
+    double q;
+    if (c->cap[k] > 0.0)
+      q = l / c->cap[k];
+    else
+      q = l > 0.0 ? INFINITY : 0.0;
+    if (q > r)
+      r = q;
+  }
+  return r;
+}
+
+static void add_object(greedy_ctx *c, int p, size_t i)
+{
+  for (int d = 0; d < c->wdim; d++)
+    c->load[(size_t)p * c->wdim + d] += c->w[i * c->wdim + d];
+  c->count[p] += 1.0;
+}
+
+/*
+ * Order of the objects, heaviest first.  For several weights the key is the
+ * object's largest share of any one dimension's total: the object that is
+ * hardest to fit anywhere goes first, which is what makes LPT work.
+ */
+static int heavy_order(const greedy_ctx *c, size_t *order)
+{
+  if (c->wdim == 1)
+    return greedy_sort_desc(c->n, c->w, order) ? GREEDY_ENOMEM : GREEDY_OK;
+  double *key = malloc((c->n ? c->n : 1) * sizeof(double));
+  if (!key)
+    return GREEDY_ENOMEM;
+  for (size_t i = 0; i < c->n; i++) {
+    double k = 0.0;
+    for (int d = 0; d < c->wdim; d++) {
+      if (c->total[d] > 0.0) {
+        double s = c->w[i * c->wdim + d] / c->total[d];
+        if (s > k)
+          k = s;
+      }
+    }
+    key[i] = k;
+  }
+  int rc = greedy_sort_desc(c->n, key, order) ? GREEDY_ENOMEM : GREEDY_OK;
+  free(key);
+  return rc;
+}
+
+/* Place object i on the part of least relative load and update the heap. */
+static int place_least(greedy_ctx *c, greedy_heap *h, size_t i)
+{
+  int p = greedy_heap_top(h);
+  assert(p >= 0);
+  add_object(c, p, i);
+  greedy_heap_set(h, p, rel_load(c, p, NULL), c->count[p]);
+  return p;
+}
+
+static int heap_of_parts(const greedy_ctx *c, greedy_heap *h)
+{
+  if (greedy_heap_init(h, c->nparts))
+    return GREEDY_ENOMEM;
+  for (int p = 0; p < c->nparts; p++)
+    if (c->eligible[p])
+      greedy_heap_set(h, p, rel_load(c, p, NULL), c->count[p]);
+  return GREEDY_OK;
+}
+
+int greedy_assign(size_t n, int wdim, const double *w, int nparts,
+                  const double *target_frac, int *part_out)
+{
+  greedy_ctx c;
+  greedy_heap h;
+  size_t *order = NULL;
+  int rc;
+  memset(&h, 0, sizeof(h));
+  if (n > 0 && !part_out)
+    return GREEDY_EINVAL;
+  rc = ctx_init(&c, n, wdim, w, nparts, target_frac);
+  if (rc)
+    return rc;
+  rc = GREEDY_ENOMEM;
+  order = malloc((n ? n : 1) * sizeof(size_t));
+  if (!order)
+    goto end;
+  if ((rc = heavy_order(&c, order)) != GREEDY_OK)
+    goto end;
+  if ((rc = heap_of_parts(&c, &h)) != GREEDY_OK)
+    goto end;
+  for (size_t k = 0; k < n; k++)
+    part_out[order[k]] = place_least(&c, &h, order[k]);
+  rc = GREEDY_OK;
+end:
+  greedy_heap_free(&h);
+  free(order);
+  ctx_free(&c);
+  return rc;
+}
+
+int greedy_assign_keep(size_t n, int wdim, const double *w, int nparts,
+                       const double *target_frac, const int *cur_part,
+                       double keep_limit, greedy_keep_mode mode,
+                       int *part_out, size_t *moved)
+{
+  greedy_ctx c;
+  greedy_heap h;
+  size_t *order = NULL;
+  size_t nmoved = 0;
+  int rc;
+  memset(&h, 0, sizeof(h));
+  if (n > 0 && (!part_out || !cur_part || part_out == cur_part))
+    return GREEDY_EINVAL;
+  if (!(keep_limit >= 0.0) ||
+      (mode != GREEDY_KEEP_HEAVY_FIRST && mode != GREEDY_KEEP_LIGHT_FIRST))
+    return GREEDY_EINVAL;
+  for (size_t i = 0; i < n; i++)
+    if (cur_part[i] < 0 || cur_part[i] >= nparts)
+      return GREEDY_EINVAL;
+  rc = ctx_init(&c, n, wdim, w, nparts, target_frac);
+  if (rc)
+    return rc;
+  /* Loads summed in another order differ in the last bits; a part exactly
+   * at the limit by the caller's sum must still count as within it. */
+  double limit = keep_limit * (1.0 + GREEDY_KEEP_EPS);
+  rc = GREEDY_ENOMEM;
+  order = malloc((n ? n : 1) * sizeof(size_t));
+  if (!order)
+    goto end;
+  if ((rc = heavy_order(&c, order)) != GREEDY_OK)
+    goto end;
+  if (mode == GREEDY_KEEP_HEAVY_FIRST) {
+    if ((rc = heap_of_parts(&c, &h)) != GREEDY_OK)
+      goto end;
+    for (size_t k = 0; k < n; k++) {
+      size_t i = order[k];
+      int p = cur_part[i];
+      if (c.eligible[p] && rel_load(&c, p, w + i * wdim) <= limit) {
+        add_object(&c, p, i);
+        greedy_heap_set(&h, p, rel_load(&c, p, NULL), c.count[p]);
+      } else {
+        p = place_least(&c, &h, i);
+      }
+      part_out[i] = p;
+    }
+  } else {
+    /* Phase 1, lightest first: the kept set of every part is the largest
+     * number of its objects that fits under the limit. */
+    for (size_t k = n; k-- > 0;) {
+      size_t i = order[k];
+      int p = cur_part[i];
+      if (c.eligible[p] && rel_load(&c, p, w + i * wdim) <= limit) {
+        add_object(&c, p, i);
+        part_out[i] = p;
+      } else {
+        part_out[i] = -1;
+      }
+    }
+    /* Phase 2: the rest, heaviest first, onto the least loaded parts. */
+    if ((rc = heap_of_parts(&c, &h)) != GREEDY_OK)
+      goto end;
+    for (size_t k = 0; k < n; k++)
+      if (part_out[order[k]] < 0)
+        part_out[order[k]] = place_least(&c, &h, order[k]);
+  }
+  for (size_t i = 0; i < n; i++)
+    nmoved += part_out[i] != cur_part[i];
+  if (moved)
+    *moved = nmoved;
+  rc = GREEDY_OK;
+end:
+  greedy_heap_free(&h);
+  free(order);
+  ctx_free(&c);
+  return rc;
+}
+
+int greedy_imbalance(size_t n, int wdim, const double *w, int nparts,
+                     const double *target_frac, const int *part,
+                     double *imbalance)
+{
+  greedy_ctx c;
+  int rc;
+  if (!imbalance || (n > 0 && !part))
+    return GREEDY_EINVAL;
+  for (size_t i = 0; i < n; i++)
+    if (part[i] < 0 || part[i] >= nparts)
+      return GREEDY_EINVAL;
+  rc = ctx_init(&c, n, wdim, w, nparts, target_frac);
+  if (rc)
+    return rc;
+  for (size_t i = 0; i < n; i++)
+    add_object(&c, part[i], i);
+  double worst = 0.0;
+  for (int p = 0; p < nparts; p++) {
+    double r = rel_load(&c, p, NULL);
+    if (r > worst)
+      worst = r;
+  }
+  *imbalance = worst;
+  ctx_free(&c);
+  return GREEDY_OK;
+}

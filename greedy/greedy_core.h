@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef GREEDY_CORE_H
+#define GREEDY_CORE_H
+
+/*
+ * GREEDY: longest-processing-time-first list scheduling onto parts of given
+ * relative sizes (Bhandarkar, Brunner, Kale: the heaviest unassigned object
+ * goes to the least loaded processor, kept in a min-heap).
+ *
+ * Pure C on arrays: no MPI, no Zoltan, no I/O.  No function here is
+ * collective.  Objects are identified by their index 0..n-1; the caller
+ * passes them in global-ID order, and every tie is broken by that index, so
+ * the answer depends only on the global input, never on how it was
+ * distributed over ranks.
+ *
+ * Common arguments:
+ *   n            number of objects (0 is allowed and does nothing)
+ *   wdim         weights per object, >= 1
+ *   w            n * wdim weights, object-major, finite and >= 0
+ *   nparts       number of parts, >= 1
+ *   target_frac  nparts * wdim relative part sizes (part-major), finite and
+ *                >= 0; each column is normalised by its sum here, and a
+ *                column that is all zero means equal sizes.  NULL = equal.
+ *
+ * "Relative load" of a part is max over the weight dimensions d of
+ * load_d / (target_d * total_d), so 1.0 is a perfect fit in every
+ * dimension and the maximum over parts is max/avg for equal part sizes.
+ * Dimensions whose total weight is zero are ignored.  A part whose target is
+ * zero in a dimension has relative load +inf once it holds weight in it.
+ */
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Return codes. */
+#define GREEDY_OK 0      /* success */
+#define GREEDY_EINVAL -1 /* an argument is invalid (NULL, range, NaN, ...) */
+#define GREEDY_ENOMEM -2 /* memory allocation failed */
+
+/* How greedy_assign_keep decides which objects stay where they are. */
+typedef enum greedy_keep_mode {
+  /* One pass, heaviest object first: an object stays when its current part
+   * would stay within the limit, else it goes to the least loaded part.
+   * This is Charm++'s GreedyRefine idea; it balances like GREEDY but tends to
+   * move many small objects. */
+  GREEDY_KEEP_HEAVY_FIRST = 0,
+  /* Two phases: first every part keeps its objects lightest first while it
+   * stays within the limit (for one part this keeps the largest possible
+   * number of objects), then the objects that did not fit are placed
+   * heaviest first like GREEDY.  Moves few objects, but those are heavy. */
+  GREEDY_KEEP_LIGHT_FIRST = 1
+} greedy_keep_mode;
+
+/*
+ * greedy_assign - GREEDY from scratch.
+ * Not collective.  Inputs: see above.  Output: part_out[n], every entry in
+ * [0, nparts) and never a part whose target is zero in every dimension.
+ * Objects are taken by decreasing key (the weight for wdim == 1; for
+ * wdim > 1 the largest of w_d / total_d, i.e. the object's biggest share of
+ * any one resource), ties by index, and each goes to the part of smallest
+ * relative load (ties by fewest objects, then lowest part index).
+ * Cost O(n + n log nparts) (radix sort).
+ * Returns GREEDY_OK, GREEDY_EINVAL or GREEDY_ENOMEM (part_out then undefined).
+ * Related: greedy_assign_keep, greedy_imbalance.
+ */
+int greedy_assign(size_t n, int wdim, const double *w, int nparts,
+                  const double *target_frac, int *part_out);
+
+/*
+ * greedy_assign_keep - GREEDY that leaves objects on their current part
+ * while that part's relative load stays at or below keep_limit (the
+ * GREEDYREFINE pass).
+ * Not collective.  Inputs: as greedy_assign, plus cur_part[n] (each in
+ * [0, nparts)), keep_limit (>= 0; typically GREEDY's own maximum relative
+ * load times a small slack), and mode (see greedy_keep_mode).  Outputs:
+ * part_out[n] (may not alias cur_part) and, if moved != NULL, the number of
+ * objects whose part changed.  Objects on a part with zero target are
+ * never kept there.
+ * Returns GREEDY_OK, GREEDY_EINVAL or GREEDY_ENOMEM.
+ */
+int greedy_assign_keep(size_t n, int wdim, const double *w, int nparts,
+                       const double *target_frac, const int *cur_part,
+                       double keep_limit, greedy_keep_mode mode,
+                       int *part_out, size_t *moved);
+
+/*
+ * greedy_imbalance - the largest relative load over all parts of an
+ * assignment (1.0 = every part exactly at its target; +inf when a part of
+ * zero target holds weight; 0 when all weights are zero).
+ * Not collective.  Inputs: as greedy_assign plus part[n] in [0, nparts).
+ * Output: *imbalance.  Returns GREEDY_OK, GREEDY_EINVAL or GREEDY_ENOMEM.
+ */
+int greedy_imbalance(size_t n, int wdim, const double *w, int nparts,
+                     const double *target_frac, const int *part,
+                     double *imbalance);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GREEDY_CORE_H */

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* LB_METHOD=GREEDY: maps the plugin layer's gathered problem onto the core. */
+#include "greedy_zoltan.h"
+
+#include <stdio.h>
+
+#include "greedy_core.h"
+#include "zp_method.h"
+
+static int greedy_partition(const zp_problem *pb, void *state, int *new_part)
+{
+  (void)state;
+  int rc = greedy_assign(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts,
+                         pb->part_sizes, new_part);
+  if (rc == GREEDY_ENOMEM) {
+    zp_error("GREEDY", "out of memory for %zu objects and %d parts",
+             pb->num_obj, pb->num_parts);
+    return ZOLTAN_MEMERR;
+  }
+  if (rc != GREEDY_OK) {
+    /* The layer checks weights and part sizes before calling us, so this
+     * is an inconsistency worth reporting with the sizes involved. */
+    zp_error("GREEDY", "invalid input (%zu objects, OBJ_WEIGHT_DIM %d, %d parts)",
+             pb->num_obj, pb->wgt_dim, pb->num_parts);
+    return ZOLTAN_FATAL;
+  }
+  if (pb->debug_level >= 1) {
+    double imb = 0.0;
+    if (greedy_imbalance(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts,
+                         pb->part_sizes, new_part, &imb) == GREEDY_OK) {
+      printf("ZOLTAN GREEDY: %zu objects into %d parts, max relative load %.4f\n",
+             pb->num_obj, pb->num_parts, imb);
+      fflush(stdout);
+    }
+  }
+  return ZOLTAN_OK;
+}
+
+static const zp_method greedy_method = {
+    "GREEDY",
+    "heaviest object first onto the part of least relative load (LPT, min-heap)",
+    NULL, /* no parameters: GREEDY has no knob worth exposing */
+    0,
+    0,
+    NULL,
+    NULL,
+    NULL,
+    greedy_partition,
+    NULL};
+
+int greedy_register(void)
+{
+  return zp_register_method(&greedy_method);
+}

@@ -1,0 +1,747 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "refine_core.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "greedy_core.h"
+#include "greedy_util.h"
+
+/* Relative slack when checking limits on loads recomputed from scratch:
+ * the incremental loads of the algorithm and a fresh sum may differ in the
+ * last bits, which must not turn a success into a warning. */
+#define REFINE_EPS 1e-12
+
+void refine_default_options(refine_options *opt)
+{
+  memset(opt, 0, sizeof(*opt));
+  opt->tolerance = 1.05;
+  opt->comm_aware = 0;
+  opt->graph = NULL;
+  opt->gr_tolerance = 1.01;
+  opt->gr_threshold = 1.0;
+}
+
+/* State of one refinement run on scalar loads. */
+typedef struct refine_state {
+  size_t n;          /* objects */
+  int nparts;        /* parts */
+  const double *s;   /* n scalar weights */
+  double *cap;       /* nparts target loads */
+  double *limit;     /* nparts tolerance x target */
+  double *load;      /* nparts current loads */
+  char *donor;       /* nparts: overloaded at the start (never receives) */
+  int *out;          /* n parts being built */
+  /* Objects of the donors, grouped by donor and sorted by weight ascending
+   * (ties by index); seg[p]..seg[p+1] is part p's range (empty for
+   * non-donors). */
+  size_t m;          /* number of donor objects */
+  size_t *obj;       /* m object indices */
+  double *val;       /* m weights, val[k] = s[obj[k]] */
+  size_t *seg;       /* nparts + 1 */
+  /* Removed entries are skipped with path-compressed "next alive" and
+   * "previous alive" links, so each lookup is amortised O(1) after the
+   * binary search. */
+  size_t *nxt;       /* m + 1: nxt[k] == k when k is alive or k == m */
+  size_t *prv;       /* m + 1, shifted by one: prv[k+1] for entry k */
+  const refine_graph *g; /* graph for comm-aware receivers, or NULL */
+  double *conn;      /* nparts scratch: connection of one object per part */
+  int *touched;      /* nparts scratch: parts with conn != 0 */
+} refine_state;
+
+static void state_free(refine_state *r)
+{
+  free(r->cap);
+  free(r->limit);
+  free(r->load);
+  free(r->donor);
+  free(r->obj);
+  free(r->val);
+  free(r->seg);
+  free(r->nxt);
+  free(r->prv);
+  free(r->conn);
+  free(r->touched);
+}
+
+static double rel_of(double load, double cap)
+{
+  if (cap > 0.0)
+    return load / cap;
+  return load > 0.0 ? INFINITY : 0.0;
+}
+
+/* Alive entry at or after k (m when none). */
+static size_t find_next(refine_state *r, size_t k)
+{
+  size_t root = k;
+  while (r->nxt[root] != root)
+    root = r->nxt[root];
+  while (r->nxt[k] != root) {
+    size_t up = r->nxt[k];
+    r->nxt[k] = root;
+    k = up;
+  }
+  return root;
+}
+
+/* Alive entry at or before k, as shifted index (0 when none). */
+static size_t find_prev_shifted(refine_state *r, size_t k1)
+{
+  size_t root = k1;
+  while (r->prv[root] != root)
+    root = r->prv[root];
+  while (r->prv[k1] != root) {
+    size_t up = r->prv[k1];
+    r->prv[k1] = root;
+    k1 = up;
+  }
+  return root;
+}
+
+static void kill_entry(refine_state *r, size_t k)
+{
+  r->nxt[k] = k + 1;
+  r->prv[k + 1] = k;
+}
+
+/* First index in [b, e) with val >= x (e when none). */
+static size_t lower_bound(const double *val, size_t b, size_t e, double x)
+{
+  while (b < e) {
+    size_t mid = b + (e - b) / 2;
+    if (val[mid] < x)
+      b = mid + 1;
+    else
+      e = mid;
+  }
+  return b;
+}
+
+/* First index in [b, e) with val > x (e when none). */
+static size_t upper_bound(const double *val, size_t b, size_t e, double x)
+{
+  while (b < e) {
+    size_t mid = b + (e - b) / 2;
+    if (val[mid] <= x)
+      b = mid + 1;
+    else
+      e = mid;
+  }
+  return b;
+}
+
+/* Smallest alive positive entry of donor d with val >= x, or SIZE_MAX. */
+static size_t alive_at_least(refine_state *r, int d, double x)
+{
+  size_t b = r->seg[d], e = r->seg[d + 1];
+  size_t k = find_next(r, lower_bound(r->val, b, e, x));
+  if (k >= e || !(r->val[k] > 0.0))
+    return (size_t)-1;
+  return k;
+}
+
+/* Largest alive positive entry of donor d with val <= x, or SIZE_MAX. */
+static size_t alive_at_most(refine_state *r, int d, double x)
+{
+  size_t b = r->seg[d], e = r->seg[d + 1];
+  size_t ub = upper_bound(r->val, b, e, x);
+  if (ub == b)
+    return (size_t)-1;
+  size_t k1 = find_prev_shifted(r, ub); /* entry ub-1 is shifted ub */
+  if (k1 <= b || !(r->val[k1 - 1] > 0.0))
+    return (size_t)-1;
+  return k1 - 1;
+}
+
+/*
+ * Communication-aware receiver: among the parts that hold neighbours of
+ * object i, are not donors and can take weight x within their limit, the
+ * one with the strongest connection (ties: more room, then lower index).
+ * Returns fallback unless that part is connected more strongly than
+ * fallback itself.
+ */
+static int comm_receiver(refine_state *r, size_t i, double x, int fallback)
+{
+  const refine_graph *g = r->g;
+  int ntouched = 0, best = fallback;
+  for (size_t j = g->adj_start[i]; j < g->adj_start[i + 1]; j++) {
+    int q = r->out[g->adj[j]];
+    /* conn starts at -1 ("not touched") so that zero-weight edges still
+     * list their part once. */
+    if (r->conn[q] < 0.0) {
+      r->conn[q] = 0.0;
+      r->touched[ntouched++] = q;
+    }
+    r->conn[q] += g->ewgts ? g->ewgts[j] : 1.0;
+  }
+  double best_conn = r->conn[fallback] > 0.0 ? r->conn[fallback] : 0.0;
+  for (int t = 0; t < ntouched; t++) {
+    int q = r->touched[t];
+    if (r->donor[q] || r->load[q] + x > r->limit[q])
+      continue;
+    double room = r->limit[q] - r->load[q];
+    double broom = r->limit[best] - r->load[best];
+    if (r->conn[q] > best_conn ||
+        (r->conn[q] == best_conn && (room > broom || (room == broom && q < best)))) {
+      best = q;
+      best_conn = r->conn[q];
+    }
+  }
+  for (int t = 0; t < ntouched; t++)
+    r->conn[r->touched[t]] = -1.0;
+  return best;
+}
+
+static void move_entry(refine_state *r, size_t k, int from, int to)
+{
+  size_t i = r->obj[k];
+  assert(r->out[i] == from);
+  r->out[i] = to;
+  r->load[from] -= r->val[k];
+  r->load[to] += r->val[k];
+  kill_entry(r, k);
+}
+
+/* Strict phase; moves the donors it cannot finish into stuck. */
+static void strict_phase(refine_state *r, greedy_heap *donors,
+                         greedy_heap *recv, greedy_heap *stuck)
+{
+  int d;
+  while ((d = greedy_heap_top(donors)) >= 0) {
+    if (r->load[d] <= r->limit[d]) {
+      greedy_heap_remove(donors, d);
+      continue;
+    }
+    int q = greedy_heap_top(recv);
+    if (q < 0)
+      break;
+    double room = r->limit[q] - r->load[q];
+    double excess = r->load[d] - r->limit[d];
+    /* One move finishes the donor if some object is at least the excess:
+     * take the smallest such, which disturbs the receiver least.  Else take
+     * the largest that fits, which needs the fewest moves.  q has the most
+     * room of all receivers, so if nothing of d fits into q it fits
+     * nowhere and d is stuck. */
+    size_t k = alive_at_least(r, d, excess);
+    if (k == (size_t)-1 || r->val[k] > room)
+      k = alive_at_most(r, d, room);
+    if (k == (size_t)-1) {
+      greedy_heap_remove(donors, d);
+      greedy_heap_set(stuck, d, -rel_of(r->load[d], r->cap[d]), 0.0);
+      continue;
+    }
+    if (r->g)
+      q = comm_receiver(r, r->obj[k], r->val[k], q);
+    move_entry(r, k, d, q);
+    double left = r->limit[q] - r->load[q];
+    if (left > 0.0)
+      greedy_heap_set(recv, q, -left, 0.0);
+    else
+      greedy_heap_remove(recv, q);
+    greedy_heap_set(donors, d, -rel_of(r->load[d], r->cap[d]), 0.0);
+  }
+  /* Donors left when the receivers ran out are stuck as well. */
+  while ((d = greedy_heap_top(donors)) >= 0) {
+    greedy_heap_remove(donors, d);
+    if (r->load[d] > r->limit[d])
+      greedy_heap_set(stuck, d, -rel_of(r->load[d], r->cap[d]), 0.0);
+  }
+}
+
+/* Largest relative load after moving x from d (load ld, cap cd) to q. */
+static double pair_max(double ld, double cd, double lq, double cq, double x)
+{
+  double a = rel_of(ld - x > 0.0 ? ld - x : 0.0, cd);
+  double b = rel_of(lq + x, cq);
+  return a > b ? a : b;
+}
+
+/*
+ * Best-effort phase for donors the strict phase could not bring under
+ * their limit: receivers may now go above their own limit, but only below
+ * the donor's current relative load, so the largest relative load never
+ * grows.  The donor of largest relative load gives to the receiver of
+ * smallest relative load the object that best levels the two.  Every move
+ * removes an object from the donor lists, so this ends after at most m
+ * moves: no loop.
+ */
+static void relaxed_phase(refine_state *r, greedy_heap *stuck,
+                          greedy_heap *recv)
+{
+  int d;
+  while ((d = greedy_heap_top(stuck)) >= 0) {
+    double rd = rel_of(r->load[d], r->cap[d]);
+    int q = greedy_heap_top(recv);
+    if (q < 0)
+      break;
+    if (r->load[d] <= r->limit[d]) {
+      greedy_heap_remove(stuck, d);
+      continue;
+    }
+    size_t k;
+    if (!(r->cap[d] > 0.0)) {
+      /* A part of zero target is emptied, largest object first. */
+      k = alive_at_most(r, d, INFINITY);
+    } else {
+      double room = rd * r->cap[q] - r->load[q];
+      double ideal = (r->load[d] * r->cap[q] - r->load[q] * r->cap[d]) /
+                     (r->cap[d] + r->cap[q]);
+      size_t a = alive_at_most(r, d, ideal < room ? ideal : room);
+      size_t b = alive_at_least(r, d, ideal);
+      double fa = a != (size_t)-1 ? pair_max(r->load[d], r->cap[d], r->load[q],
+                                             r->cap[q], r->val[a])
+                                  : INFINITY;
+      double fb = b != (size_t)-1 ? pair_max(r->load[d], r->cap[d], r->load[q],
+                                             r->cap[q], r->val[b])
+                                  : INFINITY;
+      k = fb < fa ? b : a;
+      if (k != (size_t)-1 && !((k == a ? fa : fb) < rd))
+        k = (size_t)-1;
+    }
+    if (k == (size_t)-1) {
+      greedy_heap_remove(stuck, d);
+      continue;
+    }
+    move_entry(r, k, d, q);
+    greedy_heap_set(recv, q, rel_of(r->load[q], r->cap[q]), 0.0);
+    greedy_heap_set(stuck, d, -rel_of(r->load[d], r->cap[d]), 0.0);
+  }
+}
+
+/* Check the graph once at the public edge. */
+static int graph_ok(size_t n, const refine_graph *g)
+{
+  if (!g->adj_start || (g->adj_start[n] > 0 && !g->adj) || g->adj_start[0] != 0)
+    return 0;
+  for (size_t i = 0; i < n; i++)
+    if (g->adj_start[i + 1] < g->adj_start[i])
+      return 0;
+  for (size_t j = 0; j < g->adj_start[n]; j++) {
+    if (g->adj[j] >= n)
+      return 0;
+    if (g->ewgts && (!isfinite(g->ewgts[j]) || g->ewgts[j] < 0.0))
+      return 0;
+  }
+  return 1;
+}
+
+int refine_cut(size_t n, const refine_graph *g, const int *part, double *cut)
+{
+  if (!g || !cut || (n > 0 && !part) || !graph_ok(n, g))
+    return REFINE_EINVAL;
+  double c = 0.0;
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = g->adj_start[i]; j < g->adj_start[i + 1]; j++)
+      if (part[i] != part[g->adj[j]])
+        c += g->ewgts ? g->ewgts[j] : 1.0;
+  *cut = c / 2.0;
+  return REFINE_OK;
+}
+
+/* Common argument checks of both entry points. */
+static int check_args(size_t n, int wdim, const double *w, int nparts,
+                      const int *cur_part, const refine_options *opt,
+                      const int *part_out)
+{
+  if (wdim < 1 || nparts < 1 || !opt)
+    return REFINE_EINVAL;
+  if (n > 0 && (!w || !cur_part || !part_out || part_out == cur_part))
+    return REFINE_EINVAL;
+  if (!(opt->tolerance >= 1.0) || !isfinite(opt->tolerance))
+    return REFINE_EINVAL;
+  if (!(opt->gr_tolerance >= 1.0) || !isfinite(opt->gr_tolerance))
+    return REFINE_EINVAL;
+  if (!(opt->gr_threshold >= 0.0))
+    return REFINE_EINVAL;
+  if (opt->comm_aware != 0 && opt->comm_aware != 1)
+    return REFINE_EINVAL;
+  if (opt->comm_aware && !opt->graph)
+    return REFINE_EINVAL;
+  if (opt->graph && !graph_ok(n, opt->graph))
+    return REFINE_EINVAL;
+  for (size_t i = 0; i < n; i++)
+    if (cur_part[i] < 0 || cur_part[i] >= nparts)
+      return REFINE_EINVAL;
+  for (size_t i = 0; i < n * (size_t)wdim; i++)
+    if (!isfinite(w[i]) || w[i] < 0.0)
+      return REFINE_EINVAL;
+  return REFINE_OK;
+}
+
+/*
+ * Scalar weights and normalised part targets (see the header: for several
+ * weights, the sum of the object's shares of each dimension's total).
+ */
+static int scalarise(size_t n, int wdim, const double *w, int nparts,
+                     const double *target_frac, double **s_out,
+                     double **frac_out)
+{
+  double *tot = calloc((size_t)wdim, sizeof(double));
+  double *s = malloc((n ? n : 1) * sizeof(double));
+  double *frac = calloc((size_t)nparts, sizeof(double));
+  int rc = REFINE_ENOMEM, used = 0;
+  if (!tot || !s || !frac)
+    goto fail;
+  rc = REFINE_EINVAL;
+  for (size_t i = 0; i < n * (size_t)wdim; i++)
+    tot[i % (size_t)wdim] += w[i];
+  for (int d = 0; d < wdim; d++) {
+    double sum = 0.0;
+    for (int p = 0; p < nparts; p++) {
+      double t = target_frac ? target_frac[(size_t)p * wdim + d] : 1.0;
+      if (!isfinite(t) || t < 0.0)
+        goto fail;
+      sum += t;
+    }
+    if (wdim > 1 && !(tot[d] > 0.0))
+      continue;
+    used++;
+    for (int p = 0; p < nparts; p++)
+      frac[p] += (target_frac && sum > 0.0)
+                     ? target_frac[(size_t)p * wdim + d] / sum
+                     : 1.0 / nparts;
+  }
+  for (int p = 0; p < nparts; p++)
+    frac[p] = used ? frac[p] / used : 1.0 / nparts;
+  for (size_t i = 0; i < n; i++) {
+    if (wdim == 1) {
+      s[i] = w[i];
+      continue;
+    }
+    double x = 0.0;
+    for (int d = 0; d < wdim; d++)
+      if (tot[d] > 0.0)
+        x += w[i * wdim + d] / tot[d];
+    s[i] = x;
+  }
+  free(tot);
+  *s_out = s;
+  *frac_out = frac;
+  return REFINE_OK;
+fail:
+  free(tot);
+  free(s);
+  free(frac);
+  return rc;
+}
+
+/* Largest relative load and its part, from scratch. */
+static double scalar_imbalance(size_t n, const double *s, int nparts,
+                               const double *cap, const int *part,
+                               double *load, int *worst)
+{
+  memset(load, 0, (size_t)nparts * sizeof(double));
+  for (size_t i = 0; i < n; i++)
+    load[part[i]] += s[i];
+  double m = 0.0;
+  *worst = 0;
+  for (int p = 0; p < nparts; p++) {
+    double x = rel_of(load[p], cap[p]);
+    if (x > m) {
+      m = x;
+      *worst = p;
+    }
+  }
+  return m;
+}
+
+static int refine_scalar(size_t n, const double *s, int nparts,
+                         const double *frac, const int *cur, double tol,
+                         const refine_graph *comm_graph, int *out,
+                         refine_stats *st)
+{
+  refine_state r;
+  greedy_heap donors, recv, stuck;
+  size_t *order = NULL;
+  int rc = REFINE_ENOMEM, worst;
+  memset(&r, 0, sizeof(r));
+  memset(&donors, 0, sizeof(donors));
+  memset(&recv, 0, sizeof(recv));
+  memset(&stuck, 0, sizeof(stuck));
+  r.n = n;
+  r.nparts = nparts;
+  r.s = s;
+  r.out = out;
+  r.g = comm_graph;
+  r.cap = calloc((size_t)nparts, sizeof(double));
+  r.limit = calloc((size_t)nparts, sizeof(double));
+  r.load = calloc((size_t)nparts, sizeof(double));
+  r.donor = calloc((size_t)nparts, 1);
+  r.seg = calloc((size_t)nparts + 1, sizeof(size_t));
+  if (!r.cap || !r.limit || !r.load || !r.donor || !r.seg)
+    goto end;
+  double total = 0.0;
+  for (size_t i = 0; i < n; i++)
+    total += s[i];
+  for (int p = 0; p < nparts; p++) {
+    r.cap[p] = frac[p] * total;
+    r.limit[p] = tol * r.cap[p];
+  }
+  memcpy(out, cur, n * sizeof(int));
+  st->imbalance_before = scalar_imbalance(n, s, nparts, r.cap, cur, r.load, &worst);
+  st->pass = REFINE_PASS_NONE;
+  int ndonors = 0;
+  for (int p = 0; p < nparts; p++)
+    if (r.load[p] > r.limit[p]) {
+      r.donor[p] = 1;
+      ndonors++;
+    }
+  if (ndonors > 0) {
+    st->pass = REFINE_PASS_REFINE;
+    /* Donor objects grouped by part, lightest first: a stable bucket pass
+     * over the objects in ascending weight order. */
+    order = malloc((n ? n : 1) * sizeof(size_t));
+    if (!order || greedy_sort_asc(n, s, order))
+      goto end;
+    for (size_t i = 0; i < n; i++)
+      if (r.donor[cur[i]])
+        r.seg[cur[i] + 1]++;
+    for (int p = 0; p < nparts; p++)
+      r.seg[p + 1] += r.seg[p];
+    r.m = r.seg[nparts];
+    r.obj = malloc((r.m ? r.m : 1) * sizeof(size_t));
+    r.val = malloc((r.m ? r.m : 1) * sizeof(double));
+    r.nxt = malloc((r.m + 1) * sizeof(size_t));
+    r.prv = malloc((r.m + 1) * sizeof(size_t));
+    size_t *fill = malloc((size_t)nparts * sizeof(size_t));
+    if (!r.obj || !r.val || !r.nxt || !r.prv || !fill) {
+      free(fill);
+      goto end;
+    }
+    memcpy(fill, r.seg, (size_t)nparts * sizeof(size_t));
+    for (size_t k = 0; k < n; k++) {
+      size_t i = order[k];
+      if (r.donor[cur[i]]) {
+        size_t at = fill[cur[i]]++;
+        r.obj[at] = i;
+        r.val[at] = s[i];
+      }
+    }
+    free(fill);
+    for (size_t k = 0; k <= r.m; k++) {
+      r.nxt[k] = k;
+      r.prv[k] = k;
+    }
+    if (comm_graph) {
+      r.conn = malloc((size_t)nparts * sizeof(double));
+      r.touched = malloc((size_t)nparts * sizeof(int));
+      if (!r.conn || !r.touched)
+        goto end;
+      for (int p = 0; p < nparts; p++)
+        r.conn[p] = -1.0;
+    }
+    if (greedy_heap_init(&donors, nparts) || greedy_heap_init(&recv, nparts) ||
+        greedy_heap_init(&stuck, nparts))
+      goto end;
+    /* Donors: most overloaded (relative) first, because it needs the most
+     * help and gets first pick while receivers have the most room.
+     * Receivers: most absolute room first, because that admits the largest
+     * set of candidate objects and levels the receivers. */
+    for (int p = 0; p < nparts; p++) {
+      if (r.donor[p])
+        greedy_heap_set(&donors, p, -rel_of(r.load[p], r.cap[p]), 0.0);
+      else if (r.limit[p] - r.load[p] > 0.0)
+        greedy_heap_set(&recv, p, -(r.limit[p] - r.load[p]), 0.0);
+    }
+    strict_phase(&r, &donors, &recv, &stuck);
+    if (stuck.size > 0) {
+      greedy_heap_free(&recv);
+      if (greedy_heap_init(&recv, nparts))
+        goto end;
+      for (int p = 0; p < nparts; p++)
+        if (stuck.pos[p] < 0 && r.cap[p] > 0.0)
+          greedy_heap_set(&recv, p, rel_of(r.load[p], r.cap[p]), 0.0);
+      relaxed_phase(&r, &stuck, &recv);
+    }
+  }
+  /* Judge the result on loads summed from scratch, and never hand back
+   * something worse than the input. */
+  st->imbalance_after = scalar_imbalance(n, s, nparts, r.cap, out, r.load, &worst);
+  if (st->imbalance_after > st->imbalance_before) {
+    memcpy(out, cur, n * sizeof(int));
+    st->imbalance_after = scalar_imbalance(n, s, nparts, r.cap, out, r.load, &worst);
+    st->pass = REFINE_PASS_NONE;
+  }
+  st->worst_part = worst;
+  st->infeasible = 0;
+  for (int p = 0; p < nparts; p++)
+    if (r.load[p] > r.limit[p] * (1.0 + REFINE_EPS))
+      st->infeasible = 1;
+  rc = st->infeasible ? REFINE_WARN : REFINE_OK;
+end:
+  greedy_heap_free(&donors);
+  greedy_heap_free(&recv);
+  greedy_heap_free(&stuck);
+  free(order);
+  state_free(&r);
+  return rc;
+}
+
+static void finish_stats(size_t n, const int *cur, const int *out,
+                         const refine_options *opt, refine_stats *st)
+{
+  st->moved = 0;
+  for (size_t i = 0; i < n; i++)
+    st->moved += cur[i] != out[i];
+  st->have_cut = 0;
+  if (opt->graph &&
+      refine_cut(n, opt->graph, cur, &st->cut_before) == REFINE_OK &&
+      refine_cut(n, opt->graph, out, &st->cut_after) == REFINE_OK)
+    st->have_cut = 1;
+}
+
+int refine_run(size_t n, int wdim, const double *w, int nparts,
+               const double *target_frac, const int *cur_part,
+               const refine_options *opt, int *part_out, refine_stats *st)
+{
+  refine_options defaults;
+  refine_stats local;
+  double *s = NULL, *frac = NULL;
+  int rc;
+  if (!opt) {
+    refine_default_options(&defaults);
+    opt = &defaults;
+  }
+  if (!st)
+    st = &local;
+  memset(st, 0, sizeof(*st));
+  rc = check_args(n, wdim, w, nparts, cur_part, opt, part_out);
+  if (rc)
+    return rc;
+  rc = scalarise(n, wdim, w, nparts, target_frac, &s, &frac);
+  if (rc)
+    goto end;
+  rc = refine_scalar(n, s, nparts, frac, cur_part, opt->tolerance,
+                     opt->comm_aware ? opt->graph : NULL, part_out, st);
+  if (rc < 0)
+    goto end;
+  finish_stats(n, cur_part, part_out, opt, st);
+end:
+  free(s);
+  free(frac);
+  return rc;
+}
+
+static int gr_code(int greedy_rc)
+{
+  return greedy_rc == GREEDY_ENOMEM ? REFINE_ENOMEM : REFINE_EINVAL;
+}
+
+int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts,
+                        const double *target_frac, const int *cur_part,
+                        const refine_options *opt, int *part_out,
+                        refine_stats *st)
+{
+  refine_options defaults;
+  refine_stats local;
+  int *cand = NULL, *fix = NULL;
+  double before, greedy_max, best_max;
+  int rc, grc;
+  if (!opt) {
+    refine_default_options(&defaults);
+    opt = &defaults;
+  }
+  if (!st)
+    st = &local;
+  memset(st, 0, sizeof(*st));
+  rc = check_args(n, wdim, w, nparts, cur_part, opt, part_out);
+  if (rc)
+    return rc;
+  grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cur_part, &before);
+  if (grc)
+    return gr_code(grc);
+  if (before <= opt->gr_threshold) {
+    /* A mild imbalance: the paper's refinement for slow drift. */
+    rc = refine_run(n, wdim, w, nparts, target_frac, cur_part, opt, part_out, st);
+    if (rc >= 0) {
+      grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cur_part, &st->imbalance_before);
+      if (!grc)
+        grc = greedy_imbalance(n, wdim, w, nparts, target_frac, part_out, &st->imbalance_after);
+      if (grc)
+        rc = gr_code(grc);
+    }
+    return rc;
+  }
+  /* A drastic imbalance: GREEDY's quality, keeping what can be kept.  GREEDY
+   * first, to learn the balance the keeping passes must match. */
+  rc = REFINE_ENOMEM;
+  cand = malloc((n ? n : 1) * sizeof(int));
+  if (!cand)
+    goto end;
+  grc = greedy_assign(n, wdim, w, nparts, target_frac, cand);
+  if (!grc)
+    grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cand, &greedy_max);
+  if (grc) {
+    rc = gr_code(grc);
+    goto end;
+  }
+  double bound = greedy_max * opt->gr_tolerance;
+  if (!(bound >= 1.0))
+    bound = 1.0; /* only when every weight is zero: nothing to balance */
+  /* Candidates by increasing number of moves they usually make; the first
+   * within the bound wins, else GREEDY itself.
+   *  1. Keep lightest first, place the rest like GREEDY, then a REFINE pass
+   *     at the bound: few moves (the heavy objects), and REFINE repairs the
+   *     overshoot that heavy objects without small fillers leave.
+   *  2. Keep heaviest first (Charm++'s GreedyRefine): GREEDY-like balance,
+   *     more moves (many small objects).
+   *  3. GREEDY. */
+  memcpy(part_out, cand, n * sizeof(int));
+  best_max = greedy_max;
+  st->pass = REFINE_PASS_GREEDY;
+  rc = REFINE_ENOMEM;
+  fix = malloc((n ? n : 1) * sizeof(int));
+  if (!fix)
+    goto end;
+  for (int t = 0; t < 2; t++) {
+    double m;
+    int *res = cand;
+    grc = greedy_assign_keep(n, wdim, w, nparts, target_frac, cur_part, bound,
+                             t == 0 ? GREEDY_KEEP_LIGHT_FIRST : GREEDY_KEEP_HEAVY_FIRST,
+                             cand, NULL);
+    if (!grc)
+      grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cand, &m);
+    if (grc) {
+      rc = gr_code(grc);
+      goto end;
+    }
+    if (t == 0 && m > bound * (1.0 + REFINE_EPS)) {
+      refine_options ro = *opt;
+      refine_stats rs;
+      ro.tolerance = bound;
+      rc = refine_run(n, wdim, w, nparts, target_frac, cand, &ro, fix, &rs);
+      if (rc < 0)
+        goto end;
+      grc = greedy_imbalance(n, wdim, w, nparts, target_frac, fix, &m);
+      if (grc) {
+        rc = gr_code(grc);
+        goto end;
+      }
+      res = fix;
+    }
+    if (m <= bound * (1.0 + REFINE_EPS)) {
+      memcpy(part_out, res, n * sizeof(int));
+      best_max = m;
+      st->pass = t == 0 ? REFINE_PASS_KEEP_LIGHT : REFINE_PASS_KEEP_HEAVY;
+      break;
+    }
+  }
+  if (best_max > before) {
+    memcpy(part_out, cur_part, n * sizeof(int));
+    best_max = before;
+    st->pass = REFINE_PASS_NONE;
+  }
+  st->imbalance_before = before;
+  st->imbalance_after = best_max;
+  st->infeasible = 0;
+  st->worst_part = -1;
+  finish_stats(n, cur_part, part_out, opt, st);
+  rc = REFINE_OK;
+end:
+  free(cand);
+  free(fix);
+  return rc;
+}

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* LB_METHOD=REFINE and LB_METHOD=GREEDYREFINE: map the plugin layer's
+ * gathered problem and parameters onto refine_core. */
+#include "refine_zoltan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "refine_core.h"
+#include "zp_method.h"
+
+/* Zoltan's own default of IMBALANCE_TOL, used if the layer gives none. */
+#define REFINE_ZOLTAN_DEFAULT_TOL 1.1
+
+static const char *const refine_auto_words[] = {"AUTO", NULL};
+
+static const zp_param_def refine_params[] = {
+    {"REFINE_TOLERANCE", ZP_PARAM_DOUBLE, "AUTO", 1.0, 0.0, ZP_PARAM_NO_MAX,
+     refine_auto_words,
+     "a part may carry up to this factor times its target load; AUTO = the "
+     "smallest IMBALANCE_TOL"},
+    {"REFINE_COMM_AWARE", ZP_PARAM_INT, "0", 0.0, 1.0, 0, NULL,
+     "1: move objects preferably to parts holding their graph neighbours and "
+     "report the change of the edge cut"},
+};
+
+static const zp_param_def greedyrefine_params[] = {
+    {"GREEDYREFINE_TOLERANCE", ZP_PARAM_DOUBLE, "1.01", 1.0, 0.0, ZP_PARAM_NO_MAX,
+     NULL,
+     "the thorough pass may exceed GREEDY's max relative load by this factor; "
+     "larger keeps more objects in place"},
+    {"GREEDYREFINE_THRESHOLD", ZP_PARAM_DOUBLE, "1.0", 1.0, 0.0, ZP_PARAM_NO_MAX,
+     NULL,
+     "measured max relative load at or below which only a REFINE pass runs; "
+     "above it the thorough pass (1.0 = always thorough)"},
+};
+
+/* Free what read_options allocated. */
+static void options_free(double *edge_sum)
+{
+  free(edge_sum);
+}
+
+/*
+ * The core's options from the parameters and the gathered graph.
+ * *edge_sum receives an allocated array when several edge weights must be
+ * summed into one (free with options_free).
+ */
+static int read_options(const zp_problem *pb, const char *who,
+                        refine_options *o, refine_graph *g, double **edge_sum)
+{
+  double v;
+  int kw = 0, comm = 0;
+  refine_default_options(o);
+  *edge_sum = NULL;
+  if (zp_param_double(pb->params, "REFINE_TOLERANCE", &v, &kw) != ZOLTAN_OK)
+    return ZOLTAN_FATAL;
+  if (kw) {
+    /* One tolerance for the combined load: the strictest of the user's
+     * per-weight IMBALANCE_TOL values. */
+    v = REFINE_ZOLTAN_DEFAULT_TOL;
+    for (int d = 0; pb->imbalance_tol && d < pb->wgt_dim; d++)
+      if (d == 0 || pb->imbalance_tol[d] < v)
+        v = pb->imbalance_tol[d];
+    if (v < 1.0)
+      v = 1.0;
+  }
+  o->tolerance = v;
+  if (zp_param_int(pb->params, "REFINE_COMM_AWARE", &comm, NULL) != ZOLTAN_OK)
+    return ZOLTAN_FATAL;
+  if (zp_param_double(pb->params, "GREEDYREFINE_TOLERANCE", &o->gr_tolerance, NULL) != ZOLTAN_OK ||
+      zp_param_double(pb->params, "GREEDYREFINE_THRESHOLD", &o->gr_threshold, NULL) != ZOLTAN_OK)
+    return ZOLTAN_FATAL;
+  if (pb->adj_start) {
+    g->adj_start = pb->adj_start;
+    g->adj = pb->adj;
+    g->ewgts = NULL;
+    if (pb->ewgt_dim == 1) {
+      g->ewgts = pb->ewgts;
+    } else if (pb->ewgt_dim > 1 && pb->ewgts) {
+      /* Several edge weights: communication volume is their sum. */
+      size_t ne = pb->adj_start[pb->num_obj];
+      double *sum = malloc((ne ? ne : 1) * sizeof(double));
+      if (!sum) {
+        zp_error(who, "out of memory for %zu edge weights", ne);
+        return ZOLTAN_MEMERR;
+      }
+      for (size_t j = 0; j < ne; j++) {
+        sum[j] = 0.0;
+        for (int d = 0; d < pb->ewgt_dim; d++)
+          sum[j] += pb->ewgts[j * (size_t)pb->ewgt_dim + d];
+      }
+      g->ewgts = sum;
+      *edge_sum = sum;
+    }
+    o->graph = g;
+  }
+  if (comm && !o->graph)
+    zp_warn(who, "REFINE_COMM_AWARE = 1 but the application registered no graph "
+                 "callbacks; objects move without regard to communication");
+  o->comm_aware = comm && o->graph;
+  return ZOLTAN_OK;
+}
+
+static const char *pass_name(int pass)
+{
+  switch (pass) {
+  case REFINE_PASS_REFINE: return "refinement";
+  case REFINE_PASS_KEEP_LIGHT: return "keep-lightest-first";
+  case REFINE_PASS_KEEP_HEAVY: return "keep-heaviest-first";
+  case REFINE_PASS_GREEDY: return "plain GREEDY";
+  default: return "none (input kept)";
+  }
+}
+
+/* Turn a core return code into a Zoltan code, with the message. */
+static int report(const zp_problem *pb, const char *who, int rc,
+                  const refine_options *o, const refine_stats *st)
+{
+  if (rc == REFINE_ENOMEM) {
+    zp_error(who, "out of memory for %zu objects and %d parts", pb->num_obj, pb->num_parts);
+    return ZOLTAN_MEMERR;
+  }
+  if (rc == REFINE_EINVAL) {
+    zp_error(who, "invalid input (%zu objects, OBJ_WEIGHT_DIM %d, %d parts, tolerance %g)",
+             pb->num_obj, pb->wgt_dim, pb->num_parts, o->tolerance);
+    return ZOLTAN_FATAL;
+  }
+  if (rc == REFINE_WARN)
+    zp_warn(who, "REFINE_TOLERANCE = %g cannot be met: part %d keeps relative load %.4f "
+                 "because no part has room for any of its objects within the tolerance; "
+                 "returning the best assignment found (max relative load %.4f -> %.4f)",
+            o->tolerance, st->worst_part, st->imbalance_after, st->imbalance_before,
+            st->imbalance_after);
+  if (pb->debug_level >= 1) {
+    printf("ZOLTAN %s: %s pass, moved %zu of %zu objects, max relative load %.4f -> %.4f",
+           who, pass_name(st->pass), st->moved, pb->num_obj, st->imbalance_before,
+           st->imbalance_after);
+    if (st->have_cut)
+      printf(", edge cut %g -> %g", st->cut_before, st->cut_after);
+    printf("\n");
+    fflush(stdout);
+  }
+  return rc == REFINE_WARN ? ZOLTAN_WARN : ZOLTAN_OK;
+}
+
+static int refine_partition(const zp_problem *pb, void *state, int *new_part)
+{
+  refine_options o;
+  refine_graph g;
+  refine_stats st;
+  double *edge_sum = NULL;
+  (void)state;
+  int ierr = read_options(pb, "REFINE", &o, &g, &edge_sum);
+  if (ierr == ZOLTAN_OK) {
+    int rc = refine_run(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts,
+                        pb->part_sizes, pb->cur_part, &o, new_part, &st);
+    ierr = report(pb, "REFINE", rc, &o, &st);
+  }
+  options_free(edge_sum);
+  return ierr;
+}
+
+static int greedyrefine_partition(const zp_problem *pb, void *state, int *new_part)
+{
+  refine_options o;
+  refine_graph g;
+  refine_stats st;
+  double *edge_sum = NULL;
+  (void)state;
+  int ierr = read_options(pb, "GREEDYREFINE", &o, &g, &edge_sum);
+  if (ierr == ZOLTAN_OK) {
+    int rc = refine_greedyrefine(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts,
+                                 pb->part_sizes, pb->cur_part, &o, new_part, &st);
+    ierr = report(pb, "GREEDYREFINE", rc, &o, &st);
+  }
+  options_free(edge_sum);
+  return ierr;
+}
+
+static const zp_method refine_method = {
+    "REFINE",
+    "move objects off parts above tolerance x target, fewest moves first",
+    refine_params,
+    sizeof(refine_params) / sizeof(refine_params[0]),
+    ZP_WANTS_GRAPH,
+    NULL,
+    NULL,
+    NULL,
+    refine_partition,
+    NULL};
+
+static const zp_method greedyrefine_method = {
+    "GREEDYREFINE",
+    "GREEDY's balance keeping objects in place where possible; REFINE when "
+    "the imbalance is below GREEDYREFINE_THRESHOLD",
+    greedyrefine_params,
+    sizeof(greedyrefine_params) / sizeof(greedyrefine_params[0]),
+    ZP_WANTS_GRAPH,
+    NULL,
+    NULL,
+    NULL,
+    greedyrefine_partition,
+    NULL};
+
+int refine_register(void)
+{
+  int rc = zp_register_method(&refine_method);
+  if (rc != ZOLTAN_OK)
+    return rc;
+  return zp_register_method(&greedyrefine_method);
+}

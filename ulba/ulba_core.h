@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef ULBA_CORE_H
+#define ULBA_CORE_H
+
+/*
+ * The mathematical core of ULBA, the underloading load-balancing approach of
+ * Boulmier, Raynaud, Abdennadher and Chopard, "On the Benefits of
+ * Anticipating Load Imbalance" (sections III and IV of the paper).
+ *
+ * Everything here is pure and serial: plain arrays in, numbers out, no MPI,
+ * no Zoltan, no I/O, no global state.  None of the functions is collective;
+ * the Zoltan adapter gathers the per-part data first (one allgather of the
+ * part rates) and then calls these functions with identical inputs on every
+ * rank, which therefore get identical answers.
+ *
+ * Notation follows the paper (its Table I):
+ *   P      number of parts (PEs),
+ *   N      number of overloading parts,
+ *   a      work added to every part at each iteration,
+ *   m      extra work added to each overloading part at each iteration,
+ *   dW     total work added per iteration, dW = a P + m N,
+ *   a_hat  = a + m N / P,   m_hat = m (P - N) / P   (Menon et al.),
+ *   W      total workload at the last load-balancing step, W_tot(LB_p),
+ *   C      cost of one load-balancing step, in seconds,
+ *   omega  speed of one part, in work units per second,
+ *   alpha  fraction of the average load W / P taken off each overloading part.
+ *
+ * Error convention: every function returns ULBA_OK (0) on success or a
+ * negative ULBA_ERR_* code; outputs are left untouched on error unless the
+ * function's comment says otherwise.
+ */
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Return codes. */
+#define ULBA_OK 0
+#define ULBA_ERR_ARG (-1)    /* an argument is NULL, out of range or not finite */
+#define ULBA_ERR_MEMORY (-2) /* an allocation failed */
+
+/* Default threshold of the overload detection, the paper's 3.0. */
+#define ULBA_DEFAULT_THRESHOLD 3.0
+
+/* Consistency constant of the median absolute deviation: for normally
+ * distributed values MAD / 0.6745 estimates the standard deviation. */
+#define ULBA_MAD_FACTOR 0.6745
+
+/* Consistency constant of the mean absolute deviation around the median:
+ * for normally distributed values 1.2533 * MeanAD estimates the standard
+ * deviation (sqrt(pi / 2)). */
+#define ULBA_MEANAD_FACTOR 1.2533141373155003
+
+/*
+ * ulba_slope - workload increase rate (WIR) of one part: the least-squares
+ * slope of a load series.
+ *
+ * Not collective.
+ * Input:  n samples; t[i] the time (or iteration number) of sample i, or
+ *         t == NULL for equally spaced samples t[i] = i; y[i] the load.
+ * Output: *slope, in load units per unit of t.  With fewer than two samples
+ *         there is no trend to measure and *slope is 0.
+ * Errors: ULBA_ERR_ARG if y or slope is NULL (y may be NULL when n == 0), a
+ *         value is not finite, or all t[i] are equal (the slope is undefined).
+ */
+int ulba_slope(size_t n, const double *t, const double *y, double *slope);
+
+/*
+ * ulba_zscores - the paper's z-scores: (x_i - mean) / population standard
+ * deviation, 0 for every value when the deviation is 0.
+ *
+ * Not collective.  Kept for comparison and for the documentation of the
+ * small-P trap: one outlier among P otherwise equal values has the z-score
+ * sqrt(P - 1) with this population deviation ((P - 1) / sqrt(P) with the
+ * sample deviation), whatever its size, so it never exceeds 3 for P <= 10.
+ * Input:  P >= 1 values x.
+ * Output: z[0..P-1].
+ * Errors: ULBA_ERR_ARG for NULL pointers, P == 0 or non-finite values.
+ */
+int ulba_zscores(size_t P, const double *x, double *z);
+
+/*
+ * ulba_robust_scores - modified z-scores (Iglewicz and Hoaglin) used to
+ * detect overloading parts:
+ *   score_i = (x_i - median) / s,  s = MAD / 0.6745,
+ * where MAD is the median of |x_i - median|.  When more than half of the
+ * values are equal, MAD is 0 and the scale falls back to the mean absolute
+ * deviation around the median, s = 1.2533 * MeanAD.  When that is 0 too (all
+ * values equal) every score is 0.  Deviations smaller than 1e-9 times the
+ * largest |x_i| are treated as rounding noise, i.e. as 0.
+ *
+ * Not collective.
+ * Input:  P >= 1 values x.
+ * Output: score[0..P-1] (score may be x itself); optionally *median and
+ *         *scale (NULL to skip).
+ * Errors: ULBA_ERR_ARG for NULL x or score, P == 0, non-finite values;
+ *         ULBA_ERR_MEMORY when the scratch copy cannot be allocated.
+ */
+int ulba_robust_scores(size_t P, const double *x, double *score,
+                       double *median, double *scale);
+
+/*
+ * ulba_detect_overloading - flag the parts whose workload increase rate is
+ * an upper outlier.
+ *
+ * Part p overloads when its robust score (ulba_robust_scores) exceeds
+ * threshold AND its rate exceeds the median rate by more than min_excess.
+ * Only the upper side counts: a part whose load grows slower than the others
+ * is not a problem ULBA can help with.  min_excess is an absolute floor, in
+ * rate units, below which a difference of rates is considered irrelevant
+ * (the adapter derives it from the average part load); 0 disables it.
+ *
+ * Not collective.
+ * Input:  P >= 1 rates wir; threshold > 0; min_excess >= 0.
+ * Output: flags[p] = 1 for overloading parts, 0 otherwise; *num_overloading
+ *         (may be NULL) = number of flagged parts.
+ * Errors: ULBA_ERR_ARG (NULL, P == 0, threshold <= 0, min_excess < 0, non
+ *         finite values), ULBA_ERR_MEMORY.
+ */
+int ulba_detect_overloading(size_t P, const double *wir, double threshold,
+                            double min_excess, int *flags,
+                            size_t *num_overloading);
+
+/*
+ * ulba_estimate_rates - the model's a and m from measured rates: a is the
+ * mean rate of the parts that do not overload, m the mean rate of the
+ * overloading parts minus a (clamped at 0).
+ *
+ * Not collective.
+ * Input:  P rates wir, flags from ulba_detect_overloading.
+ * Output: *a, *m.  With no overloading part m = 0; with every part
+ *         overloading a is the mean of all rates and m = 0.
+ * Errors: ULBA_ERR_ARG for NULL pointers, P == 0, non-finite rates.
+ */
+int ulba_estimate_rates(size_t P, const double *wir, const int *flags,
+                        double *a, double *m);
+
+/*
+ * ulba_part_sizes - target part sizes of Eq. (6), composed with base sizes.
+ *
+ * Overloading parts get (1 - alpha) W / P and the others
+ * (1 + alpha N / (P - N)) W / P.  Each factor multiplies the base size of its
+ * part (heterogeneous capacities set by the application) and the result is
+ * renormalised to sum to 1.  If no part overloads, or at least half of them
+ * do (2 N >= P), the paper falls back to alpha = 0: the sizes are then the
+ * base sizes exactly (renormalised).
+ *
+ * Not collective.
+ * Input:  P >= 1; base[P] non-negative with a positive sum, or NULL for
+ *         uniform sizes; flags[P] (non-zero = overloading); alpha in [0, 1).
+ * Output: sizes[P] summing to 1; *alpha_used (may be NULL): alpha, or 0 when
+ *         the fallback applied.
+ * Errors: ULBA_ERR_ARG (NULL, P == 0, alpha outside [0, 1), negative or
+ *         non-finite base sizes, base sizes summing to 0, or every part
+ *         with a positive factor having base size 0).
+ */
+int ulba_part_sizes(size_t P, const double *base, const int *flags,
+                    double alpha, double *sizes, double *alpha_used);
+
+/* The model of section III (Table I), for one application state. */
+typedef struct ulba_model {
+  double P;     /* number of parts (PEs), >= 2 */
+  double N;     /* number of overloading parts, 0 <= N < P */
+  double a;     /* work added to every part per iteration, >= 0 */
+  double m;     /* extra work added to each overloading part per iteration, >= 0 */
+  double W;     /* total workload at the load-balancing step, W_tot(LB_p), > 0 */
+  double C;     /* cost of one load-balancing step in seconds, >= 0 */
+  double omega; /* speed of one part in work units per second, > 0 */
+} ulba_model;
+
+/*
+ * ulba_model_check - ULBA_OK when every field of *model is finite and in the
+ * range documented in ulba_model, ULBA_ERR_ARG otherwise.  Not collective.
+ */
+int ulba_model_check(const ulba_model *model);
+
+/*
+ * ulba_sigma_minus - Eq. (8): the LB lower bound, the number of iterations
+ * after which the overloading parts, started at (1 - alpha) W / P, have
+ * caught up with the others, floor((1 + N / (P - N)) alpha W / (m P)).
+ *
+ * Not collective.
+ * Input:  a checked model, alpha in [0, 1).
+ * Output: *sigma_minus (a whole number as a double); 0 when alpha == 0 or
+ *         N == 0; +infinity when m == 0 and alpha > 0 and N > 0 (the
+ *         overloading parts never catch up).
+ * Errors: ULBA_ERR_ARG.
+ */
+int ulba_sigma_minus(const ulba_model *model, double alpha, double *sigma_minus);
+
+/*
+ * ulba_sigma_plus - Eq. (12): the LB upper bound sigma_minus + max(tau1,
+ * tau2), where tau solves
+ *   m_hat/(2 omega) tau^2 - alpha N dW / ((P-N) omega P) tau
+ *     - [alpha N / (P-N) (W + sigma_minus dW) / (omega P) + C] = 0.
+ * With alpha = 0 it is Menon's interval sqrt(2 C omega / m_hat).
+ *
+ * Not collective.
+ * Input:  a checked model, alpha in [0, 1).
+ * Output: *sigma_plus >= *sigma_minus; +infinity when m_hat == 0 (no
+ *         imbalance is ever created, so no rebalancing pays off).
+ * Errors: ULBA_ERR_ARG.
+ */
+int ulba_sigma_plus(const ulba_model *model, double alpha, double *sigma_plus);
+
+/*
+ * ulba_menon_tau - Menon et al.'s optimal interval tau = sqrt(2 C omega /
+ * m_hat) of the standard method (the paper writes sqrt(2 C / m_hat) with C in
+ * work units, i.e. omega = 1).
+ *
+ * Not collective.
+ * Input:  m_hat >= 0, C >= 0, omega > 0.
+ * Output: *tau; +infinity when m_hat == 0.
+ * Errors: ULBA_ERR_ARG for negative or non-finite inputs or omega <= 0.
+ */
+int ulba_menon_tau(double m_hat, double C, double omega, double *tau);
+
+/*
+ * ulba_overhead - Eq. (11): the overhead of underloading, the work one part
+ * that does not overload receives from the overloading parts at the next
+ * step, alpha N / (P - N) W_tot(LB_p + sigma_minus + tau) / (omega P), in
+ * seconds, with W_tot(i) growing by dW per iteration.
+ *
+ * Not collective.
+ * Input:  a checked model, alpha in [0, 1), tau >= 0 (iterations after
+ *         sigma_minus).
+ * Output: *overhead in seconds (0 when alpha == 0 or N == 0).
+ * Errors: ULBA_ERR_ARG, also when sigma_minus is infinite and alpha N > 0.
+ */
+int ulba_overhead(const ulba_model *model, double alpha, double tau,
+                  double *overhead);
+
+/*
+ * ulba_step_time - Eq. (5) (Eq. (2) when alpha == 0): the parallel time of
+ * the t-th iteration after a load-balancing step whose total workload was
+ * model->W, i.e. the larger of the loads of a part that does not overload
+ * and of an overloading part, divided by omega.
+ *
+ * Not collective.
+ * Input:  a checked model, alpha in [0, 1), t >= 0.
+ * Output: *time in seconds.
+ * Errors: ULBA_ERR_ARG.
+ */
+int ulba_step_time(const ulba_model *model, double alpha, double t,
+                   double *time);
+
+/*
+ * ulba_interval_time - Eq. (3) with Eq. (5): C plus the sum of the step
+ * times of iterations t = 0 .. length-1 after a load-balancing step at which
+ * the total workload was model->W.  Computed in closed form (O(1)).
+ *
+ * Not collective.
+ * Input:  a checked model, alpha in [0, 1), length >= 0 iterations.
+ * Output: *time in seconds (C alone when length == 0).
+ * Errors: ULBA_ERR_ARG.
+ */
+int ulba_interval_time(const ulba_model *model, double alpha, long length,
+                       double *time);
+
+/*
+ * ulba_interval_length - the number of iterations the sigma-plus policy
+ * waits after a load-balancing step: max(1, round(sigma_plus)), capped at
+ * cap (use the remaining number of iterations; cap >= 1).
+ *
+ * Not collective.
+ * Errors: ULBA_ERR_ARG (bad model or alpha, cap < 1).
+ */
+int ulba_interval_length(const ulba_model *model, double alpha, long cap,
+                         long *length);
+
+/*
+ * ulba_predicted_time - Eq. (4) over a horizon with the sigma-plus policy:
+ * a load-balancing step now (cost C, total workload model->W), then one
+ * every ulba_interval_length iterations, each recomputed from the workload
+ * W + k dW reached at its own step, until horizon iterations have run.
+ *
+ * Not collective.
+ * Input:  a checked model, alpha in [0, 1), horizon >= 1 iterations.
+ * Output: *time in seconds; *num_lb (may be NULL) the number of
+ *         load-balancing steps including the first.
+ * Errors: ULBA_ERR_ARG.
+ */
+int ulba_predicted_time(const ulba_model *model, double alpha, long horizon,
+                        double *time, long *num_lb);
+
+/*
+ * ulba_auto_alpha - ULBA_ALPHA=AUTO: the alpha in [0, alpha_max] that
+ * minimises the model's predicted time.
+ *
+ * What is minimised:
+ *  - horizon >= 1: ulba_predicted_time(model, alpha, horizon), the total
+ *    time of the next horizon iterations under the sigma-plus policy with
+ *    this alpha at every step;
+ *  - horizon == 0: the time per iteration of one load-balancing cycle,
+ *    ulba_interval_time(model, alpha, L) / L with L =
+ *    ulba_interval_length(model, alpha, 1000000), i.e. the long-run cost
+ *    rate if the next cycle repeated itself.
+ * The search evaluates a grid of 400 values k alpha_max / 399 (alpha = 0 is
+ * always a candidate, so the answer is never worse than the standard method
+ * in the model), then refines around the best grid value by golden-section
+ * steps, keeping the best value seen.  When no part overloads, m == 0, or
+ * 2 N >= P, the answer is 0.
+ *
+ * Not collective.
+ * Input:  a checked model, horizon >= 0, alpha_max in [0, 1).
+ * Output: *alpha, and *objective (may be NULL) the minimised value.
+ * Errors: ULBA_ERR_ARG.
+ */
+int ulba_auto_alpha(const ulba_model *model, long horizon, double alpha_max,
+                    double *alpha, double *objective);
+
+/* Model quantities exposed to the adaptive trigger and to users. */
+typedef struct ulba_summary {
+  double P;           /* number of parts */
+  double N;           /* number of overloading parts */
+  double alpha;       /* alpha used (0 after the fallback) */
+  double a;           /* estimated a (work per part per iteration) */
+  double m;           /* estimated m (extra work per overloading part) */
+  double a_hat;       /* a + m N / P */
+  double m_hat;       /* m (P - N) / P */
+  double sigma_minus; /* Eq. (8), iterations */
+  double sigma_plus;  /* Eq. (12), iterations */
+  double tau;         /* Menon's sqrt(2 C omega / m_hat), iterations */
+  double overhead;    /* Eq. (11) at tau = sigma_plus - sigma_minus, seconds */
+} ulba_summary;
+
+/*
+ * ulba_summarize - fill *summary with the model quantities for alpha.
+ *
+ * Not collective.
+ * Input:  a checked model, alpha in [0, 1) (the fallback to 0 when 2 N >= P
+ *         is applied here too).
+ * Output: *summary; infinite bounds are reported as +infinity.
+ * Errors: ULBA_ERR_ARG.
+ */
+int ulba_summarize(const ulba_model *model, double alpha,
+                   ulba_summary *summary);
+
+/* How ulba_relabel solves the assignment problem. */
+typedef enum ulba_relabel_method {
+  ULBA_RELABEL_AUTO = 0,  /* EXACT up to ULBA_RELABEL_EXACT_MAX parts, else GREEDY */
+  ULBA_RELABEL_EXACT = 1, /* Hungarian algorithm, O(P^3): a maximum-overlap permutation */
+  ULBA_RELABEL_GREEDY = 2 /* pairs by decreasing overlap, O(P^2 log P): at least half the optimum */
+} ulba_relabel_method;
+
+/* Largest P for which ULBA_RELABEL_AUTO uses the exact algorithm. */
+#define ULBA_RELABEL_EXACT_MAX 512
+
+/*
+ * ulba_relabel - a permutation of part labels maximising the total overlap.
+ *
+ * overlap[i * P + j] is how much of what matters (for ULBA: the weight of
+ * the growing objects, plus a small multiple of all weight to keep other
+ * objects in place) the base method's part i has in common with label j.
+ * The function returns perm with perm[i] = the label given to part i, a
+ * permutation of 0..P-1 maximising sum_i overlap[i * P + perm[i]] (EXACT)
+ * or at least half of that maximum when the entries are non-negative
+ * (GREEDY).  The answer depends only on the matrix, never on memory
+ * addresses or timing; GREEDY breaks ties towards smaller (i, j).
+ *
+ * Not collective.
+ * Input:  P >= 1, overlap[P * P] finite, method.
+ * Output: perm[P]; *total (may be NULL) the achieved overlap.
+ * Errors: ULBA_ERR_ARG (NULL, P == 0, non-finite entries, unknown method),
+ *         ULBA_ERR_MEMORY.
+ */
+int ulba_relabel(size_t P, const double *overlap, ulba_relabel_method method,
+                 int *perm, double *total);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ULBA_CORE_H */

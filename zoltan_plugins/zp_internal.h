@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef ZP_INTERNAL_H
+#define ZP_INTERNAL_H
+
+/*
+ * Internal declarations of the plugin layer.  Nothing here is exported from
+ * the shared library (the library is built with -fvisibility=hidden).
+ */
+
+#include <mpi.h>
+#include <stddef.h>
+
+#include <zoltan.h>
+
+#include "zp_hooks.h"
+#include "zp_method.h"
+
+#define ZP_NAME_MAX 64   /* longest parameter name we keep */
+#define ZP_VALUE_MAX 256 /* longest parameter value we keep */
+
+/* --- strings and values (zp_util.c) ------------------------------------- */
+
+/* Copy src into dst (size cap) trimmed of white space and upper-cased, as
+ * Zoltan cleans parameter names and values.  Returns 0, or -1 if it does not
+ * fit. */
+int zp_clean_string(const char *src, char *dst, size_t cap);
+
+/* Parse an integer the Zoltan way: a value starting with T is 1, with F is
+ * 0; otherwise the whole (cleaned) string must be a decimal integer.
+ * Returns 0 on success, -1 otherwise. */
+int zp_parse_int(const char *clean, int *out);
+
+/* Parse a finite double; the whole cleaned string must be a number.
+ * Returns 0 on success, -1 otherwise. */
+int zp_parse_double(const char *clean, double *out);
+
+/* Rank of this process in MPI_COMM_WORLD, or 0 before MPI_Init; used to
+ * prefix messages as Zoltan does. */
+int zp_world_rank(void);
+
+/* --- the registry (zp_registry.c) --------------------------------------- */
+
+/* Register the methods shipped with the library; idempotent. */
+void zp_builtin_init(void);
+
+/* Where a plugin parameter is defined. */
+typedef struct zp_param_ref {
+  const zp_method *method;   /* the method whose table holds the row */
+  const zp_param_def *def;   /* the row */
+} zp_param_ref;
+
+/* Look up a plugin parameter by cleaned (upper-case) name; returns 1 and
+ * fills ref when found, else 0. */
+int zp_find_param(const char *clean_name, zp_param_ref *ref);
+
+/* Check a cleaned value against a row; on failure writes a message that
+ * names the value and the allowed range into msg and returns ZOLTAN_FATAL. */
+int zp_check_value(const zp_param_def *def, const char *clean_value,
+                   char *msg, size_t msg_cap);
+
+/* Is the cleaned name a native Zoltan LB_METHOD value? */
+int zp_is_native_method(const char *clean_name);
+
+/* Number of registered methods and the i-th (for the docs tool). */
+size_t zp_method_count(void);
+const zp_method *zp_method_at(size_t i);
+
+/* --- plugin parameter values (zp_params.c) ------------------------------ */
+
+zp_params *zp_params_create(void);
+void zp_params_destroy(zp_params *p);
+zp_params *zp_params_clone(const zp_params *p); /* NULL on memory error */
+/* Set (value != NULL) or reset to default (value == NULL) a checked value. */
+int zp_params_set(zp_params *p, const char *clean_name, const char *clean_value);
+/* Serialise as "name=value\n" lines into a malloc'd string. */
+char *zp_params_dump(const zp_params *p);
+/* Print "ZOLTAN Parameter NAME = value" for every row of a method. */
+void zp_params_print(const zp_params *p, const zp_method *m);
+
+/* --- per-Zoltan_Struct records (zp_record.c) ---------------------------- */
+
+/* A native parameter as it was forwarded to Zoltan and accepted. */
+typedef struct zp_native_param {
+  char name[ZP_NAME_MAX];   /* cleaned name */
+  int index;                /* vector index, -1 for scalars */
+  char value[ZP_VALUE_MAX]; /* cleaned value */
+} zp_native_param;
+
+/* One call of Zoltan_LB_Set_Part_Sizes, entry by entry. */
+typedef struct zp_part_size_entry {
+  int global_num; /* 1: part_id is a global part number; 0: local number */
+  int part_id;    /* part number (global or local) */
+  int wgt_idx;    /* weight dimension the size applies to */
+  double size;    /* relative size given by the application */
+} zp_part_size_entry;
+
+/* What the layer keeps about one Zoltan_Struct. */
+typedef struct zp_record {
+  struct Zoltan_Struct *zz;  /* the struct (key of the table) */
+  MPI_Comm comm;             /* duplicate of the struct's communicator */
+  int rank, size;            /* this rank and the size of comm */
+  const zp_method *method;   /* our method selected by LB_METHOD, or NULL */
+  void *state;               /* per-struct state of state_owner */
+  const zp_method *state_owner; /* method whose create() made state */
+  zp_params *params;         /* values of our parameters */
+  zp_native_param *native;   /* accepted native parameters, in set order */
+  size_t n_native, cap_native;
+  zp_part_size_entry *psizes; /* recorded part sizes, in set order */
+  size_t n_psizes, cap_psizes;
+  zp_observer observer;      /* attached observer (observer.after_balance
+                                == NULL when none) */
+  int busy;                  /* >0 while our partition path runs on it */
+} zp_record;
+
+zp_record *zp_record_find(const struct Zoltan_Struct *zz);
+zp_record *zp_record_add(struct Zoltan_Struct *zz, MPI_Comm comm);
+void zp_record_remove(struct Zoltan_Struct *zz);
+/* Make dst a copy of src's plugin data (method, state, params, records). */
+int zp_record_copy(zp_record *dst, const zp_record *src);
+/* Record an accepted native parameter (handles DEFAULT). */
+int zp_record_native(zp_record *r, const char *clean_name, int index,
+                     const char *clean_value);
+/* Last recorded value of a native parameter for an index (-1 entries apply
+ * to every index), or NULL when unset. */
+const char *zp_record_native_get(const zp_record *r, const char *clean_name,
+                                 int index);
+int zp_record_native_int(const zp_record *r, const char *name, int dflt);
+double zp_record_native_double(const zp_record *r, const char *name,
+                               int index, double dflt);
+int zp_record_part_sizes(zp_record *r, int global_num, int len,
+                         const int *part_ids, const int *wgt_idx,
+                         const float *sizes);
+/* Serialisation of the plugin data appended to Zoltan's own buffer. */
+size_t zp_record_payload(const zp_record *r, char **out);
+int zp_record_load_payload(zp_record *r, const char *buf, size_t len);
+
+/* --- the partition path (zp_partition.c) -------------------------------- */
+
+/* Arguments of Zoltan_LB_Partition, shared with Zoltan_LB_Balance. */
+typedef struct zp_lb_args {
+  int *changes;
+  int *num_gid_entries, *num_lid_entries;
+  int *num_import;
+  ZOLTAN_ID_PTR *import_gids, *import_lids;
+  int **import_procs, **import_to_part;
+  int *num_export;
+  ZOLTAN_ID_PTR *export_gids, *export_lids;
+  int **export_procs, **export_to_part;
+} zp_lb_args;
+
+/* Run our method of r; is_balance is 1 for Zoltan_LB_Balance.  Collective. */
+int zp_partition(zp_record *r, int is_balance, zp_lb_args *a);
+
+/* The real Zoltan entry points, resolved once (zp_interpose.c). */
+int zp_real_set_param_vec(struct Zoltan_Struct *zz, const char *name,
+                          const char *val, int index);
+int zp_real_lb_partition(struct Zoltan_Struct *zz, zp_lb_args *a);
+int zp_real_set_part_sizes(struct Zoltan_Struct *zz, int global_num, int len,
+                           int *part_ids, int *wgt_idx, float *sizes);
+
+#endif /* ZP_INTERNAL_H */

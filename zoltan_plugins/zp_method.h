@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef ZP_METHOD_H
+#define ZP_METHOD_H
+
+/*
+ * The method registry of the Zoltan plugin layer.
+ *
+ * A load-balancing method is described once, as a constant zp_method: its
+ * name (the value users give to LB_METHOD), its parameter table, optional
+ * per-Zoltan_Struct state, and one partition function.  The framework owns
+ * everything Zoltan-specific around that function: it consumes the method's
+ * parameters, gathers the application's objects through the Zoltan callbacks,
+ * checks them, computes part sizes and the part-to-process map, builds
+ * Zoltan's import/export lists, and migrates when AUTO_MIGRATE is set.  A
+ * strategy only maps arrays to an assignment.
+ *
+ * Two kinds of partition function exist:
+ *  - partition_serial: a centralised strategy.  The framework gathers every
+ *    object of the communicator on one rank, sorted by global ID so that the
+ *    answer does not depend on how the objects were distributed, calls the
+ *    function there with a zp_problem, and scatters the new parts back.
+ *  - partition_parallel: a distributed strategy (for example one that runs a
+ *    native Zoltan method underneath).  It is called on every rank with a
+ *    zp_context that gives the local objects and services of the framework,
+ *    and fills the new part of each local object.
+ * Exactly one of the two must be set.
+ */
+
+#include <stddef.h>
+
+#include <zoltan_types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define ZP_API __attribute__((visibility("default")))
+#else
+#define ZP_API
+#endif
+
+/* Types of a method parameter's value. */
+typedef enum zp_param_type {
+  ZP_PARAM_INT = 0,    /* integer; "T..." is 1 and "F..." is 0, as in Zoltan */
+  ZP_PARAM_DOUBLE = 1, /* floating-point number */
+  ZP_PARAM_STRING = 2  /* a word from the choices list (case-insensitive) */
+} zp_param_type;
+
+/* Flags of zp_param_def.flags. */
+#define ZP_PARAM_MIN_OPEN 0x1u /* the lower bound itself is not allowed */
+#define ZP_PARAM_MAX_OPEN 0x2u /* the upper bound itself is not allowed */
+#define ZP_PARAM_NO_MIN   0x4u /* there is no lower bound */
+#define ZP_PARAM_NO_MAX   0x8u /* there is no upper bound */
+
+/* One row of a method's parameter table. */
+typedef struct zp_param_def {
+  const char *name;          /* upper-case name, prefixed with the method */
+  zp_param_type type;        /* how values are parsed and checked */
+  const char *default_value; /* value used when unset or set to DEFAULT */
+  double min;                /* lower bound of numeric values */
+  double max;                /* upper bound of numeric values */
+  unsigned flags;            /* ZP_PARAM_* bound flags */
+  /* For strings: the allowed words, NULL-terminated (NULL = any word).  For
+   * numbers: extra words accepted besides numbers (for example "AUTO"),
+   * NULL-terminated, or NULL for none. */
+  const char *const *choices;
+  const char *help;          /* one-line meaning, printed in the docs */
+} zp_param_def;
+
+/* The values of all plugin parameters of one Zoltan_Struct (opaque). */
+typedef struct zp_params zp_params;
+
+/* Everything a centralised strategy sees.  Objects are sorted by global ID. */
+typedef struct zp_problem {
+  size_t num_obj;               /* number of objects in the whole communicator */
+  int num_gid_entries;          /* entries per global ID */
+  const ZOLTAN_ID_TYPE *gids;   /* num_obj * num_gid_entries global IDs */
+  int wgt_dim;                  /* weights per object, >= 1 (1 with unit weights
+                                   when OBJ_WEIGHT_DIM is 0) */
+  const double *wgts;           /* num_obj * wgt_dim weights, finite, >= 0 */
+  const int *cur_part;          /* current part of each object */
+  const int *cur_proc;          /* current owning rank of each object */
+  int num_parts;                /* number of parts to produce */
+  int num_procs;                /* number of ranks */
+  const double *part_sizes;     /* num_parts * wgt_dim target fractions; each
+                                   column sums to 1 */
+  const double *imbalance_tol;  /* wgt_dim tolerances (IMBALANCE_TOL, >= 1) */
+  int geom_dim;                 /* coordinates per object, 0 when unavailable */
+  const double *coords;         /* num_obj * geom_dim, or NULL */
+  const size_t *adj_start;      /* num_obj + 1 offsets into adj, or NULL */
+  const size_t *adj;            /* neighbour indices (into 0..num_obj-1) */
+  int ewgt_dim;                 /* weights per edge, 0 when none */
+  const double *ewgts;          /* adj_start[num_obj] * ewgt_dim, or NULL */
+  const zp_params *params;      /* parameter values, see zp_param_* */
+  int debug_level;              /* DEBUG_LEVEL of the Zoltan_Struct */
+} zp_problem;
+
+/* Per-call context of a distributed strategy (opaque; see zp_context.h). */
+typedef struct zp_context zp_context;
+
+/* Input needs of a method, for zp_method.needs. */
+#define ZP_NEEDS_GEOM  0x1u /* gather coordinates (error if no geometry callbacks) */
+#define ZP_NEEDS_GRAPH 0x2u /* gather graph edges (error if no graph callbacks) */
+#define ZP_WANTS_GEOM  0x4u /* gather coordinates when the callbacks exist */
+#define ZP_WANTS_GRAPH 0x8u /* gather graph edges when the callbacks exist */
+/* Do not relabel the method's parts for REMAP=1 (for methods whose part
+ * numbers already mean something, such as refinement of the current ones). */
+#define ZP_NO_REMAP    0x10u
+
+/* A load-balancing method.  Register it with zp_register_method. */
+typedef struct zp_method {
+  const char *name;            /* LB_METHOD value, upper case, e.g. "GREEDY" */
+  const char *summary;         /* one line for listings and docs */
+  const zp_param_def *params;  /* parameter table (may be NULL) */
+  size_t num_params;           /* rows in params */
+  unsigned needs;              /* ZP_NEEDS_* / ZP_WANTS_* flags */
+  /* Optional per-Zoltan_Struct state, created on first use, copied by
+   * Zoltan_Copy/Zoltan_Copy_To and destroyed by Zoltan_Destroy. */
+  int (*create)(void **state);
+  void (*destroy)(void *state);
+  int (*copy)(void **dst, const void *src);
+  /* Centralised strategy: fill new_part[0..pb->num_obj-1] with parts in
+   * [0, pb->num_parts).  Called on one rank only.  Returns a ZOLTAN_* code;
+   * a message for the user goes through zp_error. */
+  int (*partition_serial)(const zp_problem *pb, void *state, int *new_part);
+  /* Distributed strategy: fill new_part for the local objects (in the order
+   * of zp_ctx_local).  Called on every rank; collective. */
+  int (*partition_parallel)(zp_context *ctx, void *state, int *new_part);
+} zp_method;
+
+/*
+ * zp_register_method - add a method to the registry.
+ * Not collective.  Call it before the method name is given to LB_METHOD, on
+ * every rank.  The description is not copied: it must stay valid.
+ * Returns ZOLTAN_OK, or ZOLTAN_FATAL (with a message on stderr) when the
+ * description is malformed, the name is a native Zoltan method or is already
+ * registered, or a parameter name is taken by another method.
+ */
+ZP_API int zp_register_method(const zp_method *method);
+
+/*
+ * zp_find_method - the registered method of that name (case-insensitive),
+ * or NULL.  Not collective.
+ */
+ZP_API const zp_method *zp_find_method(const char *name);
+
+/*
+ * zp_param_int / zp_param_double / zp_param_string - the value of one of the
+ * plugin parameters (the user's value if set, else the table's default).
+ * Not collective.  For zp_param_int and zp_param_double, *is_keyword is set
+ * to 1 (and the number to 0) when the value is one of the row's keywords,
+ * for example "AUTO"; pass NULL when the row has none.  zp_param_string
+ * returns the upper-case word.  All return ZOLTAN_OK, or ZOLTAN_FATAL when
+ * the name is not a registered plugin parameter.
+ */
+ZP_API int zp_param_int(const zp_params *p, const char *name, int *value,
+                        int *is_keyword);
+ZP_API int zp_param_double(const zp_params *p, const char *name,
+                           double *value, int *is_keyword);
+ZP_API int zp_param_string(const zp_params *p, const char *name,
+                           const char **value);
+
+/*
+ * zp_error / zp_warn - print a Zoltan-style message,
+ * "[rank] ZOLTAN ERROR in <where>: <text>", on stderr.  Not collective.
+ */
+ZP_API void zp_error(const char *where, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+ZP_API void zp_warn(const char *where, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ZP_METHOD_H */
