@@ -84,9 +84,6 @@ install(TARGETS zoltan_plugins zoltan_plugins_static EXPORT ZoltanPluginsTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${ZP_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-if(EXISTS ${PROJECT_SOURCE_DIR}/adaptive_trigger/adaptive_trigger.h)
-  install(FILES ${PROJECT_SOURCE_DIR}/adaptive_trigger/adaptive_trigger.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-endif()
 install(EXPORT ZoltanPluginsTargets NAMESPACE ZoltanPlugins::
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ZoltanPlugins)
 get_target_property(_zp_zinc zp::zoltan INTERFACE_INCLUDE_DIRECTORIES)

@@ -39,6 +39,19 @@ ZP_API int zp_ctx_debug_level(const zp_context *ctx);
 /* "Zoltan_LB_Partition" or "Zoltan_LB_Balance", for messages. */
 ZP_API const char *zp_ctx_where(const zp_context *ctx);
 
+/*
+ * zp_ctx_run_base - partition the same objects with another method and
+ * other part sizes, and return the new part of each local object.
+ * Collective.  method is a native Zoltan method (RCB, HSFC, RIB, PHG, GRAPH,
+ * BLOCK, ...) or a registered centralised method (GREEDY, ...), not the
+ * calling method.  part_sizes has zp_ctx_num_parts * zp_ctx_wgt_dim entries
+ * (columns summing to 1).  A native method runs on the application's own
+ * Zoltan_Struct with AUTO_MIGRATE off; LB_METHOD, AUTO_MIGRATE, RETURN_LISTS
+ * and the part sizes the application set are restored afterwards.
+ * Returns a ZOLTAN_* code, the same on every rank.
+ */
+ZP_API int zp_ctx_run_base(zp_context *ctx, const char *method, const double *part_sizes, int *new_part);
+
 #ifdef __cplusplus
 }
 #endif

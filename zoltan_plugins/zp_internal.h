@@ -61,9 +61,6 @@ int zp_check_value(const zp_param_def *def, const char *clean_value,
 /* Is the cleaned name a native Zoltan LB_METHOD value? */
 int zp_is_native_method(const char *clean_name);
 
-/* Number of registered methods and the i-th (for the docs tool). */
-size_t zp_method_count(void);
-const zp_method *zp_method_at(size_t i);
 
 /* --- plugin parameter values (zp_params.c) ------------------------------ */
 

@@ -146,6 +146,15 @@ ZP_API int zp_register_method(const zp_method *method);
 ZP_API const zp_method *zp_find_method(const char *name);
 
 /*
+ * zp_method_count / zp_method_at - the registered methods, built-in ones
+ * first, in registration order; zp_method_at returns NULL past the end.
+ * Not collective.  Used to list methods and their parameters (the
+ * zp_methods tool prints the parameter reference from them).
+ */
+ZP_API size_t zp_method_count(void);
+ZP_API const zp_method *zp_method_at(size_t i);
+
+/*
  * zp_param_int / zp_param_double / zp_param_string - the value of one of the
  * plugin parameters (the user's value if set, else the table's default).
  * Not collective.  For zp_param_int and zp_param_double, *is_keyword is set

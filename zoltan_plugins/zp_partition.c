@@ -470,36 +470,46 @@ static int zp_get_geometry(zp_context *c, int required)
   struct Zoltan_Struct *zz = c->r->zz;
   ZOLTAN_VOID_FN *fn = NULL, *gfn = NULL;
   void *data = NULL, *gdata = NULL;
-  int ierr = ZOLTAN_OK, i, dim, gdim;
+  int ierr = ZOLTAN_OK, i, dim = 0, loc[3], glob[3];
 
+  /* Every rank reaches the reduction below, whatever its callbacks say, so
+   * that a failure on one rank cannot leave the others waiting. */
   Zoltan_Get_Fn(zz, ZOLTAN_NUM_GEOM_FN_TYPE, &fn, &data);
-  if (fn == NULL) {
+  if (fn != NULL) {
+    dim = ((ZOLTAN_NUM_GEOM_FN *)fn)(data, &ierr);
+    if (ierr != ZOLTAN_OK && ierr != ZOLTAN_WARN) {
+      zp_error(c->yo, "ZOLTAN_NUM_GEOM_FN returned error code %d", ierr);
+      dim = -1;
+    }
+  }
+  loc[0] = dim;
+  loc[1] = fn == NULL;
+  loc[2] = dim < 0;
+  MPI_Allreduce(loc, glob, 3, MPI_INT, MPI_MAX, c->r->comm);
+  if (glob[2]) return ZOLTAN_FATAL;
+  if (glob[1]) {
     if (required) {
       zp_error(c->yo, "LB_METHOD %s needs ZOLTAN_NUM_GEOM_FN and ZOLTAN_GEOM_MULTI_FN", c->r->method->name);
       return ZOLTAN_FATAL;
     }
     return ZOLTAN_OK;
   }
-  dim = ((ZOLTAN_NUM_GEOM_FN *)fn)(data, &ierr);
-  if (ierr != ZOLTAN_OK && ierr != ZOLTAN_WARN) {
-    zp_error(c->yo, "ZOLTAN_NUM_GEOM_FN returned error code %d", ierr);
-    return ZOLTAN_FATAL;
+  {
+    int gdim = glob[0];
+    if (gdim <= 0) return ZOLTAN_OK;
+    if (dim != gdim && c->n > 0) {
+      zp_error(c->yo, "ZOLTAN_NUM_GEOM_FN returned %d here and %d elsewhere", dim, gdim);
+      return ZOLTAN_FATAL;
+    }
+    c->gdim = gdim;
   }
-  /* All ranks must agree on the dimension, even ranks without objects. */
-  MPI_Allreduce(&dim, &gdim, 1, MPI_INT, MPI_MAX, c->r->comm);
-  if (gdim <= 0) return ZOLTAN_OK;
-  if (dim != gdim && c->n > 0) {
-    zp_error(c->yo, "ZOLTAN_NUM_GEOM_FN returned %d here and %d elsewhere", dim, gdim);
-    return ZOLTAN_FATAL;
-  }
-  c->gdim = gdim;
-  c->coords = malloc(((size_t)c->n * gdim + 1) * sizeof *c->coords);
+  c->coords = malloc(((size_t)c->n * c->gdim + 1) * sizeof *c->coords);
   if (c->coords == NULL) return ZOLTAN_MEMERR;
   if (c->n == 0) return ZOLTAN_OK;
   Zoltan_Get_Fn(zz, ZOLTAN_GEOM_MULTI_FN_TYPE, &gfn, &gdata);
   ierr = ZOLTAN_OK;
   if (gfn != NULL) {
-    ((ZOLTAN_GEOM_MULTI_FN *)gfn)(gdata, c->ngid, c->nlid, c->n, c->gids, c->lids, gdim, c->coords, &ierr);
+    ((ZOLTAN_GEOM_MULTI_FN *)gfn)(gdata, c->ngid, c->nlid, c->n, c->gids, c->lids, c->gdim, c->coords, &ierr);
   } else {
     Zoltan_Get_Fn(zz, ZOLTAN_GEOM_FN_TYPE, &gfn, &gdata);
     if (gfn == NULL) {
@@ -509,7 +519,7 @@ static int zp_get_geometry(zp_context *c, int required)
     for (i = 0; i < c->n && (ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN); i++)
       ((ZOLTAN_GEOM_FN *)gfn)(gdata, c->ngid, c->nlid, c->gids + (size_t)i * c->ngid,
                               c->lids ? c->lids + (size_t)i * c->nlid : NULL,
-                              c->coords + (size_t)i * gdim, &ierr);
+                              c->coords + (size_t)i * c->gdim, &ierr);
   }
   if (ierr != ZOLTAN_OK && ierr != ZOLTAN_WARN) {
     zp_error(c->yo, "the geometry callback returned error code %d", ierr);
@@ -1321,3 +1331,131 @@ const zp_params *zp_ctx_params(const zp_context *c) { return c->r->params; }
 struct Zoltan_Struct *zp_ctx_zz(const zp_context *c) { return c->r->zz; }
 int zp_ctx_debug_level(const zp_context *c) { return c->debug_level; }
 const char *zp_ctx_where(const zp_context *c) { return c->yo; }
+
+/* Put a native parameter back to what the application had set. */
+static void zp_restore_native(zp_record *r, const char *name)
+{
+  const char *v = zp_record_native_get(r, name, -1);
+  zp_real_set_param_vec(r->zz, name, v ? v : "DEFAULT", -1);
+}
+
+/* Run a native Zoltan method on the struct with the given part sizes and
+ * read the complete assignment back; every setting the application made is
+ * restored afterwards, whatever happens. */
+static int zp_run_native(zp_context *c, const char *method, const double *sizes, int *new_part)
+{
+  zp_record *r = c->r;
+  int changes, ngid, nlid, nimp = 0, nexp = 0, *ip = NULL, *ipa = NULL, *ep = NULL, *epa = NULL;
+  ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
+  zp_lb_args a = {&changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep, &epa};
+  int ierr = ZOLTAN_OK, i, d, P = c->nparts, *ids = NULL, *idx = NULL, *seen = NULL;
+  float *fs = NULL;
+  size_t *order = NULL, *tmp = NULL;
+
+  ids = malloc(((size_t)P * c->wdim + 1) * sizeof *ids);
+  idx = malloc(((size_t)P * c->wdim + 1) * sizeof *idx);
+  fs = malloc(((size_t)P * c->wdim + 1) * sizeof *fs);
+  order = malloc(((size_t)c->n + 1) * sizeof *order);
+  tmp = malloc(((size_t)c->n + 1) * sizeof *tmp);
+  seen = calloc((size_t)c->n + 1, sizeof *seen);
+  ierr = zp_agree(r->comm, (ids && idx && fs && order && tmp && seen) ? ZOLTAN_OK : ZOLTAN_MEMERR);
+  if (ierr < 0) goto end;
+  for (i = 0; i < P; i++)
+    for (d = 0; d < c->wdim; d++) {
+      ids[i * c->wdim + d] = i;
+      idx[i * c->wdim + d] = d;
+      fs[i * c->wdim + d] = (float)sizes[(size_t)i * c->wdim + d];
+    }
+  ierr = zp_real_set_param_vec(r->zz, "LB_METHOD", method, -1);
+  if (ierr != ZOLTAN_OK) {
+    zp_error(c->yo, "base method %s is not known to Zoltan", method);
+    ierr = ZOLTAN_FATAL;
+  }
+  ierr = zp_agree(r->comm, ierr);
+  if (ierr < 0) goto restore;
+  zp_real_set_param_vec(r->zz, "AUTO_MIGRATE", "FALSE", -1);
+  zp_real_set_param_vec(r->zz, "RETURN_LISTS", "PARTS", -1);
+  zp_real_set_part_sizes(r->zz, 1, -1, NULL, NULL, NULL);
+  zp_real_set_part_sizes(r->zz, 1, P * c->wdim, ids, idx, fs);
+  ierr = zp_agree(r->comm, zp_real_lb_partition(r->zz, &a));
+  if (ierr < 0) goto restore;
+  /* The complete list names every local object once; match it by GID. */
+  for (i = 0; i < c->n; i++) order[i] = (size_t)i;
+  zp_sort_by_gid(order, tmp, (size_t)c->n, c->gids, c->ngid);
+  {
+    ZOLTAN_ID_TYPE *sg = malloc(((size_t)c->n * c->ngid + 1) * sizeof *sg);
+    int bad = sg == NULL || nexp != c->n;
+    for (i = 0; !bad && i < c->n; i++) memcpy(sg + (size_t)i * c->ngid, c->gids + order[i] * c->ngid, (size_t)c->ngid * sizeof *sg);
+    for (i = 0; !bad && i < nexp; i++) {
+      long k = zp_find_gid(sg, (size_t)c->n, eg + (size_t)i * c->ngid, c->ngid);
+      if (k < 0 || seen[order[k]]) {
+        bad = 1;
+        break;
+      }
+      seen[order[k]] = 1;
+      new_part[order[k]] = epa[i];
+    }
+    free(sg);
+    if (bad) zp_error(c->yo, "base method %s returned an assignment that does not match the local objects", method);
+    ierr = zp_agree(r->comm, bad ? ZOLTAN_FATAL : ierr);
+  }
+restore:
+  zp_restore_native(r, "LB_METHOD");
+  zp_restore_native(r, "AUTO_MIGRATE");
+  zp_restore_native(r, "RETURN_LISTS");
+  zp_real_set_part_sizes(r->zz, 1, -1, NULL, NULL, NULL);
+  for (i = 0; i < (int)r->n_psizes; i++) {
+    zp_part_size_entry *e = &r->psizes[i];
+    float f = (float)e->size;
+    zp_real_set_part_sizes(r->zz, e->global_num, 1, &e->part_id, &e->wgt_idx, &f);
+  }
+  Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
+  Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+end:
+  free(ids);
+  free(idx);
+  free(fs);
+  free(order);
+  free(tmp);
+  free(seen);
+  return ierr;
+}
+
+int zp_ctx_run_base(zp_context *c, const char *method, const double *part_sizes, int *new_part)
+{
+  char clean[ZP_NAME_MAX];
+  const zp_method *m;
+  int ierr;
+  if (c == NULL || method == NULL || part_sizes == NULL || new_part == NULL ||
+      zp_clean_string(method, clean, sizeof clean) != 0) {
+    zp_error("zp_ctx_run_base", "invalid arguments");
+    return ZOLTAN_FATAL;
+  }
+  m = zp_find_method(clean);
+  if (m == NULL) return zp_run_native(c, clean, part_sizes, new_part);
+  if (m == c->r->method || m->partition_serial == NULL) {
+    zp_error(c->yo, "base method %s must be a native method or a centralised plugin method other than %s", clean,
+             c->r->method->name);
+    return ZOLTAN_FATAL;
+  }
+  {
+    /* Run the centralised method as if it were selected, with our sizes. */
+    const zp_method *saved_m = c->r->method;
+    double *saved_sizes = c->part_sizes;
+    void *saved_state = c->r->state;
+    const zp_method *saved_owner = c->r->state_owner;
+    void *state = NULL;
+    if (m->create != NULL && m->create(&state) != ZOLTAN_OK) state = NULL;
+    c->r->method = m;
+    c->r->state = state;
+    c->r->state_owner = m;
+    c->part_sizes = (double *)part_sizes;
+    ierr = zp_run_serial(c, new_part);
+    c->part_sizes = saved_sizes;
+    c->r->method = saved_m;
+    c->r->state = saved_state;
+    c->r->state_owner = saved_owner;
+    if (state != NULL && m->destroy != NULL) m->destroy(state);
+  }
+  return ierr;
+}

@@ -1,0 +1,955 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "adaptive_policy.h"
+#include "adaptive_trigger.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zp_hooks.h"
+#include "zp_internal.h"
+
+/* Tag under which the trigger observes a Zoltan_Struct. */
+#define ADAPTIVE_TAG "adaptive_trigger"
+
+/* ---- parameters ---------------------------------------------------------- */
+
+static const char *const policy_words[] = {
+    "ZHAI",   "MENON", "MENON_CUMULATIVE", "ULBA",       "PERIODIC",
+    "ALWAYS", "NEVER", "THRESHOLD",        "EFFICIENCY", NULL};
+static const char *const index_words[] = {"TIME", "LOADAVG", NULL};
+static const char *const util_words[] = {"TIME", "LOAD", NULL};
+static const char *const auto_word[] = {"AUTO", NULL};
+
+/* Row numbers of the parameter table, in table order. */
+enum {
+  P_POLICY, P_PERIOD, P_LB_COST, P_COST_WEIGHT, P_EFF_MIN, P_THRESHOLD,
+  P_LOAD_INDEX, P_UTILIZATION, P_SPEED, P_SETTLE_STEPS, P_INTERVAL,
+  P_ULBA_EARLY, P_HISTORY, P_OBJ_HISTORY, P_DEBUG_LEVEL, P_SPEED_FILE,
+  P_LOADAVG_FILE, P_TRACE_FILE, P_COUNT
+};
+
+/* Rows with type ZP_PARAM_STRING and choices == NULL are file paths: their
+ * values are trimmed but keep their case. */
+static const zp_param_def param_table[P_COUNT] = {
+    {"ADAPTIVE_POLICY", ZP_PARAM_STRING, "ZHAI", 0, 0, 0, policy_words,
+     "which policy decides when to balance"},
+    {"ADAPTIVE_PERIOD", ZP_PARAM_INT, "100", 1, 0, ZP_PARAM_NO_MAX, NULL,
+     "PERIODIC: balance every this many steps"},
+    {"ADAPTIVE_LB_COST", ZP_PARAM_DOUBLE, "AUTO", 0, 0, ZP_PARAM_NO_MAX, auto_word,
+     "initial balance cost C in seconds; AUTO = measured at the first balance"},
+    {"ADAPTIVE_COST_WEIGHT", ZP_PARAM_DOUBLE, "0", 0, 1, 0, NULL,
+     "weight of a new cost in the running average C; 0 = plain mean"},
+    {"ADAPTIVE_EFF_MIN", ZP_PARAM_DOUBLE, "0.9", 0, 1, ZP_PARAM_MIN_OPEN, NULL,
+     "EFFICIENCY: balance when U_avg/U_max falls below this"},
+    {"ADAPTIVE_THRESHOLD", ZP_PARAM_DOUBLE, "0.25", 0, 0, ZP_PARAM_NO_MAX, NULL,
+     "THRESHOLD: balance when max - min of the load index exceeds this"},
+    {"ADAPTIVE_LOAD_INDEX", ZP_PARAM_STRING, "TIME", 0, 0, 0, index_words,
+     "THRESHOLD: load index from step TIME or LOADAVG (1+avenrun)/speed"},
+    {"ADAPTIVE_UTILIZATION", ZP_PARAM_STRING, "TIME", 0, 0, 0, util_words,
+     "EFFICIENCY: utilization is the step TIME or the reported LOAD / speed"},
+    {"ADAPTIVE_SPEED", ZP_PARAM_DOUBLE, "1", 0, 0, ZP_PARAM_MIN_OPEN | ZP_PARAM_NO_MAX,
+     NULL, "this rank's speed (capacity) alpha_i; may differ between ranks"},
+    {"ADAPTIVE_SETTLE_STEPS", ZP_PARAM_INT, "3", 1, 0, ZP_PARAM_NO_MAX, NULL,
+     "THRESHOLD/EFFICIENCY: first measurement this many steps after a balance"},
+    {"ADAPTIVE_INTERVAL", ZP_PARAM_INT, "1", 1, 0, ZP_PARAM_NO_MAX, NULL,
+     "THRESHOLD/EFFICIENCY: steps between later measurements"},
+    {"ADAPTIVE_ULBA_EARLY", ZP_PARAM_INT, "1", 0, 1, 0, NULL,
+     "ULBA: 1 = may balance between sigma- and sigma+ on measured degradation"},
+    {"ADAPTIVE_HISTORY", ZP_PARAM_INT, "256", 1, 1048576, 0, NULL,
+     "step records kept since the last balance (newest)"},
+    {"ADAPTIVE_OBJ_HISTORY", ZP_PARAM_INT, "4", 0, 1024, 0, NULL,
+     "object-load snapshots kept since the last balance (newest); 0 = none"},
+    {"ADAPTIVE_DEBUG_LEVEL", ZP_PARAM_INT, "0", 0, 2, 0, NULL,
+     "1: print parameters and balance decisions on rank 0; 2: every step"},
+    {"ADAPTIVE_SPEED_FILE", ZP_PARAM_STRING, "", 0, 0, 0, NULL,
+     "file of 'host speed' lines ('*' = any host) giving ADAPTIVE_SPEED"},
+    {"ADAPTIVE_LOADAVG_FILE", ZP_PARAM_STRING, "/proc/loadavg", 0, 0, 0, NULL,
+     "where avenrun (first number) is read for LOADAVG"},
+    {"ADAPTIVE_TRACE_FILE", ZP_PARAM_STRING, "", 0, 0, 0, NULL,
+     "CSV trace of every decision, written by rank 0; empty = none"},
+};
+
+/* ---- the single reduction ------------------------------------------------ */
+
+/*
+ * Everything a step needs from the other ranks travels in one vector of
+ * int64 slots reduced by one user operation: a bitwise OR of error flags,
+ * maxima of order-preserving encodings of non-negative doubles, and sums in
+ * fixed point.  Sums are exact integers, so every rank gets bit-identical
+ * results whatever order MPI combines the contributions in; that is what
+ * makes the decision the same on every rank.
+ */
+enum {
+  R_FLAGS = 0,             /* OR */
+  R_TMAX, R_TMIN, R_IMAX, R_IMIN, R_UMAX, R_COST, R_FP, R_FPNEG, /* MAX */
+  R_TSUM, R_USUM = R_TSUM + 4, /* SUM, four 32-bit limbs each */
+  R_COUNT = R_USUM + 4
+};
+#define R_FIRST_MAX R_TMAX
+#define R_FIRST_SUM R_TSUM
+
+/* Bits of R_FLAGS. */
+#define F_BAD_TIME 0x1  /* a rank gave a NaN, infinite or negative time */
+#define F_BAD_INDEX 0x2 /* a rank could not read its load average */
+#define F_NO_LOAD 0x4   /* a rank did not report its load (LOAD source) */
+#define F_EVENT 0x8     /* a rank saw a balance since the previous call */
+#define F_NOEVENT 0x10  /* a rank saw no balance since the previous call */
+#define F_TOO_LARGE 0x20 /* a value is beyond the fixed-point range */
+
+/* Values summed in fixed point must be below this (2^64). */
+#define FIX_LIMIT 18446744073709551616.0
+
+static void reduce_op(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+  const int64_t *a = in;
+  int64_t *b = inout;
+  int k, i;
+  (void)dt;
+  for (k = 0; k < *len; k++, a += R_COUNT, b += R_COUNT) {
+    b[R_FLAGS] |= a[R_FLAGS];
+    for (i = R_FIRST_MAX; i < R_FIRST_SUM; i++)
+      if (a[i] > b[i]) b[i] = a[i];
+    for (i = R_FIRST_SUM; i < R_COUNT; i++) b[i] += a[i];
+  }
+}
+
+/* Non-negative doubles order like their bit patterns read as integers. */
+static int64_t enc_max(double x)
+{
+  int64_t v;
+  memcpy(&v, &x, sizeof v);
+  return v;
+}
+static double dec_max(int64_t v)
+{
+  double x;
+  memcpy(&x, &v, sizeof x);
+  return x;
+}
+static int64_t enc_min(double x) { return INT64_MAX - enc_max(x); }
+static double dec_min(int64_t v) { return dec_max(INT64_MAX - v); }
+
+/* Splits x in [0, 2^64) into limbs of 32 bits with weights 2^32, 1, 2^-32
+ * and 2^-64; bits below 2^-64 are dropped.  Every step is exact. */
+static void enc_sum(double x, int64_t *limb)
+{
+  double h = floor(ldexp(x, -32)), r = x - ldexp(h, 32), d;
+  limb[3] = (int64_t)h;
+  d = floor(r);
+  limb[2] = (int64_t)d;
+  r = ldexp(r - d, 32);
+  d = floor(r);
+  limb[1] = (int64_t)d;
+  limb[0] = (int64_t)floor(ldexp(r - d, 32));
+}
+
+/* The double nearest (up to rounding of the last additions) to a reduced
+ * sum of limbs; deterministic because every rank holds the same limbs. */
+static double dec_sum(const int64_t *in)
+{
+  int64_t l[4];
+  int j;
+  memcpy(l, in, sizeof l);
+  for (j = 0; j < 3; j++) {
+    l[j + 1] += l[j] >> 32;
+    l[j] &= 0xffffffff;
+  }
+  return ldexp((double)l[3], 32) + (double)l[2] + ldexp((double)l[1], -32) +
+         ldexp((double)l[0], -64);
+}
+
+/* ---- the trigger ---------------------------------------------------------- */
+
+/* One snapshot of per-object loads. */
+typedef struct obj_snapshot {
+  long step;            /* step the loads belong to */
+  int num_obj;          /* objects in the snapshot */
+  int num_gid_entries;  /* entries per ID, 0 when no IDs were given */
+  ZOLTAN_ID_TYPE *gids; /* num_obj * num_gid_entries IDs, or NULL */
+  double *loads;        /* num_obj loads */
+} obj_snapshot;
+
+struct adaptive_trigger {
+  MPI_Comm comm;              /* duplicate of the user's communicator */
+  int rank, size;             /* this rank and the size of comm */
+  MPI_Datatype vec_type;      /* R_COUNT int64 slots as one element */
+  MPI_Op vec_op;              /* reduce_op */
+  adaptive_config cfg;        /* settings of the decision logic */
+  adaptive_state core;        /* the decision logic */
+  adaptive_quantities last;   /* quantities of the last decision */
+  int have_last;              /* 1 once a decision was made */
+  double speed;               /* ADAPTIVE_SPEED of this rank */
+  int history_cap;            /* ADAPTIVE_HISTORY */
+  int obj_cap;                /* ADAPTIVE_OBJ_HISTORY */
+  int debug_level;            /* ADAPTIVE_DEBUG_LEVEL */
+  char *speed_file;           /* ADAPTIVE_SPEED_FILE, or NULL */
+  char *loadavg_file;         /* ADAPTIVE_LOADAVG_FILE */
+  char *trace_file;           /* ADAPTIVE_TRACE_FILE, or NULL */
+  FILE *trace;                /* open trace (rank 0 only), or NULL */
+  adaptive_ring hist;         /* step records since the last balance */
+  obj_snapshot *objs;         /* obj_cap snapshot slots (ring) */
+  int obj_start, obj_count;   /* ring position and fill of objs */
+  struct Zoltan_Struct *zz;   /* attached struct, or NULL */
+  long step;                  /* successful adaptive_should_balance calls */
+  long balances;              /* balances committed */
+  int awaiting;               /* the last decision was 1 and no balance has
+                                 been reported since */
+  int event;                  /* a balance happened since the last call */
+  double observed_cost;       /* sum of observed Zoltan call times */
+  double reported_cost;       /* sum of adaptive_balance_done costs */
+  int cost_reported;          /* 1 when adaptive_balance_done gave a cost */
+  int observed;               /* Zoltan calls observed since the last call */
+  double my_load;             /* reported load for the coming step */
+  int load_reported;          /* 1 when my_load is set */
+  int load_explicit;          /* 1 when adaptive_report_load set my_load
+                                 (object sums then do not replace it) */
+};
+
+/* Trims white space from both ends into a malloc'd copy. */
+static char *trimmed_copy(const char *s)
+{
+  size_t b = 0, e = strlen(s);
+  char *out;
+  while (s[b] && isspace((unsigned char)s[b])) b++;
+  while (e > b && isspace((unsigned char)s[e - 1])) e--;
+  out = malloc(e - b + 1);
+  if (!out) return NULL;
+  memcpy(out, s + b, e - b);
+  out[e - b] = '\0';
+  return out;
+}
+
+static int same_nocase(const char *a, const char *b)
+{
+  while (*a && *b) {
+    if (toupper((unsigned char)*a) != toupper((unsigned char)*b)) return 0;
+    a++;
+    b++;
+  }
+  return *a == *b;
+}
+
+static void free_snapshot(obj_snapshot *s)
+{
+  free(s->gids);
+  free(s->loads);
+  memset(s, 0, sizeof *s);
+}
+
+/* Drops every object snapshot older than step `keep_from`. */
+static void drop_snapshots_before(adaptive_trigger *t, long keep_from)
+{
+  while (t->obj_count > 0 && t->objs[t->obj_start].step < keep_from) {
+    free_snapshot(&t->objs[t->obj_start]);
+    t->obj_start = (t->obj_start + 1) % t->obj_cap;
+    t->obj_count--;
+  }
+}
+
+/* Replaces the object ring by one of cap slots (the snapshots are lost:
+ * changing ADAPTIVE_OBJ_HISTORY restarts the window). */
+static int resize_objects(adaptive_trigger *t, int cap)
+{
+  obj_snapshot *n = NULL;
+  int i;
+  if (cap > 0) {
+    n = calloc((size_t)cap, sizeof *n);
+    if (!n) return ZOLTAN_MEMERR;
+  }
+  for (i = 0; i < t->obj_cap; i++) free_snapshot(&t->objs[i]);
+  free(t->objs);
+  t->objs = n;
+  t->obj_cap = cap;
+  t->obj_start = t->obj_count = 0;
+  return ZOLTAN_OK;
+}
+
+/* Replaces the step history by one of cap slots keeping the newest records. */
+static int resize_history(adaptive_trigger *t, int cap)
+{
+  adaptive_ring n;
+  size_t i, skip;
+  int rc = adaptive_ring_init(&n, (size_t)cap);
+  if (rc != ADAPTIVE_OK) return rc == ADAPTIVE_ENOMEM ? ZOLTAN_MEMERR : ZOLTAN_FATAL;
+  skip = t->hist.count > n.capacity ? t->hist.count - n.capacity : 0;
+  for (i = skip; i < t->hist.count; i++)
+    adaptive_ring_push(&n, adaptive_ring_get(&t->hist, i));
+  adaptive_ring_free(&t->hist);
+  t->hist = n;
+  t->history_cap = cap;
+  return ZOLTAN_OK;
+}
+
+/* Reads this rank's speed from a file of "host speed" lines. */
+static int read_speed_file(const char *path, double *speed, char *msg, size_t cap)
+{
+  char host[MPI_MAX_PROCESSOR_NAME], line[512], name[256];
+  int len = 0, found = 0;
+  double v;
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    snprintf(msg, cap, "ADAPTIVE_SPEED_FILE = %s cannot be opened", path);
+    return ZOLTAN_FATAL;
+  }
+  MPI_Get_processor_name(host, &len);
+  while (!found && fgets(line, sizeof line, f)) {
+    char *hash = strchr(line, '#');
+    if (hash) *hash = '\0';
+    if (sscanf(line, "%255s %lf", name, &v) != 2) continue;
+    if (strcmp(name, host) == 0 || strcmp(name, "*") == 0) found = 1;
+  }
+  fclose(f);
+  if (!found) {
+    snprintf(msg, cap, "ADAPTIVE_SPEED_FILE = %s has no line for host %s (nor '*')",
+             path, host);
+    return ZOLTAN_FATAL;
+  }
+  if (!(v > 0.0) || !isfinite(v)) {
+    snprintf(msg, cap, "ADAPTIVE_SPEED_FILE = %s gives speed %g for host %s, outside (0, inf)",
+             path, v, host);
+    return ZOLTAN_FATAL;
+  }
+  *speed = v;
+  return ZOLTAN_OK;
+}
+
+/* Opens (path != NULL) or closes the trace; rank 0 only writes it. */
+static int open_trace(adaptive_trigger *t, const char *path)
+{
+  if (t->trace) fclose(t->trace);
+  t->trace = NULL;
+  if (!path || t->rank != 0) return ZOLTAN_OK;
+  t->trace = fopen(path, "w");
+  if (!t->trace) return ZOLTAN_FATAL;
+  fprintf(t->trace, "step,since,t_max,t_avg,t_min,median,reference,degradation,cost,"
+                    "overhead,m_hat,tau,imbalance,sigma_minus,sigma_plus,spread,eff,"
+                    "measured,decision,policy\n");
+  return ZOLTAN_OK;
+}
+
+adaptive_trigger *adaptive_create(MPI_Comm comm)
+{
+  adaptive_trigger *t = NULL;
+  int init = 0, rc;
+  MPI_Initialized(&init);
+  if (!init || comm == MPI_COMM_NULL) return NULL;
+  t = calloc(1, sizeof *t);
+  if (!t) return NULL;
+  t->comm = MPI_COMM_NULL;
+  t->vec_type = MPI_DATATYPE_NULL;
+  t->vec_op = MPI_OP_NULL;
+  if (MPI_Comm_dup(comm, &t->comm) != MPI_SUCCESS) goto fail;
+  MPI_Comm_rank(t->comm, &t->rank);
+  MPI_Comm_size(t->comm, &t->size);
+  /* One element of a derived type, so that the operation always sees the
+   * whole vector and never a piece of it. */
+  if (MPI_Type_contiguous(R_COUNT, MPI_INT64_T, &t->vec_type) != MPI_SUCCESS ||
+      MPI_Type_commit(&t->vec_type) != MPI_SUCCESS)
+    goto fail;
+  if (MPI_Op_create(reduce_op, 1, &t->vec_op) != MPI_SUCCESS) goto fail;
+  adaptive_config_default(&t->cfg);
+  rc = adaptive_state_init(&t->core, &t->cfg);
+  if (rc != ADAPTIVE_OK) goto fail;
+  t->speed = 1.0;
+  t->loadavg_file = trimmed_copy(param_table[P_LOADAVG_FILE].default_value);
+  if (!t->loadavg_file) goto fail;
+  if (resize_history(t, atoi(param_table[P_HISTORY].default_value)) != ZOLTAN_OK) goto fail;
+  if (resize_objects(t, atoi(param_table[P_OBJ_HISTORY].default_value)) != ZOLTAN_OK)
+    goto fail;
+  return t;
+fail:
+  adaptive_destroy(&t);
+  return NULL;
+}
+
+void adaptive_destroy(adaptive_trigger **tp)
+{
+  adaptive_trigger *t;
+  int fin = 0;
+  if (!tp || !*tp) return;
+  t = *tp;
+  if (t->zz && zp_observer_of(t->zz, ADAPTIVE_TAG) == (void *)t) zp_observe(t->zz, NULL);
+  if (t->trace) fclose(t->trace);
+  resize_objects(t, 0);
+  adaptive_ring_free(&t->hist);
+  free(t->speed_file);
+  free(t->loadavg_file);
+  free(t->trace_file);
+  MPI_Finalized(&fin);
+  if (!fin) {
+    if (t->vec_op != MPI_OP_NULL) MPI_Op_free(&t->vec_op);
+    if (t->vec_type != MPI_DATATYPE_NULL) MPI_Type_free(&t->vec_type);
+    if (t->comm != MPI_COMM_NULL) MPI_Comm_free(&t->comm);
+  }
+  free(t);
+  *tp = NULL;
+}
+
+/* Sets one of the path parameters (value already trimmed, or NULL). */
+static int set_path(adaptive_trigger *t, int row, char *value)
+{
+  static const char *yo = "adaptive_set_param";
+  char msg[512];
+  int rc = ZOLTAN_OK;
+  if (row == P_SPEED_FILE) {
+    double speed = t->speed;
+    if (value && value[0] && read_speed_file(value, &speed, msg, sizeof msg) != ZOLTAN_OK) {
+      zp_error(yo, "%s", msg);
+      free(value);
+      return ZOLTAN_FATAL;
+    }
+    t->speed = value && value[0] ? speed : 1.0;
+    free(t->speed_file);
+    t->speed_file = value;
+  } else if (row == P_LOADAVG_FILE) {
+    if (!value || !value[0]) {
+      free(value);
+      value = trimmed_copy(param_table[P_LOADAVG_FILE].default_value);
+      if (!value) return ZOLTAN_MEMERR;
+    }
+    free(t->loadavg_file);
+    t->loadavg_file = value;
+  } else {
+    if (value && !value[0]) {
+      free(value);
+      value = NULL;
+    }
+    if (open_trace(t, value) != ZOLTAN_OK) {
+      zp_error(yo, "ADAPTIVE_TRACE_FILE = %s cannot be opened for writing", value);
+      rc = ZOLTAN_FATAL;
+    }
+    free(t->trace_file);
+    t->trace_file = value;
+  }
+  return rc;
+}
+
+int adaptive_set_param(adaptive_trigger *t, const char *name, const char *value)
+{
+  static const char *yo = "adaptive_set_param";
+  char cname[ZP_NAME_MAX], cval[ZP_VALUE_MAX], msg[512];
+  const zp_param_def *def = NULL;
+  adaptive_config cfg;
+  int row, iv = 0, rc = ZOLTAN_OK;
+  double dv = 0.0;
+
+  if (!t || !name || !value) {
+    zp_error(yo, "NULL argument");
+    return ZOLTAN_FATAL;
+  }
+  if (zp_clean_string(name, cname, sizeof cname) != 0) {
+    zp_warn(yo, "unknown parameter %s (ignored)", name);
+    return ZOLTAN_WARN;
+  }
+  for (row = 0; row < P_COUNT; row++)
+    if (strcmp(cname, param_table[row].name) == 0) break;
+  if (row == P_COUNT) {
+    zp_warn(yo, "unknown parameter %s (ignored)", cname);
+    return ZOLTAN_WARN;
+  }
+  def = &param_table[row];
+
+  if (def->type == ZP_PARAM_STRING && def->choices == NULL) {
+    char *v = trimmed_copy(value);
+    if (!v) return ZOLTAN_MEMERR;
+    if (same_nocase(v, "DEFAULT")) {
+      free(v);
+      v = trimmed_copy(def->default_value);
+      if (!v) return ZOLTAN_MEMERR;
+    }
+    rc = set_path(t, row, v);
+    if (rc == ZOLTAN_OK && t->debug_level >= 1 && t->rank == 0)
+      printf("ADAPTIVE Parameter %s = %s\n", def->name, value);
+    return rc;
+  }
+
+  if (zp_clean_string(value, cval, sizeof cval) != 0) {
+    zp_error(yo, "%s: value is too long", def->name);
+    return ZOLTAN_FATAL;
+  }
+  if (strcmp(cval, "DEFAULT") == 0) strcpy(cval, def->default_value);
+  if (zp_check_value(def, cval, msg, sizeof msg) != ZOLTAN_OK) {
+    zp_error(yo, "%s", msg);
+    return ZOLTAN_FATAL;
+  }
+  if (def->type == ZP_PARAM_INT) zp_parse_int(cval, &iv);
+  if (def->type == ZP_PARAM_DOUBLE && strcmp(cval, "AUTO") != 0) zp_parse_double(cval, &dv);
+
+  cfg = t->cfg;
+  switch (row) {
+  case P_POLICY: adaptive_policy_parse(cval, &cfg.policy); break;
+  case P_PERIOD: cfg.period = iv; break;
+  case P_LB_COST: cfg.initial_cost = strcmp(cval, "AUTO") == 0 ? -1.0 : dv; break;
+  case P_COST_WEIGHT: cfg.cost_weight = dv; break;
+  case P_EFF_MIN: cfg.eff_min = dv; break;
+  case P_THRESHOLD: cfg.threshold = dv; break;
+  case P_LOAD_INDEX:
+    cfg.index_source = strcmp(cval, "LOADAVG") == 0 ? ADAPTIVE_INDEX_LOADAVG : ADAPTIVE_INDEX_TIME;
+    break;
+  case P_UTILIZATION:
+    cfg.util_source = strcmp(cval, "LOAD") == 0 ? ADAPTIVE_UTIL_LOAD : ADAPTIVE_UTIL_TIME;
+    break;
+  case P_SPEED: t->speed = dv; break;
+  case P_SETTLE_STEPS: cfg.settle_steps = iv; break;
+  case P_INTERVAL: cfg.interval = iv; break;
+  case P_ULBA_EARLY: cfg.ulba_early = iv; break;
+  case P_HISTORY: rc = resize_history(t, iv); break;
+  case P_OBJ_HISTORY: rc = resize_objects(t, iv); break;
+  case P_DEBUG_LEVEL: t->debug_level = iv; break;
+  default: break;
+  }
+  if (rc != ZOLTAN_OK) return rc;
+  /* The table's ranges are the core's ranges, so this cannot fail; the
+   * check keeps the two in step. */
+  if (adaptive_state_configure(&t->core, &cfg) != ADAPTIVE_OK) {
+    zp_error(yo, "%s = %s rejected by the decision logic", def->name, cval);
+    return ZOLTAN_FATAL;
+  }
+  t->cfg = cfg;
+  if (t->debug_level >= 1 && t->rank == 0) printf("ADAPTIVE Parameter %s = %s\n", def->name, cval);
+  return ZOLTAN_OK;
+}
+
+/* Called by the plugin layer after each balancing call on the struct. */
+static void observed_balance(void *arg, double seconds, int ierr)
+{
+  adaptive_trigger *t = arg;
+  /* A failed call did not rebalance anything. */
+  if (ierr != ZOLTAN_OK && ierr != ZOLTAN_WARN) return;
+  t->event = 1;
+  if (isfinite(seconds) && seconds >= 0.0) {
+    t->observed_cost += seconds;
+    t->observed = 1;
+  }
+}
+
+int adaptive_attach(adaptive_trigger *t, struct Zoltan_Struct *zz)
+{
+  zp_observer obs;
+  int rc;
+  if (!t) {
+    zp_error("adaptive_attach", "trigger is NULL");
+    return ZOLTAN_FATAL;
+  }
+  if (t->zz && zp_observer_of(t->zz, ADAPTIVE_TAG) == (void *)t) zp_observe(t->zz, NULL);
+  t->zz = NULL;
+  if (!zz) return ZOLTAN_OK;
+  obs.tag = ADAPTIVE_TAG;
+  obs.arg = t;
+  obs.after_balance = observed_balance;
+  rc = zp_observe(zz, &obs);
+  if (rc == ZOLTAN_OK) t->zz = zz;
+  return rc;
+}
+
+int adaptive_balance_done(adaptive_trigger *t, double cost)
+{
+  if (!t || isnan(cost) || isinf(cost)) {
+    zp_error("adaptive_balance_done", "cost = %g is not a finite number", t ? cost : 0.0);
+    return ZOLTAN_FATAL;
+  }
+  t->event = 1;
+  if (cost >= 0.0) {
+    t->reported_cost += cost;
+    t->cost_reported = 1;
+  }
+  return ZOLTAN_OK;
+}
+
+int adaptive_set_ulba_model(adaptive_trigger *t, const adaptive_ulba_model *model)
+{
+  if (!t) return ZOLTAN_FATAL;
+  if (model && adaptive_ulba_check(model) != ADAPTIVE_OK) {
+    zp_error("adaptive_set_ulba_model",
+             "model out of range: P = %d (>= 1), N = %d (in [0, P)), alpha = %g (in [0, 1]), "
+             "a = %g, m = %g, W = %g (finite, >= 0), omega = %g (> 0)",
+             model->P, model->N, model->alpha, model->a, model->m, model->W, model->omega);
+    return ZOLTAN_FATAL;
+  }
+  adaptive_state_set_model(&t->core, model);
+  return ZOLTAN_OK;
+}
+
+int adaptive_report_load(adaptive_trigger *t, double load)
+{
+  if (!t || !isfinite(load) || load < 0.0) {
+    zp_error("adaptive_report_load", "load = %g is not a finite number >= 0", t ? load : 0.0);
+    return ZOLTAN_FATAL;
+  }
+  t->my_load = load;
+  t->load_reported = 1;
+  t->load_explicit = 1;
+  return ZOLTAN_OK;
+}
+
+int adaptive_report_objects(adaptive_trigger *t, int num_obj, int num_gid_entries,
+                            const ZOLTAN_ID_TYPE *gids, const double *loads)
+{
+  static const char *yo = "adaptive_report_objects";
+  obj_snapshot *s;
+  double sum = 0.0;
+  int i;
+  if (!t || num_obj < 0 || (num_obj > 0 && !loads) || (gids && num_gid_entries < 1)) {
+    zp_error(yo, "bad argument (num_obj = %d, num_gid_entries = %d)", num_obj, num_gid_entries);
+    return ZOLTAN_FATAL;
+  }
+  for (i = 0; i < num_obj; i++) {
+    if (!isfinite(loads[i]) || loads[i] < 0.0) {
+      zp_error(yo, "load of object %d = %g is not a finite number >= 0", i, loads[i]);
+      return ZOLTAN_FATAL;
+    }
+    sum += loads[i];
+  }
+  if (t->obj_cap > 0) {
+    int newest = (t->obj_start + t->obj_count - 1 + t->obj_cap) % t->obj_cap;
+    if (t->obj_count > 0 && t->objs[newest].step == t->step) {
+      s = &t->objs[newest]; /* a second report for the same step replaces it */
+    } else if (t->obj_count < t->obj_cap) {
+      s = &t->objs[(t->obj_start + t->obj_count) % t->obj_cap];
+      t->obj_count++;
+    } else {
+      s = &t->objs[t->obj_start];
+      t->obj_start = (t->obj_start + 1) % t->obj_cap;
+    }
+    free_snapshot(s);
+    s->step = t->step;
+    s->num_obj = num_obj;
+    s->num_gid_entries = gids ? num_gid_entries : 0;
+    s->loads = malloc((size_t)(num_obj > 0 ? num_obj : 1) * sizeof *s->loads);
+    if (gids)
+      s->gids = malloc((size_t)(num_obj > 0 ? num_obj : 1) * (size_t)num_gid_entries *
+                       sizeof *s->gids);
+    if (!s->loads || (gids && !s->gids)) {
+      free_snapshot(s);
+      s->step = -1; /* an empty snapshot; it is dropped at the next balance */
+      return ZOLTAN_MEMERR;
+    }
+    memcpy(s->loads, loads, (size_t)num_obj * sizeof *loads);
+    if (gids) memcpy(s->gids, gids, (size_t)num_obj * (size_t)num_gid_entries * sizeof *gids);
+  }
+  if (!t->load_explicit) t->my_load = sum;
+  t->load_reported = 1;
+  return ZOLTAN_OK;
+}
+
+int adaptive_object_history(const adaptive_trigger *t, size_t back, long *step, int *num_obj,
+                            int *num_gid_entries, const ZOLTAN_ID_TYPE **gids,
+                            const double **loads)
+{
+  const obj_snapshot *s;
+  if (!t || !step || !num_obj || !num_gid_entries || !gids || !loads) return ZOLTAN_FATAL;
+  *step = -1;
+  *num_obj = *num_gid_entries = 0;
+  *gids = NULL;
+  *loads = NULL;
+  if (back >= (size_t)t->obj_count) return ZOLTAN_WARN;
+  s = &t->objs[(t->obj_start + t->obj_count - 1 - (int)back + t->obj_cap) % t->obj_cap];
+  if (s->step < 0) return ZOLTAN_WARN;
+  *step = s->step;
+  *num_obj = s->num_obj;
+  *num_gid_entries = s->num_gid_entries;
+  *gids = s->gids;
+  *loads = s->loads;
+  return ZOLTAN_OK;
+}
+
+/* The first number of the load-average file (avenrun over one minute). */
+static int read_avenrun(const char *path, double *avenrun)
+{
+  FILE *f = fopen(path, "r");
+  int ok;
+  if (!f) return -1;
+  ok = fscanf(f, "%lf", avenrun) == 1 && isfinite(*avenrun) && *avenrun >= 0.0;
+  fclose(f);
+  return ok ? 0 : -1;
+}
+
+/* A 64-bit FNV-1a hash step over the bytes of one value. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+  const unsigned char *c = p;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    h ^= c[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+/* What every rank must agree on: the decision settings, the ULBA model and
+ * the number of successful calls.  Hashed field by field (never a struct's
+ * padding). */
+static int64_t fingerprint(const adaptive_trigger *t)
+{
+  const adaptive_config *c = &t->cfg;
+  const adaptive_state *s = &t->core;
+  uint64_t h = 14695981039346656037ull;
+  long ints[8];
+  double dbls[4];
+  ints[0] = t->step;
+  ints[1] = (long)c->policy;
+  ints[2] = c->period;
+  ints[3] = (long)c->index_source * 2 + (long)c->util_source;
+  ints[4] = c->settle_steps;
+  ints[5] = c->interval;
+  ints[6] = c->ulba_early;
+  ints[7] = s->have_model;
+  dbls[0] = c->initial_cost;
+  dbls[1] = c->cost_weight;
+  dbls[2] = c->eff_min;
+  dbls[3] = c->threshold;
+  h = fnv(h, ints, sizeof ints);
+  h = fnv(h, dbls, sizeof dbls);
+  if (s->have_model) {
+    h = fnv(h, &s->model.P, sizeof s->model.P);
+    h = fnv(h, &s->model.N, sizeof s->model.N);
+    h = fnv(h, &s->model.alpha, sizeof(double));
+    h = fnv(h, &s->model.a, sizeof(double));
+    h = fnv(h, &s->model.m, sizeof(double));
+    h = fnv(h, &s->model.W, sizeof(double));
+    h = fnv(h, &s->model.omega, sizeof(double));
+  }
+  return (int64_t)(h >> 2); /* non-negative, so that its negation fits */
+}
+
+static void write_trace(adaptive_trigger *t, const adaptive_step *st, const adaptive_quantities *q)
+{
+  if (!t->trace) return;
+  fprintf(t->trace,
+          "%ld,%ld,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,"
+          "%d,%d,%s\n",
+          t->step, q->since, st->t_max, st->t_avg, st->t_min, q->median, q->reference,
+          q->degradation, q->cost, q->overhead, q->m_hat, q->tau, q->imbalance, q->sigma_minus,
+          q->sigma_plus, q->spread, q->eff, q->measured, q->decision,
+          adaptive_policy_name(t->cfg.policy));
+  fflush(t->trace);
+}
+
+int adaptive_should_balance(adaptive_trigger *t, double my_step_time)
+{
+  static const char *yo = "adaptive_should_balance";
+  int64_t v[R_COUNT];
+  int64_t flags = 0;
+  double x = my_step_time, idx = 0.0, util = 0.0, cost = 0.0, avenrun = 0.0;
+  adaptive_step st;
+  adaptive_quantities q;
+  adaptive_record rec;
+  int decision;
+
+  if (!t) {
+    zp_error(yo, "trigger is NULL");
+    return ZOLTAN_FATAL;
+  }
+  memset(v, 0, sizeof v);
+  if (!isfinite(x) || x < 0.0) {
+    flags |= F_BAD_TIME;
+    zp_error(yo, "step time = %g on rank %d is not a finite number >= 0", x, t->rank);
+    x = 0.0;
+  } else if (x >= FIX_LIMIT) {
+    flags |= F_TOO_LARGE;
+    zp_error(yo, "step time = %g on rank %d is too large", x, t->rank);
+    x = 0.0;
+  }
+  if (t->cfg.index_source == ADAPTIVE_INDEX_LOADAVG) {
+    if (read_avenrun(t->loadavg_file, &avenrun) != 0) {
+      flags |= F_BAD_INDEX;
+      zp_error(yo, "cannot read the load average from %s on rank %d", t->loadavg_file, t->rank);
+    } else {
+      idx = (1.0 + avenrun) / t->speed;
+    }
+  }
+  if (t->cfg.util_source == ADAPTIVE_UTIL_LOAD) {
+    if (!t->load_reported) {
+      flags |= F_NO_LOAD;
+      zp_error(yo, "ADAPTIVE_UTILIZATION = LOAD but rank %d reported no load for the step "
+               "(adaptive_report_load)", t->rank);
+    } else {
+      util = t->my_load / t->speed;
+      if (!isfinite(util) || util >= FIX_LIMIT) {
+        flags |= F_TOO_LARGE;
+        zp_error(yo, "utilization = %g on rank %d is too large", util, t->rank);
+        util = 0.0;
+      }
+    }
+  }
+  if (t->event) {
+    flags |= F_EVENT;
+    cost = t->cost_reported ? t->reported_cost : t->observed_cost;
+  } else {
+    flags |= F_NOEVENT;
+  }
+
+  v[R_FLAGS] = flags;
+  v[R_TMAX] = enc_max(x);
+  v[R_TMIN] = enc_min(x);
+  v[R_IMAX] = enc_max(idx);
+  v[R_IMIN] = enc_min(idx);
+  v[R_UMAX] = enc_max(util);
+  /* A rank that knows no cost sends -1, below the encoding of any cost, so
+   * the maximum is -1 only when no rank knows the cost. */
+  v[R_COST] = (t->event && !t->cost_reported && !t->observed) ? -1 : enc_max(cost);
+  v[R_FP] = fingerprint(t);
+  v[R_FPNEG] = -v[R_FP];
+  enc_sum(x, &v[R_TSUM]);
+  enc_sum(util, &v[R_USUM]);
+
+  if (MPI_Allreduce(MPI_IN_PLACE, v, 1, t->vec_type, t->vec_op, t->comm) != MPI_SUCCESS) {
+    zp_error(yo, "MPI_Allreduce failed");
+    return ZOLTAN_FATAL;
+  }
+  flags = v[R_FLAGS];
+
+  if (flags & (F_BAD_TIME | F_BAD_INDEX | F_NO_LOAD | F_TOO_LARGE)) {
+    if (t->rank == 0) zp_error(yo, "a rank gave a bad step time, load index or load; step ignored");
+    return ZOLTAN_FATAL;
+  }
+  if (v[R_FP] != -v[R_FPNEG]) {
+    if (t->rank == 0)
+      zp_error(yo, "the ranks disagree on the ADAPTIVE_* parameters, the ULBA model or the "
+                   "number of calls; step ignored");
+    return ZOLTAN_FATAL;
+  }
+  if ((flags & F_EVENT) && (flags & F_NOEVENT)) {
+    /* Forget the partial report everywhere so that the ranks agree again. */
+    t->event = t->cost_reported = t->observed = 0;
+    t->observed_cost = t->reported_cost = 0.0;
+    if (t->rank == 0)
+      zp_error(yo, "a balance was reported on some ranks only (adaptive_balance_done must be "
+                   "called on every rank); report discarded, step ignored");
+    return ZOLTAN_FATAL;
+  }
+  if (t->awaiting && !(flags & F_EVENT)) {
+    t->awaiting = 0;
+    if (t->rank == 0)
+      zp_error(yo, "the previous call returned 1 but no balance was reported "
+                   "(adaptive_balance_done or an attached Zoltan call); step ignored");
+    return ZOLTAN_FATAL;
+  }
+
+  if (flags & F_EVENT) {
+    double c = v[R_COST] < 0 ? -1.0 : dec_max(v[R_COST]);
+    adaptive_state_balanced(&t->core, c);
+    adaptive_ring_clear(&t->hist);
+    drop_snapshots_before(t, t->step);
+    t->balances++;
+    t->event = t->cost_reported = t->observed = 0;
+    t->observed_cost = t->reported_cost = 0.0;
+  }
+  t->awaiting = 0;
+
+  st.t_max = dec_max(v[R_TMAX]);
+  st.t_min = dec_min(v[R_TMIN]);
+  st.t_avg = fmin(fmax(dec_sum(&v[R_TSUM]) / t->size, st.t_min), st.t_max);
+  st.idx_max = dec_max(v[R_IMAX]);
+  st.idx_min = dec_min(v[R_IMIN]);
+  st.u_max = dec_max(v[R_UMAX]);
+  st.u_avg = fmin(dec_sum(&v[R_USUM]) / t->size, st.u_max);
+  decision = adaptive_state_step(&t->core, &st, &q);
+  if (decision < 0) {
+    /* The values were checked before the reduction; this is a bug. */
+    zp_error(yo, "internal error: the decision logic rejected the reduced step");
+    return ZOLTAN_FATAL;
+  }
+
+  rec.step = t->step;
+  rec.my_time = my_step_time;
+  rec.my_load = t->load_reported ? t->my_load : NAN;
+  rec.t_max = st.t_max;
+  rec.t_avg = st.t_avg;
+  rec.t_min = st.t_min;
+  adaptive_ring_push(&t->hist, &rec);
+  t->last = q;
+  t->have_last = 1;
+  write_trace(t, &st, &q);
+  if (t->rank == 0 && (t->debug_level >= 2 || (t->debug_level >= 1 && decision == 1)))
+    printf("ADAPTIVE step %ld (%ld since balance): %s, policy %s, degradation %g, C %g\n",
+           t->step, q.since, decision ? "balance" : "wait", adaptive_policy_name(t->cfg.policy),
+           q.degradation, q.cost);
+  t->awaiting = decision;
+  t->load_reported = t->load_explicit = 0;
+  t->my_load = 0.0;
+  t->step++;
+  return decision;
+}
+
+long adaptive_history(const adaptive_trigger *t, adaptive_record *out, size_t max)
+{
+  size_t n, i, skip;
+  if (!t || (!out && max > 0)) return ZOLTAN_FATAL;
+  if (t->event) return 0; /* a balance is pending: nothing since it yet */
+  n = t->hist.count;
+  skip = n > max ? n - max : 0;
+  for (i = skip; i < n; i++) out[i - skip] = *adaptive_ring_get(&t->hist, i);
+  return (long)n;
+}
+
+int adaptive_increase_rate(const adaptive_trigger *t, int what, double *rate)
+{
+  double *x = NULL, *y = NULL;
+  size_t i, k = 0, n;
+  int rc = ZOLTAN_OK;
+  if (!t || !rate || (what != 0 && what != 1)) return ZOLTAN_FATAL;
+  *rate = 0.0;
+  n = t->event ? 0 : t->hist.count;
+  if (n < 2) return ZOLTAN_WARN;
+  x = malloc(n * sizeof *x);
+  y = malloc(n * sizeof *y);
+  if (!x || !y) {
+    rc = ZOLTAN_MEMERR;
+    goto end;
+  }
+  for (i = 0; i < n; i++) {
+    const adaptive_record *r = adaptive_ring_get(&t->hist, i);
+    double val = what == 0 ? r->my_time : r->my_load;
+    if (isnan(val)) continue;
+    x[k] = (double)r->step;
+    y[k] = val;
+    k++;
+  }
+  if (k < 2) {
+    rc = ZOLTAN_WARN;
+    goto end;
+  }
+  *rate = adaptive_ls_slope(k, x, y);
+end:
+  free(x);
+  free(y);
+  return rc;
+}
+
+long adaptive_steps_since_balance(const adaptive_trigger *t)
+{
+  if (!t) return -1;
+  return t->event ? 0 : t->core.since;
+}
+
+double adaptive_balance_cost(const adaptive_trigger *t)
+{
+  if (!t || t->core.cost_count == 0) return -1.0;
+  return t->core.cost;
+}
+
+long adaptive_num_balances(const adaptive_trigger *t)
+{
+  return t ? t->balances : -1;
+}
+
+int adaptive_last_quantities(const adaptive_trigger *t, double *degradation, double *m_hat,
+                             double *tau, double *sigma_minus, double *sigma_plus,
+                             double *spread, double *eff)
+{
+  if (!t) return ZOLTAN_FATAL;
+  if (!t->have_last) return ZOLTAN_WARN;
+  if (degradation) *degradation = t->last.degradation;
+  if (m_hat) *m_hat = t->last.m_hat;
+  if (tau) *tau = t->last.tau;
+  if (sigma_minus) *sigma_minus = t->last.sigma_minus;
+  if (sigma_plus) *sigma_plus = t->last.sigma_plus;
+  if (spread) *spread = t->last.spread;
+  if (eff) *eff = t->last.eff;
+  return ZOLTAN_OK;
+}

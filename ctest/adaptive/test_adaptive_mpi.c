@@ -1,0 +1,467 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* MPI tests of the adaptive trigger: one decision on every rank, errors
+ * reported collectively, parameters, the trace, and the attachment to a real
+ * Zoltan_Struct that measures the balance cost.  Run at 1 to 8 ranks. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <mpi.h>
+#include <zoltan.h>
+
+#include <adaptive_trigger.h>
+
+#include "adaptive_policy.h"
+#include "zp_hooks.h"
+
+/* This cmocka compares only floats; doubles are compared at full precision
+ * here, and NaN never passes. */
+#define assert_close(a, b, eps) check_close((a), (b), (eps), __FILE__, __LINE__)
+static void check_close(double a, double b, double eps, const char *file, int line)
+{
+  if (!(fabs(a - b) <= eps)) {
+    print_error("%.17g != %.17g (tolerance %g)\n", a, b, eps);
+    _fail(file, line);
+  }
+}
+
+static int rank, size;
+
+/* 1 when every rank passed the same value. */
+static int same_everywhere(double v)
+{
+  double lo, hi;
+  MPI_Allreduce(&v, &lo, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&v, &hi, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return lo == hi;
+}
+
+/* The step time of rank r at step k, since = steps since the last balance:
+ * multiples of 1/64 so that sums over up to 8 ranks are exact; the last
+ * rank slows down between balances. */
+static double step_time(int r, int k, int since)
+{
+  return (64.0 + (double)((r * 7 + k) % 5) + (r == size - 1 ? 4.0 * since : 0.0)) / 64.0;
+}
+
+/* The MPI trigger decides like the pure core fed with the full array of
+ * per-rank times, identically on every rank, for every policy. */
+static void every_rank_gets_the_core_decision_for_every_policy(void **unused)
+{
+  static const char *policies[] = {"ZHAI",      "MENON",      "MENON_CUMULATIVE",
+                                   "ULBA",      "PERIODIC",   "ALWAYS",
+                                   "NEVER",     "THRESHOLD",  "EFFICIENCY"};
+  adaptive_ulba_model model = {4, 1, 0.25, 1.0 / 4096, 1.0 / 512, 4.0, 1.0};
+  size_t p;
+  (void)unused;
+  for (p = 0; p < sizeof policies / sizeof policies[0]; p++) {
+    adaptive_trigger *t = adaptive_create(MPI_COMM_WORLD);
+    adaptive_config cfg;
+    adaptive_state core;
+    double *times = malloc((size_t)size * sizeof *times);
+    int k, since = 0, balances = 0;
+    assert_non_null(t);
+    assert_non_null(times);
+    assert_int_equal(adaptive_set_param(t, "ADAPTIVE_POLICY", policies[p]), ZOLTAN_OK);
+    assert_int_equal(adaptive_set_param(t, "ADAPTIVE_LB_COST", "0.25"), ZOLTAN_OK);
+    assert_int_equal(adaptive_set_param(t, "ADAPTIVE_PERIOD", "7"), ZOLTAN_OK);
+    adaptive_config_default(&cfg);
+    assert_int_equal(adaptive_policy_parse(policies[p], &cfg.policy), ADAPTIVE_OK);
+    cfg.initial_cost = 0.25;
+    cfg.period = 7;
+    assert_int_equal(adaptive_state_init(&core, &cfg), ADAPTIVE_OK);
+    if (strcmp(policies[p], "ULBA") == 0) {
+      assert_int_equal(adaptive_set_ulba_model(t, &model), ZOLTAN_OK);
+      assert_int_equal(adaptive_state_set_model(&core, &model), ADAPTIVE_OK);
+    }
+    for (k = 0; k < 60; k++) {
+      adaptive_step st;
+      int r, got, want;
+      for (r = 0; r < size; r++) times[r] = step_time(r, k, since);
+      assert_int_equal(adaptive_step_from_times((size_t)size, times, NULL, NULL, &st),
+                       ADAPTIVE_OK);
+      want = adaptive_state_step(&core, &st, NULL);
+      got = adaptive_should_balance(t, times[rank]);
+      assert_int_equal(got, want);
+      assert_true(same_everywhere(got));
+      since++;
+      if (got == 1) {
+        /* Costs differ per rank; the trigger uses their maximum. */
+        assert_int_equal(adaptive_balance_done(t, (1.0 + rank) / 16.0), ZOLTAN_OK);
+        adaptive_state_balanced(&core, size / 16.0);
+        since = 0;
+        balances++;
+      }
+    }
+    /* Commit the last balance, then compare C. */
+    adaptive_should_balance(t, 1.0);
+    if (balances > 0) assert_close(adaptive_balance_cost(t), core.cost, 0.0);
+    assert_int_equal(adaptive_num_balances(t), balances);
+    assert_true(same_everywhere(adaptive_balance_cost(t)));
+    if (strcmp(policies[p], "ALWAYS") == 0) assert_int_equal(balances, 60);
+    if (strcmp(policies[p], "NEVER") == 0) assert_int_equal(balances, 0);
+    if (strcmp(policies[p], "ZHAI") == 0) assert_true(balances > 0);
+    free(times);
+    adaptive_destroy(&t);
+    assert_null(t);
+  }
+}
+
+/* A NaN, infinite or negative time on one rank is an error on every rank,
+ * and the trigger keeps working afterwards. */
+static void bad_time_on_one_rank_is_an_error_on_every_rank(void **unused)
+{
+  const double bad[] = {NAN, -1.0, INFINITY};
+  adaptive_trigger *t = adaptive_create(MPI_COMM_WORLD);
+  size_t i;
+  (void)unused;
+  assert_non_null(t);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_POLICY", "NEVER"), ZOLTAN_OK);
+  assert_int_equal(adaptive_should_balance(t, 0.5), 0);
+  for (i = 0; i < 3; i++) {
+    double mine = rank == (int)(i % (size_t)size) ? bad[i] : 0.5;
+    assert_int_equal(adaptive_should_balance(t, mine), ZOLTAN_FATAL);
+    assert_int_equal(adaptive_should_balance(t, 0.5), 0);
+  }
+  /* The rejected steps were not recorded. */
+  assert_int_equal(adaptive_steps_since_balance(t), 4);
+  adaptive_destroy(&t);
+}
+
+/* A 1 not followed by a reported balance is an error on every rank. */
+static void a_yes_without_a_balance_report_is_an_error(void **unused)
+{
+  adaptive_trigger *t = adaptive_create(MPI_COMM_WORLD);
+  (void)unused;
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_POLICY", "ALWAYS"), ZOLTAN_OK);
+  assert_int_equal(adaptive_should_balance(t, 0.1), 1);
+  assert_int_equal(adaptive_should_balance(t, 0.1), ZOLTAN_FATAL);
+  assert_int_equal(adaptive_should_balance(t, 0.1), 1);
+  assert_int_equal(adaptive_balance_done(t, 0.2), ZOLTAN_OK);
+  assert_int_equal(adaptive_should_balance(t, 0.1), 1);
+  assert_close(adaptive_balance_cost(t), 0.2, 0.0);
+  adaptive_destroy(&t);
+}
+
+/* A balance reported on some ranks only, or parameters that differ between
+ * ranks, are errors on every rank. */
+static void inconsistent_ranks_are_errors_on_every_rank(void **unused)
+{
+  adaptive_trigger *t = adaptive_create(MPI_COMM_WORLD);
+  (void)unused;
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_POLICY", "NEVER"), ZOLTAN_OK);
+  if (rank == 0) assert_int_equal(adaptive_balance_done(t, 1.0), ZOLTAN_OK);
+  assert_int_equal(adaptive_should_balance(t, 0.1), size > 1 ? ZOLTAN_FATAL : 0);
+  assert_int_equal(adaptive_should_balance(t, 0.1), 0);
+  assert_int_equal(adaptive_num_balances(t), size > 1 ? 0 : 1);
+  /* Different ADAPTIVE_PERIOD values; different speeds are allowed. */
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_PERIOD", rank == 0 ? "7" : "8"), ZOLTAN_OK);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_SPEED", rank == 0 ? "2" : "1"), ZOLTAN_OK);
+  assert_int_equal(adaptive_should_balance(t, 0.1), size > 1 ? ZOLTAN_FATAL : 0);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_PERIOD", "8"), ZOLTAN_OK);
+  assert_int_equal(adaptive_should_balance(t, 0.1), 0);
+  adaptive_destroy(&t);
+}
+
+/* Zoltan-style parameters: case-insensitive names, trimmed values,
+ * DEFAULT, errors for values out of range, warnings for unknown names. */
+static void parameters_follow_zoltan_conventions(void **unused)
+{
+  adaptive_trigger *t = adaptive_create(MPI_COMM_WORLD);
+  int i;
+  (void)unused;
+  assert_int_equal(adaptive_set_param(t, " adaptive_policy ", "  periodic "), ZOLTAN_OK);
+  assert_int_equal(adaptive_set_param(t, "Adaptive_Period", " 3"), ZOLTAN_OK);
+  assert_int_equal(adaptive_should_balance(t, 0.1), 0);
+  assert_int_equal(adaptive_should_balance(t, 0.1), 0);
+  assert_int_equal(adaptive_should_balance(t, 0.1), 1);
+  adaptive_balance_done(t, 0.0);
+  /* DEFAULT restores a period of 100. */
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_PERIOD", "default"), ZOLTAN_OK);
+  for (i = 0; i < 10; i++) assert_int_equal(adaptive_should_balance(t, 0.1), 0);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_EFF_MIN", "1.7"), ZOLTAN_FATAL);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_EFF_MIN", "0"), ZOLTAN_FATAL);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_PERIOD", "0"), ZOLTAN_FATAL);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_PERIOD", "3.5"), ZOLTAN_FATAL);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_POLICY", "SOMETIMES"), ZOLTAN_FATAL);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_LB_COST", "auto"), ZOLTAN_OK);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_LB_COST", "-2"), ZOLTAN_FATAL);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_NO_SUCH", "1"), ZOLTAN_WARN);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_SPEED_FILE", "/no/such/file"), ZOLTAN_FATAL);
+  /* The rejected values left the period at its default. */
+  assert_int_equal(adaptive_should_balance(t, 0.1), 0);
+  adaptive_destroy(&t);
+}
+
+/* Rank 0 writes one CSV line per decision after a header. */
+static void trace_file_has_a_header_and_a_line_per_step(void **unused)
+{
+  char path[256], line[1024];
+  adaptive_trigger *t = adaptive_create(MPI_COMM_WORLD);
+  int i, lines = 0, ones = 0;
+  (void)unused;
+  snprintf(path, sizeof path, "adaptive_trace_np%d.csv", size);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_POLICY", "PERIODIC"), ZOLTAN_OK);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_PERIOD", "5"), ZOLTAN_OK);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_TRACE_FILE", path), ZOLTAN_OK);
+  for (i = 0; i < 12; i++)
+    if (adaptive_should_balance(t, 0.01 * (1 + rank)) == 1) adaptive_balance_done(t, 0.0);
+  adaptive_destroy(&t);
+  if (rank == 0) {
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_true(strncmp(line, "step,since,t_max,t_avg,t_min", 28) == 0);
+    while (fgets(line, sizeof line, f)) {
+      /* The decision is the next-to-last field. */
+      char *last = strrchr(line, ',');
+      assert_non_null(last);
+      *last = '\0';
+      last = strrchr(line, ',');
+      ones += atoi(last + 1);
+      lines++;
+    }
+    fclose(f);
+    remove(path);
+    assert_int_equal(lines, 12);
+    assert_int_equal(ones, 2); /* steps 5 and 10 */
+  }
+}
+
+/* THRESHOLD with the load average: each rank reads its own file; a rank
+ * whose file is missing makes the step an error everywhere. */
+static void threshold_reads_the_load_average_of_every_rank(void **unused)
+{
+  char path[256];
+  char value[64];
+  adaptive_trigger *t = adaptive_create(MPI_COMM_WORLD);
+  FILE *f;
+  (void)unused;
+  /* Rank r has avenrun = r: indices 1 .. size, spread size - 1 > 1.5 from
+   * three ranks on. */
+  snprintf(path, sizeof path, "adaptive_loadavg_np%d_r%d", size, rank);
+  f = fopen(path, "w");
+  assert_non_null(f);
+  fprintf(f, "%d.00 0.00 0.00 1/100 42\n", rank);
+  fclose(f);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_POLICY", "THRESHOLD"), ZOLTAN_OK);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_LOAD_INDEX", "loadavg"), ZOLTAN_OK);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_THRESHOLD", "1.5"), ZOLTAN_OK);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_SETTLE_STEPS", "1"), ZOLTAN_OK);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_LOADAVG_FILE", path), ZOLTAN_OK);
+  assert_int_equal(adaptive_should_balance(t, 0.1), size >= 3 ? 1 : 0);
+  if (size >= 3) adaptive_balance_done(t, 0.0);
+  /* A faster rank 0 (alpha = 4) lowers its index from 1 to 0.25. */
+  snprintf(value, sizeof value, "%d", rank == 0 ? 4 : 1);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_SPEED", value), ZOLTAN_OK);
+  assert_int_equal(adaptive_should_balance(t, 0.1), (size - 0.25 > 1.5) ? 1 : 0);
+  if (size - 0.25 > 1.5) adaptive_balance_done(t, 0.0);
+  if (rank == size - 1)
+    assert_int_equal(adaptive_set_param(t, "ADAPTIVE_LOADAVG_FILE", "/no/such/loadavg"),
+                     ZOLTAN_OK);
+  assert_int_equal(adaptive_should_balance(t, 0.1), ZOLTAN_FATAL);
+  remove(path);
+  adaptive_destroy(&t);
+}
+
+/* The history accessors give this rank's steps since the last balance and
+ * its workload increase rate; object snapshots are kept in their window. */
+static void history_gives_the_increase_rate_and_object_loads(void **unused)
+{
+  adaptive_trigger *t = adaptive_create(MPI_COMM_WORLD);
+  adaptive_record rec[16];
+  ZOLTAN_ID_TYPE gids[3] = {1, 2, 3};
+  double loads[3], rate;
+  const ZOLTAN_ID_TYPE *g;
+  const double *l;
+  long step;
+  int k, n, ngid;
+  (void)unused;
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_POLICY", "NEVER"), ZOLTAN_OK);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_OBJ_HISTORY", "2"), ZOLTAN_OK);
+  assert_int_equal(adaptive_increase_rate(t, 0, &rate), ZOLTAN_WARN);
+  /* Time 1 + 0.5 k and load 10 + 2 k (three objects) on this rank. */
+  for (k = 0; k < 6; k++) {
+    loads[0] = 2.0 + 2.0 * k;
+    loads[1] = 3.0;
+    loads[2] = 5.0;
+    assert_int_equal(adaptive_report_objects(t, 3, 1, gids, loads), ZOLTAN_OK);
+    assert_int_equal(adaptive_should_balance(t, 1.0 + 0.5 * k + rank), 0);
+  }
+  assert_int_equal(adaptive_history(t, rec, 16), 6);
+  assert_close(rec[5].my_load, 20.0, 0.0);
+  assert_close(rec[5].t_max, 1.0 + 2.5 + (size - 1), 0.0);
+  assert_int_equal(adaptive_increase_rate(t, 0, &rate), ZOLTAN_OK);
+  assert_close(rate, 0.5, 1e-12);
+  assert_int_equal(adaptive_increase_rate(t, 1, &rate), ZOLTAN_OK);
+  assert_close(rate, 2.0, 1e-12);
+  /* Only the newest two snapshots are kept. */
+  assert_int_equal(adaptive_object_history(t, 0, &step, &n, &ngid, &g, &l), ZOLTAN_OK);
+  assert_int_equal(step, 5);
+  assert_int_equal(n, 3);
+  assert_close(l[0], 12.0, 0.0);
+  assert_int_equal(g[2], 3);
+  assert_int_equal(adaptive_object_history(t, 1, &step, &n, &ngid, &g, &l), ZOLTAN_OK);
+  assert_int_equal(step, 4);
+  assert_int_equal(adaptive_object_history(t, 2, &step, &n, &ngid, &g, &l), ZOLTAN_WARN);
+  /* A balance empties the window. */
+  adaptive_balance_done(t, 0.0);
+  assert_int_equal(adaptive_steps_since_balance(t), 0);
+  assert_int_equal(adaptive_history(t, rec, 16), 0);
+  assert_int_equal(adaptive_should_balance(t, 1.0), 0);
+  assert_int_equal(adaptive_history(t, rec, 16), 1);
+  assert_int_equal(adaptive_object_history(t, 0, &step, &n, &ngid, &g, &l), ZOLTAN_WARN);
+  adaptive_destroy(&t);
+}
+
+/* ---- a small Zoltan application: a 4 x 4 block of points per rank ---- */
+
+static int grid_num(void *d, int *ierr)
+{
+  (void)d;
+  *ierr = ZOLTAN_OK;
+  return 16;
+}
+
+static void grid_list(void *d, int ng, int nl, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int wdim,
+                      float *w, int *ierr)
+{
+  int i;
+  (void)d;
+  (void)ng;
+  (void)nl;
+  for (i = 0; i < 16; i++) {
+    gids[i] = (ZOLTAN_ID_TYPE)(rank * 16 + i + 1);
+    lids[i] = (ZOLTAN_ID_TYPE)i;
+    if (wdim > 0) w[i] = 1.0f + (float)(rank == 0);
+  }
+  *ierr = ZOLTAN_OK;
+}
+
+static int grid_dim(void *d, int *ierr)
+{
+  (void)d;
+  *ierr = ZOLTAN_OK;
+  return 2;
+}
+
+static void grid_geom(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                      int dim, double *x, int *ierr)
+{
+  int i;
+  (void)d;
+  (void)ng;
+  (void)nl;
+  (void)gids;
+  (void)dim;
+  for (i = 0; i < n; i++) {
+    x[2 * i] = (double)(rank * 4 + (int)lids[i] % 4);
+    x[2 * i + 1] = (double)((int)lids[i] / 4);
+  }
+  *ierr = ZOLTAN_OK;
+}
+
+static int partition(struct Zoltan_Struct *zz, int use_balance)
+{
+  int changes, ngid, nlid, nimp, nexp, *ip, *ipart, *ep, *epart, rc;
+  ZOLTAN_ID_PTR ig, il, eg, el;
+  if (use_balance)
+    rc = Zoltan_LB_Balance(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &nexp, &eg, &el,
+                           &ep);
+  else
+    rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipart, &nexp,
+                             &eg, &el, &ep, &epart);
+  if (use_balance) {
+    Zoltan_LB_Free_Data(&ig, &il, &ip, &eg, &el, &ep);
+  } else {
+    Zoltan_LB_Free_Part(&ig, &il, &ip, &ipart);
+    Zoltan_LB_Free_Part(&eg, &el, &ep, &epart);
+  }
+  return rc;
+}
+
+/* Attached to a Zoltan_Struct, the trigger takes C from the measured RCB
+ * calls; adaptive_balance_done's cost replaces the measurement; after
+ * adaptive_destroy the struct is no longer observed. */
+static void attach_measures_the_cost_of_real_zoltan_calls(void **unused)
+{
+  struct Zoltan_Struct *zz;
+  adaptive_trigger *t;
+  float ver;
+  double w0, wall, wall_max, c1, c2;
+  int dummy = 0;
+  (void)unused;
+  Zoltan_Initialize(0, NULL, &ver);
+  zz = Zoltan_Create(MPI_COMM_WORLD);
+  assert_non_null(zz);
+  Zoltan_Set_Param(zz, "LB_METHOD", "RCB");
+  Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
+  Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
+  Zoltan_Set_Num_Obj_Fn(zz, grid_num, NULL);
+  Zoltan_Set_Obj_List_Fn(zz, grid_list, NULL);
+  Zoltan_Set_Num_Geom_Fn(zz, grid_dim, NULL);
+  Zoltan_Set_Geom_Multi_Fn(zz, grid_geom, NULL);
+
+  t = adaptive_create(MPI_COMM_WORLD);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_POLICY", "NEVER"), ZOLTAN_OK);
+  assert_int_equal(adaptive_attach(t, (struct Zoltan_Struct *)&dummy), ZOLTAN_FATAL);
+  assert_int_equal(adaptive_attach(t, zz), ZOLTAN_OK);
+  assert_ptr_equal(zp_observer_of(zz, "adaptive_trigger"), t);
+
+  w0 = MPI_Wtime();
+  assert_int_equal(partition(zz, 0), ZOLTAN_OK);
+  wall = MPI_Wtime() - w0;
+  MPI_Allreduce(&wall, &wall_max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  assert_close(adaptive_balance_cost(t), -1.0, 0.0); /* committed at the next call */
+  assert_int_equal(adaptive_should_balance(t, 0.01), 0);
+  c1 = adaptive_balance_cost(t);
+  assert_true(c1 > 0.0);
+  assert_true(c1 <= wall_max); /* the observed time lies inside the call */
+  assert_true(same_everywhere(c1));
+  assert_int_equal(adaptive_num_balances(t), 1);
+  assert_int_equal(adaptive_steps_since_balance(t), 1);
+
+  /* Zoltan_LB_Balance is observed too; a reported cost replaces the
+   * measurement: plain mean of c1 and 0.5. */
+  assert_int_equal(partition(zz, 1), ZOLTAN_OK);
+  assert_int_equal(adaptive_balance_done(t, 0.5), ZOLTAN_OK);
+  assert_int_equal(adaptive_should_balance(t, 0.01), 0);
+  c2 = adaptive_balance_cost(t);
+  assert_close(c2, c1 + (0.5 - c1) / 2.0, 0.0);
+  assert_int_equal(adaptive_num_balances(t), 2);
+
+  adaptive_destroy(&t);
+  assert_null(zp_observer_of(zz, "adaptive_trigger"));
+  assert_int_equal(partition(zz, 0), ZOLTAN_OK); /* no observer left to call */
+  Zoltan_Destroy(&zz);
+}
+
+int main(int argc, char **argv)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(every_rank_gets_the_core_decision_for_every_policy),
+      cmocka_unit_test(bad_time_on_one_rank_is_an_error_on_every_rank),
+      cmocka_unit_test(a_yes_without_a_balance_report_is_an_error),
+      cmocka_unit_test(inconsistent_ranks_are_errors_on_every_rank),
+      cmocka_unit_test(parameters_follow_zoltan_conventions),
+      cmocka_unit_test(trace_file_has_a_header_and_a_line_per_step),
+      cmocka_unit_test(threshold_reads_the_load_average_of_every_rank),
+      cmocka_unit_test(history_gives_the_increase_rate_and_object_loads),
+      cmocka_unit_test(attach_measures_the_cost_of_real_zoltan_calls),
+  };
+  int rc;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  rc = cmocka_run_group_tests(tests, NULL, NULL);
+  /* A failure on any rank fails the run on every rank. */
+  MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return rc;
+}
