@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "adaptive_policy.h"
+#include "ulba_core.h"
 
 #include <assert.h>
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -128,12 +130,31 @@ int adaptive_ulba_check(const adaptive_ulba_model *m)
 {
   if (!m) return ADAPTIVE_EINVAL;
   if (m->P < 1 || m->N < 0 || m->N >= m->P) return ADAPTIVE_EINVAL;
-  if (!(m->alpha >= 0.0 && m->alpha <= 1.0)) return ADAPTIVE_EINVAL;
+  if (!(m->alpha >= 0.0 && m->alpha < 1.0)) return ADAPTIVE_EINVAL;
   if (!good_value(m->a) || !good_value(m->m) || !good_value(m->W)) return ADAPTIVE_EINVAL;
   if (!(m->omega > 0.0) || !isfinite(m->omega)) return ADAPTIVE_EINVAL;
   return ADAPTIVE_OK;
 }
 
+/* The ULBA core's model for this trigger model.  The core wants P >= 2 and
+ * W > 0; a trigger model with P == 1 or no work never reaches it (callers
+ * answer those cases first), and W is kept positive for the same reason. */
+static ulba_model to_ulba(const adaptive_ulba_model *m, double C)
+{
+  ulba_model u;
+  u.P = m->P;
+  u.N = m->N;
+  u.a = m->a;
+  u.m = m->m;
+  u.W = m->W > 0.0 ? m->W : DBL_MIN;
+  u.C = C;
+  u.omega = m->omega;
+  return u;
+}
+
+/* Eq. 11 at any step count since the balance (the ULBA core's
+ * ulba_overhead counts only from sigma-minus on, the trigger needs every
+ * step).  Eqs. 8 and 12 live once, in the ULBA core (ulba/ulba_core.c). */
 double adaptive_ulba_overhead(const adaptive_ulba_model *m, double steps)
 {
   double P = m->P, N = m->N;
@@ -144,31 +165,21 @@ double adaptive_ulba_overhead(const adaptive_ulba_model *m, double steps)
 int adaptive_ulba_bounds(const adaptive_ulba_model *m, double C,
                          double *sigma_minus, double *sigma_plus)
 {
-  double P, N, dW, m_hat, smin, A, B, D, tau;
+  ulba_model u;
   if (adaptive_ulba_check(m) != ADAPTIVE_OK || !good_value(C) || !sigma_minus ||
       !sigma_plus)
     return ADAPTIVE_EINVAL;
   /* Without overloading PEs the model builds no imbalance, so no balance is
    * ever worth its cost. */
-  if (m->N == 0 || m->m == 0.0) {
+  if (m->N == 0 || m->m == 0.0 || m->P < 2) {
     *sigma_minus = 0.0;
     *sigma_plus = INFINITY;
     return ADAPTIVE_OK;
   }
-  P = m->P;
-  N = m->N;
-  dW = m->a * P + m->m * N;
-  m_hat = m->m * (P - N) / P;
-  /* Eq. 8: steps until the unloaded overloading PEs catch up. */
-  smin = floor((1.0 + N / (P - N)) * m->alpha * m->W / (m->m * P));
-  /* Eq. 12: A tau^2 - B tau - D = 0 with A > 0 and B, D >= 0, so the larger
-   * root is the non-negative one. */
-  A = m_hat / (2.0 * m->omega);
-  B = m->alpha * N * dW / ((P - N) * m->omega * P);
-  D = m->alpha * N / (P - N) * (m->W + smin * dW) / (m->omega * P) + C;
-  tau = (B + sqrt(B * B + 4.0 * A * D)) / (2.0 * A);
-  *sigma_minus = smin;
-  *sigma_plus = smin + tau;
+  u = to_ulba(m, C);
+  if (ulba_sigma_minus(&u, m->alpha, sigma_minus) != ULBA_OK ||
+      ulba_sigma_plus(&u, m->alpha, sigma_plus) != ULBA_OK)
+    return ADAPTIVE_EINVAL;
   return ADAPTIVE_OK;
 }
 

@@ -18,7 +18,7 @@ extern "C" {
 typedef struct adaptive_ulba_model {
   int P;        /* number of PEs, >= 1 */
   int N;        /* number of overloading PEs, 0 <= N < P */
-  double alpha; /* fraction of W_tot/P removed from overloading PEs, [0, 1] */
+  double alpha; /* fraction of W_tot/P removed from overloading PEs, [0, 1) */
   double a;     /* work added to every PE per step, >= 0 */
   double m;     /* extra work per step on each overloading PE, >= 0 */
   double W;     /* total work W_tot(LB_p) at the last balance, >= 0 */

@@ -15,6 +15,8 @@
 #ifndef ZP_STATIC_WRAP
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
+#else
+#define _POSIX_C_SOURCE 200809L
 #endif
 #include <stdint.h>
 #include <stdio.h>
@@ -140,6 +142,42 @@ int zp_real_set_part_sizes(ZZ *zz, int global_num, int len, int *part_ids, int *
   return f ? f(zz, global_num, len, part_ids, wgt_idx, sizes) : ZOLTAN_FATAL;
 }
 
+/* ---- environment overrides --------------------------------------------- */
+
+/*
+ * ZOLTAN_PLUGINS_LB_METHOD replaces every LB_METHOD the application sets
+ * (and the default one), and ZOLTAN_PLUGINS_PARAMS ("NAME=VALUE,NAME=VALUE")
+ * is applied to every new struct, so that an unmodified binary that
+ * hard-codes LB_METHOD=RCB can be run with our methods under LD_PRELOAD.
+ */
+static const char *zp_env_method(void)
+{
+  const char *v = getenv("ZOLTAN_PLUGINS_LB_METHOD");
+  return (v != NULL && v[0] != '\0') ? v : NULL;
+}
+
+static void zp_apply_env(ZZ *zz)
+{
+  const char *m = zp_env_method(), *p = getenv("ZOLTAN_PLUGINS_PARAMS");
+  if (p != NULL && p[0] != '\0') {
+    char *copy = malloc(strlen(p) + 1), *item, *save = NULL;
+    if (copy != NULL) {
+      strcpy(copy, p);
+      for (item = strtok_r(copy, ",", &save); item != NULL; item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        if (eq == NULL) {
+          zp_warn("ZOLTAN_PLUGINS_PARAMS", "'%s' is not NAME=VALUE; ignored", item);
+          continue;
+        }
+        *eq = '\0';
+        ZP_ENTRY(Zoltan_Set_Param_Vec)(zz, item, eq + 1, -1);
+      }
+      free(copy);
+    }
+  }
+  if (m != NULL) ZP_ENTRY(Zoltan_Set_Param_Vec)(zz, "LB_METHOD", m, -1);
+}
+
 /* ---- creation, copies, destruction ------------------------------------- */
 
 ZZ *ZP_ENTRY(Zoltan_Create)(MPI_Comm communicator)
@@ -157,6 +195,7 @@ ZZ *ZP_ENTRY(Zoltan_Create)(MPI_Comm communicator)
     if (d) d(&zz);
     return NULL;
   }
+  if (zz != NULL) zp_apply_env(zz);
   return zz;
 }
 
@@ -240,7 +279,11 @@ int ZP_ENTRY(Zoltan_Set_Param_Vec)(ZZ *zz, const char *name, const char *val, in
     return zp_real_set_param_vec(zz, name, val, index);
 
   if (strcmp(cname, "LB_METHOD") == 0) {
-    const zp_method *m = zp_find_method(cval);
+    const zp_method *m;
+    const char *forced = zp_env_method();
+    if (forced != NULL && zp_clean_string(forced, cval, sizeof cval) != 0) forced = NULL;
+    if (forced != NULL) val = forced;
+    m = zp_find_method(cval);
     if (m != NULL) {
       if (r->state_owner != NULL && r->state_owner != m && r->state != NULL) {
         r->state_owner->destroy(r->state);

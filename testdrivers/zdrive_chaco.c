@@ -1,0 +1,586 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Chaco input (.graph, .coords, .assign) and the initial distribution.
+ *
+ * Rank 0 reads the files whole and broadcasts them; every rank then keeps
+ * the vertices that the deck's initial distribution gives it, in ascending
+ * vertex order, exactly as Zoltan's zdrive does.  That order matters: it is
+ * the order in which the objects reach Zoltan, and geometric methods break
+ * ties by it.  Every reading error names the file and the line.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zdrive.h"
+
+/* A line-oriented reader that knows where it is, for error messages. */
+typedef struct reader {
+  FILE *f;          /* the open file */
+  const char *name; /* its name */
+  char *line;       /* current line (getline buffer) */
+  size_t cap;       /* size of that buffer */
+  char *pos;        /* next unread character of the line */
+  int lineno;       /* 1-based number of the current line */
+} reader;
+
+/* Reads the next line; returns 0 at end of file. */
+static int next_line(reader *r)
+{
+  ssize_t n = getline(&r->line, &r->cap, r->f);
+  if (n < 0) return 0;
+  r->lineno++;
+  r->pos = r->line;
+  return 1;
+}
+
+/* True when the line holds a Chaco comment ('%' or '#' first after blanks). */
+static int comment_line(const char *s)
+{
+  while (*s && isspace((unsigned char)*s)) s++;
+  return *s == '%' || *s == '#';
+}
+
+/*
+ * Reads the next number of the current line.  Returns 1 and *v on success,
+ * 0 at the end of the line (or on a comment line), -1 if the next token is
+ * not a number (an error the caller reports).
+ */
+static int line_double(reader *r, double *v)
+{
+  char *end;
+  if (comment_line(r->line)) return 0;
+  while (*r->pos && isspace((unsigned char)*r->pos)) r->pos++;
+  if (!*r->pos) return 0;
+  errno = 0;
+  *v = strtod(r->pos, &end);
+  if (end == r->pos || errno == ERANGE || (*end && !isspace((unsigned char)*end))) return -1;
+  r->pos = end;
+  return 1;
+}
+
+/* As line_double for integers (decimal; leading zeros allowed, as in Chaco). */
+static int line_int(reader *r, long *v)
+{
+  char *end;
+  if (comment_line(r->line)) return 0;
+  while (*r->pos && isspace((unsigned char)*r->pos)) r->pos++;
+  if (!*r->pos) return 0;
+  errno = 0;
+  *v = strtol(r->pos, &end, 10);
+  if (end == r->pos || errno == ERANGE || (*end && !isspace((unsigned char)*end))) return -1;
+  r->pos = end;
+  return 1;
+}
+
+/* Whole-file data read by rank 0 and broadcast. */
+typedef struct chaco_data {
+  int nvtx;        /* vertices */
+  int nadj;        /* adjacency entries (twice the edges) */
+  int vwgt_dim;    /* weights per vertex in the file */
+  int ewgt_dim;    /* weights per edge in the file */
+  int ndims;       /* coordinate dimension, 0 without .coords */
+  int has_assign;  /* an .assign file was read */
+  int *start;      /* nvtx+1 offsets into adj */
+  int *adj;        /* 1-based neighbour numbers */
+  float *vwgt;     /* nvtx*vwgt_dim */
+  float *ewgt;     /* nadj (first edge weight) */
+  float *xyz;      /* nvtx*3 */
+  int *assign;     /* nvtx */
+} chaco_data;
+
+static void free_data(chaco_data *d)
+{
+  free(d->start);
+  free(d->adj);
+  free(d->vwgt);
+  free(d->ewgt);
+  free(d->xyz);
+  free(d->assign);
+  memset(d, 0, sizeof(*d));
+}
+
+/* Reads <name>.graph; see the Chaco user guide for the format. */
+static int read_graph(const char *fname, chaco_data *d, zdrive_status *st)
+{
+  reader r = {0};
+  long nv = 0, ne = 0, opt = 0, x;
+  int rc = 1, k, vtxnums, got, vertex = 0, vtx = 0, nadj = 0, cap;
+  int self_edges = 0, dups = 0, have_line;
+
+  r.name = fname;
+  r.f = fopen(fname, "r");
+  if (!r.f) {
+    zdrive_set_error(st, fname, 0, "cannot open the Chaco graph file");
+    return 1;
+  }
+  /* Header: the first line holding a number (comments and blanks skipped). */
+  for (;;) {
+    if (!next_line(&r)) {
+      zdrive_set_error(st, fname, r.lineno, "no header line (nvtx nedges [fmt])");
+      goto cleanup;
+    }
+    got = line_int(&r, &nv);
+    if (got < 0) goto bad_number;
+    if (got == 1) break;
+  }
+  if (nv <= 0 || nv > 100000000L) {
+    zdrive_set_error(st, fname, r.lineno, "invalid number of vertices %ld", nv);
+    goto cleanup;
+  }
+  got = line_int(&r, &ne);
+  if (got < 0) goto bad_number;
+  if (got == 0 || ne < 0) {
+    zdrive_set_error(st, fname, r.lineno, "invalid or missing number of edges");
+    goto cleanup;
+  }
+  got = line_int(&r, &opt);
+  if (got < 0) goto bad_number;
+  if (opt < 0 || opt > 111 || (opt % 10) > 9) {
+    zdrive_set_error(st, fname, r.lineno, "invalid format code %ld", opt);
+    goto cleanup;
+  }
+  d->nvtx = (int)nv;
+  d->ewgt_dim = (int)(opt % 10);
+  d->vwgt_dim = (int)((opt / 10) % 10);
+  vtxnums = (int)((opt / 100) % 10);
+  /* Optional explicit weight dimensions follow the format code. */
+  if (d->vwgt_dim == 1) {
+    got = line_int(&r, &x);
+    if (got < 0) goto bad_number;
+    if (got == 1) d->vwgt_dim = (int)x;
+  }
+  if (d->ewgt_dim == 1) {
+    got = line_int(&r, &x);
+    if (got < 0) goto bad_number;
+    if (got == 1) d->ewgt_dim = (int)x;
+  }
+  if (d->vwgt_dim < 0 || d->vwgt_dim > ZDRIVE_MAX_WGTS || d->ewgt_dim < 0 ||
+      d->ewgt_dim > ZDRIVE_MAX_WGTS) {
+    zdrive_set_error(st, fname, r.lineno, "weight dimensions %d/%d outside [0, %d]",
+                     d->vwgt_dim, d->ewgt_dim, ZDRIVE_MAX_WGTS);
+    goto cleanup;
+  }
+  cap = (int)(2 * ne + 1);
+  d->start = calloc((size_t)nv + 1, sizeof(int));
+  d->adj = malloc((size_t)cap * sizeof(int));
+  d->ewgt = malloc((size_t)cap * sizeof(float));
+  d->vwgt = calloc((size_t)nv * (d->vwgt_dim ? d->vwgt_dim : 1), sizeof(float));
+  if (!d->start || !d->adj || !d->ewgt || !d->vwgt) {
+    zdrive_set_error(st, fname, r.lineno, "out of memory for %ld vertices", nv);
+    goto cleanup;
+  }
+  if (d->vwgt_dim == 0)
+    for (k = 0; k < d->nvtx; k++) d->vwgt[k] = 1.0f;
+
+  /* One line per vertex (or several with vertex numbers); comment and blank
+   * lines count as vertex lines, as in Chaco's reader. */
+  have_line = 0;
+  while (d->vwgt_dim || vtxnums || ne) {
+    int new_vertex = 1;
+    if (!next_line(&r)) break;
+    have_line = 1;
+    if (vtxnums) {
+      got = line_int(&r, &x);
+      if (got < 0) goto bad_number;
+      if (got == 0) {
+        if (vertex == d->nvtx) break;
+        zdrive_set_error(st, fname, r.lineno, "no vertex number on this line");
+        goto cleanup;
+      }
+      if (x != vertex && x != vertex + 1) {
+        zdrive_set_error(st, fname, r.lineno, "out-of-order vertex number %ld", x);
+        goto cleanup;
+      }
+      new_vertex = (x != vertex);
+      vertex = (int)x;
+    } else {
+      vertex = ++vtx;
+    }
+    if (vertex > d->nvtx) {
+      double y;
+      if (line_double(&r, &y) != 0)
+        fprintf(stderr, "zdrive: warning: %s:%d: data after the last vertex ignored\n",
+                fname, r.lineno);
+      break;
+    }
+    if (d->vwgt_dim && new_vertex) {
+      for (k = 0; k < d->vwgt_dim; k++) {
+        double w;
+        got = line_double(&r, &w);
+        if (got < 0) goto bad_number;
+        if (got == 0) {
+          zdrive_set_error(st, fname, r.lineno, "not enough weights for vertex %d", vertex);
+          goto cleanup;
+        }
+        if (w < 0) {
+          zdrive_set_error(st, fname, r.lineno, "negative weight %g for vertex %d", w, vertex);
+          goto cleanup;
+        }
+        d->vwgt[(size_t)(vertex - 1) * d->vwgt_dim + k] = (float)w;
+      }
+    }
+    for (;;) {
+      long nb;
+      int skip = 0, j;
+      float ew = 1.0f;
+      got = line_int(&r, &nb);
+      if (got < 0) goto bad_number;
+      if (got == 0) break;
+      if (nb < 1 || nb > d->nvtx) {
+        zdrive_set_error(st, fname, r.lineno, "neighbour %ld of vertex %d is outside [1, %d]",
+                         nb, vertex, d->nvtx);
+        goto cleanup;
+      }
+      if (nb == vertex) {
+        skip = 1;
+        self_edges++;
+      } else {
+        for (j = d->start[vertex - 1]; j < nadj; j++)
+          if (d->adj[j] == nb) {
+            skip = 1;
+            dups++;
+            break;
+          }
+      }
+      for (k = 0; k < d->ewgt_dim; k++) {
+        double w;
+        got = line_double(&r, &w);
+        if (got < 0) goto bad_number;
+        if (got == 0) {
+          zdrive_set_error(st, fname, r.lineno, "not enough weights for edge (%d,%ld)",
+                           vertex, nb);
+          goto cleanup;
+        }
+        if (w < 0) {
+          zdrive_set_error(st, fname, r.lineno, "negative weight %g for edge (%d,%ld)", w,
+                           vertex, nb);
+          goto cleanup;
+        }
+        if (k == 0) ew = (float)w;
+      }
+      if (skip) continue;
+      if (nadj >= 2 * ne) {
+        zdrive_set_error(st, fname, r.lineno,
+                         "more than %ld adjacencies, but the header says %ld edges", 2 * ne, ne);
+        goto cleanup;
+      }
+      d->adj[nadj] = (int)nb;
+      d->ewgt[nadj] = ew;
+      nadj++;
+    }
+    d->start[vertex] = nadj;
+  }
+  (void)have_line;
+  /* Vertices past the last line read have no edges. */
+  if ((d->vwgt_dim || vtxnums) && vertex < d->nvtx) {
+    zdrive_set_error(st, fname, r.lineno, "file ends after vertex %d of %d", vertex, d->nvtx);
+    goto cleanup;
+  }
+  for (k = vertex; k < d->nvtx; k++) d->start[k + 1] = nadj;
+  if (nadj != 2 * ne) {
+    zdrive_set_error(st, fname, r.lineno,
+                     "the header says %ld edges (%ld adjacencies) but the file lists %d "
+                     "adjacencies%s", ne, 2 * ne, nadj,
+                     vertex < d->nvtx ? " (file truncated?)" : "");
+    goto cleanup;
+  }
+  if (self_edges) fprintf(stderr, "zdrive: warning: %s: %d self edges ignored\n", fname, self_edges);
+  if (dups) fprintf(stderr, "zdrive: warning: %s: %d repeated edges ignored\n", fname, dups);
+  d->nadj = nadj;
+  rc = 0;
+  goto cleanup;
+bad_number:
+  zdrive_set_error(st, fname, r.lineno, "bad number '%.*s'",
+                   (int)strcspn(r.pos, " \t\r\n"), r.pos);
+cleanup:
+  free(r.line);
+  fclose(r.f);
+  return rc;
+}
+
+/* Reads <name>.coords if it exists; a missing file only means no geometry. */
+static int read_coords(const char *fname, chaco_data *d, zdrive_status *st)
+{
+  reader r = {0};
+  int rc = 1, v = 0, k;
+  r.name = fname;
+  r.f = fopen(fname, "r");
+  if (!r.f) {
+    fprintf(stderr, "zdrive: warning: cannot open %s; no geometry\n", fname);
+    d->ndims = 0;
+    return 0;
+  }
+  d->xyz = calloc((size_t)d->nvtx * 3, sizeof(float));
+  if (!d->xyz) {
+    zdrive_set_error(st, fname, 0, "out of memory");
+    goto cleanup;
+  }
+  while (v < d->nvtx && next_line(&r)) {
+    double c[4];
+    int n = 0, got;
+    while (n < 4 && (got = line_double(&r, &c[n])) == 1) n++;
+    if (n < 4 && got < 0) {
+      zdrive_set_error(st, fname, r.lineno, "bad number '%.*s'",
+                       (int)strcspn(r.pos, " \t\r\n"), r.pos);
+      goto cleanup;
+    }
+    if (n == 0) continue; /* comment or blank line */
+    if (v == 0) {
+      if (n > 3) {
+        zdrive_set_error(st, fname, r.lineno, "more than 3 coordinates per vertex");
+        goto cleanup;
+      }
+      d->ndims = n;
+    } else if (n != d->ndims) {
+      zdrive_set_error(st, fname, r.lineno, "vertex %d has %d coordinates, expected %d",
+                       v + 1, n, d->ndims);
+      goto cleanup;
+    }
+    for (k = 0; k < n; k++) d->xyz[3 * v + k] = (float)c[k];
+    v++;
+  }
+  if (v < d->nvtx) {
+    zdrive_set_error(st, fname, r.lineno, "only %d of %d vertices have coordinates", v,
+                     d->nvtx);
+    goto cleanup;
+  }
+  rc = 0;
+cleanup:
+  free(r.line);
+  fclose(r.f);
+  return rc;
+}
+
+/* Reads <name>.assign: one non-negative part number per vertex. */
+static int read_assign(const char *fname, chaco_data *d, zdrive_status *st)
+{
+  reader r = {0};
+  int rc = 1, v = 0;
+  r.name = fname;
+  r.f = fopen(fname, "r");
+  if (!r.f) {
+    zdrive_set_error(st, fname, 0, "cannot open the Chaco assignment file "
+                     "(needed by 'initial distribution = file')");
+    return 1;
+  }
+  d->assign = malloc((size_t)d->nvtx * sizeof(int));
+  if (!d->assign) {
+    zdrive_set_error(st, fname, 0, "out of memory");
+    goto cleanup;
+  }
+  while (v < d->nvtx && next_line(&r)) {
+    long a;
+    int got;
+    while (v < d->nvtx && (got = line_int(&r, &a)) == 1) {
+      if (a < 0 || a > 32767) {
+        zdrive_set_error(st, fname, r.lineno, "assignment %ld of vertex %d is outside "
+                         "[0, 32767]", a, v + 1);
+        goto cleanup;
+      }
+      d->assign[v++] = (int)a;
+    }
+    if (got < 0) {
+      zdrive_set_error(st, fname, r.lineno, "bad number '%.*s'",
+                       (int)strcspn(r.pos, " \t\r\n"), r.pos);
+      goto cleanup;
+    }
+  }
+  if (v < d->nvtx) {
+    zdrive_set_error(st, fname, r.lineno, "only %d of %d vertices have an assignment", v,
+                     d->nvtx);
+    goto cleanup;
+  }
+  d->has_assign = 1;
+  rc = 0;
+cleanup:
+  free(r.line);
+  fclose(r.f);
+  return rc;
+}
+
+/* Broadcasts the whole problem from rank 0. */
+static int bcast_data(chaco_data *d, int rank, MPI_Comm comm)
+{
+  int hdr[6];
+  size_t nv;
+  if (rank == 0) {
+    hdr[0] = d->nvtx;
+    hdr[1] = d->nadj;
+    hdr[2] = d->vwgt_dim;
+    hdr[3] = d->ewgt_dim;
+    hdr[4] = d->ndims;
+    hdr[5] = d->has_assign;
+  }
+  MPI_Bcast(hdr, 6, MPI_INT, 0, comm);
+  if (rank != 0) {
+    d->nvtx = hdr[0];
+    d->nadj = hdr[1];
+    d->vwgt_dim = hdr[2];
+    d->ewgt_dim = hdr[3];
+    d->ndims = hdr[4];
+    d->has_assign = hdr[5];
+    nv = (size_t)d->nvtx;
+    d->start = malloc((nv + 1) * sizeof(int));
+    d->adj = malloc(((size_t)d->nadj + 1) * sizeof(int));
+    d->ewgt = malloc(((size_t)d->nadj + 1) * sizeof(float));
+    d->vwgt = malloc(nv * (d->vwgt_dim ? d->vwgt_dim : 1) * sizeof(float));
+    d->xyz = d->ndims ? malloc(nv * 3 * sizeof(float)) : NULL;
+    d->assign = d->has_assign ? malloc(nv * sizeof(int)) : NULL;
+    if (!d->start || !d->adj || !d->ewgt || !d->vwgt || (d->ndims && !d->xyz) ||
+        (d->has_assign && !d->assign))
+      return 1;
+  }
+  nv = (size_t)d->nvtx;
+  MPI_Bcast(d->start, (int)nv + 1, MPI_INT, 0, comm);
+  MPI_Bcast(d->adj, d->nadj, MPI_INT, 0, comm);
+  MPI_Bcast(d->ewgt, d->nadj, MPI_FLOAT, 0, comm);
+  MPI_Bcast(d->vwgt, (int)(nv * (d->vwgt_dim ? d->vwgt_dim : 1)), MPI_FLOAT, 0, comm);
+  if (d->ndims) MPI_Bcast(d->xyz, (int)(3 * nv), MPI_FLOAT, 0, comm);
+  if (d->has_assign) MPI_Bcast(d->assign, (int)nv, MPI_INT, 0, comm);
+  return 0;
+}
+
+/*
+ * Owner rank of each vertex under the deck's initial distribution, and
+ * whether assignments are parts only.  Mirrors zdrive: with "file", if some
+ * assignment is not a valid rank, the file gives parts and the vertices are
+ * spread linearly; "initial procs = k" restricts the objects to ranks < k.
+ */
+static void owners(const zdrive_deck *deck, const chaco_data *d, int nranks, int *owner)
+{
+  int ndist = deck->init_procs, dist = deck->init_dist, v, p;
+  if (ndist <= 0 || ndist > nranks) ndist = nranks;
+  if (d->has_assign) {
+    int maxa = 0;
+    for (v = 0; v < d->nvtx; v++)
+      if (d->assign[v] > maxa) maxa = d->assign[v];
+    if (maxa >= nranks) dist = ZDRIVE_DIST_LINEAR;
+  }
+  switch (dist) {
+  case ZDRIVE_DIST_FILE:
+    for (v = 0; v < d->nvtx; v++) owner[v] = d->assign[v];
+    break;
+  case ZDRIVE_DIST_CYCLIC:
+    for (v = 0; v < d->nvtx; v++) owner[v] = v % ndist;
+    break;
+  default: {
+    /* Vertices split as evenly as possible, earlier ranks taking fewer. */
+    int first = 0, rest = d->nvtx;
+    for (p = 0; p < ndist; p++) {
+      int n = rest / (ndist - p);
+      for (v = first; v < first + n; v++) owner[v] = p;
+      first += n;
+      rest -= n;
+    }
+    break;
+  }
+  }
+}
+
+/*
+ * zdrive_read_chaco - collective: reads <file name>.graph/.coords/.assign on
+ * rank 0 and gives every rank its initial objects in mesh.  Returns 0, or 1
+ * on every rank with st holding rank 0's message (file and line).
+ */
+int zdrive_read_chaco(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm,
+                      zdrive_status *st)
+{
+  chaco_data d;
+  char fname[ZDRIVE_PATH + 16];
+  int rank, nranks, err = 0, v, n, *owner = NULL, rc = 1;
+
+  memset(&d, 0, sizeof(d));
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &nranks);
+  if (rank == 0) {
+    snprintf(fname, sizeof(fname), "%s.graph", deck->file_name);
+    err = read_graph(fname, &d, st);
+    if (!err) {
+      snprintf(fname, sizeof(fname), "%s.coords", deck->file_name);
+      err = read_coords(fname, &d, st);
+    }
+    if (!err && deck->init_dist == ZDRIVE_DIST_FILE) {
+      snprintf(fname, sizeof(fname), "%s.assign", deck->file_name);
+      err = read_assign(fname, &d, st);
+    }
+  }
+  /* Every rank learns the outcome and the message, so all stop together. */
+  MPI_Bcast(&err, 1, MPI_INT, 0, comm);
+  if (err) {
+    MPI_Bcast(st->text, (int)sizeof(st->text), MPI_CHAR, 0, comm);
+    goto cleanup;
+  }
+  if (bcast_data(&d, rank, comm)) {
+    zdrive_set_error(st, deck->file_name, 0, "out of memory on rank %d", rank);
+    goto cleanup;
+  }
+  owner = malloc((size_t)d.nvtx * sizeof(int));
+  if (!owner) goto cleanup;
+  owners(deck, &d, nranks, owner);
+
+  mesh->rank = rank;
+  mesh->nranks = nranks;
+  mesh->gnvtx = d.nvtx;
+  mesh->num_dims = d.ndims;
+  mesh->vwgt_dim = d.vwgt_dim;
+  mesh->ewgt_dim = d.ewgt_dim;
+  mesh->has_graph = d.nadj > 0;
+  for (n = 0, v = 0; v < d.nvtx; v++) n += owner[v] == rank;
+  mesh->elem_cap = n + 5;
+  mesh->elems = calloc((size_t)mesh->elem_cap, sizeof(zdrive_elem));
+  if (!mesh->elems) goto cleanup;
+  for (n = 0, v = 0; v < d.nvtx; v++) {
+    zdrive_elem *e;
+    int j, k, deg;
+    if (owner[v] != rank) continue;
+    e = &mesh->elems[n++];
+    e->gid = (ZOLTAN_ID_TYPE)(v + 1);
+    e->part = d.has_assign ? d.assign[v] : rank;
+    e->perm = e->iperm = -1;
+    for (k = 0; k < (d.vwgt_dim ? d.vwgt_dim : 1); k++)
+      e->wgt[k] = d.vwgt[(size_t)v * (d.vwgt_dim ? d.vwgt_dim : 1) + k];
+    for (k = 0; k < d.ndims; k++) e->coord[k] = d.xyz[3 * v + k];
+    deg = d.start[v + 1] - d.start[v];
+    e->nadj = deg;
+    if (deg) {
+      e->adj = malloc((size_t)deg * sizeof(ZOLTAN_ID_TYPE));
+      e->adj_proc = malloc((size_t)deg * sizeof(int));
+      e->ewgt = d.ewgt_dim ? malloc((size_t)deg * sizeof(float)) : NULL;
+      if (!e->adj || !e->adj_proc || (d.ewgt_dim && !e->ewgt)) goto cleanup;
+      for (j = 0; j < deg; j++) {
+        int nb = d.adj[d.start[v] + j];
+        e->adj[j] = (ZOLTAN_ID_TYPE)nb;
+        e->adj_proc[j] = owner[nb - 1];
+        if (e->ewgt) e->ewgt[j] = d.ewgt[d.start[v] + j];
+      }
+    }
+  }
+  mesh->num_elems = n;
+  rc = 0;
+cleanup:
+  if (rc && !st->text[0]) zdrive_set_error(st, deck->file_name, 0, "out of memory");
+  free(owner);
+  free_data(&d);
+  return rc;
+}
+
+/* zdrive_free_mesh - not collective: frees the objects of mesh. */
+void zdrive_free_mesh(zdrive_mesh *mesh)
+{
+  int i;
+  if (!mesh->elems) return;
+  for (i = 0; i < mesh->num_elems; i++) {
+    free(mesh->elems[i].adj);
+    free(mesh->elems[i].adj_proc);
+    free(mesh->elems[i].ewgt);
+  }
+  free(mesh->elems);
+  free(mesh->slot_gid);
+  mesh->elems = NULL;
+  mesh->slot_gid = NULL;
+  mesh->num_elems = 0;
+}
