@@ -111,5 +111,8 @@ set(_pc_mpi_libs "")
 foreach(l IN LISTS MPI_C_LIBRARIES)
   string(APPEND _pc_mpi_libs " ${l}")
 endforeach()
+# Relocatable: the prefix is found from the .pc file's own folder, so an
+# install with --prefix anywhere works.
+file(RELATIVE_PATH _pc_up /x/${CMAKE_INSTALL_LIBDIR}/pkgconfig /x)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/zoltan_plugins.pc.in ${PROJECT_BINARY_DIR}/zoltan_plugins.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/zoltan_plugins.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
