@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "refine_core.h"
+#include "greedy_core.h"
 #include "zp_method.h"
 
 /* Zoltan's own default of IMBALANCE_TOL, used if the layer gives none. */
@@ -144,6 +145,35 @@ static int report(const zp_problem *pb, const char *who, int rc,
   return rc == REFINE_WARN ? ZOLTAN_WARN : ZOLTAN_OK;
 }
 
+/*
+ * Objects in no part yet (cur_part -1: their rank holds no part) get the
+ * part a GREEDY pass over all objects would give them, so that refinement
+ * starts from a complete assignment.  *cur is pb->cur_part itself when every
+ * object has a part, else a copy to free with free().
+ */
+static int complete_current(const zp_problem *pb, const char *who, const int **cur, int **owned)
+{
+  size_t i, missing = 0;
+  int *g = NULL, *c = NULL;
+  *cur = pb->cur_part;
+  *owned = NULL;
+  for (i = 0; i < pb->num_obj; i++) missing += pb->cur_part[i] < 0;
+  if (missing == 0) return ZOLTAN_OK;
+  g = malloc(pb->num_obj * sizeof *g);
+  c = malloc(pb->num_obj * sizeof *c);
+  if (!g || !c || greedy_assign(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts, pb->part_sizes, g) != GREEDY_OK) {
+    zp_error(who, "could not place %zu objects that are in no part", missing);
+    free(g);
+    free(c);
+    return ZOLTAN_MEMERR;
+  }
+  for (i = 0; i < pb->num_obj; i++) c[i] = pb->cur_part[i] >= 0 ? pb->cur_part[i] : g[i];
+  free(g);
+  *cur = c;
+  *owned = c;
+  return ZOLTAN_OK;
+}
+
 static int refine_partition(const zp_problem *pb, void *state, int *new_part)
 {
   refine_options o;
@@ -151,12 +181,16 @@ static int refine_partition(const zp_problem *pb, void *state, int *new_part)
   refine_stats st;
   double *edge_sum = NULL;
   (void)state;
+  const int *cur = NULL;
+  int *owned = NULL;
   int ierr = read_options(pb, "REFINE", &o, &g, &edge_sum);
+  if (ierr == ZOLTAN_OK) ierr = complete_current(pb, "REFINE", &cur, &owned);
   if (ierr == ZOLTAN_OK) {
     int rc = refine_run(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts,
-                        pb->part_sizes, pb->cur_part, &o, new_part, &st);
+                        pb->part_sizes, cur, &o, new_part, &st);
     ierr = report(pb, "REFINE", rc, &o, &st);
   }
+  free(owned);
   options_free(edge_sum);
   return ierr;
 }
@@ -168,12 +202,16 @@ static int greedyrefine_partition(const zp_problem *pb, void *state, int *new_pa
   refine_stats st;
   double *edge_sum = NULL;
   (void)state;
+  const int *cur = NULL;
+  int *owned = NULL;
   int ierr = read_options(pb, "GREEDYREFINE", &o, &g, &edge_sum);
+  if (ierr == ZOLTAN_OK) ierr = complete_current(pb, "GREEDYREFINE", &cur, &owned);
   if (ierr == ZOLTAN_OK) {
     int rc = refine_greedyrefine(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts,
-                                 pb->part_sizes, pb->cur_part, &o, new_part, &st);
+                                 pb->part_sizes, cur, &o, new_part, &st);
     ierr = report(pb, "GREEDYREFINE", rc, &o, &st);
   }
+  free(owned);
   options_free(edge_sum);
   return ierr;
 }

@@ -79,7 +79,9 @@ typedef struct zp_problem {
   int wgt_dim;                  /* weights per object, >= 1 (1 with unit weights
                                    when OBJ_WEIGHT_DIM is 0) */
   const double *wgts;           /* num_obj * wgt_dim weights, finite, >= 0 */
-  const int *cur_part;          /* current part of each object */
+  const int *cur_part;          /* current part of each object, or -1 when
+                                   the object is in no part yet (its rank
+                                   holds no part) */
   const int *cur_proc;          /* current owning rank of each object */
   int num_parts;                /* number of parts to produce */
   int num_procs;                /* number of ranks */

@@ -67,7 +67,10 @@ struct zp_context {
   ZOLTAN_ID_TYPE *gids;  /* n * ngid */
   ZOLTAN_ID_TYPE *lids;  /* n * nlid (NULL when nlid == 0) */
   double *w;             /* n * wdim weights */
-  int *parts;            /* current part of each object */
+  int *parts;            /* current part of each object, as methods see it
+                            (-1 or a part of its rank when out of range) */
+  int *in_parts;         /* current part as the application reported it;
+                            an object is listed when its new part differs */
   int gdim;              /* coordinates per object, 0 = none */
   double *coords;        /* n * gdim */
   int *nedges;           /* edges per object (NULL = no graph) */
@@ -371,7 +374,9 @@ static int zp_get_objects(zp_context *c)
   fw = calloc(nn * (size_t)(wd > 0 ? wd : 1) + 1, sizeof *fw);
   c->w = malloc((nn * c->wdim + 1) * sizeof *c->w);
   c->parts = malloc((nn + 1) * sizeof *c->parts);
-  if (c->gids == NULL || (c->nlid && c->lids == NULL) || fw == NULL || c->w == NULL || c->parts == NULL) {
+  c->in_parts = malloc((nn + 1) * sizeof *c->in_parts);
+  if (c->gids == NULL || (c->nlid && c->lids == NULL) || fw == NULL || c->w == NULL || c->parts == NULL ||
+      c->in_parts == NULL) {
     ierr = ZOLTAN_MEMERR;
     goto end;
   }
@@ -443,10 +448,13 @@ static int zp_get_objects(zp_context *c)
   }
   for (i = 0; i < c->n; i++) {
     char g[96];
+    c->in_parts[i] = c->parts[i];
     if (c->parts[i] < 0 || c->parts[i] >= c->nparts) {
-      /* Objects outside the known parts (for example after NUM_GLOBAL_PARTS
-       * shrank) are treated as being in no part: every part is a move. */
-      c->parts[i] = -1;
+      /* An object outside the known parts (no part callback and more ranks
+       * than parts, or NUM_GLOBAL_PARTS shrank) is taken to be in the first
+       * part its rank holds; on a rank that holds none it is in no part
+       * (-1), and any assignment moves it. */
+      c->parts[i] = zp_first_part_of(c, c->r->rank);
     }
     for (d = 0; d < c->wdim; d++) {
       double v = wd > 0 ? (double)fw[(size_t)i * wd + d] : 1.0;
@@ -1206,7 +1214,7 @@ int zp_partition(zp_record *r, int is_balance, zp_lb_args *a)
   for (i = 0; i < c->n; i++) {
     new_proc[i] = zp_part_to_proc(c, new_part[i], c->gids + (size_t)i * c->ngid);
     /* Zoltan lists an object when its rank or its part changes. */
-    sel[i] = new_proc[i] != r->rank || new_part[i] != c->parts[i];
+    sel[i] = new_proc[i] != r->rank || new_part[i] != c->in_parts[i];
     nexp += sel[i];
   }
   MPI_Allreduce(&nexp, &gmax, 1, MPI_INT, MPI_MAX, r->comm);
@@ -1307,6 +1315,7 @@ end:
   free(c->lids);
   free(c->w);
   free(c->parts);
+  free(c->in_parts);
   free(c->coords);
   free(c->nedges);
   free(c->nbr);
