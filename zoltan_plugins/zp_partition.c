@@ -61,6 +61,7 @@ struct zp_context {
                             NULL when part p is simply on rank p */
   int single_proc;       /* 1 when every part lives on one rank */
   double *part_sizes;    /* nparts * wdim, columns sum to 1 */
+  int sizes_set;         /* 1 when some rank set part sizes */
   double *tol;           /* wdim imbalance tolerances */
   /* local objects */
   int n;                 /* number of local objects */
@@ -318,6 +319,7 @@ static int zp_build_part_sizes(zp_context *c)
     goto end;
   }
   MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, r->comm);
+  c->sizes_set = any;
   if (!any) {
     for (i = 0; i < n; i++) c->part_sizes[i] = 1.0 / c->nparts;
     goto end;
@@ -1384,8 +1386,13 @@ static int zp_run_native(zp_context *c, const char *method, const double *sizes,
   if (ierr < 0) goto restore;
   zp_real_set_param_vec(r->zz, "AUTO_MIGRATE", "FALSE", -1);
   zp_real_set_param_vec(r->zz, "RETURN_LISTS", "PARTS", -1);
-  zp_real_set_part_sizes(r->zz, 1, -1, NULL, NULL, NULL);
-  zp_real_set_part_sizes(r->zz, 1, P * c->wdim, ids, idx, fs);
+  /* Native methods cut differently with explicit uniform sizes than with
+   * none, so sizes equal to the application's unset ones are not set: the
+   * base method then answers exactly as it would alone. */
+  if (c->sizes_set || memcmp(sizes, c->part_sizes, (size_t)P * c->wdim * sizeof *sizes) != 0) {
+    zp_real_set_part_sizes(r->zz, 1, -1, NULL, NULL, NULL);
+    zp_real_set_part_sizes(r->zz, 1, P * c->wdim, ids, idx, fs);
+  }
   ierr = zp_agree(r->comm, zp_real_lb_partition(r->zz, &a));
   if (ierr < 0) goto restore;
   /* The complete list names every local object once; match it by GID. */

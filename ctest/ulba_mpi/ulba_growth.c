@@ -1,0 +1,556 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * LB_METHOD=ULBA through the plain Zoltan API.
+ *
+ * Workload: a SIDE x SIDE grid of objects on the unit square, rank r
+ * starting with the r-th band of rows.  The GROW objects of the 4 x 4 block
+ * at the origin corner gain GROWTH weight units at every step; all other
+ * objects keep weight 1.  The program balances once per step with
+ * AUTO_MIGRATE and checks, after every balance:
+ *   - conservation: every GID exactly once on the communicator, count and
+ *     total weight unchanged;
+ *   - from the second balance on (the first has no increase rate yet), the
+ *     part holding the growing objects holds at least 90% of their weight
+ *     (geometric bases) and its load is (1 - alpha) W / P within SHARE_TOL;
+ *     ulba_last_model reports N = 1, that part, and the alpha used.
+ * Modes (argv[1]): "growth BASE [FIRST [RELABEL]]" runs the above with
+ * ULBA_BASE_METHOD=BASE (FIRST for the first balance: a base that numbers
+ * its parts differently, so that relabelling is needed; ULBA_RELABEL=RELABEL);
+ * "trigger BASE" does the same with an attached adaptive trigger that records
+ * SUBSTEPS steps per balance, so that ULBA takes per-step rates from it
+ * (ALPHA may be AUTO, which then uses the trigger's cost and speed);
+ * "alpha0" checks that ULBA_ALPHA=0 gives exactly RCB's assignment;
+ * "badparams" checks the errors for bad parameter values.
+ * Exit 0 only if every check passed on every rank.
+ */
+/* dup, dup2 and fileno are POSIX. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <zoltan.h>
+
+#include "adaptive_trigger.h"
+#include "ulba_zoltan.h"
+
+#define SIDE 40                 /* the objects form a SIDE x SIDE grid on [0, 1]^2 */
+#define NUM_OBJ (SIDE * SIDE)   /* objects in the whole problem */
+#define GROW 16          /* growing objects: a 4 x 4 corner block of rank 0 */
+#define GROWTH 0.25      /* weight added to a growing object per step */
+#define STEPS 6          /* balances per run */
+#define ALPHA 0.4        /* ULBA_ALPHA of the growth runs */
+/*
+ * Tolerance on the underloaded part's share of W / P.  Sources of error:
+ * IMBALANCE_TOL = 1.01 lets the base method miss a target by 1% of the part
+ * load; a part boundary can be off by one object, at most 2.25 weight units
+ * against an average part load of 100 (2.25% at 16 ranks, less with fewer);
+ * HSFC's curve bins add about 1%.  0.05 covers their sum and is eight times
+ * smaller than alpha, so a run without underloading (share 1) or with the
+ * small size on another part (share >= 1) fails.
+ */
+#define SHARE_TOL 0.05
+
+/* One application object. */
+typedef struct obj {
+  ZOLTAN_ID_TYPE gid; /* global ID, 1..NUM_OBJ */
+  double x, y;        /* coordinates */
+  double w;           /* weight */
+  int grows;          /* 1 for the growing objects */
+  int gone;           /* 1 after it was packed for another rank */
+} obj;
+
+/* The local objects. */
+typedef struct app {
+  obj *o;     /* objects */
+  int n, cap; /* used, allocated */
+} app;
+
+static int fails;
+
+#define CHECK(cond, ...)                                                                     \
+  do {                                                                                       \
+    if (!(cond)) {                                                                           \
+      int r_;                                                                                \
+      MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                                    \
+      fprintf(stderr, "[%d] FAIL %s:%d: ", r_, __FILE__, __LINE__);                          \
+      fprintf(stderr, __VA_ARGS__);                                                          \
+      fprintf(stderr, "\n");                                                                 \
+      fails++;                                                                               \
+    }                                                                                        \
+  } while (0)
+
+static int cb_num(void *d, int *ierr)
+{
+  app *a = d;
+  *ierr = ZOLTAN_OK;
+  return a->n;
+}
+
+static void cb_list(void *d, int ng, int nl, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int wdim,
+                    float *w, int *ierr)
+{
+  app *a = d;
+  (void)ng;
+  (void)nl;
+  for (int i = 0; i < a->n; i++) {
+    gids[i] = a->o[i].gid;
+    lids[i] = (ZOLTAN_ID_TYPE)i;
+    if (wdim > 0) w[i] = (float)a->o[i].w;
+  }
+  *ierr = ZOLTAN_OK;
+}
+
+static int cb_dim(void *d, int *ierr)
+{
+  (void)d;
+  *ierr = ZOLTAN_OK;
+  return 2;
+}
+
+static void cb_geom(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                    int dim, double *x, int *ierr)
+{
+  app *a = d;
+  (void)ng;
+  (void)nl;
+  (void)gids;
+  for (int i = 0; i < n; i++) {
+    x[(size_t)i * dim] = a->o[lids[i]].x;
+    x[(size_t)i * dim + 1] = a->o[lids[i]].y;
+  }
+  *ierr = ZOLTAN_OK;
+}
+
+static int cb_size(void *d, int ng, int nl, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l, int *ierr)
+{
+  (void)d;
+  (void)ng;
+  (void)nl;
+  (void)g;
+  (void)l;
+  *ierr = ZOLTAN_OK;
+  return (int)sizeof(obj);
+}
+
+static void cb_pack(void *d, int ng, int nl, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l, int dest, int size,
+                    char *buf, int *ierr)
+{
+  app *a = d;
+  (void)ng;
+  (void)nl;
+  (void)g;
+  (void)dest;
+  (void)size;
+  memcpy(buf, &a->o[*l], sizeof(obj));
+  a->o[*l].gone = 1;
+  *ierr = ZOLTAN_OK;
+}
+
+static void cb_unpack(void *d, int ng, ZOLTAN_ID_PTR g, int size, char *buf, int *ierr)
+{
+  app *a = d;
+  (void)ng;
+  (void)g;
+  (void)size;
+  if (a->n == a->cap) {
+    int cap = 2 * a->cap + 16;
+    obj *o = realloc(a->o, (size_t)cap * sizeof *o);
+    if (o == NULL) {
+      *ierr = ZOLTAN_MEMERR;
+      return;
+    }
+    a->o = o;
+    a->cap = cap;
+  }
+  memcpy(&a->o[a->n], buf, sizeof(obj));
+  a->o[a->n].gone = 0;
+  a->n++;
+  *ierr = ZOLTAN_OK;
+}
+
+/* Drop the objects packed for other ranks. */
+static void compact(app *a)
+{
+  int k = 0;
+  for (int i = 0; i < a->n; i++)
+    if (!a->o[i].gone) a->o[k++] = a->o[i];
+  a->n = k;
+}
+
+/* Rank r's share: GIDs r M / size + 1 .. (r + 1) M / size of the row-major
+ * grid, i.e. a band of rows; the same global problem at every rank count. */
+static void make_objects(app *a, int rank, int size)
+{
+  int first = (int)((long)rank * NUM_OBJ / size), last = (int)((long)(rank + 1) * NUM_OBJ / size);
+  a->n = last - first;
+  a->cap = a->n + 1;
+  a->o = calloc((size_t)a->cap, sizeof(obj));
+  for (int k = 0; k < a->n; k++) {
+    int g = first + k, ix = g % SIDE, iy = g / SIDE;
+    obj *o = &a->o[k];
+    o->gid = (ZOLTAN_ID_TYPE)(g + 1);
+    o->x = (ix + 0.5) / SIDE;
+    o->y = (iy + 0.5) / SIDE;
+    o->w = 1.0;
+    /* The corner block ix < 4, iy < 4 grows; it lies in rank 0's rows. */
+    o->grows = ix < 4 && iy < 4;
+  }
+}
+
+static struct Zoltan_Struct *make_zz(app *a, const char *method)
+{
+  struct Zoltan_Struct *zz = Zoltan_Create(MPI_COMM_WORLD);
+  Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
+  Zoltan_Set_Param(zz, "LB_METHOD", method);
+  Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
+  Zoltan_Set_Param(zz, "IMBALANCE_TOL", "1.01");
+  Zoltan_Set_Param(zz, "RETURN_LISTS", "ALL");
+  Zoltan_Set_Num_Obj_Fn(zz, cb_num, a);
+  Zoltan_Set_Obj_List_Fn(zz, cb_list, a);
+  Zoltan_Set_Num_Geom_Fn(zz, cb_dim, a);
+  Zoltan_Set_Geom_Multi_Fn(zz, cb_geom, a);
+  Zoltan_Set_Obj_Size_Fn(zz, cb_size, a);
+  Zoltan_Set_Pack_Obj_Fn(zz, cb_pack, a);
+  Zoltan_Set_Unpack_Obj_Fn(zz, cb_unpack, a);
+  return zz;
+}
+
+static int partition(struct Zoltan_Struct *zz)
+{
+  int changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa;
+  ZOLTAN_ID_PTR ig, il, eg, el;
+  int rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp,
+                               &eg, &el, &ep, &epa);
+  if (rc == ZOLTAN_OK || rc == ZOLTAN_WARN) {
+    Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
+    Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+  }
+  return rc;
+}
+
+/* Every GID exactly once, count and weight conserved. */
+static void check_conservation(const app *a, double total_w)
+{
+  long n = a->n, all_n = 0;
+  double s[3] = {0, 0, 0}, all[3];
+  for (int i = 0; i < a->n; i++) {
+    double g = (double)a->o[i].gid;
+    s[0] += g;
+    s[1] += g * g;
+    s[2] += a->o[i].w;
+  }
+  MPI_Allreduce(&n, &all_n, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(s, all, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  {
+    double M = (double)NUM_OBJ;
+    CHECK(all_n == (long)M, "object count %ld, expected %.0f", all_n, M);
+    /* Sum and sum of squares of 1..M identify the set when the count is right
+     * and no GID is outside 1..M (a duplicate must then miss another GID). */
+    CHECK(all[0] == M * (M + 1) / 2, "GID sum %.0f, expected %.0f", all[0], M * (M + 1) / 2);
+    CHECK(all[1] == M * (M + 1) * (2 * M + 1) / 6, "GID square sum differs");
+    CHECK(fabs(all[2] - total_w) <= 1e-9 * total_w, "total weight %g, expected %g", all[2],
+          total_w);
+  }
+  for (int i = 0; i < a->n; i++)
+    CHECK(a->o[i].gid >= 1 && a->o[i].gid <= (ZOLTAN_ID_TYPE)NUM_OBJ,
+          "GID %u out of range", (unsigned)a->o[i].gid);
+}
+
+/* Steps per balance with an attached trigger (mode "trigger"). */
+#define SUBSTEPS 3
+
+static int run_growth(const char *base, const char *first_base, const char *relabel,
+                      int use_trigger, const char *alpha, int rank, int size)
+{
+  int is_auto = strcmp(alpha, "AUTO") == 0;
+  adaptive_trigger *trig = NULL;
+  app a;
+  struct Zoltan_Struct *zz;
+  double total_w = (double)NUM_OBJ;
+  int geometric = strcmp(base, "GREEDY") != 0;
+  make_objects(&a, rank, size);
+  zz = make_zz(&a, "ULBA");
+  CHECK(Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", first_base) == ZOLTAN_OK, "base %s refused",
+        first_base);
+  CHECK(Zoltan_Set_Param(zz, "ULBA_RELABEL", relabel) == ZOLTAN_OK, "relabel %s refused", relabel);
+  CHECK(Zoltan_Set_Param(zz, "ULBA_ALPHA", alpha) == ZOLTAN_OK, "alpha %s refused", alpha);
+  Zoltan_Set_Param(zz, "AUTO_MIGRATE", "TRUE");
+  if (use_trigger) {
+    /* The trigger records the object loads of every step; it decides on a
+     * balance every SUBSTEPS steps, when this program balances anyway. */
+    trig = adaptive_create(MPI_COMM_WORLD);
+    CHECK(trig != NULL, "adaptive_create failed");
+    CHECK(adaptive_set_param(trig, "ADAPTIVE_POLICY", "PERIODIC") == ZOLTAN_OK, "policy");
+    CHECK(adaptive_set_param(trig, "ADAPTIVE_PERIOD", "3") == ZOLTAN_OK, "period");
+    CHECK(adaptive_attach(trig, zz) == ZOLTAN_OK, "adaptive_attach failed");
+  }
+  for (int step = 0; step < STEPS; step++) {
+    double load = 0.0, gw = 0.0, *loads = NULL, *gws = NULL;
+    ulba_model_info info;
+    int rc;
+    /* The first balance may use another base method, which numbers the parts
+     * its own way; the history is kept across the switch. */
+    if (step == 1) Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", base);
+    rc = partition(zz);
+    CHECK(rc == ZOLTAN_OK, "%s step %d: Zoltan_LB_Partition returned %d", base, step, rc);
+    if (rc != ZOLTAN_OK) break;
+    compact(&a);
+    check_conservation(&a, total_w);
+    CHECK(ulba_last_model(zz, &info) == ZOLTAN_OK, "ulba_last_model failed");
+    for (int i = 0; i < a.n; i++) {
+      load += a.o[i].w;
+      if (a.o[i].grows) gw += a.o[i].w;
+    }
+    loads = malloc((size_t)size * sizeof *loads);
+    gws = malloc((size_t)size * sizeof *gws);
+    MPI_Allgather(&load, 1, MPI_DOUBLE, loads, 1, MPI_DOUBLE, MPI_COMM_WORLD);
+    MPI_Allgather(&gw, 1, MPI_DOUBLE, gws, 1, MPI_DOUBLE, MPI_COMM_WORLD);
+    if (rank == 0 && getenv("ULBA_GROWTH_VERBOSE") != NULL) {
+      printf("step %d N %g alpha %g small %d C %g omega %g s- %g s+ %g tau %g, growing weight by "
+             "part:", step, info.N, info.alpha, info.small_part, info.C, info.omega,
+             info.sigma_minus, info.sigma_plus, info.tau);
+      for (int p = 0; p < size; p++) printf(" %g", gws[p]);
+      printf("\n");
+    }
+    if (step == 0) {
+      /* No increase rate is known at the first balance: plain base method. */
+      CHECK(info.source == ULBA_SOURCE_NONE && info.alpha == 0.0,
+            "%s: first balance used source %d alpha %g", base, info.source, info.alpha);
+    } else {
+      /* Parts are ranks (NUM_GLOBAL_PARTS = size), so part p lives on rank p. */
+      int g = 0;
+      double gtot = 0.0, avg = total_w / size, share;
+      for (int p = 0; p < size; p++) {
+        gtot += gws[p];
+        if (gws[p] > gws[g]) g = p;
+      }
+      CHECK(info.source == (use_trigger ? ULBA_SOURCE_TRIGGER : ULBA_SOURCE_WEIGHTS),
+            "%s step %d: source %d", base, step, info.source);
+      CHECK(info.P == size, "P %g", info.P);
+      CHECK(fabs(info.W - total_w) <= 1e-6 * total_w, "W %g, expected %g", info.W, total_w);
+      if (is_auto) {
+        /* AUTO stays in [0, 0.9] (the adapter's cap) and is used unless half
+         * of the parts overload.  The chosen alpha may let the base method cut
+         * through the growing block, so the block checks below do not apply. */
+        CHECK(info.alpha_param >= 0.0 && info.alpha_param <= 0.9, "AUTO alpha %g",
+              info.alpha_param);
+        CHECK(info.alpha == (2 * info.N < info.P && info.N > 0 ? info.alpha_param : 0.0),
+              "AUTO: alpha used %g, chosen %g, N %g", info.alpha, info.alpha_param, info.N);
+      } else if (geometric) {
+        /* The growing block stays together, so exactly one part overloads
+         * and it receives the small size. */
+        CHECK(info.N == 1.0 && fabs(info.alpha - ALPHA) < 1e-12, "%s step %d: N %g alpha %g",
+              base, step, info.N, info.alpha);
+        CHECK(gws[g] >= 0.9 * gtot, "%s step %d: growing objects split, part %d has %g of %g",
+              base, step, g, gws[g], gtot);
+        CHECK(info.small_part == g, "%s step %d: small part %d but growing objects in %d", base,
+              step, info.small_part, g);
+        /* The rate measured is the growth of one interval, GROW * GROWTH, or
+         * with the trigger of one step, GROW * GROWTH / SUBSTEPS.  Zoltan
+         * passes weights as floats: allow their rounding. */
+        double m_expect = GROW * GROWTH / (use_trigger ? SUBSTEPS : 1);
+        CHECK(fabs(info.m - m_expect) < 1e-3 && fabs(info.a) < 1e-3,
+              "%s step %d: a %g m %g, expected 0 and %g", base, step, info.a, info.m, m_expect);
+      }
+      if (info.alpha > 0.0 && info.m > 0.0) {
+        /* Eq. (8) by hand from the reported quantities. */
+        double x = (1.0 + info.N / (info.P - info.N)) * info.alpha * info.W / (info.m * info.P);
+        CHECK(info.sigma_minus == floor(x) || fabs(x - floor(x + 0.5)) < 1e-9,
+              "sigma_minus %g, Eq. (8) gives floor(%g)", info.sigma_minus, x);
+        CHECK(info.sigma_plus >= info.sigma_minus, "sigma_plus %g < sigma_minus %g",
+              info.sigma_plus, info.sigma_minus);
+      }
+      if (info.alpha > 0.0) {
+        int sp = info.small_part;
+        CHECK(sp >= 0 && sp < size, "small part %d", sp);
+        if (sp >= 0 && sp < size) {
+          share = loads[sp] / avg;
+          CHECK(fabs(share - (1.0 - info.alpha)) <= SHARE_TOL,
+                "%s step %d: part %d holds %.4f of the average, expected %.4f +- %.2f", base, step,
+                sp, share, 1.0 - info.alpha, SHARE_TOL);
+          if (rank == 0)
+            printf("%s step %d: part %d share %.4f (target %.2f), growing %.0f%%\n", base, step,
+                   sp, share, 1.0 - info.alpha, gtot > 0 ? 100.0 * gws[sp] / gtot : 0.0);
+        }
+      }
+    }
+    free(loads);
+    free(gws);
+    /* The application's steps: the growing objects gain weight. */
+    if (!use_trigger) {
+      for (int i = 0; i < a.n; i++)
+        if (a.o[i].grows) a.o[i].w += GROWTH;
+    }
+    for (int sub = 0; use_trigger && sub < SUBSTEPS; sub++) {
+      ZOLTAN_ID_TYPE *g = malloc(((size_t)a.n + 1) * sizeof *g);
+      double *l = malloc(((size_t)a.n + 1) * sizeof *l), mine = 0.0;
+      int d;
+      for (int i = 0; i < a.n; i++) {
+        if (a.o[i].grows) a.o[i].w += GROWTH / SUBSTEPS;
+        g[i] = a.o[i].gid;
+        l[i] = a.o[i].w;
+        mine += l[i];
+      }
+      CHECK(adaptive_report_objects(trig, a.n, 1, g, l) == ZOLTAN_OK, "report_objects");
+      /* A step time proportional to the load: 1 ms per weight unit. */
+      d = adaptive_should_balance(trig, 1e-3 * mine);
+      CHECK(d == (sub == SUBSTEPS - 1), "step %d.%d: trigger said %d", step, sub, d);
+      free(g);
+      free(l);
+    }
+    total_w += GROW * GROWTH;
+  }
+  if (trig != NULL) adaptive_destroy(&trig);
+  Zoltan_Destroy(&zz);
+  free(a.o);
+  return 0;
+}
+
+/* The new part of every local object, by position, without migrating. */
+static int parts_of(struct Zoltan_Struct *zz, const app *a, int *part)
+{
+  int changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa;
+  ZOLTAN_ID_PTR ig, il, eg, el;
+  int rc;
+  Zoltan_Set_Param(zz, "RETURN_LISTS", "PARTS");
+  rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
+                           &el, &ep, &epa);
+  if (rc != ZOLTAN_OK) return rc;
+  for (int i = 0; i < a->n; i++) part[i] = -1;
+  for (int k = 0; k < nexp; k++) part[el[k]] = epa[k];
+  Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
+  Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+  return rc;
+}
+
+static int run_alpha0(int rank, int size)
+{
+  app a;
+  struct Zoltan_Struct *zr, *zu;
+  int *pr, *pu, diff = 0, all = 0;
+  make_objects(&a, rank, size);
+  /* Unequal weights make the comparison meaningful. */
+  for (int i = 0; i < a.n; i++)
+    if (a.o[i].grows) a.o[i].w = 3.0;
+  pr = malloc((size_t)a.n * sizeof *pr);
+  pu = malloc((size_t)a.n * sizeof *pu);
+  zr = make_zz(&a, "RCB");
+  zu = make_zz(&a, "ULBA");
+  CHECK(Zoltan_Set_Param(zu, "ULBA_ALPHA", "0") == ZOLTAN_OK, "alpha 0 refused");
+  /* Plain RCB with no part sizes at all: ULBA at alpha 0 must hand RCB the
+   * application's (unset) sizes untouched and get the very same cuts. */
+  CHECK(parts_of(zr, &a, pr) == ZOLTAN_OK, "RCB failed");
+  /* Twice: the second call has an increase rate (all zero), still alpha 0. */
+  CHECK(parts_of(zu, &a, pu) == ZOLTAN_OK, "ULBA failed");
+  CHECK(parts_of(zu, &a, pu) == ZOLTAN_OK, "ULBA failed");
+  for (int i = 0; i < a.n; i++) diff += pr[i] != pu[i];
+  MPI_Allreduce(&diff, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  CHECK(all == 0, "ULBA_ALPHA=0 differs from RCB for %d objects", all);
+  Zoltan_Destroy(&zr);
+  Zoltan_Destroy(&zu);
+  free(pr);
+  free(pu);
+  free(a.o);
+  return 0;
+}
+
+/* Run fn-like code with stderr captured; returns 1 when `needle` appeared. */
+static int stderr_begin(FILE **f, int *saved)
+{
+  fflush(stderr);
+  *f = tmpfile();
+  if (*f == NULL) return -1;
+  *saved = dup(2);
+  dup2(fileno(*f), 2);
+  return 0;
+}
+
+static int stderr_end(FILE *f, int saved, const char *needle)
+{
+  char buf[8192];
+  size_t k;
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  rewind(f);
+  k = fread(buf, 1, sizeof buf - 1, f);
+  buf[k] = '\0';
+  fclose(f);
+  fputs(buf, stderr);
+  return strstr(buf, needle) != NULL;
+}
+
+static int run_badparams(int rank, int size)
+{
+  app a;
+  struct Zoltan_Struct *zz;
+  FILE *f;
+  int saved, rc, seen;
+  make_objects(&a, rank, size);
+  zz = make_zz(&a, "ULBA");
+  /* An alpha outside [0, 1) is refused when set, with the value named. */
+  if (stderr_begin(&f, &saved) == 0) {
+    rc = Zoltan_Set_Param(zz, "ULBA_ALPHA", "1.7");
+    seen = stderr_end(f, saved, "ULBA_ALPHA = 1.7");
+    CHECK(rc != ZOLTAN_OK, "ULBA_ALPHA=1.7 accepted");
+    CHECK(seen, "message does not name ULBA_ALPHA = 1.7");
+  }
+  /* A threshold of 0 is refused (it must be > 0). */
+  CHECK(Zoltan_Set_Param(zz, "ULBA_ZSCORE_THRESHOLD", "0") != ZOLTAN_OK, "threshold 0 accepted");
+  /* ULBA as its own base method fails at the balance, naming the value. */
+  Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", "ULBA");
+  if (stderr_begin(&f, &saved) == 0) {
+    rc = partition(zz);
+    seen = stderr_end(f, saved, "ULBA_BASE_METHOD = ULBA");
+    CHECK(rc != ZOLTAN_OK && rc != ZOLTAN_WARN, "base ULBA accepted (%d)", rc);
+    CHECK(seen, "message does not name ULBA_BASE_METHOD = ULBA");
+  }
+  /* An unknown base method fails at the balance, naming the value. */
+  Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", "NOSUCHMETHOD");
+  if (stderr_begin(&f, &saved) == 0) {
+    rc = partition(zz);
+    seen = stderr_end(f, saved, "ULBA_BASE_METHOD = NOSUCHMETHOD");
+    CHECK(rc != ZOLTAN_OK && rc != ZOLTAN_WARN, "unknown base accepted (%d)", rc);
+    CHECK(seen, "message does not name ULBA_BASE_METHOD = NOSUCHMETHOD");
+  }
+  /* After the errors a good base method works again on the same struct. */
+  Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", "HSFC");
+  CHECK(partition(zz) == ZOLTAN_OK, "HSFC after errors failed");
+  Zoltan_Destroy(&zz);
+  free(a.o);
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  int rank, size, all = 0;
+  float ver;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (Zoltan_Initialize(argc, argv, &ver) != ZOLTAN_OK) {
+    fprintf(stderr, "Zoltan_Initialize failed\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  if (argc >= 3 && strcmp(argv[1], "growth") == 0) {
+    run_growth(argv[2], argc >= 4 ? argv[3] : argv[2], argc >= 5 ? argv[4] : "1", 0, "0.4", rank,
+               size);
+  } else if (argc >= 3 && strcmp(argv[1], "trigger") == 0) {
+    run_growth(argv[2], argv[2], "1", 1, argc >= 4 ? argv[3] : "0.4", rank, size);
+  } else if (argc >= 2 && strcmp(argv[1], "alpha0") == 0) {
+    run_alpha0(rank, size);
+  } else if (argc >= 2 && strcmp(argv[1], "badparams") == 0) {
+    run_badparams(rank, size);
+  } else {
+    if (rank == 0) fprintf(stderr, "usage: %s growth BASE [FIRST_BASE [RELABEL]] | trigger BASE [ALPHA] | alpha0 | badparams\n", argv[0]);
+    fails++;
+  }
+  MPI_Allreduce(&fails, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) printf("%s: %d failed checks\n", argc >= 2 ? argv[1] : "?", all);
+  MPI_Finalize();
+  return all == 0 ? 0 : 1;
+}
