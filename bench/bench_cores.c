@@ -4,7 +4,10 @@
  * cores on seeded heavy-tailed workloads.  Every figure is printed with its
  * ratio to a baseline measured in the same run.
  *
- * Usage: bench_cores [--quick]   (--quick: 10x smaller, for a smoke run)
+ * Usage: bench_cores [--quick] [--csv FILE]
+ *   --quick  10x smaller, for a smoke run
+ *   --csv    also time GREEDY and REFINE from 10^3 to 10^7 objects (10^3
+ *            parts) and write the series to FILE for the time-vs-N plot
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
@@ -193,12 +196,72 @@ static int bench_lbtest(size_t n, int nparts, uint64_t seed)
   return 0;
 }
 
+/* Time of the GREEDY and REFINE cores against N at 10^3 parts (best of
+ * REPEATS), written as CSV for the time-vs-N plot; REFINE starts from GREEDY's
+ * answer on the same weights after 20% of the parts got 30% heavier. */
+static int bench_scaling(const char *csv, size_t nmax)
+{
+  FILE *f = fopen(csv, "w");
+  if (f == NULL)
+    return 1;
+  fprintf(f, "objects,parts,greedy_s,refine_s,qsort_s\n");
+  printf("scaling (CSV %s):\n", csv);
+  for (size_t n = 1000; n <= nmax; n *= 10) {
+    int nparts = 1000;
+    ct_rng rng;
+    double *w = xmalloc(n * sizeof(double)), *ws = xmalloc(n * sizeof(double));
+    int *g = xmalloc(n * sizeof(int)), *out = xmalloc(n * sizeof(int));
+    double tg = 1e30, tr = 1e30, ts = 1e30;
+    refine_options o;
+    refine_stats st;
+    ct_rng_seed(&rng, 99 + n);
+    ct_heavy_tailed(&rng, n, 1.0, 1000.0, w);
+    refine_default_options(&o);
+    o.tolerance = 1.05;
+    for (int r = 0; r < REPEATS; r++) {
+      memcpy(ws, w, n * sizeof(double));
+      double t0 = now();
+      qsort(ws, n, sizeof(double), cmp_double_desc);
+      double t1 = now();
+      if (greedy_assign(n, 1, w, nparts, NULL, g) != GREEDY_OK)
+        return 1;
+      double t2 = now();
+      ts = t1 - t0 < ts ? t1 - t0 : ts;
+      tg = t2 - t1 < tg ? t2 - t1 : tg;
+    }
+    for (size_t i = 0; i < n; i++)
+      ws[i] = (g[i] % 5 == 0) ? 1.3 * w[i] : w[i];
+    for (int r = 0; r < REPEATS; r++) {
+      double t0 = now();
+      if (refine_run(n, 1, ws, nparts, NULL, g, &o, out, &st) < 0)
+        return 1;
+      double t1 = now();
+      tr = t1 - t0 < tr ? t1 - t0 : tr;
+    }
+    fprintf(f, "%zu,%d,%.6e,%.6e,%.6e\n", n, nparts, tg, tr, ts);
+    printf("  n=%-8zu GREEDY %.4f s  REFINE %.4f s  qsort %.4f s\n", n, tg, tr, ts);
+    free(w);
+    free(ws);
+    free(g);
+    free(out);
+  }
+  fclose(f);
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   size_t scale = 1;
-  if (argc > 1 && strcmp(argv[1], "--quick") == 0)
-    scale = 10;
+  const char *csv = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--quick") == 0)
+      scale = 10;
+    else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
+      csv = argv[++i];
+  }
   int fail = 0;
+  if (csv)
+    fail |= bench_scaling(csv, 10000000 / scale);
   fail |= bench_greedy(1000000 / scale, 1000);
   fail |= bench_refine(1000000 / scale, 1000);
   fail |= bench_lbtest(16000, 1000, 1);

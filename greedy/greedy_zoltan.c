@@ -46,6 +46,7 @@ static const zp_method greedy_method = {
     NULL,
     NULL,
     greedy_partition,
+    NULL,
     NULL};
 
 int greedy_register(void)

@@ -216,6 +216,15 @@ static int greedyrefine_partition(const zp_problem *pb, void *state, int *new_pa
   return ierr;
 }
 
+/* The graph costs a gather of every edge on the root: ask for it only when
+ * the communication-aware option will use it. */
+static unsigned refine_needs(const zp_params *params)
+{
+  int comm = 0;
+  if (zp_param_int(params, "REFINE_COMM_AWARE", &comm, NULL) != ZOLTAN_OK) comm = 0;
+  return ZP_NO_REMAP | (comm ? ZP_WANTS_GRAPH : 0u);
+}
+
 static const zp_method refine_method = {
     "REFINE",
     "move objects off parts above tolerance x target, fewest moves first",
@@ -226,7 +235,8 @@ static const zp_method refine_method = {
     NULL,
     NULL,
     refine_partition,
-    NULL};
+    NULL,
+    refine_needs};
 
 static const zp_method greedyrefine_method = {
     "GREEDYREFINE",
@@ -239,7 +249,8 @@ static const zp_method greedyrefine_method = {
     NULL,
     NULL,
     greedyrefine_partition,
-    NULL};
+    NULL,
+    refine_needs};
 
 int refine_register(void)
 {

@@ -5,10 +5,11 @@
 /*
  * Shared declarations of the zdrive-compatible test driver.
  *
- * The driver reads a zdrive input deck, reads and distributes a Chaco
- * problem, calls Zoltan through its public API only, migrates the objects
- * and writes the answer files in the format of Zoltan's own zdrive, so that
- * Zoltan's accepted answers can be compared with ours.
+ * The driver reads a zdrive input deck, reads and distributes a Chaco,
+ * MatrixMarket(+) or hypergraph problem, calls Zoltan through its public
+ * API only, migrates the objects and writes the answer files in the format
+ * of Zoltan's own zdrive, so that Zoltan's accepted answers can be compared
+ * with ours.
  */
 
 #include <stddef.h>
@@ -41,6 +42,16 @@ enum zdrive_dist {
   ZDRIVE_DIST_OWNER = 3    /* same as linear for vertices */
 };
 
+/* How the pins of a MatrixMarket+ file are spread ("initial pins" option). */
+enum zdrive_pins {
+  ZDRIVE_PINS_ROW = 0,    /* whole rows (hyperedges): row % P (zdrive's default) */
+  ZDRIVE_PINS_COL = 1,    /* whole columns (vertices): column % P, vertex-compressed */
+  ZDRIVE_PINS_LINEAR = 2, /* contiguous runs of the file's pin lines */
+  ZDRIVE_PINS_CYCLIC = 3, /* pin line k goes to rank k % P */
+  ZDRIVE_PINS_FILE = 4,   /* the rank written on the pin line */
+  ZDRIVE_PINS_ZERO = 5    /* every pin on rank 0 */
+};
+
 /* Matrix objects of MatrixMarket input ("objects =" option). */
 enum zdrive_matrix_obj { ZDRIVE_OBJ_COLUMNS = 0, ZDRIVE_OBJ_ROWS = 1, ZDRIVE_OBJ_NONZEROS = 2 };
 
@@ -66,7 +77,7 @@ typedef struct zdrive_deck {
   int file_type;                    /* enum zdrive_file_type */
   int init_dist;                    /* enum zdrive_dist */
   int init_procs;                   /* ranks that get objects initially; <=0 all */
-  int init_pins;                    /* hypergraph pin distribution (parsed only) */
+  int init_pins;                    /* enum zdrive_pins: MatrixMarket+ pin distribution */
   int matrix_obj;                   /* enum zdrive_matrix_obj */
   int num_disks;                    /* "parallel disk info = number=N" */
   int iterations;                   /* "number of iterations" (zdrive's perturbation loop) */
@@ -84,7 +95,7 @@ typedef struct zdrive_deck {
   int test_no_global_objects;       /* accepted; not implemented */
   int test_null_lists;              /* enum zdrive_null_lists */
   int test_ddirectory;              /* accepted; not implemented */
-  int test_fixed_objects;           /* accepted; not implemented */
+  int test_fixed_objects;           /* zdrive's fixed-object case 1..10, 0 none */
   int test_gen_files;               /* Zoltan_Generate_Files before/after */
   float test_dynamic_weights;       /* zdrive's rand()-based model: not implemented */
   int dyn_iterations;               /* our dynamic mode: number of rebalances */
@@ -104,6 +115,7 @@ typedef struct zdrive_elem {
   ZOLTAN_ID_TYPE *adj;             /* neighbour global IDs */
   int *adj_proc;                   /* rank owning each neighbour */
   float *ewgt;                     /* edge weights, NULL if none */
+  int fixed_part;                  /* part the object is fixed to ("test fixed objects"), -1 if free */
 } zdrive_elem;
 
 /* The distributed problem on one rank. */
@@ -111,6 +123,7 @@ typedef struct zdrive_mesh {
   int rank;                 /* this rank */
   int nranks;               /* communicator size */
   int gnvtx;                /* global number of objects */
+  int gid_base;             /* smallest global ID: 1 (Chaco, .mtx, .hg), 0 (.mtxp, as zdrive) */
   int num_dims;             /* 0 when no coordinates were read */
   int vwgt_dim;             /* vertex weights per object in the file */
   int ewgt_dim;             /* edge weights per edge in the file */
@@ -123,6 +136,18 @@ typedef struct zdrive_mesh {
   int nslots;               /* entries of slot_gid */
   int use_edge_wgts;        /* object sizes include edge weights (zdrive's rule) */
   int parts_lists;          /* RETURN_LISTS asks for parts of all objects */
+  int nglobal_parts;        /* NUM_GLOBAL_PARTS as the deck sets it (else ranks), for fixed objects */
+  /* Hypergraph input (.mtx, .mtxp, .hg): the lists this rank hands to Zoltan. */
+  int is_hypergraph;        /* register the hypergraph callbacks */
+  int hg_format;            /* ZOLTAN_COMPRESSED_EDGE or ZOLTAN_COMPRESSED_VERTEX */
+  int nlists;               /* local hyperedges (vertices when vertex-compressed) */
+  ZOLTAN_ID_TYPE *list_gid; /* global ID of each list */
+  int *list_start;          /* nlists+1 offsets into pin_gid */
+  ZOLTAN_ID_TYPE *pin_gid;  /* the other end of each pin */
+  int hewgt_dim;            /* weights per hyperedge */
+  int nhewgts;              /* hyperedges whose weights this rank supplies */
+  ZOLTAN_ID_TYPE *hewgt_gid; /* their global IDs */
+  float *hewgts;            /* nhewgts*hewgt_dim weights */
   /* Migration counters of the last balance. */
   long mig_objects;         /* objects received from other ranks */
   double mig_weight;        /* their first weight */
@@ -139,10 +164,38 @@ int zdrive_read_deck(const char *path, zdrive_deck *deck, zdrive_param **params,
 void zdrive_bcast_deck(zdrive_deck *deck, zdrive_param **params, MPI_Comm comm);
 int zdrive_echo_deck(FILE *out, const char *path);
 
+/*
+ * A whole graph as rank 0 reads it (Chaco, or the graph zdrive derives from
+ * a square matrix), broadcast and then distributed by zdrive_dist_graph.
+ */
+typedef struct zdrive_graph {
+  int nvtx;        /* vertices */
+  int nadj;        /* adjacency entries (twice the edges) */
+  int vwgt_dim;    /* weights per vertex in the file */
+  int ewgt_dim;    /* weights per edge in the file */
+  int ndims;       /* coordinate dimension, 0 without .coords */
+  int has_assign;  /* an .assign file was read */
+  int *start;      /* nvtx+1 offsets into adj */
+  int *adj;        /* 1-based neighbour numbers */
+  float *vwgt;     /* nvtx*vwgt_dim (nvtx ones when vwgt_dim is 0) */
+  float *ewgt;     /* nadj (first edge weight) */
+  float *xyz;      /* nvtx*3 */
+  int *assign;     /* nvtx */
+} zdrive_graph;
+
 /* zdrive_chaco.c */
 int zdrive_read_chaco(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm,
                       zdrive_status *st);
+int zdrive_dist_graph(const zdrive_deck *deck, zdrive_graph *g, int err, zdrive_mesh *mesh,
+                      int **owner_out, MPI_Comm comm, zdrive_status *st);
+void zdrive_free_graph(zdrive_graph *g);
 void zdrive_free_mesh(zdrive_mesh *mesh);
+
+/* zdrive_mm.c */
+int zdrive_read_hypergraph(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm,
+                           zdrive_status *st);
+int zdrive_read_mtxp(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm,
+                     zdrive_status *st);
 
 /* zdrive_zoltan.c */
 int zdrive_setup_zoltan(struct Zoltan_Struct *zz, const zdrive_deck *deck,

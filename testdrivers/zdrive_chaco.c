@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,31 +77,19 @@ static int line_int(reader *r, long *v)
   return 1;
 }
 
-/* Whole-file data read by rank 0 and broadcast. */
-typedef struct chaco_data {
-  int nvtx;        /* vertices */
-  int nadj;        /* adjacency entries (twice the edges) */
-  int vwgt_dim;    /* weights per vertex in the file */
-  int ewgt_dim;    /* weights per edge in the file */
-  int ndims;       /* coordinate dimension, 0 without .coords */
-  int has_assign;  /* an .assign file was read */
-  int *start;      /* nvtx+1 offsets into adj */
-  int *adj;        /* 1-based neighbour numbers */
-  float *vwgt;     /* nvtx*vwgt_dim */
-  float *ewgt;     /* nadj (first edge weight) */
-  float *xyz;      /* nvtx*3 */
-  int *assign;     /* nvtx */
-} chaco_data;
+/* Whole-file data read by rank 0 and broadcast (shared with the matrix readers). */
+typedef zdrive_graph chaco_data;
 
-static void free_data(chaco_data *d)
+/* zdrive_free_graph - not collective: frees the arrays of g and zeroes it. */
+void zdrive_free_graph(zdrive_graph *g)
 {
-  free(d->start);
-  free(d->adj);
-  free(d->vwgt);
-  free(d->ewgt);
-  free(d->xyz);
-  free(d->assign);
-  memset(d, 0, sizeof(*d));
+  free(g->start);
+  free(g->adj);
+  free(g->vwgt);
+  free(g->ewgt);
+  free(g->xyz);
+  free(g->assign);
+  memset(g, 0, sizeof(*g));
 }
 
 /* Reads <name>.graph; see the Chaco user guide for the format. */
@@ -162,6 +151,12 @@ static int read_graph(const char *fname, chaco_data *d, zdrive_status *st)
       d->ewgt_dim > ZDRIVE_MAX_WGTS) {
     zdrive_set_error(st, fname, r.lineno, "weight dimensions %d/%d outside [0, %d]",
                      d->vwgt_dim, d->ewgt_dim, ZDRIVE_MAX_WGTS);
+    goto cleanup;
+  }
+  /* A simple graph has at most nv (nv - 1) / 2 edges; a larger count in the
+   * header is a corrupt file, not a reason to allocate gigabytes. */
+  if (ne < 0 || (double)ne > (double)nv * ((double)nv - 1.0) / 2.0 || ne > (INT_MAX - 1) / 2) {
+    zdrive_set_error(st, fname, r.lineno, "edge count %ld is impossible for %ld vertices", ne, nv);
     goto cleanup;
   }
   cap = (int)(2 * ne + 1);
@@ -491,11 +486,10 @@ int zdrive_read_chaco(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm,
 {
   chaco_data d;
   char fname[ZDRIVE_PATH + 16];
-  int rank, nranks, err = 0, v, n, *owner = NULL, rc = 1;
+  int rank, err = 0;
 
   memset(&d, 0, sizeof(d));
   MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &nranks);
   if (rank == 0) {
     snprintf(fname, sizeof(fname), "%s.graph", deck->file_name);
     err = read_graph(fname, &d, st);
@@ -508,6 +502,27 @@ int zdrive_read_chaco(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm,
       err = read_assign(fname, &d, st);
     }
   }
+  return zdrive_dist_graph(deck, &d, err, mesh, NULL, comm, st);
+}
+
+/*
+ * zdrive_dist_graph - collective: shares rank 0's reading outcome err (with
+ * its message in st) and graph g, then keeps in mesh the vertices that the
+ * deck's initial distribution gives this rank, in ascending vertex order, as
+ * zdrive's chaco_dist_graph does.  Global IDs are the 1-based vertex
+ * numbers.  g is freed.  When owner_out is not NULL it receives the owner
+ * rank of every vertex (caller frees).  Returns 0, or 1 on every rank with st
+ * set.
+ */
+int zdrive_dist_graph(const zdrive_deck *deck, zdrive_graph *g, int err, zdrive_mesh *mesh,
+                      int **owner_out, MPI_Comm comm, zdrive_status *st)
+{
+  chaco_data d = *g;
+  int rank, nranks, v, n, *owner = NULL, rc = 1;
+
+  memset(g, 0, sizeof(*g));
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &nranks);
   /* Every rank learns the outcome and the message, so all stop together. */
   MPI_Bcast(&err, 1, MPI_INT, 0, comm);
   if (err) {
@@ -518,13 +533,14 @@ int zdrive_read_chaco(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm,
     zdrive_set_error(st, deck->file_name, 0, "out of memory on rank %d", rank);
     goto cleanup;
   }
-  owner = malloc((size_t)d.nvtx * sizeof(int));
+  owner = malloc((size_t)(d.nvtx > 0 ? d.nvtx : 1) * sizeof(int));
   if (!owner) goto cleanup;
   owners(deck, &d, nranks, owner);
 
   mesh->rank = rank;
   mesh->nranks = nranks;
   mesh->gnvtx = d.nvtx;
+  mesh->gid_base = 1;
   mesh->num_dims = d.ndims;
   mesh->vwgt_dim = d.vwgt_dim;
   mesh->ewgt_dim = d.ewgt_dim;
@@ -541,6 +557,7 @@ int zdrive_read_chaco(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm,
     e->gid = (ZOLTAN_ID_TYPE)(v + 1);
     e->part = d.has_assign ? d.assign[v] : rank;
     e->perm = e->iperm = -1;
+    e->fixed_part = -1;
     for (k = 0; k < (d.vwgt_dim ? d.vwgt_dim : 1); k++)
       e->wgt[k] = d.vwgt[(size_t)v * (d.vwgt_dim ? d.vwgt_dim : 1) + k];
     for (k = 0; k < d.ndims; k++) e->coord[k] = d.xyz[3 * v + k];
@@ -560,11 +577,15 @@ int zdrive_read_chaco(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm,
     }
   }
   mesh->num_elems = n;
+  if (owner_out) {
+    *owner_out = owner;
+    owner = NULL;
+  }
   rc = 0;
 cleanup:
   if (rc && !st->text[0]) zdrive_set_error(st, deck->file_name, 0, "out of memory");
   free(owner);
-  free_data(&d);
+  zdrive_free_graph(&d);
   return rc;
 }
 
@@ -572,6 +593,15 @@ cleanup:
 void zdrive_free_mesh(zdrive_mesh *mesh)
 {
   int i;
+  free(mesh->list_gid);
+  free(mesh->list_start);
+  free(mesh->pin_gid);
+  free(mesh->hewgt_gid);
+  free(mesh->hewgts);
+  mesh->list_gid = mesh->pin_gid = mesh->hewgt_gid = NULL;
+  mesh->list_start = NULL;
+  mesh->hewgts = NULL;
+  mesh->nlists = mesh->nhewgts = 0;
   if (!mesh->elems) return;
   for (i = 0; i < mesh->num_elems; i++) {
     free(mesh->elems[i].adj);

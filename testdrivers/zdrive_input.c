@@ -166,6 +166,8 @@ static int parse_file_type(char *value, zdrive_deck *d, const char *path, int li
   }
   d->init_dist = ZDRIVE_DIST_LINEAR;
   d->init_procs = -1;
+  d->init_pins = ZDRIVE_PINS_ROW;
+  d->matrix_obj = ZDRIVE_OBJ_COLUMNS;
   while ((r = next_pair(rest, &pos, &name, &val)) == 1) {
     if (!strcmp(name, "initial distribution")) {
       if (!strcmp(val, "linear") || !strcmp(val, "block")) d->init_dist = ZDRIVE_DIST_LINEAR;
@@ -183,7 +185,18 @@ static int parse_file_type(char *value, zdrive_deck *d, const char *path, int li
         return 1;
       }
     } else if (!strcmp(name, "initial pins") && d->file_type != ZDRIVE_FILE_CHACO) {
-      d->init_pins = 1;
+      if (!strcmp(val, "row") || !strcmp(val, "rows")) d->init_pins = ZDRIVE_PINS_ROW;
+      else if (!strcmp(val, "col") || !strcmp(val, "cols") || !strcmp(val, "column") ||
+               !strcmp(val, "columns")) d->init_pins = ZDRIVE_PINS_COL;
+      else if (!strcmp(val, "linear") || !strcmp(val, "block")) d->init_pins = ZDRIVE_PINS_LINEAR;
+      else if (!strcmp(val, "cyclic")) d->init_pins = ZDRIVE_PINS_CYCLIC;
+      else if (!strcmp(val, "file")) d->init_pins = ZDRIVE_PINS_FILE;
+      else if (!strcmp(val, "zero")) d->init_pins = ZDRIVE_PINS_ZERO;
+      else {
+        zdrive_set_error(st, path, lineno, "bad initial pins '%s' "
+                         "(rows, columns, linear, block, cyclic, file, zero)", val);
+        return 1;
+      }
     } else if (!strcmp(name, "initial read") && d->file_type != ZDRIVE_FILE_CHACO) {
       /* zdrive's chunked reader only changes how rank 0 reads; nothing to do. */
     } else if (!strcmp(name, "objects") && d->file_type != ZDRIVE_FILE_CHACO) {

@@ -101,9 +101,9 @@ static void grow_weights(zdrive_mesh *m, const float *base, int k, int n, double
       for (d = 0; d < m->num_dims; d++) r += (e->coord[d] - glo[d]) * (e->coord[d] - glo[d]);
       inside = sqrt(r) <= frac * diag;
     } else {
-      inside = (double)(e->gid - 1) < frac * (double)m->gnvtx;
+      inside = (double)(e->gid - (ZOLTAN_ID_TYPE)m->gid_base) < frac * (double)m->gnvtx;
     }
-    e->wgt[0] = base[e->gid - 1] * (float)(inside ? 1.0 + growth : 1.0);
+    e->wgt[0] = base[e->gid - (ZOLTAN_ID_TYPE)m->gid_base] * (float)(inside ? 1.0 + growth : 1.0);
   }
 }
 
@@ -123,7 +123,7 @@ static int run_dynamic(struct Zoltan_Struct *zz, const zdrive_deck *deck, zdrive
     zdrive_set_error(st, deck->deck_name, 0, "out of memory");
     goto cleanup;
   }
-  for (i = 0; i < m->num_elems; i++) mine[m->elems[i].gid - 1] = m->elems[i].wgt[0];
+  for (i = 0; i < m->num_elems; i++) mine[m->elems[i].gid - (ZOLTAN_ID_TYPE)m->gid_base] = m->elems[i].wgt[0];
   MPI_Allreduce(mine, base, m->gnvtx, MPI_FLOAT, MPI_SUM, comm);
   quiet.debug = 0;
   if (m->rank == 0)
@@ -208,16 +208,16 @@ static void report_unimplemented(const zdrive_deck *d)
            "the answers)\n");
   if (d->test_no_global_objects)
     printf("zdrive: note: 'test no global objects' is accepted but not implemented\n");
-  if (d->test_fixed_objects)
-    printf("zdrive: note: 'test fixed objects' is accepted but not implemented: no object "
-           "is fixed\n");
+  if (d->test_fixed_objects < 0 || d->test_fixed_objects > 10)
+    printf("zdrive: note: 'test fixed objects = %d' is not one of zdrive's cases 1..10: no "
+           "object is fixed\n", d->test_fixed_objects);
   if (d->test_dynamic_weights != 0.0f)
     printf("zdrive: note: 'test dynamic weights' (zdrive's rand()-based model) is not "
            "implemented; use 'dynamic iterations' instead\n");
   if (d->zoltanparams_file[0])
     printf("zdrive: note: 'zoltanparams file = %s' is not implemented: its parameters are "
            "NOT applied\n", d->zoltanparams_file);
-  if (!d->test_hg_callbacks)
+  if (!d->test_hg_callbacks && d->file_type == ZDRIVE_FILE_CHACO)
     printf("zdrive: note: 'test hypergraph callbacks' has no effect: Chaco input registers "
            "no hypergraph callbacks\n");
 }
@@ -256,15 +256,14 @@ int main(int argc, char **argv)
   }
   if (agree_on_error(&st, comm)) goto done;
   zdrive_bcast_deck(&deck, &params, comm);
-  if (deck.file_type != ZDRIVE_FILE_CHACO) {
-    zdrive_set_error(&st, deck_path, 0, "file type %s is accepted but not implemented yet "
-                     "(only Chaco input is)", deck.file_type == ZDRIVE_FILE_MM ? "matrixmarket"
-                     : deck.file_type == ZDRIVE_FILE_MMPLUS ? "matrixmarket+" : "hypergraph");
-    goto done;
-  }
   if (rank == 0) report_unimplemented(&deck);
 
-  zdrive_read_chaco(&deck, &mesh, comm, &st);
+  if (deck.file_type == ZDRIVE_FILE_CHACO)
+    zdrive_read_chaco(&deck, &mesh, comm, &st);
+  else if (deck.file_type == ZDRIVE_FILE_MMPLUS)
+    zdrive_read_mtxp(&deck, &mesh, comm, &st);
+  else
+    zdrive_read_hypergraph(&deck, &mesh, comm, &st);
   if (agree_on_error(&st, comm)) goto done;
 
   zz = Zoltan_Create(comm);

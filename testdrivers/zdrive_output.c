@@ -278,7 +278,7 @@ int zdrive_write_gnuplot(const zdrive_deck *deck, const zdrive_mesh *mesh, zdriv
   return 0;
 }
 
-/* Global part of every object (index gid-1), -1 for none; caller frees. */
+/* Global part of every object (index gid - gid_base), -1 for none; caller frees. */
 static int *global_parts(const zdrive_mesh *mesh, MPI_Comm comm)
 {
   int n = mesh->gnvtx > 0 ? mesh->gnvtx : 1, i;
@@ -289,7 +289,7 @@ static int *global_parts(const zdrive_mesh *mesh, MPI_Comm comm)
     return NULL;
   }
   for (i = 0; i < n; i++) mine[i] = -1;
-  for (i = 0; i < mesh->num_elems; i++) mine[mesh->elems[i].gid - 1] = mesh->elems[i].part;
+  for (i = 0; i < mesh->num_elems; i++) mine[mesh->elems[i].gid - (ZOLTAN_ID_TYPE)mesh->gid_base] = mesh->elems[i].part;
   MPI_Allreduce(mine, all, mesh->gnvtx, MPI_INT, MPI_MAX, comm);
   free(mine);
   return all;

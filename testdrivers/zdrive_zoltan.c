@@ -221,6 +221,128 @@ static void cb_part_multi(void *data, int ngid, int nlid, int n, ZOLTAN_ID_PTR g
                        lids ? lids + (size_t)i * nlid : NULL, ierr);
 }
 
+/* ---- hypergraph callbacks (hypergraph input) ---------------------------- */
+
+/* Number of local lists and pins, and their compression, as zdrive reports them. */
+static void cb_hg_size_cs(void *data, int *nlists, int *npins, int *format, int *ierr)
+{
+  zdrive_mesh *m = data;
+  *nlists = m->nlists;
+  *npins = m->list_start ? m->list_start[m->nlists] : 0;
+  *format = m->hg_format;
+  *ierr = ZOLTAN_OK;
+}
+
+/* The local lists: their IDs, offsets and pins. */
+static void cb_hg_cs(void *data, int ngid, int nlists, int npins, int format,
+                     ZOLTAN_ID_PTR list_gids, int *list_ptr, ZOLTAN_ID_PTR pin_gids, int *ierr)
+{
+  zdrive_mesh *m = data;
+  int i, k;
+  if (format != m->hg_format || nlists != m->nlists || npins != m->list_start[m->nlists]) {
+    *ierr = ZOLTAN_FATAL;
+    return;
+  }
+  for (i = 0; i < nlists; i++) {
+    for (k = 0; k < ngid - 1; k++) list_gids[(size_t)i * ngid + k] = 0;
+    list_gids[(size_t)i * ngid + ngid - 1] = m->list_gid[i];
+    list_ptr[i] = m->list_start[i];
+  }
+  for (i = 0; i < npins; i++) {
+    for (k = 0; k < ngid - 1; k++) pin_gids[(size_t)i * ngid + k] = 0;
+    pin_gids[(size_t)i * ngid + ngid - 1] = m->pin_gid[i];
+  }
+  *ierr = ZOLTAN_OK;
+}
+
+/* Number of hyperedges whose weights this rank supplies. */
+static void cb_hg_size_ewgts(void *data, int *n, int *ierr)
+{
+  *n = ((zdrive_mesh *)data)->nhewgts;
+  *ierr = ZOLTAN_OK;
+}
+
+/* Hyperedge weights; dimensions the file lacks weigh 1. */
+static void cb_hg_ewgts(void *data, int ngid, int nlid, int n, int wdim, ZOLTAN_ID_PTR gids,
+                        ZOLTAN_ID_PTR lids, float *w, int *ierr)
+{
+  zdrive_mesh *m = data;
+  int i, k;
+  if (n > m->nhewgts) {
+    *ierr = ZOLTAN_FATAL;
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    for (k = 0; k < ngid - 1; k++) gids[(size_t)i * ngid + k] = 0;
+    gids[(size_t)i * ngid + ngid - 1] = m->hewgt_gid[i];
+    if (nlid > 0 && lids) {
+      for (k = 0; k < nlid - 1; k++) lids[(size_t)i * nlid + k] = 0;
+      lids[(size_t)i * nlid + nlid - 1] = (ZOLTAN_ID_TYPE)i;
+    }
+    for (k = 0; k < wdim; k++)
+      w[(size_t)i * wdim + k] = k < m->hewgt_dim ? m->hewgts[(size_t)i * m->hewgt_dim + k] : 1.0f;
+  }
+  *ierr = ZOLTAN_OK;
+}
+
+/* ---- fixed objects ("test fixed objects") -------------------------------- */
+
+/* Number of local objects fixed to a part. */
+static int cb_num_fixed(void *data, int *ierr)
+{
+  zdrive_mesh *m = data;
+  int i, n = 0;
+  for (i = 0; i < m->num_elems; i++) n += m->elems[i].fixed_part != -1;
+  *ierr = ZOLTAN_OK;
+  return n;
+}
+
+/* The fixed objects and their parts, in local order. */
+static void cb_fixed_list(void *data, int nfixed, int ngid, ZOLTAN_ID_PTR gids, int *parts,
+                          int *ierr)
+{
+  zdrive_mesh *m = data;
+  int i, k, n = 0;
+  for (i = 0; i < m->num_elems; i++) {
+    if (m->elems[i].fixed_part == -1) continue;
+    if (n == nfixed) break;
+    for (k = 0; k < ngid - 1; k++) gids[(size_t)n * ngid + k] = 0;
+    gids[(size_t)n * ngid + ngid - 1] = m->elems[i].gid;
+    parts[n++] = m->elems[i].fixed_part;
+  }
+  *ierr = n == nfixed ? ZOLTAN_OK : ZOLTAN_FATAL;
+}
+
+/*
+ * Fixes objects to parts by zdrive's cases of "test fixed objects" (by the
+ * objects' local index i, P = NUM_GLOBAL_PARTS): 1 all to i % P; 2 odd i to
+ * i % P; 3 every tenth to i % P; 4 all to part 1; 5 the second half to 1;
+ * 6 the first tenth to 1; 7 the first object to rank % P; 8 on odd ranks the
+ * first half to rank % P; 9 on rank 0 the first two to parts 0 and 1; 10
+ * none.
+ */
+static void setup_fixed(const zdrive_deck *deck, zdrive_mesh *m)
+{
+  int i, n = m->num_elems, P = m->nglobal_parts > 0 ? m->nglobal_parts : 1, r = m->rank;
+  for (i = 0; i < n; i++) m->elems[i].fixed_part = -1;
+  for (i = 0; i < n; i++) {
+    int f = -1;
+    switch (deck->test_fixed_objects) {
+    case 1: f = i % P; break;
+    case 2: if (i % 2) f = i % P; break;
+    case 3: if (i % 10 == 0) f = i % P; break;
+    case 4: f = 1; break;
+    case 5: if (i >= n / 2) f = 1; break;
+    case 6: if (i < n / 10) f = 1; break;
+    case 7: if (i == 0) f = r % P; break;
+    case 8: if ((r & 1) && i < n / 2) f = r % P; break;
+    case 9: if (r == 0 && i < 2) f = i; break;
+    default: break;
+    }
+    m->elems[i].fixed_part = f;
+  }
+}
+
 /* ---- migration ------------------------------------------------------------ */
 
 /* Fixed header of a packed object; arrays follow it. */
@@ -479,7 +601,7 @@ static int refresh_adj_procs(zdrive_mesh *m, MPI_Comm comm)
     return 1;
   }
   for (i = 0; i < m->gnvtx; i++) own[i] = -1;
-  for (i = 0; i < m->num_elems; i++) own[m->elems[i].gid - 1] = m->rank;
+  for (i = 0; i < m->num_elems; i++) own[m->elems[i].gid - (ZOLTAN_ID_TYPE)m->gid_base] = m->rank;
   MPI_Allreduce(own, gown, m->gnvtx, MPI_INT, MPI_MAX, comm);
   for (i = 0; i < m->num_elems; i++)
     for (j = 0; j < m->elems[i].nadj; j++)
@@ -514,6 +636,7 @@ int zdrive_setup_zoltan(struct Zoltan_Struct *zz, const zdrive_deck *deck,
   char s[32];
   const char *dn = deck->deck_name;
 
+  mesh->nglobal_parts = nglobal;
   for (i = 0; i < deck->num_params; i++) {
     int r = params[i].index >= 0
                 ? Zoltan_Set_Param_Vec(zz, params[i].name, params[i].val, params[i].index)
@@ -524,6 +647,7 @@ int zdrive_setup_zoltan(struct Zoltan_Struct *zz, const zdrive_deck *deck,
       return 1;
     }
     if (!strncasecmp(params[i].name, "num_global_part", 15)) nglobal = atoi(params[i].val);
+    mesh->nglobal_parts = nglobal;
     if (!strcasecmp(params[i].name, "obj_weight_dim")) wdim = atoi(params[i].val);
     if (!strcasecmp(params[i].name, "return_lists"))
       mesh->parts_lists = strstr(params[i].val, "part") != NULL;
@@ -658,6 +782,17 @@ int zdrive_setup_zoltan(struct Zoltan_Struct *zz, const zdrive_deck *deck,
       Zoltan_Set_Edge_List_Fn(zz, cb_edge_list, mesh);
     }
   }
+  if (deck->test_fixed_objects) {
+    Zoltan_Set_Num_Fixed_Obj_Fn(zz, cb_num_fixed, mesh);
+    Zoltan_Set_Fixed_Obj_List_Fn(zz, cb_fixed_list, mesh);
+  }
+  /* As zdrive: hypergraph input hands Zoltan its pins in compressed form. */
+  if (mesh->is_hypergraph && deck->test_hg_callbacks) {
+    Zoltan_Set_HG_Size_CS_Fn(zz, cb_hg_size_cs, mesh);
+    Zoltan_Set_HG_CS_Fn(zz, cb_hg_cs, mesh);
+    Zoltan_Set_HG_Size_Edge_Wts_Fn(zz, cb_hg_size_ewgts, mesh);
+    Zoltan_Set_HG_Edge_Wts_Fn(zz, cb_hg_ewgts, mesh);
+  }
   Zoltan_Set_Obj_Size_Fn(zz, cb_obj_size, mesh);
   Zoltan_Set_Pack_Obj_Fn(zz, cb_pack, mesh);
   Zoltan_Set_Unpack_Obj_Fn(zz, cb_unpack, mesh);
@@ -698,6 +833,7 @@ int zdrive_balance(struct Zoltan_Struct *zz, const zdrive_deck *deck, zdrive_mes
     snprintf(fname, sizeof(fname), "%s.before", deck->file_name);
     Zoltan_Generate_Files(zz, fname, 1, 1, 1, 1);
   }
+  if (deck->test_fixed_objects) setup_fixed(deck, mesh);
   MPI_Barrier(comm);
   t0 = MPI_Wtime();
   ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipart, &nexp,

@@ -805,7 +805,8 @@ static const zp_method ulba_method = {
     ulba_destroy,
     ulba_copy,
     NULL,
-    ulba_partition};
+    ulba_partition,
+    NULL};
 
 int ulba_register(void)
 {

@@ -290,6 +290,10 @@ int ZP_ENTRY(Zoltan_Set_Param_Vec)(ZZ *zz, const char *name, const char *val, in
         r->state = NULL;
         r->state_owner = NULL;
       }
+      /* Zoltan initialises parts of its struct only when LB_METHOD is set
+       * (Zoltan_Serialize copies them); give it its own default once, so
+       * that a struct that only ever used our methods is complete. */
+      if (zp_record_native_get(r, "LB_METHOD", -1) == NULL) zp_real_set_param_vec(zz, "LB_METHOD", "RCB", -1);
       r->method = m;
       return ZOLTAN_OK;
     }

@@ -129,6 +129,11 @@ typedef struct zp_method {
   /* Distributed strategy: fill new_part for the local objects (in the order
    * of zp_ctx_local).  Called on every rank; collective. */
   int (*partition_parallel)(zp_context *ctx, void *state, int *new_part);
+  /* Optional: the ZP_NEEDS_* / ZP_WANTS_* / ZP_NO_REMAP flags for the
+   * current parameter values, replacing `needs` (for example, gather the
+   * graph only when a communication-aware option is on).  Called on every
+   * rank with the same parameters; must not fail. */
+  unsigned (*needs_for)(const zp_params *params);
 } zp_method;
 
 /*

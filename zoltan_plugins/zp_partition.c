@@ -55,6 +55,7 @@ struct zp_context {
   int auto_migrate;      /* AUTO_MIGRATE */
   int debug_level, debug_proc;
   int remap;             /* REMAP */
+  unsigned needs;        /* the method's input flags for this call */
   /* parts */
   int nparts;            /* number of global parts */
   int *pdist;            /* nparts + 1 entries: first rank of each part;
@@ -679,24 +680,6 @@ static long zp_find_gid(const ZOLTAN_ID_TYPE *sorted, size_t n, const ZOLTAN_ID_
   return -1;
 }
 
-/* Gather counts and displacements of n items of width w per rank. */
-static int zp_counts(const int *nper, int P, int w, int **cnt, int **dsp)
-{
-  int i;
-  long long off = 0;
-  *cnt = malloc((size_t)P * sizeof **cnt);
-  *dsp = malloc((size_t)P * sizeof **dsp);
-  if (*cnt == NULL || *dsp == NULL) return ZOLTAN_MEMERR;
-  for (i = 0; i < P; i++) {
-    long long c = (long long)nper[i] * w;
-    if (c > 2147483647LL || off > 2147483647LL) return ZOLTAN_FATAL;
-    (*cnt)[i] = (int)c;
-    (*dsp)[i] = (int)off;
-    off += c;
-  }
-  return ZOLTAN_OK;
-}
-
 /*
  * Relabel the parts of a new assignment so that as much weight as possible
  * stays in the part it is in now (Zoltan's REMAP).  Only done when parts are
@@ -790,111 +773,148 @@ end:
   return ierr;
 }
 
+/* Copy helpers for the packed records gathered on the root. */
+static unsigned char *zp_put(unsigned char *p, const void *src, size_t n)
+{
+  memcpy(p, src, n);
+  return p + n;
+}
+
+static const unsigned char *zp_get(const unsigned char *p, void *dst, size_t n)
+{
+  memcpy(dst, p, n);
+  return p + n;
+}
+
 static int zp_run_serial(zp_context *c, int *new_part)
 {
   zp_record *r = c->r;
   const zp_method *m = r->method;
-  int P = r->size, root = 0, ierr = ZOLTAN_OK, i, tot_edges_local = 0;
-  int *nper = NULL, *eper = NULL, *cnt = NULL, *dsp = NULL;
+  int P = r->size, root = 0, ierr = ZOLTAN_OK, i, tot_edges_local = 0, mine[2];
+  int *per = NULL, *cnt = NULL, *dsp = NULL, *ecnt = NULL, *edsp = NULL, *scnt = NULL, *sdsp = NULL;
+  int *recv = NULL;
   size_t N = 0, E = 0, k;
   ZOLTAN_ID_TYPE *ag = NULL, *sg = NULL, *anbr = NULL;
   double *aw = NULL, *sw = NULL, *ac = NULL, *sc = NULL, *aew = NULL, *sew = NULL;
-  int *ap = NULL, *sp = NULL, *aproc = NULL, *sproc = NULL, *anedges = NULL, *snew = NULL, *anew = NULL;
+  int *ap = NULL, *sp = NULL, *aproc = NULL, *sproc = NULL, *anedges = NULL, *snew = NULL, *sendbuf = NULL;
   size_t *order = NULL, *tmp = NULL, *adj_start = NULL, *adj = NULL, *pos = NULL;
-  int meta[3], gmeta[3];
+  unsigned char *lob = NULL, *leb = NULL, *aob = NULL, *aeb = NULL;
+  int gdim = c->gdim, has_graph = c->has_graph, ew = c->edge_wgt_dim > 0 ? c->edge_wgt_dim : 1;
+  /* One record per object and one per edge, so that everything reaches the
+   * root in one gather each: the number of collectives, not the bytes,
+   * dominates at the sizes a centralised method is meant for. */
+  size_t idsz = (size_t)c->ngid * sizeof(ZOLTAN_ID_TYPE);
+  size_t orec = idsz + (size_t)c->wdim * sizeof(double) + 2 * sizeof(int) + (size_t)gdim * sizeof(double);
+  size_t erec = idsz + (size_t)ew * sizeof(double);
+  int gmeta[2];
   zp_problem pb;
 
-  for (i = 0; c->has_graph && i < c->n; i++) tot_edges_local += c->nedges[i];
-  meta[0] = c->gdim;
-  meta[1] = c->has_graph;
-  meta[2] = 0;
-  MPI_Allreduce(meta, gmeta, 3, MPI_INT, MPI_MAX, r->comm);
-  if (r->rank == root) {
-    nper = malloc((size_t)P * sizeof *nper);
-    eper = malloc((size_t)P * sizeof *eper);
-  }
-  MPI_Gather(&c->n, 1, MPI_INT, nper, 1, MPI_INT, root, r->comm);
-  MPI_Gather(&tot_edges_local, 1, MPI_INT, eper, 1, MPI_INT, root, r->comm);
-  if (r->rank == root) {
-    if (nper == NULL || eper == NULL) ierr = ZOLTAN_MEMERR;
-    for (i = 0; ierr == ZOLTAN_OK && i < P; i++) {
-      N += (size_t)nper[i];
-      E += (size_t)eper[i];
+  gmeta[0] = gdim;
+  gmeta[1] = has_graph;
+  for (i = 0; has_graph && i < c->n; i++) tot_edges_local += c->nedges[i];
+  lob = malloc((size_t)c->n * orec + 1);
+  leb = malloc((size_t)tot_edges_local * erec + 1);
+  recv = malloc(((size_t)c->n + 1) * sizeof *recv);
+  if (lob && leb && recv) {
+    unsigned char *q = lob, *e = leb;
+    size_t off = 0;
+    for (i = 0; i < c->n; i++) {
+      int ne = has_graph ? c->nedges[i] : 0, j;
+      q = zp_put(q, c->gids + (size_t)i * c->ngid, idsz);
+      q = zp_put(q, c->w + (size_t)i * c->wdim, (size_t)c->wdim * sizeof(double));
+      q = zp_put(q, &c->parts[i], sizeof(int));
+      q = zp_put(q, &ne, sizeof(int));
+      if (gdim > 0) q = zp_put(q, c->coords + (size_t)i * gdim, (size_t)gdim * sizeof(double));
+      for (j = 0; j < ne; j++, off++) {
+        double one = 1.0;
+        e = zp_put(e, c->nbr + off * c->ngid, idsz);
+        if (c->edge_wgt_dim > 0) e = zp_put(e, c->ewgts + off * (size_t)ew, (size_t)ew * sizeof(double));
+        else e = zp_put(e, &one, sizeof one);
+      }
     }
-    if (ierr == ZOLTAN_OK) {
+  } else {
+    ierr = ZOLTAN_MEMERR;
+  }
+  /* Counts travel with the local status so that a rank short of memory is
+   * known before anybody waits in the gathers. */
+  mine[0] = ierr < 0 ? -1 : c->n;
+  mine[1] = tot_edges_local;
+  if (r->rank == root) per = malloc(2 * (size_t)P * sizeof *per);
+  MPI_Gather(mine, 2, MPI_INT, per, 2, MPI_INT, root, r->comm);
+  if (r->rank == root) {
+    if (per == NULL) ierr = ZOLTAN_MEMERR;
+    cnt = malloc((size_t)P * sizeof *cnt);
+    dsp = malloc((size_t)P * sizeof *dsp);
+    ecnt = malloc((size_t)P * sizeof *ecnt);
+    edsp = malloc((size_t)P * sizeof *edsp);
+    scnt = malloc((size_t)P * sizeof *scnt);
+    sdsp = malloc((size_t)P * sizeof *sdsp);
+    if (!cnt || !dsp || !ecnt || !edsp || !scnt || !sdsp) ierr = ZOLTAN_MEMERR;
+    for (i = 0; ierr >= 0 && i < P; i++) {
+      if (per[2 * i] < 0) {
+        ierr = ZOLTAN_MEMERR;
+        break;
+      }
+      N += (size_t)per[2 * i];
+      E += (size_t)per[2 * i + 1];
+    }
+    if (ierr >= 0) {
+      long long o = 0, eo = 0, so = 0;
+      for (i = 0; i < P; i++) {
+        long long b = (long long)per[2 * i] * (long long)orec, eb = (long long)per[2 * i + 1] * (long long)erec;
+        if (b > 2147483647LL || o > 2147483647LL || eb > 2147483647LL || eo > 2147483647LL) {
+          zp_error(c->yo, "too much data to gather on one rank (%zu objects, %zu edges)", N, E);
+          ierr = ZOLTAN_FATAL;
+          break;
+        }
+        cnt[i] = (int)b;
+        dsp[i] = (int)o;
+        ecnt[i] = (int)eb;
+        edsp[i] = (int)eo;
+        scnt[i] = per[2 * i] + 1;
+        sdsp[i] = (int)so;
+        o += b;
+        eo += eb;
+        so += per[2 * i] + 1;
+      }
+    }
+    if (ierr >= 0) {
+      aob = malloc(N * orec + 1);
+      aeb = malloc(E * erec + 1);
       ag = malloc((N * c->ngid + 1) * sizeof *ag);
       aw = malloc((N * c->wdim + 1) * sizeof *aw);
       ap = malloc((N + 1) * sizeof *ap);
-      anew = malloc((N + 1) * sizeof *anew);
-      if (!ag || !aw || !ap || !anew) ierr = ZOLTAN_MEMERR;
-      if (gmeta[0] > 0 && (ac = malloc((N * gmeta[0] + 1) * sizeof *ac)) == NULL) ierr = ZOLTAN_MEMERR;
-      if (gmeta[1]) {
-        anedges = malloc((N + 1) * sizeof *anedges);
+      anedges = malloc((N + 1) * sizeof *anedges);
+      sendbuf = malloc((N + (size_t)P) * sizeof *sendbuf);
+      if (!aob || !aeb || !ag || !aw || !ap || !anedges || !sendbuf) ierr = ZOLTAN_MEMERR;
+      if (gdim > 0 && (ac = malloc((N * gdim + 1) * sizeof *ac)) == NULL) ierr = ZOLTAN_MEMERR;
+      if (has_graph) {
         anbr = malloc((E * c->ngid + 1) * sizeof *anbr);
-        aew = malloc((E * (size_t)(c->edge_wgt_dim > 0 ? c->edge_wgt_dim : 1) + 1) * sizeof *aew);
-        if (!anedges || !anbr || !aew) ierr = ZOLTAN_MEMERR;
+        aew = malloc((E * (size_t)ew + 1) * sizeof *aew);
+        if (!anbr || !aew) ierr = ZOLTAN_MEMERR;
       }
     }
   }
-  ierr = zp_agree(r->comm, ierr);
+  MPI_Bcast(&ierr, 1, MPI_INT, root, r->comm);
   if (ierr < 0) goto end;
+  MPI_Gatherv(lob, (int)((size_t)c->n * orec), MPI_BYTE, aob, cnt, dsp, MPI_BYTE, root, r->comm);
+  if (has_graph)
+    MPI_Gatherv(leb, (int)((size_t)tot_edges_local * erec), MPI_BYTE, aeb, ecnt, edsp, MPI_BYTE, root, r->comm);
 
-  /* Gather every per-object array to the root, rank by rank. */
-#define ZP_GATHER(local, width, type, mpitype, all)                                             \
-  do {                                                                                          \
-    if (r->rank == root) {                                                                      \
-      if (zp_counts(nper, P, (width), &cnt, &dsp) != ZOLTAN_OK) ierr = ZOLTAN_FATAL;            \
-    }                                                                                           \
-    MPI_Bcast(&ierr, 1, MPI_INT, root, r->comm);                                                \
-    if (ierr < 0) goto end;                                                                     \
-    MPI_Gatherv((local), c->n * (width), (mpitype), (all), cnt, dsp, (mpitype), root, r->comm); \
-    free(cnt);                                                                                  \
-    free(dsp);                                                                                  \
-    cnt = dsp = NULL;                                                                           \
-  } while (0)
-
-  ZP_GATHER(c->gids, c->ngid * (int)sizeof(ZOLTAN_ID_TYPE), ZOLTAN_ID_TYPE, MPI_BYTE, ag);
-  ZP_GATHER(c->w, c->wdim, double, MPI_DOUBLE, aw);
-  ZP_GATHER(c->parts, 1, int, MPI_INT, ap);
-  if (gmeta[0] > 0) ZP_GATHER(c->coords, gmeta[0], double, MPI_DOUBLE, ac);
-  if (gmeta[1]) {
-    int ew = c->edge_wgt_dim > 0 ? c->edge_wgt_dim : 1;
-    double *lew = NULL;
-    ZP_GATHER(c->nedges, 1, int, MPI_INT, anedges);
-    if (r->rank == root) {
-      if (zp_counts(eper, P, c->ngid * (int)sizeof(ZOLTAN_ID_TYPE), &cnt, &dsp) != ZOLTAN_OK) ierr = ZOLTAN_FATAL;
+  if (r->rank == root) {
+    const unsigned char *q = aob, *e = aeb;
+    for (k = 0; k < N; k++) {
+      q = zp_get(q, ag + k * c->ngid, idsz);
+      q = zp_get(q, aw + k * c->wdim, (size_t)c->wdim * sizeof(double));
+      q = zp_get(q, &ap[k], sizeof(int));
+      q = zp_get(q, &anedges[k], sizeof(int));
+      if (gdim > 0) q = zp_get(q, ac + k * gdim, (size_t)gdim * sizeof(double));
     }
-    MPI_Bcast(&ierr, 1, MPI_INT, root, r->comm);
-    if (ierr < 0) goto end;
-    MPI_Gatherv(c->nbr, tot_edges_local * c->ngid * (int)sizeof(ZOLTAN_ID_TYPE), MPI_BYTE, anbr, cnt, dsp,
-                MPI_BYTE, root, r->comm);
-    free(cnt);
-    free(dsp);
-    cnt = dsp = NULL;
-    lew = malloc(((size_t)tot_edges_local * ew + 1) * sizeof *lew);
-    if (lew == NULL) ierr = ZOLTAN_MEMERR;
-    else if (c->edge_wgt_dim > 0) memcpy(lew, c->ewgts, (size_t)tot_edges_local * ew * sizeof *lew);
-    else for (i = 0; i < tot_edges_local; i++) lew[i] = 1.0;
-    ierr = zp_agree(r->comm, ierr);
-    if (ierr < 0) {
-      free(lew);
-      goto end;
+    for (k = 0; has_graph && k < E; k++) {
+      e = zp_get(e, anbr + k * c->ngid, idsz);
+      e = zp_get(e, aew + k * (size_t)ew, (size_t)ew * sizeof(double));
     }
-    if (r->rank == root) {
-      if (zp_counts(eper, P, ew, &cnt, &dsp) != ZOLTAN_OK) ierr = ZOLTAN_FATAL;
-    }
-    MPI_Bcast(&ierr, 1, MPI_INT, root, r->comm);
-    if (ierr < 0) {
-      free(lew);
-      goto end;
-    }
-    MPI_Gatherv(lew, tot_edges_local * ew, MPI_DOUBLE, aew, cnt, dsp, MPI_DOUBLE, root, r->comm);
-    free(lew);
-    free(cnt);
-    free(dsp);
-    cnt = dsp = NULL;
   }
-#undef ZP_GATHER
 
   if (r->rank == root) {
     char g1[96];
@@ -913,7 +933,7 @@ static int zp_run_serial(zp_context *c, int *new_part)
     }
     for (i = 0, k = 0; i < P; i++) {
       int j;
-      for (j = 0; j < nper[i]; j++) aproc[k++] = i;
+      for (j = 0; j < per[2 * i]; j++) aproc[k++] = i;
     }
     for (k = 0; k < N; k++) order[k] = k;
     zp_sort_by_gid(order, tmp, N, ag, c->ngid);
@@ -1027,27 +1047,51 @@ static int zp_run_serial(zp_context *c, int *new_part)
         goto root_done;
       }
     }
-    if (c->remap && !(m->needs & ZP_NO_REMAP) && c->pdist == NULL && N > 0) {
+    if (c->remap && !(c->needs & ZP_NO_REMAP) && c->pdist == NULL && N > 0) {
       int e2 = zp_remap(c, N, sw, sp, snew);
       if (e2 < 0) {
         ierr = e2;
         goto root_done;
       }
     }
-    for (k = 0; k < N; k++) anew[order[k]] = snew[k];
-  root_done:;
+    {
+      /* Each rank's slice starts with the status, then its parts in the
+       * order it gave its objects. */
+      size_t o2 = 0;
+      int rr;
+      for (rr = 0, k = 0; rr < P; rr++) {
+        sendbuf[o2] = ierr;
+        o2 += (size_t)per[2 * rr] + 1;
+      }
+      for (k = 0; k < N; k++) {
+        size_t o = order[k];
+        /* Object o is the (o - first of its rank)-th of rank aproc[o]. */
+        sendbuf[(size_t)sdsp[aproc[o]] + 1 + (o - (size_t)dsp[aproc[o]] / orec)] = snew[k];
+      }
+    }
+  root_done:
+    if (ierr < 0 && sendbuf != NULL) {
+      int rr;
+      for (rr = 0; rr < P; rr++) sendbuf[sdsp[rr]] = ierr;
+    }
   }
-  MPI_Bcast(&ierr, 1, MPI_INT, root, r->comm);
-  if (ierr < 0) goto end;
-  if (r->rank == root && zp_counts(nper, P, 1, &cnt, &dsp) != ZOLTAN_OK) ierr = ZOLTAN_FATAL;
-  MPI_Bcast(&ierr, 1, MPI_INT, root, r->comm);
-  if (ierr < 0) goto end;
-  MPI_Scatterv(anew, cnt, dsp, MPI_INT, new_part, c->n, MPI_INT, root, r->comm);
+  MPI_Scatterv(sendbuf, scnt, sdsp, MPI_INT, recv, c->n + 1, MPI_INT, root, r->comm);
+  ierr = recv[0];
+  if (ierr >= 0) memcpy(new_part, recv + 1, (size_t)c->n * sizeof *new_part);
 end:
-  free(nper);
-  free(eper);
+  free(per);
   free(cnt);
   free(dsp);
+  free(ecnt);
+  free(edsp);
+  free(scnt);
+  free(sdsp);
+  free(recv);
+  free(lob);
+  free(leb);
+  free(aob);
+  free(aeb);
+  free(sendbuf);
   free(ag);
   free(sg);
   free(anbr);
@@ -1063,7 +1107,6 @@ end:
   free(sproc);
   free(anedges);
   free(snew);
-  free(anew);
   free(order);
   free(tmp);
   free(adj_start);
@@ -1178,8 +1221,9 @@ int zp_partition(zp_record *r, int is_balance, zp_lb_args *a)
   ZP_STEP(zp_build_part_dist(c));
   ZP_STEP(zp_build_part_sizes(c));
   ZP_STEP(zp_get_objects(c));
-  if (m->needs & (ZP_NEEDS_GEOM | ZP_WANTS_GEOM)) ZP_STEP(zp_get_geometry(c, (m->needs & ZP_NEEDS_GEOM) != 0));
-  if (m->needs & (ZP_NEEDS_GRAPH | ZP_WANTS_GRAPH)) ZP_STEP(zp_get_graph(c, (m->needs & ZP_NEEDS_GRAPH) != 0));
+  c->needs = m->needs_for ? m->needs_for(r->params) : m->needs;
+  if (c->needs & (ZP_NEEDS_GEOM | ZP_WANTS_GEOM)) ZP_STEP(zp_get_geometry(c, (c->needs & ZP_NEEDS_GEOM) != 0));
+  if (c->needs & (ZP_NEEDS_GRAPH | ZP_WANTS_GRAPH)) ZP_STEP(zp_get_graph(c, (c->needs & ZP_NEEDS_GRAPH) != 0));
 
   if (m->create != NULL && r->state_owner != m) {
     int e = m->create(&r->state);
@@ -1343,11 +1387,36 @@ struct Zoltan_Struct *zp_ctx_zz(const zp_context *c) { return c->r->zz; }
 int zp_ctx_debug_level(const zp_context *c) { return c->debug_level; }
 const char *zp_ctx_where(const zp_context *c) { return c->yo; }
 
-/* Put a native parameter back to what the application had set. */
-static void zp_restore_native(zp_record *r, const char *name)
+/* Put a native parameter back to what the application had set, or to
+ * Zoltan's default (Zoltan refuses DEFAULT for some key parameters). */
+static void zp_restore_native(zp_record *r, const char *name, const char *zoltan_default)
 {
   const char *v = zp_record_native_get(r, name, -1);
-  zp_real_set_param_vec(r->zz, name, v ? v : "DEFAULT", -1);
+  zp_real_set_param_vec(r->zz, name, v ? v : zoltan_default, -1);
+}
+
+/* Geometric native methods crash inside Zoltan 13.2 when the application
+ * registered no geometry; refuse them on every rank instead. */
+static int zp_check_native_inputs(zp_context *c, const char *method)
+{
+  static const char *const geometric[] = {"RCB", "RIB", "HSFC", NULL};
+  ZOLTAN_VOID_FN *num = NULL, *multi = NULL, *one = NULL;
+  void *d = NULL;
+  int i, have, all;
+  for (i = 0; geometric[i] != NULL; i++)
+    if (strcmp(method, geometric[i]) == 0) break;
+  if (geometric[i] == NULL) return ZOLTAN_OK;
+  Zoltan_Get_Fn(c->r->zz, ZOLTAN_NUM_GEOM_FN_TYPE, &num, &d);
+  Zoltan_Get_Fn(c->r->zz, ZOLTAN_GEOM_MULTI_FN_TYPE, &multi, &d);
+  Zoltan_Get_Fn(c->r->zz, ZOLTAN_GEOM_FN_TYPE, &one, &d);
+  have = num != NULL && (multi != NULL || one != NULL);
+  MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, c->r->comm);
+  if (!all) {
+    zp_error(c->yo, "%s: base method %s needs ZOLTAN_NUM_GEOM_FN and ZOLTAN_GEOM_MULTI_FN (or "
+                    "ZOLTAN_GEOM_FN) on every rank", c->r->method->name, method);
+    return ZOLTAN_FATAL;
+  }
+  return ZOLTAN_OK;
 }
 
 /* Run a native Zoltan method on the struct with the given part sizes and
@@ -1363,6 +1432,25 @@ static int zp_run_native(zp_context *c, const char *method, const double *sizes,
   float *fs = NULL;
   size_t *order = NULL, *tmp = NULL;
 
+  /* Trivial problems never reach Zoltan: its methods fail on some of them
+   * (Zoltan 13.2's RCB returns ZOLTAN_MEMERR without a word when no rank
+   * holds an object), and the answer is known anyway. */
+  int zero_weights = 0;
+  ierr = zp_check_native_inputs(c, method);
+  if (ierr < 0) return ierr;
+  {
+    /* Object count and total weight in one reduction. */
+    double loc2[2] = {(double)c->n, 0.0}, glob2[2];
+    for (i = 0; c->obj_wgt_dim > 0 && i < c->n; i++) loc2[1] += c->w[(size_t)i * c->wdim];
+    MPI_Allreduce(loc2, glob2, 2, MPI_DOUBLE, MPI_SUM, r->comm);
+    if (P == 1 || glob2[0] == 0.0) {
+      for (i = 0; i < c->n; i++) new_part[i] = 0;
+      return ZOLTAN_OK;
+    }
+    /* Zoltan's methods fail when every weight is zero; balance counts then,
+     * as the centralised path does, by hiding the weights from Zoltan. */
+    zero_weights = c->obj_wgt_dim == 1 && glob2[1] == 0.0;
+  }
   ids = malloc(((size_t)P * c->wdim + 1) * sizeof *ids);
   idx = malloc(((size_t)P * c->wdim + 1) * sizeof *idx);
   fs = malloc(((size_t)P * c->wdim + 1) * sizeof *fs);
@@ -1386,6 +1474,10 @@ static int zp_run_native(zp_context *c, const char *method, const double *sizes,
   if (ierr < 0) goto restore;
   zp_real_set_param_vec(r->zz, "AUTO_MIGRATE", "FALSE", -1);
   zp_real_set_param_vec(r->zz, "RETURN_LISTS", "PARTS", -1);
+  if (zero_weights) {
+    if (r->rank == 0) zp_warn(c->yo, "every object weight is zero; %s balances object counts", method);
+    zp_real_set_param_vec(r->zz, "OBJ_WEIGHT_DIM", "0", -1);
+  }
   /* Native methods cut differently with explicit uniform sizes than with
    * none, so sizes equal to the application's unset ones are not set: the
    * base method then answers exactly as it would alone. */
@@ -1393,7 +1485,10 @@ static int zp_run_native(zp_context *c, const char *method, const double *sizes,
     zp_real_set_part_sizes(r->zz, 1, -1, NULL, NULL, NULL);
     zp_real_set_part_sizes(r->zz, 1, P * c->wdim, ids, idx, fs);
   }
-  ierr = zp_agree(r->comm, zp_real_lb_partition(r->zz, &a));
+  ierr = zp_real_lb_partition(r->zz, &a);
+  if (ierr < 0)
+    zp_error(c->yo, "%s: base method %s returned error code %d on this rank", r->method->name, method, ierr);
+  ierr = zp_agree(r->comm, ierr);
   if (ierr < 0) goto restore;
   /* The complete list names every local object once; match it by GID. */
   for (i = 0; i < c->n; i++) order[i] = (size_t)i;
@@ -1416,9 +1511,10 @@ static int zp_run_native(zp_context *c, const char *method, const double *sizes,
     ierr = zp_agree(r->comm, bad ? ZOLTAN_FATAL : ierr);
   }
 restore:
-  zp_restore_native(r, "LB_METHOD");
-  zp_restore_native(r, "AUTO_MIGRATE");
-  zp_restore_native(r, "RETURN_LISTS");
+  zp_restore_native(r, "LB_METHOD", "RCB");
+  zp_restore_native(r, "AUTO_MIGRATE", "FALSE");
+  zp_restore_native(r, "RETURN_LISTS", "ALL");
+  if (zero_weights) zp_restore_native(r, "OBJ_WEIGHT_DIM", "0");
   zp_real_set_part_sizes(r->zz, 1, -1, NULL, NULL, NULL);
   for (i = 0; i < (int)r->n_psizes; i++) {
     zp_part_size_entry *e = &r->psizes[i];

@@ -23,7 +23,8 @@
  *   --param NAME=VALUE    any Zoltan or plugin parameter (repeatable)
  *   --objects M           global number of objects (default 1000)
  *   --seed S              weight seed (default 1)
- *   --weights unit|heavy|zero|nan-on-last   weight model (default heavy)
+ *   --weights unit|heavy|zero|extreme|nan-on-last   weight model (default heavy;
+ *                         extreme: log-uniform in [1e-20, 1e20])
  *   --empty-rank0         rank 0 owns no objects
  *   --dup-gid             the last rank repeats GID 1 (bad input)
  *   --part-sizes          part p gets relative size 1 + (p % 3)
@@ -478,6 +479,7 @@ int main(int argc, char **argv)
       double u = unif(seed, (uint64_t)i), w;
       if (!strcmp(weights, "unit")) w = 1.0;
       else if (!strcmp(weights, "zero")) w = 0.0;
+      else if (!strcmp(weights, "extreme")) w = pow(10.0, -20.0 + 40.0 * u); /* 1e-20 .. 1e20 */
       else w = 10.0 + 990.0 * u * u * u * u; /* Charm++ lb_test shape */
       w = (float)w;
       wtotal += w;

@@ -47,7 +47,7 @@ static int rr_partition(const zp_problem *pb, void *state, int *new_part)
 }
 
 static const zp_method rr_method = {"ROUNDROBIN", "test method", rr_params, 2, 0, NULL, NULL, NULL,
-                                    rr_partition, NULL};
+                                    rr_partition, NULL, NULL};
 
 static int keep_partition(zp_context *ctx, void *state, int *new_part)
 {
@@ -59,16 +59,16 @@ static int keep_partition(zp_context *ctx, void *state, int *new_part)
 }
 
 static const zp_method keep_method = {"KEEPPARTS", "test method", NULL, 0, 0, NULL, NULL, NULL, NULL,
-                                      keep_partition};
+                                      keep_partition, NULL};
 
 /* Registrations that must be refused. */
 static const zp_param_def clash_params[] = {
   {"RR_OFFSET", ZP_PARAM_INT, "0", 0, 10, 0, NULL, "clashes with ROUNDROBIN"}};
 static const zp_param_def bad_default[] = {{"BAD_X", ZP_PARAM_INT, "11", 0, 10, 0, NULL, "default out of range"}};
-static const zp_method clash = {"CLASH", "x", clash_params, 1, 0, NULL, NULL, NULL, rr_partition, NULL};
-static const zp_method native = {"RCB", "x", NULL, 0, 0, NULL, NULL, NULL, rr_partition, NULL};
-static const zp_method both = {"BOTH", "x", NULL, 0, 0, NULL, NULL, NULL, rr_partition, keep_partition};
-static const zp_method baddef = {"BADDEF", "x", bad_default, 1, 0, NULL, NULL, NULL, rr_partition, NULL};
+static const zp_method clash = {"CLASH", "x", clash_params, 1, 0, NULL, NULL, NULL, rr_partition, NULL, NULL};
+static const zp_method native = {"RCB", "x", NULL, 0, 0, NULL, NULL, NULL, rr_partition, NULL, NULL};
+static const zp_method both = {"BOTH", "x", NULL, 0, 0, NULL, NULL, NULL, rr_partition, keep_partition, NULL};
+static const zp_method baddef = {"BADDEF", "x", bad_default, 1, 0, NULL, NULL, NULL, rr_partition, NULL, NULL};
 
 #define NLOC 10
 static ZOLTAN_ID_TYPE g_gids[NLOC];

@@ -1,0 +1,893 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * bench_zoltan: our methods (GREEDY, REFINE, GREEDYREFINE) against Zoltan's
+ * BLOCK, RCB, RIB, HSFC, PHG (LB_APPROACH=REPARTITION) and GRAPH (Scotch),
+ * through the plain Zoltan API, on the same inputs in one run.
+ *
+ * Every rank builds the same global problem from a seed (objects with GIDs
+ * 1..n, loads, coordinates, a symmetric graph, a current part per object);
+ * a rank owns the objects of the parts Zoltan maps to it.  For each method
+ * the whole Zoltan_LB_Partition call is timed (median of --reps calls on the
+ * same input, the slowest rank's time), the result is rebuilt from the
+ * export lists and checked (every object owned exactly once, every new part
+ * in range, imports and exports of equal size), and the metrics are printed
+ * with their ratio to a baseline measured in the same run.
+ *
+ * Workloads:
+ *   charm    the Charm++ paper's synthetic benchmark (32 objects, 8 parts,
+ *            round-robin start, balancing every 500 iterations; the time per
+ *            iteration is MODELLED as the largest part load)
+ *   lbtest   Charm++ lb_test shapes: load 10 + 990 U^4 (microseconds), ring,
+ *            2D mesh, 3D mesh, random graph; block initial mapping, loads
+ *            redrawn since that mapping was made (drift)
+ *   hotspot  2D mesh, a region whose load grows each step; every method
+ *            starts each step from its own previous answer
+ *
+ * Usage: bench_zoltan [--quick] [--check] [--reps R] [--csv FILE]
+ *                     [--plotdir DIR] [--only charm|lbtest|hotspot]
+ *                     [--methods GREEDY,RCB,...]   (BLOCK always runs)
+ *                     [--scotch-all]  (run GRAPH-SCOTCH above 2 ranks too)
+ *                     [--no-graph]    (register no graph callbacks; the graph
+ *                                      methods are skipped, the cut is still
+ *                                      measured by the benchmark)
+ *   --quick   small sizes (for CTest)
+ *   --check   exit 1 unless our methods keep their promised bounds
+ *             (GREEDY <= 1.01 at >= 16 objects per part; REFINE within its
+ *             tolerance when it reports the tolerance feasible;
+ *             GREEDYREFINE <= 1.01 x GREEDY at >= 16 objects per part)
+ * The bookkeeping checks always run; any failure makes the exit status 1.
+ */
+#define _POSIX_C_SOURCE 199309L
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zoltan.h>
+
+#include "core_testutil.h"
+
+/* The tolerance every method is given (IMBALANCE_TOL, REFINE_TOLERANCE). */
+#define BZ_TOL 1.05
+
+/* Seconds of calls after which a method is not repeated further. */
+#define BZ_TIME_CAP 4.0
+
+/* pi, since M_PI is not C99. */
+#define BZ_PI 3.14159265358979323846
+
+/* One global problem, identical on every rank. */
+typedef struct problem {
+  int n;          /* objects; GID of object i is i + 1 */
+  int nparts;     /* NUM_GLOBAL_PARTS */
+  double *w;      /* load of each object (float-rounded, as Zoltan sees it) */
+  double *x;      /* 3 coordinates per object */
+  int *xadj;      /* CSR offsets of the symmetric graph, n + 1 entries */
+  int *adj;       /* neighbour indices */
+  int *part;      /* current part of each object (the method's input) */
+  int *lobj;      /* objects owned by this rank (indices) */
+  int nlocal;     /* number of owned objects */
+  int rank, size; /* MPI */
+} problem;
+
+/* One method as the benchmark runs it. */
+typedef struct method {
+  const char *label;     /* name in the table */
+  const char *lb_method; /* LB_METHOD */
+  const char *p1, *v1;   /* an extra parameter, or NULL */
+  const char *p2, *v2;   /* a second one, or NULL */
+  int ours;              /* 1 for the plugin methods */
+} method;
+
+static const method methods[] = {
+    {"BLOCK", "BLOCK", NULL, NULL, NULL, NULL, 0},
+    {"GREEDY", "GREEDY", NULL, NULL, NULL, NULL, 1},
+    {"REFINE", "REFINE", "REFINE_TOLERANCE", "1.05", NULL, NULL, 1},
+    {"GREEDYREFINE", "GREEDYREFINE", NULL, NULL, NULL, NULL, 1},
+    {"RCB", "RCB", NULL, NULL, NULL, NULL, 0},
+    {"RIB", "RIB", NULL, NULL, NULL, NULL, 0},
+    {"HSFC", "HSFC", NULL, NULL, NULL, NULL, 0},
+    {"PHG-REPART", "HYPERGRAPH", "HYPERGRAPH_PACKAGE", "PHG", "LB_APPROACH", "REPARTITION", 0},
+    {"GRAPH-SCOTCH", "GRAPH", "GRAPH_PACKAGE", "SCOTCH", NULL, NULL, 0},
+};
+#define NMETHODS ((int)(sizeof methods / sizeof methods[0]))
+
+/* What one balancing call gave. */
+typedef struct result {
+  int ierr;         /* Zoltan's return code (minimum over ranks) */
+  double time;      /* median over repetitions of the slowest rank, seconds */
+  double maxavg;    /* largest part load / average part load */
+  double moved;     /* fraction of objects whose part changed */
+  double moved_w;   /* fraction of the total load that changed part */
+  double cut;       /* edges between different parts */
+  int bookkeeping;  /* 1 if every object was accounted for */
+} result;
+
+static int g_rank;
+static int g_fail;
+static const char *g_methods; /* comma-separated labels to run, NULL = all */
+static int g_scotch_ok;       /* 1 if GRAPH-SCOTCH may run at this rank count */
+static int g_no_graph;        /* 1: register no graph callbacks (--no-graph) */
+
+/* Whether method k is selected by --methods (BLOCK always runs: it is the
+ * baseline of the time ratios). */
+static int selected(int k)
+{
+  const char *p = g_methods;
+  size_t len = strlen(methods[k].label);
+  if (!strcmp(methods[k].label, "GRAPH-SCOTCH") && !g_scotch_ok)
+    return 0;
+  if (g_no_graph && (!strcmp(methods[k].lb_method, "GRAPH") ||
+                     !strcmp(methods[k].lb_method, "HYPERGRAPH")))
+    return 0;
+  if (p == NULL || k == 0)
+    return 1;
+  while (*p) {
+    if (!strncmp(p, methods[k].label, len) && (p[len] == ',' || p[len] == '\0'))
+      return 1;
+    p = strchr(p, ',');
+    if (p == NULL)
+      break;
+    p++;
+  }
+  return 0;
+}
+static FILE *g_csv;
+
+#define BZ_FAIL(...)                                          \
+  do {                                                        \
+    if (g_rank == 0) {                                        \
+      fprintf(stderr, "bench_zoltan: FAILED: ");              \
+      fprintf(stderr, __VA_ARGS__);                           \
+      fprintf(stderr, "\n");                                  \
+    }                                                         \
+    g_fail = 1;                                               \
+  } while (0)
+
+static void *xcalloc(size_t n, size_t size)
+{
+  void *p = calloc(n ? n : 1, size);
+  if (p == NULL) {
+    fprintf(stderr, "bench_zoltan: out of memory\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  return p;
+}
+
+/* Rank that holds part p: Zoltan's default spreads parts over ranks in
+ * contiguous blocks, and the benchmark places objects the same way. */
+static int part_owner(const problem *pb, int p)
+{
+  return (int)(((long long)p * pb->size) / pb->nparts);
+}
+
+static void set_ownership(problem *pb)
+{
+  pb->nlocal = 0;
+  for (int i = 0; i < pb->n; i++)
+    if (part_owner(pb, pb->part[i]) == pb->rank)
+      pb->lobj[pb->nlocal++] = i;
+}
+
+/* ---- Zoltan callbacks ---------------------------------------------------- */
+
+static int cb_num_obj(void *d, int *ierr)
+{
+  *ierr = ZOLTAN_OK;
+  return ((problem *)d)->nlocal;
+}
+
+static void cb_obj_list(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                        int wdim, float *w, int *ierr)
+{
+  problem *pb = d;
+  (void)ngid;
+  (void)nlid;
+  for (int k = 0; k < pb->nlocal; k++) {
+    int i = pb->lobj[k];
+    gids[k] = (ZOLTAN_ID_TYPE)(i + 1);
+    lids[k] = (ZOLTAN_ID_TYPE)k;
+    if (wdim > 0)
+      w[k * wdim] = (float)pb->w[i];
+  }
+  *ierr = ZOLTAN_OK;
+}
+
+static void cb_parts(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                     int *parts, int *ierr)
+{
+  problem *pb = d;
+  (void)ngid;
+  (void)nlid;
+  (void)lids;
+  for (int k = 0; k < n; k++)
+    parts[k] = pb->part[gids[k] - 1];
+  *ierr = ZOLTAN_OK;
+}
+
+static int cb_num_geom(void *d, int *ierr)
+{
+  (void)d;
+  *ierr = ZOLTAN_OK;
+  return 3;
+}
+
+static void cb_geom(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                    int dim, double *x, int *ierr)
+{
+  problem *pb = d;
+  (void)ngid;
+  (void)nlid;
+  (void)lids;
+  for (int k = 0; k < n; k++)
+    for (int c = 0; c < 3 && c < dim; c++)
+      x[k * dim + c] = pb->x[3 * (gids[k] - 1) + c];
+  *ierr = ZOLTAN_OK;
+}
+
+static void cb_num_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids,
+                         ZOLTAN_ID_PTR lids, int *ne, int *ierr)
+{
+  problem *pb = d;
+  (void)ngid;
+  (void)nlid;
+  (void)lids;
+  for (int k = 0; k < n; k++) {
+    int i = (int)gids[k] - 1;
+    ne[k] = pb->xadj[i + 1] - pb->xadj[i];
+  }
+  *ierr = ZOLTAN_OK;
+}
+
+/* Every edge stands for one message of fixed size: weight 1. */
+static void cb_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                     int *ne, ZOLTAN_ID_PTR nbr, int *nbr_proc, int wdim, float *ew, int *ierr)
+{
+  problem *pb = d;
+  int off = 0;
+  (void)ngid;
+  (void)nlid;
+  (void)lids;
+  (void)ne;
+  for (int k = 0; k < n; k++) {
+    int i = (int)gids[k] - 1;
+    for (int e = pb->xadj[i]; e < pb->xadj[i + 1]; e++, off++) {
+      nbr[off] = (ZOLTAN_ID_TYPE)(pb->adj[e] + 1);
+      nbr_proc[off] = part_owner(pb, pb->part[pb->adj[e]]);
+      if (wdim > 0)
+        ew[off * wdim] = 1.0f;
+    }
+  }
+  *ierr = ZOLTAN_OK;
+}
+
+/* ---- problem construction ------------------------------------------------ */
+
+/* Builds the symmetric CSR graph from a list of undirected pairs. */
+static void build_graph(problem *pb, int npairs, const int *pairs)
+{
+  int *deg = xcalloc((size_t)pb->n + 1, sizeof *deg);
+  for (int e = 0; e < npairs; e++) {
+    deg[pairs[2 * e]]++;
+    deg[pairs[2 * e + 1]]++;
+  }
+  pb->xadj = xcalloc((size_t)pb->n + 1, sizeof *pb->xadj);
+  for (int i = 0; i < pb->n; i++)
+    pb->xadj[i + 1] = pb->xadj[i] + deg[i];
+  pb->adj = xcalloc((size_t)pb->xadj[pb->n], sizeof *pb->adj);
+  memset(deg, 0, (size_t)pb->n * sizeof *deg);
+  for (int e = 0; e < npairs; e++) {
+    int a = pairs[2 * e], b = pairs[2 * e + 1];
+    pb->adj[pb->xadj[a] + deg[a]++] = b;
+    pb->adj[pb->xadj[b] + deg[b]++] = a;
+  }
+  free(deg);
+}
+
+static void problem_alloc(problem *pb, int n, int nparts)
+{
+  memset(pb, 0, sizeof *pb);
+  MPI_Comm_rank(MPI_COMM_WORLD, &pb->rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &pb->size);
+  pb->n = n;
+  pb->nparts = nparts;
+  pb->w = xcalloc((size_t)n, sizeof *pb->w);
+  pb->x = xcalloc((size_t)n * 3, sizeof *pb->x);
+  pb->part = xcalloc((size_t)n, sizeof *pb->part);
+  pb->lobj = xcalloc((size_t)n, sizeof *pb->lobj);
+}
+
+static void problem_free(problem *pb)
+{
+  free(pb->w);
+  free(pb->x);
+  free(pb->part);
+  free(pb->lobj);
+  free(pb->xadj);
+  free(pb->adj);
+}
+
+/* Topology of the lb_test shapes. */
+enum topo { TOPO_RING, TOPO_MESH2D, TOPO_MESH3D, TOPO_RANDOM };
+static const char *const topo_name[] = {"ring", "mesh2d", "mesh3d", "random"};
+
+/* Objects on a ring, a 2D or 3D mesh (as near square as n allows, last row
+ * partial) or a random graph of average degree 6 in the unit cube; the
+ * coordinates follow the topology so that geometric methods see it. */
+static void make_topology(problem *pb, enum topo t, ct_rng *rng)
+{
+  int n = pb->n, np = 0, cap = 3 * n + 8;
+  int *pairs = xcalloc((size_t)cap * 2, sizeof *pairs);
+  if (t == TOPO_RING) {
+    for (int i = 0; i < n; i++) {
+      double a = 2.0 * BZ_PI * i / n;
+      pb->x[3 * i] = cos(a);
+      pb->x[3 * i + 1] = sin(a);
+      if (n > 2 || i == 0) {
+        pairs[2 * np] = i;
+        pairs[2 * np + 1] = (i + 1) % n;
+        np++;
+      }
+    }
+  } else if (t == TOPO_MESH2D) {
+    int s = (int)ceil(sqrt((double)n));
+    for (int i = 0; i < n; i++) {
+      pb->x[3 * i] = i % s;
+      pb->x[3 * i + 1] = i / s;
+      if (i % s + 1 < s && i + 1 < n) {
+        pairs[2 * np] = i;
+        pairs[2 * np + 1] = i + 1;
+        np++;
+      }
+      if (i + s < n) {
+        pairs[2 * np] = i;
+        pairs[2 * np + 1] = i + s;
+        np++;
+      }
+    }
+  } else if (t == TOPO_MESH3D) {
+    int s = (int)ceil(cbrt((double)n));
+    for (int i = 0; i < n; i++) {
+      pb->x[3 * i] = i % s;
+      pb->x[3 * i + 1] = (i / s) % s;
+      pb->x[3 * i + 2] = i / (s * s);
+      if (i % s + 1 < s && i + 1 < n) {
+        pairs[2 * np] = i;
+        pairs[2 * np + 1] = i + 1;
+        np++;
+      }
+      if ((i / s) % s + 1 < s && i + s < n) {
+        pairs[2 * np] = i;
+        pairs[2 * np + 1] = i + s;
+        np++;
+      }
+      if (i + s * s < n) {
+        pairs[2 * np] = i;
+        pairs[2 * np + 1] = i + s * s;
+        np++;
+      }
+    }
+  } else {
+    for (int i = 0; i < n; i++)
+      for (int c = 0; c < 3; c++)
+        pb->x[3 * i + c] = ct_rng_uniform(rng);
+    /* Each object links to 3 random others; self loops are skipped and a
+     * repeated pair merely doubles that edge's weight in the cut. */
+    for (int i = 0; i < n && n > 1; i++)
+      for (int k = 0; k < 3; k++) {
+        int j = (int)ct_rng_below(rng, (uint64_t)n);
+        if (j == i)
+          continue;
+        pairs[2 * np] = i;
+        pairs[2 * np + 1] = j;
+        np++;
+      }
+  }
+  build_graph(pb, np, pairs);
+  free(pairs);
+}
+
+/* lb_test load: 10 + 990 U^4 microseconds, rounded to float as Zoltan
+ * stores weights, so that our metrics see what the methods saw. */
+static void draw_loads(problem *pb, ct_rng *rng)
+{
+  for (int i = 0; i < pb->n; i++)
+    pb->w[i] = (float)(10.0 + 990.0 * pow(ct_rng_uniform(rng), 4.0));
+}
+
+/* ---- metrics ------------------------------------------------------------- */
+
+static double max_avg(const problem *pb, const int *part, double *lower)
+{
+  double *load = xcalloc((size_t)pb->nparts, sizeof *load), tot = 0.0, mx = 0.0, wmax = 0.0;
+  for (int i = 0; i < pb->n; i++) {
+    load[part[i]] += pb->w[i];
+    tot += pb->w[i];
+    if (pb->w[i] > wmax)
+      wmax = pb->w[i];
+  }
+  for (int p = 0; p < pb->nparts; p++)
+    if (load[p] > mx)
+      mx = load[p];
+  free(load);
+  double avg = tot / pb->nparts;
+  if (lower)
+    *lower = avg > 0 ? fmax(1.0, wmax / avg) : 1.0;
+  return avg > 0 ? mx / avg : 1.0;
+}
+
+/* The largest part load: the modelled time of one iteration. */
+static double max_load(const problem *pb, const int *part)
+{
+  double lower;
+  double tot = 0.0;
+  for (int i = 0; i < pb->n; i++)
+    tot += pb->w[i];
+  return max_avg(pb, part, &lower) * tot / pb->nparts;
+}
+
+static double edge_cut(const problem *pb, const int *part)
+{
+  double cut = 0.0;
+  for (int i = 0; i < pb->n; i++)
+    for (int e = pb->xadj[i]; e < pb->xadj[i + 1]; e++)
+      if (pb->adj[e] > i && part[pb->adj[e]] != part[i])
+        cut += 1.0;
+  return cut;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* ---- one method on one input ---------------------------------------------- */
+
+/* Runs method m reps times on pb's current assignment and writes the new
+ * assignment of every object into newpart (on every rank).  Collective. */
+static void run_method(problem *pb, const method *m, int reps, int *newpart, result *r)
+{
+  struct Zoltan_Struct *zz = Zoltan_Create(MPI_COMM_WORLD);
+  char buf[32];
+  double *times = xcalloc((size_t)reps, sizeof *times);
+  int *mine = xcalloc((size_t)pb->n, sizeof *mine), *count = xcalloc((size_t)pb->n, sizeof *count);
+  int *gcount = xcalloc((size_t)pb->n, sizeof *gcount);
+  int ierr = ZOLTAN_OK, gerr, nimp_tot = 0, nexp_tot = 0, bad = 0;
+  double spent = 0.0;
+
+  memset(r, 0, sizeof *r);
+  set_ownership(pb);
+  Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
+  Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
+  Zoltan_Set_Param(zz, "EDGE_WEIGHT_DIM", "1");
+  snprintf(buf, sizeof buf, "%d", pb->nparts);
+  Zoltan_Set_Param(zz, "NUM_GLOBAL_PARTS", buf);
+  snprintf(buf, sizeof buf, "%.3f", BZ_TOL);
+  Zoltan_Set_Param(zz, "IMBALANCE_TOL", buf);
+  /* List every object whose part changes, also when its rank does not, so
+   * that the benchmark sees the whole new assignment for every method. */
+  Zoltan_Set_Param(zz, "MIGRATE_ONLY_PROC_CHANGES", "0");
+  Zoltan_Set_Param(zz, "LB_METHOD", m->lb_method);
+  if (m->p1)
+    Zoltan_Set_Param(zz, m->p1, m->v1);
+  if (m->p2)
+    Zoltan_Set_Param(zz, m->p2, m->v2);
+  Zoltan_Set_Num_Obj_Fn(zz, cb_num_obj, pb);
+  Zoltan_Set_Obj_List_Fn(zz, cb_obj_list, pb);
+  Zoltan_Set_Part_Multi_Fn(zz, cb_parts, pb);
+  Zoltan_Set_Num_Geom_Fn(zz, cb_num_geom, pb);
+  Zoltan_Set_Geom_Multi_Fn(zz, cb_geom, pb);
+  if (!g_no_graph) {
+    Zoltan_Set_Num_Edges_Multi_Fn(zz, cb_num_edges, pb);
+    Zoltan_Set_Edge_List_Multi_Fn(zz, cb_edges, pb);
+  }
+
+  for (int i = 0; i < pb->n; i++)
+    mine[i] = -1;
+  for (int rep = 0; rep < reps; rep++) {
+    int changes, ngid, nlid, nimp, nexp, *ip = NULL, *ipa = NULL, *ep = NULL, *epa = NULL;
+    ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
+    double t0, t1, dt;
+    /* A slow method stops after BZ_TIME_CAP seconds of calls (at least 4
+     * calls), so that the run stays short; the median is of the calls made.
+     * spent is the same on every rank, so all ranks agree. */
+    int last = rep == reps - 1 || (rep >= 3 && spent > BZ_TIME_CAP);
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = MPI_Wtime();
+    ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
+                               &el, &ep, &epa);
+    t1 = MPI_Wtime();
+    dt = t1 - t0;
+    MPI_Allreduce(&dt, &times[rep], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&ierr, &gerr, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (gerr < 0) {
+      ierr = gerr;
+      Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
+      Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+      break;
+    }
+    if (last) {
+      /* The answer of the last call: owned objects keep their part unless
+       * the export list moves them. */
+      for (int k = 0; k < pb->nlocal; k++) {
+        mine[pb->lobj[k]] = pb->part[pb->lobj[k]];
+        count[pb->lobj[k]] = 1;
+      }
+      for (int e = 0; changes && e < nexp; e++) {
+        int k = (int)el[e];
+        if (k < 0 || k >= pb->nlocal || (int)eg[e] != pb->lobj[k] + 1) {
+          bad = 1;
+          continue;
+        }
+        mine[pb->lobj[k]] = epa[e];
+      }
+      nimp_tot = changes ? nimp : 0;
+      nexp_tot = changes ? nexp : 0;
+    }
+    Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
+    Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+    spent += times[rep];
+    if (last) {
+      reps = rep + 1;
+      break;
+    }
+  }
+  r->ierr = ierr;
+  MPI_Allreduce(MPI_IN_PLACE, &nimp_tot, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &nexp_tot, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(mine, newpart, pb->n, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(count, gcount, pb->n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  r->bookkeeping = 1;
+  if (ierr >= 0) {
+    /* Every object owned by exactly one rank and given a part in range. */
+    for (int i = 0; i < pb->n; i++)
+      if (gcount[i] != 1 || newpart[i] < 0 || newpart[i] >= pb->nparts) {
+        r->bookkeeping = 0;
+        break;
+      }
+    if (bad || nimp_tot != nexp_tot)
+      r->bookkeeping = 0;
+  }
+  if (ierr >= 0 && r->bookkeeping) {
+    double tot = 0.0, mw = 0.0;
+    int moved = 0;
+    qsort(times, (size_t)reps, sizeof *times, cmp_double);
+    r->time = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
+    r->maxavg = max_avg(pb, newpart, NULL);
+    for (int i = 0; i < pb->n; i++) {
+      tot += pb->w[i];
+      if (newpart[i] != pb->part[i]) {
+        moved++;
+        mw += pb->w[i];
+      }
+    }
+    r->moved = (double)moved / pb->n;
+    r->moved_w = tot > 0 ? mw / tot : 0.0;
+    r->cut = edge_cut(pb, newpart);
+  } else {
+    memcpy(newpart, pb->part, (size_t)pb->n * sizeof *newpart);
+  }
+  if (ierr >= 0 && !r->bookkeeping)
+    BZ_FAIL("%s: the new assignment does not account for every object once", m->label);
+  Zoltan_Destroy(&zz);
+  free(times);
+  free(mine);
+  free(count);
+  free(gcount);
+}
+
+/* ---- reporting ------------------------------------------------------------- */
+
+static const char *g_plotdir = ".";
+
+static void csv_row(const char *workload, const char *cname, int step, const problem *pb,
+                    const method *m, const result *r, double lower, double cut0, double tblock)
+{
+  if (g_rank != 0 || g_csv == NULL)
+    return;
+  fprintf(g_csv, "%s,%s,%d,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.0f,%.0f,%.6e,%.4f\n", workload,
+          cname, step, m->label, pb->size, pb->n, pb->nparts, r->ierr, r->maxavg, lower, r->moved,
+          r->moved_w, r->cut, cut0, r->time, tblock > 0 ? r->time / tblock : 0.0);
+}
+
+/* Checks the promises of our methods on one result (with --check). */
+static void check_promises(const char *cname, const problem *pb, const method *m,
+                           const result *r, const result *greedy)
+{
+  int per_part = pb->n / pb->nparts;
+  if (r->ierr < 0) {
+    BZ_FAIL("%s %s returned %d", cname, m->label, r->ierr);
+    return;
+  }
+  if (!strcmp(m->label, "GREEDY") && per_part >= 16 && r->maxavg > 1.01)
+    BZ_FAIL("%s GREEDY max/avg %.5f > 1.01 at %d objects per part", cname, r->maxavg, per_part);
+  if (!strcmp(m->label, "REFINE") && r->ierr == ZOLTAN_OK && r->maxavg > BZ_TOL + 1e-9)
+    BZ_FAIL("%s REFINE max/avg %.5f > tolerance %.2f though it reported success", cname,
+            r->maxavg, BZ_TOL);
+  if (!strcmp(m->label, "GREEDYREFINE") && greedy && per_part >= 16 &&
+      r->maxavg > 1.01 * greedy->maxavg + 1e-9)
+    BZ_FAIL("%s GREEDYREFINE max/avg %.5f > 1.01 x GREEDY %.5f", cname, r->maxavg,
+            greedy->maxavg);
+}
+
+/* Runs every method on one input and prints the table.  step >= 0 marks an
+ * iterated workload, where each method's input is its own previous answer
+ * (states[m]); otherwise all start from pb->part. */
+static void run_case(problem *pb, const char *workload, const char *cname, int step, int reps,
+                     int check, int **states, result *out)
+{
+  int *input = xcalloc((size_t)pb->n, sizeof *input), *np = xcalloc((size_t)pb->n, sizeof *np);
+  double lower, start = 0.0, cut0 = 0.0, tblock = 0.0;
+  FILE *scatter = NULL;
+  int gi = -1;
+  memcpy(input, pb->part, (size_t)pb->n * sizeof *input);
+  if (g_rank == 0) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/scatter_%s_%s.dat", g_plotdir, workload, cname);
+    /* Iterated workloads plot their per-step means (wl_hotspot). */
+    scatter = step < 0 ? fopen(path, "w") : NULL;
+    start = max_avg(pb, input, &lower);
+    printf("\n== %s / %s%s: %d objects, %d parts (%d/part), %d ranks\n", workload, cname,
+           step >= 0 ? "" : "", pb->n, pb->nparts, pb->n / pb->nparts, pb->size);
+    if (step >= 0)
+      printf("   step %d: each method starts from its own previous answer; the block\n"
+             "   mapping of these loads would give max/avg %.4f, cut %.0f\n",
+           step, start, edge_cut(pb, input));
+    else
+      printf("   input max/avg %.4f   input cut %.0f\n", start, edge_cut(pb, input));
+    printf("   lower bound max(avg, heaviest object)/avg %.4f\n", lower);
+    printf("   %-13s %9s %9s %8s %8s %8s %10s %8s  %s\n", "method", "max/avg", "x bound",
+           "moved%", "load%", "cut", "time ms", "x BLOCK", "");
+  }
+  max_avg(pb, input, &lower);
+  cut0 = edge_cut(pb, input);
+  for (int k = 0; k < NMETHODS; k++) {
+    result *r = &out[k];
+    if (!selected(k)) {
+      memset(r, 0, sizeof *r);
+      r->ierr = -99;
+      continue;
+    }
+    if (states)
+      memcpy(pb->part, states[k], (size_t)pb->n * sizeof *pb->part);
+    else
+      memcpy(pb->part, input, (size_t)pb->n * sizeof *pb->part);
+    run_method(pb, &methods[k], reps, np, r);
+    if (k == 0)
+      tblock = r->time;
+    if (!strcmp(methods[k].label, "GREEDY"))
+      gi = k;
+    if (g_rank == 0) {
+      if (r->ierr < 0)
+        printf("   %-13s   error %d\n", methods[k].label, r->ierr);
+      else
+        printf("   %-13s %9.4f %9.4f %8.2f %8.2f %8.0f %10.3f %8.2f  %s\n", methods[k].label,
+               r->maxavg, r->maxavg / lower, 100.0 * r->moved, 100.0 * r->moved_w, r->cut,
+               1e3 * r->time, tblock > 0 ? r->time / tblock : 0.0,
+               r->ierr == ZOLTAN_WARN ? "(warn)" : "");
+      if (scatter && r->ierr >= 0)
+        fprintf(scatter, "%s %.6f %.6f\n", methods[k].label, 100.0 * r->moved, r->maxavg);
+    }
+    csv_row(workload, cname, step, pb, &methods[k], r, lower, cut0, tblock);
+    if (check)
+      check_promises(cname, pb, &methods[k], r, gi >= 0 && gi < k ? &out[gi] : NULL);
+    if (states)
+      memcpy(states[k], np, (size_t)pb->n * sizeof *np);
+  }
+  memcpy(pb->part, input, (size_t)pb->n * sizeof *input);
+  if (scatter)
+    fclose(scatter);
+  free(input);
+  free(np);
+}
+
+/* ---- workloads ------------------------------------------------------------- */
+
+/* The Charm++ paper's synthetic benchmark, modelled: 32 objects of lb_test
+ * loads on 8 parts, round-robin start, a ring of light messages; 2000
+ * iterations with balancing after iterations 500, 1000 and 1500.  Loads are
+ * persistent, so every balance sees the same loads: the first one decides
+ * the mapping and the others cost their call time. */
+static void wl_charm(int reps, int check)
+{
+  problem pb;
+  ct_rng rng;
+  result res[NMETHODS];
+  problem_alloc(&pb, 32, 8);
+  ct_rng_seed(&rng, 1001);
+  make_topology(&pb, TOPO_RING, &rng);
+  draw_loads(&pb, &rng);
+  for (int i = 0; i < pb.n; i++)
+    pb.part[i] = i % pb.nparts;
+  int **states = xcalloc(NMETHODS, sizeof *states);
+  for (int k = 0; k < NMETHODS; k++) {
+    states[k] = xcalloc((size_t)pb.n, sizeof **states);
+    memcpy(states[k], pb.part, (size_t)pb.n * sizeof **states);
+  }
+  run_case(&pb, "charm", "synthetic32", -1, reps, check, states, res);
+  if (g_rank == 0) {
+    double t_none = max_load(&pb, pb.part);
+    printf("   MODELLED time per iteration (largest part load, us), 2000 iterations,\n"
+           "   balancing after 500/1000/1500 (3 measured calls charged):\n");
+    printf("   %-13s %10.1f us/iter  ratio 1.000\n", "no balancing", t_none);
+    for (int k = 0; k < NMETHODS; k++) {
+      if (res[k].ierr < 0)
+        continue;
+      double t_bal = max_load(&pb, states[k]);
+      double per = (500.0 * t_none + 1500.0 * t_bal + 3.0 * 1e6 * res[k].time) / 2000.0;
+      printf("   %-13s %10.1f us/iter  ratio %.3f  (balanced iteration %.1f us)\n",
+             methods[k].label, per, per / t_none, t_bal);
+      if (g_csv)
+        fprintf(g_csv, "charm,modelled_us_per_iter,-1,%s,%d,%d,%d,%d,%.3f,%.3f,0,0,0,0,0,0\n",
+                methods[k].label, pb.size, pb.n, pb.nparts, res[k].ierr, per, t_none);
+    }
+  }
+  for (int k = 0; k < NMETHODS; k++)
+    free(states[k]);
+  free(states);
+  problem_free(&pb);
+}
+
+/* lb_test shapes: block mapping made for the loads of an earlier phase,
+ * then every load redrawn. */
+static void wl_lbtest(int n, int nparts, enum topo t, uint64_t seed, int reps, int check)
+{
+  problem pb;
+  ct_rng rng;
+  result res[NMETHODS];
+  char cname[64];
+  problem_alloc(&pb, n, nparts);
+  ct_rng_seed(&rng, seed);
+  make_topology(&pb, t, &rng);
+  draw_loads(&pb, &rng);
+  for (int i = 0; i < n; i++)
+    pb.part[i] = (int)(((long long)i * nparts) / n);
+  snprintf(cname, sizeof cname, "%s_n%d_p%d", topo_name[t], n, nparts);
+  run_case(&pb, "lbtest", cname, -1, reps, check, NULL, res);
+  problem_free(&pb);
+}
+
+/* Hotspot drift on a 2D mesh: base load 10-11 us, a disc centred at a
+ * quarter of the mesh whose radius grows by a fifth of the side per step
+ * and whose objects weigh 4x.  Every method starts each step from its own
+ * previous answer; step 0 starts from the block mapping. */
+static void wl_hotspot(int n, int nparts, int steps, int reps, int check)
+{
+  problem pb;
+  ct_rng rng;
+  result res[NMETHODS];
+  double sum_moved[NMETHODS] = {0}, sum_maxavg[NMETHODS] = {0}, sum_time[NMETHODS] = {0};
+  char cname[64];
+  problem_alloc(&pb, n, nparts);
+  ct_rng_seed(&rng, 4242);
+  make_topology(&pb, TOPO_MESH2D, &rng);
+  int s = (int)ceil(sqrt((double)n));
+  double *base = xcalloc((size_t)n, sizeof *base);
+  for (int i = 0; i < n; i++) {
+    base[i] = 10.0 + ct_rng_uniform(&rng);
+    pb.part[i] = (int)(((long long)i * nparts) / n);
+  }
+  int **states = xcalloc(NMETHODS, sizeof *states);
+  for (int k = 0; k < NMETHODS; k++) {
+    states[k] = xcalloc((size_t)n, sizeof **states);
+    memcpy(states[k], pb.part, (size_t)n * sizeof **states);
+  }
+  snprintf(cname, sizeof cname, "mesh2d_n%d_p%d", n, nparts);
+  for (int st = 0; st < steps; st++) {
+    double rad = 0.2 * s * (st + 1), cx = 0.25 * s, cy = 0.25 * s;
+    for (int i = 0; i < n; i++) {
+      double dx = pb.x[3 * i] - cx, dy = pb.x[3 * i + 1] - cy;
+      pb.w[i] = (float)(base[i] * (dx * dx + dy * dy <= rad * rad ? 4.0 : 1.0));
+    }
+    run_case(&pb, "hotspot", cname, st, reps, check, states, res);
+    for (int k = 0; k < NMETHODS; k++) {
+      sum_moved[k] += res[k].moved;
+      sum_maxavg[k] += res[k].maxavg;
+      sum_time[k] += res[k].time;
+    }
+  }
+  if (g_rank == 0) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/scatter_hotspot_%s_mean.dat", g_plotdir, cname);
+    FILE *scatter = fopen(path, "w");
+    for (int k = 0; scatter && k < NMETHODS; k++)
+      if (res[k].ierr != -99)
+        fprintf(scatter, "%s %.6f %.6f\n", methods[k].label, 100.0 * sum_moved[k] / steps,
+                sum_maxavg[k] / steps);
+    if (scatter)
+      fclose(scatter);
+    printf("\n== hotspot summary over %d steps (each method from its own previous answer)\n",
+           steps);
+    printf("   %-13s %12s %14s %12s %8s\n", "method", "mean max/avg", "moved%/step", "mean ms",
+           "x BLOCK");
+    for (int k = 0; k < NMETHODS; k++)
+      if (res[k].ierr != -99)
+        printf("   %-13s %12.4f %14.2f %12.3f %8.2f\n", methods[k].label, sum_maxavg[k] / steps,
+             100.0 * sum_moved[k] / steps, 1e3 * sum_time[k] / steps,
+             sum_time[0] > 0 ? sum_time[k] / sum_time[0] : 0.0);
+  }
+  for (int k = 0; k < NMETHODS; k++)
+    free(states[k]);
+  free(states);
+  free(base);
+  problem_free(&pb);
+}
+
+int main(int argc, char **argv)
+{
+  int quick = 0, check = 0, reps = 7;
+  const char *csv = "bench_zoltan.csv", *only = NULL;
+  float ver;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--quick"))
+      quick = 1;
+    else if (!strcmp(argv[i], "--check"))
+      check = 1;
+    else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+      reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
+      csv = argv[++i];
+    else if (!strcmp(argv[i], "--plotdir") && i + 1 < argc)
+      g_plotdir = argv[++i];
+    else if (!strcmp(argv[i], "--no-graph"))
+      g_no_graph = 1;
+    else if (!strcmp(argv[i], "--scotch-all"))
+      g_scotch_ok = 1;
+    else if (!strcmp(argv[i], "--methods") && i + 1 < argc)
+      g_methods = argv[++i];
+    else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
+    else {
+      if (g_rank == 0)
+        fprintf(stderr, "bench_zoltan: unknown option %s\n", argv[i]);
+      MPI_Finalize();
+      return 2;
+    }
+  }
+  if (reps < 1)
+    reps = 1;
+  /* Debian's PT-Scotch 7 through Zoltan never returned (over 10 minutes)
+   * on the 2D mesh lb_test case at 4 ranks, while it finished at 1 and 2
+   * ranks; GRAPH-SCOTCH is therefore skipped above 2 ranks unless asked
+   * for with --scotch-all. */
+  {
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    g_scotch_ok = g_scotch_ok || size <= 2;
+    if (!g_scotch_ok && g_rank == 0)
+      printf("note: GRAPH-SCOTCH skipped at %d ranks (hangs at 4 ranks on mesh2d; "
+             "--scotch-all to try)\n", size);
+  }
+  Zoltan_Initialize(argc, argv, &ver);
+  if (g_rank == 0) {
+    g_csv = fopen(csv, "w");
+    if (g_csv)
+      fprintf(g_csv, "workload,case,step,method,ranks,objects,parts,ierr,maxavg,lower_bound,"
+                     "moved_frac,moved_load_frac,cut,input_cut,time_s,time_x_block\n");
+  }
+  if (!only || !strcmp(only, "charm"))
+    wl_charm(reps, check);
+  if (!only || !strcmp(only, "lbtest")) {
+    int n = quick ? 1024 : 16384, p = 16;
+    for (int t = 0; t < 4; t++)
+      wl_lbtest(n, p, (enum topo)t, 100 + (uint64_t)t, reps, check);
+    /* The GREEDY goal's edge: exactly 16 objects per part. */
+    wl_lbtest(16 * 64, 64, TOPO_MESH2D, 200, reps, check);
+    if (!quick)
+      wl_lbtest(262144, 64, TOPO_MESH3D, 300, reps, check);
+  }
+  if (!only || !strcmp(only, "hotspot"))
+    wl_hotspot(quick ? 1024 : 16384, 16, quick ? 3 : 5, reps, check);
+  if (g_csv)
+    fclose(g_csv);
+  MPI_Allreduce(MPI_IN_PLACE, &g_fail, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (g_rank == 0)
+    printf("\nbench_zoltan: %s\n", g_fail ? "FAILED" : "all checks passed");
+  MPI_Finalize();
+  return g_fail ? 1 : 0;
+}

@@ -1,0 +1,1359 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * erosion - the fluid-with-erosion application of the ULBA paper (Boulmier
+ * et al., section IV.B) as a real Zoltan application.
+ *
+ * The mesh is (P s) x s cells, one rock disc per initial stripe (physics in
+ * erosion_model.h).  The Zoltan objects are the columns of cells, weighted by
+ * their work units; a balance is Zoltan_LB_Partition with AUTO_MIGRATE (the
+ * columns travel through pack/unpack callbacks).  With one geometric
+ * coordinate (x), RCB cuts the domain into stripes along x as in the paper.
+ * Every step: a halo exchange of the neighbouring columns owned by other
+ * ranks, the compute (erosion of rock cells, relaxation sweeps on every fluid
+ * cell), then the adaptive trigger decides whether to balance.
+ *
+ * Two times are reported and kept apart everywhere:
+ *   measured  per-rank compute time on the per-thread CPU clock
+ *             (CLOCK_THREAD_CPUTIME_ID), parallel step time = max over
+ *             ranks; a balance costs the max over ranks of its CPU time;
+ *   modelled  max over ranks of (work units x calibrated cost per unit) plus
+ *             the balance cost: by default the median cost of calibration
+ *             balances (the same for every run), or each balance's measured
+ *             cost (--lb-cost measured), or a given cost.  On an
+ *             oversubscribed 2-core machine only this figure is meaningful
+ *             for 16-64 ranks, and with --lb-cost it is exactly reproducible.
+ * The trigger is fed the modelled per-rank step time, so that its decisions
+ * follow the figure that is reported.
+ *
+ * Several runs (methods) are done in one invocation on the same problem; see
+ * usage() for the options and docs/erosion.md for the experiment.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <zoltan.h>
+
+#include <adaptive_trigger.h>
+#ifdef EROSION_HAVE_ULBA
+#include <ulba_zoltan.h>
+#endif
+
+#include "erosion_model.h"
+
+/* Words per column record in halo messages and migration buffers: the x
+ * coordinate, then s types, then EROSION_SLOTS s values (all as doubles). */
+#define REC_WORDS(s) (1 + (size_t)(s) * (1 + EROSION_SLOTS))
+
+/* How the balance cost charged to the modelled time is obtained. */
+#define LB_CALIBRATED 0 /* median of calibration balances, same for every run */
+#define LB_MEASURED 1   /* each balance's own measured CPU time */
+#define LB_FIXED 2      /* given by --lb-cost */
+#define CALIB_BALANCES 9 /* balances done to calibrate the cost */
+
+/* One run of the comparison. */
+typedef struct run_spec {
+  char name[32];    /* file-name friendly label, e.g. std_zhai */
+  int balance;      /* 0: never balance */
+  int ulba;         /* 1: LB_METHOD=ULBA over the base method */
+  char alpha[16];   /* ULBA_ALPHA value (number or AUTO) */
+  char policy[24];  /* ADAPTIVE_POLICY */
+} run_spec;
+
+/* Options of the invocation. */
+typedef struct options {
+  erosion_config cfg; /* the problem (P is the number of ranks) */
+  long steps;         /* time steps per run */
+  char base[16];      /* base partitioner: RCB (stripes) or GREEDY */
+  char out[512];      /* output folder */
+  char tag[64];       /* prefix of the output files */
+  double unit_cost;   /* seconds per work unit; <= 0: calibrate */
+  double lb_cost;     /* balance cost in seconds when lb_mode is LB_FIXED */
+  int lb_mode;        /* LB_CALIBRATED, LB_MEASURED or LB_FIXED */
+  long period;        /* ADAPTIVE_PERIOD of the periodic run */
+  int no_measured;    /* omit measured columns (for byte-exact comparisons) */
+  int columns;        /* write per-column initial/final units */
+  int quiet;          /* no progress lines */
+  int expect_same;    /* check: every run ends in the same cell state */
+  int expect_growth;  /* check: only columns of strong rocks gained work */
+  char expect_equal[64]; /* check: "A,B" runs A and B wrote identical CSV rows */
+  run_spec *runs;     /* runs to do, in order */
+  int nruns;          /* number of runs */
+} options;
+
+/* The local part of the mesh and everything derived from the partition. */
+typedef struct sim {
+  const options *opt; /* the invocation */
+  int rank, size;     /* MPI */
+  int s;              /* column height */
+  long X;             /* number of columns */
+  unsigned char *strong; /* strong-rock flags, P entries */
+  /* Local columns, sorted by x. */
+  int n, cap;            /* local columns, allocated slots */
+  long *xs;              /* x of each local column */
+  unsigned char *T, *T2; /* types (n s), current and next */
+  double *U, *U2;        /* values (n EROSION_SLOTS s), current and next */
+  char *gone;            /* 1 once packed for another rank */
+  /* Columns received by migration, appended after the call. */
+  int nin, capin;        /* count, allocated */
+  double *inbuf;         /* REC_WORDS(s) doubles per incoming column */
+  /* Partition-derived data. */
+  int *owner;            /* owner rank of every column (X entries) */
+  const unsigned char **colT; /* types of column x if local or halo, else NULL */
+  const double **colU;   /* values of column x if local or halo, else NULL */
+  /* Halo: per peer rank, the columns sent and received (sorted by x). */
+  int *scount, *rcount;  /* columns per peer */
+  long *slist, *rlist;   /* columns, grouped by peer */
+  double *sbuf, *rbuf;   /* message buffers */
+  unsigned char *hT;     /* received types */
+  double *hU;            /* received values */
+  long nsend, nrecv;     /* totals */
+  double *col_units;     /* units of each local column this step */
+  int calib_hot;         /* calibration: the middle stripe weighs double */
+} sim;
+
+static int g_rank = 0;
+
+#define FAIL(...)                                   \
+  do {                                              \
+    fprintf(stderr, "erosion[%d]: ", g_rank);       \
+    fprintf(stderr, __VA_ARGS__);                   \
+    fprintf(stderr, "\n");                          \
+  } while (0)
+
+static double thread_cpu(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- local storage ---------------------------------------------------- */
+
+static int sim_reserve(sim *m, int need)
+{
+  size_t s = (size_t)m->s;
+  if (need <= m->cap) return 0;
+  {
+    int cap = need + need / 2 + 4;
+    long *xs = realloc(m->xs, (size_t)cap * sizeof *xs);
+    unsigned char *T, *T2;
+    double *U, *U2, *cu;
+    char *gone;
+    if (!xs) return -1;
+    m->xs = xs;
+    T = realloc(m->T, (size_t)cap * s);
+    if (!T) return -1;
+    m->T = T;
+    T2 = realloc(m->T2, (size_t)cap * s);
+    if (!T2) return -1;
+    m->T2 = T2;
+    U = realloc(m->U, (size_t)cap * s * EROSION_SLOTS * sizeof *U);
+    if (!U) return -1;
+    m->U = U;
+    U2 = realloc(m->U2, (size_t)cap * s * EROSION_SLOTS * sizeof *U2);
+    if (!U2) return -1;
+    m->U2 = U2;
+    gone = realloc(m->gone, (size_t)cap);
+    if (!gone) return -1;
+    m->gone = gone;
+    cu = realloc(m->col_units, (size_t)cap * sizeof *cu);
+    if (!cu) return -1;
+    m->col_units = cu;
+    m->cap = cap;
+  }
+  return 0;
+}
+
+static void sim_free(sim *m)
+{
+  free(m->strong);
+  free(m->xs);
+  free(m->T);
+  free(m->T2);
+  free(m->U);
+  free(m->U2);
+  free(m->gone);
+  free(m->inbuf);
+  free(m->owner);
+  free(m->colT);
+  free(m->colU);
+  free(m->scount);
+  free(m->rcount);
+  free(m->slist);
+  free(m->rlist);
+  free(m->sbuf);
+  free(m->rbuf);
+  free(m->hT);
+  free(m->hU);
+  free(m->col_units);
+  memset(m, 0, sizeof *m);
+}
+
+/* Pack column i into rec: x, types, values. */
+static void pack_col(const sim *m, int i, double *rec)
+{
+  size_t s = (size_t)m->s, k;
+  rec[0] = (double)m->xs[i];
+  for (k = 0; k < s; k++) rec[1 + k] = (double)m->T[(size_t)i * s + k];
+  memcpy(rec + 1 + s, m->U + (size_t)i * s * EROSION_SLOTS, s * EROSION_SLOTS * sizeof(double));
+}
+
+/* ---- partition-derived data ------------------------------------------- */
+
+static int cmp_long(const void *a, const void *b)
+{
+  long x = *(const long *)a, y = *(const long *)b;
+  return (x > y) - (x < y);
+}
+
+/* Sort the local columns by x (after a migration appended some). */
+static int sort_local(sim *m)
+{
+  size_t s = (size_t)m->s;
+  long *key = malloc(((size_t)m->n + 1) * 2 * sizeof *key);
+  unsigned char *T2 = m->T2;
+  double *U2 = m->U2;
+  long *xs2;
+  int i;
+  if (!key) return -1;
+  for (i = 0; i < m->n; i++) {
+    key[2 * i] = m->xs[i];
+    key[2 * i + 1] = i;
+  }
+  qsort(key, (size_t)m->n, 2 * sizeof *key, cmp_long);
+  xs2 = key; /* reuse: write the sorted x in place afterwards */
+  for (i = 0; i < m->n; i++) {
+    long from = key[2 * i + 1];
+    memcpy(T2 + (size_t)i * s, m->T + (size_t)from * s, s);
+    memcpy(U2 + (size_t)i * s * EROSION_SLOTS, m->U + (size_t)from * s * EROSION_SLOTS,
+           s * EROSION_SLOTS * sizeof(double));
+  }
+  for (i = 0; i < m->n; i++) m->xs[i] = xs2[2 * i];
+  m->T2 = m->T;
+  m->T = T2;
+  m->U2 = m->U;
+  m->U = U2;
+  free(key);
+  return 0;
+}
+
+/* Rebuild the owner array from every rank's column list, check that every
+ * column exists exactly once, and rebuild the halo lists.  Collective. */
+static int rebuild(sim *m)
+{
+  int *counts = NULL, *displs = NULL, r, i, ok = 1, gok = 0;
+  long *all = NULL, k, total = 0;
+  int rc = -1;
+
+  counts = malloc((size_t)m->size * sizeof *counts);
+  displs = malloc((size_t)m->size * sizeof *displs);
+  if (!counts || !displs) goto end;
+  MPI_Allgather(&m->n, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
+  for (r = 0; r < m->size; r++) {
+    displs[r] = (int)total;
+    total += counts[r];
+  }
+  all = malloc(((size_t)total + 1) * sizeof *all);
+  if (!all) goto end;
+  MPI_Allgatherv(m->xs, m->n, MPI_LONG, all, counts, displs, MPI_LONG, MPI_COMM_WORLD);
+  for (k = 0; k < m->X; k++) m->owner[k] = -1;
+  if (total != m->X) ok = 0;
+  for (r = 0; r < m->size && ok; r++)
+    for (i = 0; i < counts[r]; i++) {
+      long x = all[displs[r] + i];
+      if (x < 0 || x >= m->X || m->owner[x] != -1) {
+        ok = 0;
+        break;
+      }
+      m->owner[x] = r;
+    }
+  if (!ok) {
+    FAIL("conservation check failed: %ld columns held for %ld, or a column twice", total, m->X);
+    goto end;
+  }
+
+  /* Halo lists: a column goes to every other rank owning one of its
+   * neighbours, once; both sides enumerate peers and columns in increasing
+   * order, so the messages need no headers. */
+  for (r = 0; r < m->size; r++) m->scount[r] = m->rcount[r] = 0;
+  m->nsend = m->nrecv = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    long ns = 0, nr = 0;
+    for (r = 0; r < m->size; r++) {
+      if (r == m->rank) continue;
+      for (i = 0; i < m->n; i++) {
+        long x = m->xs[i];
+        int to_r = (x > 0 && m->owner[x - 1] == r) || (x + 1 < m->X && m->owner[x + 1] == r);
+        if (to_r) {
+          if (pass == 1) m->slist[ns] = x;
+          else m->scount[r]++;
+          ns++;
+        }
+      }
+      /* Columns of r adjacent to one of ours. */
+      for (k = 0; k < m->X; k++) {
+        int need;
+        if (m->owner[k] != r) continue;
+        need = (k > 0 && m->owner[k - 1] == m->rank) || (k + 1 < m->X && m->owner[k + 1] == m->rank);
+        if (need) {
+          if (pass == 1) m->rlist[nr] = k;
+          else m->rcount[r]++;
+          nr++;
+        }
+      }
+    }
+    if (pass == 0) {
+      size_t w = REC_WORDS(m->s);
+      m->nsend = ns;
+      m->nrecv = nr;
+      free(m->slist);
+      free(m->rlist);
+      free(m->sbuf);
+      free(m->rbuf);
+      free(m->hT);
+      free(m->hU);
+      m->slist = malloc(((size_t)ns + 1) * sizeof *m->slist);
+      m->rlist = malloc(((size_t)nr + 1) * sizeof *m->rlist);
+      m->sbuf = malloc(((size_t)ns + 1) * w * sizeof *m->sbuf);
+      m->rbuf = malloc(((size_t)nr + 1) * w * sizeof *m->rbuf);
+      m->hT = malloc(((size_t)nr + 1) * (size_t)m->s);
+      m->hU = malloc(((size_t)nr + 1) * (size_t)m->s * EROSION_SLOTS * sizeof *m->hU);
+      if (!m->slist || !m->rlist || !m->sbuf || !m->rbuf || !m->hT || !m->hU) goto end;
+    }
+  }
+  ok = 1;
+  rc = 0;
+end:
+  gok = rc == 0;
+  {
+    int mine = gok;
+    MPI_Allreduce(&mine, &gok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  }
+  free(counts);
+  free(displs);
+  free(all);
+  return gok ? 0 : -1;
+}
+
+/* Exchange the halo columns and point colT/colU at every column this rank
+ * can see.  Collective among neighbours. */
+static int halo_exchange(sim *m)
+{
+  size_t w = REC_WORDS(m->s), s = (size_t)m->s;
+  MPI_Request *req = malloc(2 * (size_t)m->size * sizeof *req);
+  long soff = 0, roff = 0, k;
+  int nreq = 0, r, i;
+  if (!req) return -1;
+  /* Pack: local index of each column to send, by binary search. */
+  for (k = 0; k < m->nsend; k++) {
+    long *hit = bsearch(&m->slist[k], m->xs, (size_t)m->n, sizeof *m->xs, cmp_long);
+    pack_col(m, (int)(hit - m->xs), m->sbuf + (size_t)k * w);
+  }
+  for (r = 0; r < m->size; r++) {
+    if (m->rcount[r] > 0)
+      MPI_Irecv(m->rbuf + (size_t)roff * w, (int)(m->rcount[r] * w), MPI_DOUBLE, r, 7, MPI_COMM_WORLD,
+                &req[nreq++]);
+    roff += m->rcount[r];
+  }
+  for (r = 0; r < m->size; r++) {
+    if (m->scount[r] > 0)
+      MPI_Isend(m->sbuf + (size_t)soff * w, (int)(m->scount[r] * w), MPI_DOUBLE, r, 7, MPI_COMM_WORLD,
+                &req[nreq++]);
+    soff += m->scount[r];
+  }
+  MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+  free(req);
+  for (k = 0; k < m->X; k++) {
+    m->colT[k] = NULL;
+    m->colU[k] = NULL;
+  }
+  for (k = 0; k < m->nrecv; k++) {
+    const double *rec = m->rbuf + (size_t)k * w;
+    size_t j;
+    long x = (long)rec[0];
+    if (x != m->rlist[k]) {
+      FAIL("halo message out of order: got column %ld, expected %ld", x, m->rlist[k]);
+      return -1;
+    }
+    for (j = 0; j < s; j++) m->hT[(size_t)k * s + j] = (unsigned char)rec[1 + j];
+    memcpy(m->hU + (size_t)k * s * EROSION_SLOTS, rec + 1 + s, s * EROSION_SLOTS * sizeof(double));
+    m->colT[x] = m->hT + (size_t)k * s;
+    m->colU[x] = m->hU + (size_t)k * s * EROSION_SLOTS;
+  }
+  for (i = 0; i < m->n; i++) {
+    m->colT[m->xs[i]] = m->T + (size_t)i * s;
+    m->colU[m->xs[i]] = m->U + (size_t)i * s * EROSION_SLOTS;
+  }
+  return 0;
+}
+
+/* One compute step on the local columns.  Returns the work units done;
+ * *eroded gets the rock cells eroded here. */
+static long compute(sim *m, long step, long *eroded)
+{
+  size_t s = (size_t)m->s;
+  long units = 0, er = 0;
+  int i;
+  for (i = 0; i < m->n; i++) {
+    long x = m->xs[i], e = 0, u;
+    const unsigned char *lt = x > 0 ? m->colT[x - 1] : NULL;
+    const unsigned char *rt = x + 1 < m->X ? m->colT[x + 1] : NULL;
+    u = erosion_column_step(&m->opt->cfg, m->strong, step, x, lt, x > 0 ? m->colU[x - 1] : NULL,
+                            m->T + i * s, m->U + i * s * EROSION_SLOTS, rt,
+                            x + 1 < m->X ? m->colU[x + 1] : NULL, m->T2 + i * s,
+                            m->U2 + i * s * EROSION_SLOTS, &e);
+    m->col_units[i] = (double)u;
+    units += u;
+    er += e;
+  }
+  {
+    unsigned char *t = m->T;
+    double *u = m->U;
+    m->T = m->T2;
+    m->T2 = t;
+    m->U = m->U2;
+    m->U2 = u;
+  }
+  *eroded = er;
+  return units;
+}
+
+/* ---- Zoltan callbacks ------------------------------------------------- */
+
+static int cb_num_obj(void *d, int *ierr)
+{
+  *ierr = ZOLTAN_OK;
+  return ((sim *)d)->n;
+}
+
+static void cb_obj_list(void *d, int ng, int nl, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int wdim,
+                        float *w, int *ierr)
+{
+  sim *m = d;
+  int i;
+  (void)ng;
+  (void)nl;
+  for (i = 0; i < m->n; i++) {
+    gids[i] = (ZOLTAN_ID_TYPE)m->xs[i];
+    lids[i] = (ZOLTAN_ID_TYPE)i;
+    if (wdim > 0) {
+      long x = m->xs[i], mid = (long)(m->size / 2) * m->s;
+      double f = m->calib_hot && x >= mid && x < mid + m->s ? 2.0 : 1.0;
+      w[i * wdim] = (float)(f * (double)erosion_column_units(m->s, m->T + (size_t)i * m->s));
+    }
+  }
+  *ierr = ZOLTAN_OK;
+}
+
+static int cb_num_geom(void *d, int *ierr)
+{
+  (void)d;
+  *ierr = ZOLTAN_OK;
+  return 1;
+}
+
+/* One coordinate, the column's centre: RCB then cuts stripes along x. */
+static void cb_geom(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int dim,
+                    double *x, int *ierr)
+{
+  int i;
+  (void)d;
+  (void)ng;
+  (void)nl;
+  (void)lids;
+  (void)dim;
+  for (i = 0; i < n; i++) x[i] = (double)gids[i] + 0.5;
+  *ierr = ZOLTAN_OK;
+}
+
+static int cb_size(void *d, int ng, int nl, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int *ierr)
+{
+  (void)ng;
+  (void)nl;
+  (void)gid;
+  (void)lid;
+  *ierr = ZOLTAN_OK;
+  return (int)(REC_WORDS(((sim *)d)->s) * sizeof(double));
+}
+
+static void cb_pack(void *d, int ng, int nl, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int dest, int size,
+                    char *buf, int *ierr)
+{
+  sim *m = d;
+  int i = (int)*lid;
+  (void)ng;
+  (void)nl;
+  (void)dest;
+  (void)size;
+  *ierr = ZOLTAN_OK;
+  if (i < 0 || i >= m->n || (ZOLTAN_ID_TYPE)m->xs[i] != *gid) {
+    *ierr = ZOLTAN_FATAL;
+    return;
+  }
+  {
+    /* Through a double-aligned temporary: Zoltan's buffer is only
+     * guaranteed to be char-aligned. */
+    size_t w = REC_WORDS(m->s);
+    double *rec = malloc(w * sizeof *rec);
+    if (!rec) {
+      *ierr = ZOLTAN_MEMERR;
+      return;
+    }
+    pack_col(m, i, rec);
+    memcpy(buf, rec, w * sizeof *rec);
+    free(rec);
+  }
+  m->gone[i] = 1;
+}
+
+static void cb_unpack(void *d, int ng, ZOLTAN_ID_PTR gid, int size, char *buf, int *ierr)
+{
+  sim *m = d;
+  size_t w = REC_WORDS(m->s);
+  double x;
+  (void)ng;
+  (void)size;
+  *ierr = ZOLTAN_OK;
+  if (m->nin == m->capin) {
+    int cap = m->capin ? 2 * m->capin : 16;
+    double *b = realloc(m->inbuf, (size_t)cap * w * sizeof *b);
+    if (!b) {
+      *ierr = ZOLTAN_MEMERR;
+      return;
+    }
+    m->inbuf = b;
+    m->capin = cap;
+  }
+  memcpy(m->inbuf + (size_t)m->nin * w, buf, w * sizeof(double));
+  memcpy(&x, buf, sizeof x);
+  if ((ZOLTAN_ID_TYPE)x != *gid) *ierr = ZOLTAN_FATAL;
+  m->nin++;
+}
+
+/* After AUTO_MIGRATE: drop the columns that left, append those that came,
+ * sort by x. */
+static int absorb_migration(sim *m)
+{
+  size_t s = (size_t)m->s, w = REC_WORDS(m->s);
+  int i, j = 0, k;
+  for (i = 0; i < m->n; i++) {
+    if (m->gone[i]) continue;
+    if (j != i) {
+      m->xs[j] = m->xs[i];
+      memcpy(m->T + (size_t)j * s, m->T + (size_t)i * s, s);
+      memcpy(m->U + (size_t)j * s * EROSION_SLOTS, m->U + (size_t)i * s * EROSION_SLOTS,
+             s * EROSION_SLOTS * sizeof(double));
+    }
+    j++;
+  }
+  m->n = j;
+  if (sim_reserve(m, m->n + m->nin) != 0) return -1;
+  for (k = 0; k < m->nin; k++) {
+    const double *rec = m->inbuf + (size_t)k * w;
+    size_t y;
+    i = m->n++;
+    m->xs[i] = (long)rec[0];
+    for (y = 0; y < s; y++) m->T[(size_t)i * s + y] = (unsigned char)rec[1 + y];
+    memcpy(m->U + (size_t)i * s * EROSION_SLOTS, rec + 1 + s, s * EROSION_SLOTS * sizeof(double));
+  }
+  m->nin = 0;
+  for (i = 0; i < m->n; i++) m->gone[i] = 0;
+  return sort_local(m);
+}
+
+/* One balance: Zoltan_LB_Partition with AUTO_MIGRATE, then the local
+ * bookkeeping, with the conservation checks (every column once, total work
+ * unchanged).  glob[0] and glob[1] get the max over ranks of the CPU time and
+ * of the wall time of the balance.  Collective; returns 0 or -1. */
+static int balance_once(sim *m, struct Zoltan_Struct *zz, const char *name, double glob[2])
+{
+  int changes, ngid, nlid, nimp, nexp, i;
+  ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
+  int *ip = NULL, *ipa = NULL, *ep = NULL, *epa = NULL, zerr;
+  long tot_before = 0, tot_after = 0, loc = 0;
+  double c0, w0, loc2[2];
+  for (i = 0; i < m->n; i++) loc += erosion_column_units(m->s, m->T + (size_t)i * m->s);
+  MPI_Allreduce(&loc, &tot_before, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  w0 = MPI_Wtime();
+  c0 = thread_cpu();
+  zerr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el,
+                             &ep, &epa);
+  if (zerr != ZOLTAN_OK && zerr != ZOLTAN_WARN) {
+    FAIL("%s: Zoltan_LB_Partition returned %d", name, zerr);
+    return -1;
+  }
+  Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
+  Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+  if (absorb_migration(m) != 0 || rebuild(m) != 0) return -1;
+  loc2[0] = thread_cpu() - c0;
+  loc2[1] = MPI_Wtime() - w0;
+  MPI_Allreduce(loc2, glob, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  /* Conservation of the work across the balance. */
+  loc = 0;
+  for (i = 0; i < m->n; i++) loc += erosion_column_units(m->s, m->T + (size_t)i * m->s);
+  MPI_Allreduce(&loc, &tot_after, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  if (tot_after != tot_before) {
+    FAIL("%s: total work changed across a balance: %ld -> %ld", name, tot_before, tot_after);
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- calibration ------------------------------------------------------ */
+
+/* Seconds of CPU per work unit of the stencil, the median over ranks of a
+ * timing on an all-fluid column.  Collective. */
+static double calibrate(const options *opt, int size)
+{
+  erosion_config c = opt->cfg;
+  size_t s = (size_t)c.s;
+  unsigned char *t = malloc(3 * s), *nt = malloc(s);
+  double *u = malloc(3 * s * EROSION_SLOTS * sizeof *u), *nu = malloc(s * EROSION_SLOTS * sizeof *nu);
+  unsigned char flag = 0;
+  double mine = 0.0, *all = NULL, med = 0.0;
+  long units = 0, rep = 0, e;
+  size_t j;
+  if (t && nt && u && nu) {
+    double t0, t1;
+    for (j = 0; j < 3 * s; j++) t[j] = EROSION_FLUID;
+    for (j = 0; j < 3 * s * EROSION_SLOTS; j++) u[j] = 1.0;
+    c.P = 1;
+    c.num_strong = 0;
+    t0 = thread_cpu();
+    do {
+      units += erosion_column_step(&c, &flag, rep, 1, t, u, t + s, u + s * EROSION_SLOTS, t + 2 * s,
+                                   u + 2 * s * EROSION_SLOTS, nt, nu, &e);
+      rep++;
+      t1 = thread_cpu();
+    } while (t1 - t0 < 0.05 || rep < 10);
+    mine = (t1 - t0) / (double)units;
+  }
+  all = malloc((size_t)size * sizeof *all);
+  if (all) {
+    int i, k;
+    MPI_Allgather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, MPI_COMM_WORLD);
+    /* Insertion sort: size is small. */
+    for (i = 1; i < size; i++)
+      for (k = i; k > 0 && all[k - 1] > all[k]; k--) {
+        double tmp = all[k];
+        all[k] = all[k - 1];
+        all[k - 1] = tmp;
+      }
+    med = all[size / 2];
+  }
+  free(t);
+  free(nt);
+  free(u);
+  free(nu);
+  free(all);
+  return med;
+}
+
+/* ---- one run ---------------------------------------------------------- */
+
+/* Summary of a run, on rank 0. */
+typedef struct run_result {
+  double model_total;   /* modelled time: compute + balance cost, seconds */
+  double model_compute; /* modelled compute part */
+  double meas_total;    /* measured: sum of max CPU step times + balance CPU */
+  double lb_cost_total; /* balance cost charged in the modelled time */
+  double lb_cpu_total;  /* measured balance CPU time (max over ranks), summed */
+  double usage_mean;    /* mean over steps of avg/max modelled step time */
+  long lb_count;        /* balances */
+  long final_units;     /* total work units at the end */
+  uint64_t fingerprint; /* hash of the final cell types */
+  int check_failed;     /* an --expect-* check failed on this run */
+} run_result;
+
+static int set_params(struct Zoltan_Struct *zz, const options *opt, const run_spec *rs)
+{
+  int e = 0;
+  e |= Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
+  e |= Zoltan_Set_Param(zz, "NUM_GID_ENTRIES", "1");
+  e |= Zoltan_Set_Param(zz, "NUM_LID_ENTRIES", "1");
+  e |= Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
+  e |= Zoltan_Set_Param(zz, "RETURN_LISTS", "ALL");
+  e |= Zoltan_Set_Param(zz, "AUTO_MIGRATE", "TRUE");
+  e |= Zoltan_Set_Param(zz, "IMBALANCE_TOL", "1.01");
+  if (rs->ulba) {
+    e |= Zoltan_Set_Param(zz, "LB_METHOD", "ULBA");
+    e |= Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", opt->base);
+    e |= Zoltan_Set_Param(zz, "ULBA_ALPHA", rs->alpha);
+  } else {
+    e |= Zoltan_Set_Param(zz, "LB_METHOD", opt->base);
+  }
+  return e == 0 ? 0 : -1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* rs->balance == 2 is the calibration of the balance cost: on the initial
+ * mesh, CALIB_BALANCES balances alternate between the true weights and
+ * weights where the middle stripe counts double (the imbalance one strong
+ * rock creates), so that each moves columns like a real balance does;
+ * res->lb_cost_total gets the median of their costs (max over ranks of the
+ * CPU time). */
+static int do_run(const options *opt, const run_spec *rs, int irun, double unit_cost,
+                  double lb_cal, run_result *res)
+{
+  sim m;
+  struct Zoltan_Struct *zz = NULL;
+  adaptive_trigger *trig = NULL;
+  FILE *csv = NULL;
+  int size, rank, P, rc = -1, i;
+  long step, x0, x;
+  double *gbuf = NULL, *rows = NULL;
+  ZOLTAN_ID_TYPE *gids = NULL;
+  char path[700];
+  double pending_cost = 0.0, pending_cpu = 0.0, pending_wall = 0.0, alpha_used = 0.0;
+  int pending_lb = 0;
+
+  memset(&m, 0, sizeof m);
+  memset(res, 0, sizeof *res);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  P = size;
+  m.opt = opt;
+  m.rank = rank;
+  m.size = size;
+  m.s = opt->cfg.s;
+  m.X = erosion_width(&opt->cfg);
+  m.strong = malloc((size_t)P);
+  m.owner = malloc((size_t)m.X * sizeof *m.owner);
+  m.colT = malloc((size_t)m.X * sizeof *m.colT);
+  m.colU = malloc((size_t)m.X * sizeof *m.colU);
+  m.scount = malloc((size_t)size * sizeof *m.scount);
+  m.rcount = malloc((size_t)size * sizeof *m.rcount);
+  gbuf = malloc(2 * (size_t)size * sizeof *gbuf);
+  if (!m.strong || !m.owner || !m.colT || !m.colU || !m.scount || !m.rcount || !gbuf) goto end;
+  if (erosion_strong_rocks(&opt->cfg, m.strong) != EROSION_OK) goto end;
+
+  /* The paper's initial partition: stripe r (one rock) on rank r. */
+  x0 = (long)rank * m.s;
+  if (sim_reserve(&m, m.s) != 0) goto end;
+  for (x = x0; x < x0 + m.s; x++) {
+    i = m.n++;
+    m.xs[i] = x;
+    m.gone[i] = 0;
+    erosion_column_init(&opt->cfg, x, m.T + (size_t)i * m.s, m.U + (size_t)i * m.s * EROSION_SLOTS);
+  }
+  if (rebuild(&m) != 0) goto end;
+
+  if (rs->balance) {
+    char buf[32];
+    zz = Zoltan_Create(MPI_COMM_WORLD);
+    if (!zz || set_params(zz, opt, rs) != 0) {
+      FAIL("%s: cannot create the Zoltan struct or set its parameters", rs->name);
+      goto end;
+    }
+    Zoltan_Set_Num_Obj_Fn(zz, cb_num_obj, &m);
+    Zoltan_Set_Obj_List_Fn(zz, cb_obj_list, &m);
+    Zoltan_Set_Num_Geom_Fn(zz, cb_num_geom, &m);
+    Zoltan_Set_Geom_Multi_Fn(zz, cb_geom, &m);
+    Zoltan_Set_Obj_Size_Fn(zz, cb_size, &m);
+    Zoltan_Set_Pack_Obj_Fn(zz, cb_pack, &m);
+    Zoltan_Set_Unpack_Obj_Fn(zz, cb_unpack, &m);
+    trig = adaptive_create(MPI_COMM_WORLD);
+    if (!trig || adaptive_set_param(trig, "ADAPTIVE_POLICY", rs->policy) != ZOLTAN_OK) {
+      FAIL("%s: cannot create the trigger with ADAPTIVE_POLICY = %s", rs->name, rs->policy);
+      goto end;
+    }
+    snprintf(buf, sizeof buf, "%ld", opt->period);
+    adaptive_set_param(trig, "ADAPTIVE_PERIOD", buf);
+    /* A known balance cost seeds C, so that the trigger needs no first
+     * balance to measure it (every balanced run gets the same seed). */
+    if (opt->lb_mode != LB_MEASURED && rs->balance == 1) {
+      snprintf(buf, sizeof buf, "%.9g", lb_cal);
+      if (adaptive_set_param(trig, "ADAPTIVE_LB_COST", buf) != ZOLTAN_OK) goto end;
+    }
+    /* Attached, so that LB_METHOD=ULBA finds the per-step object loads. */
+    if (adaptive_attach(trig, zz) != ZOLTAN_OK) {
+      FAIL("%s: adaptive_attach failed (is libzoltan_plugins linked?)", rs->name);
+      goto end;
+    }
+  }
+
+  if (rs->balance == 2) {
+    double cost[CALIB_BALANCES], glob2[2];
+    int k;
+    for (k = 0; k < CALIB_BALANCES; k++) {
+      m.calib_hot = k % 2 == 0;
+      if (balance_once(&m, zz, rs->name, glob2) != 0) goto end;
+      cost[k] = glob2[0];
+    }
+    qsort(cost, CALIB_BALANCES, sizeof cost[0], cmp_double);
+    res->lb_cost_total = cost[CALIB_BALANCES / 2];
+    rc = 0;
+    goto end;
+  }
+
+  if (rank == 0) {
+    snprintf(path, sizeof path, "%s/%s_%s.csv", opt->out, opt->tag, rs->name);
+    csv = fopen(path, "w");
+    rows = malloc(2 * (size_t)size * sizeof *rows);
+    if (!csv || !rows) {
+      FAIL("cannot write %s", path);
+      goto end;
+    }
+    fprintf(csv, "# erosion run %s: P=%d s=%d N=%d p_strong=%g p_weak=%g seed=%llu sweeps=%d base=%s "
+                 "method=%s alpha=%s policy=%s unit_cost_s=%.6e lb_cost=%s\n",
+            rs->name, P, m.s, opt->cfg.num_strong, opt->cfg.p_strong, opt->cfg.p_weak,
+            (unsigned long long)opt->cfg.seed, opt->cfg.sweeps, opt->base,
+            rs->balance ? (rs->ulba ? "ULBA" : opt->base) : "none", rs->ulba ? rs->alpha : "-",
+            rs->balance ? rs->policy : "-", unit_cost,
+            opt->lb_mode == LB_MEASURED ? "measured" : opt->lb_mode == LB_FIXED ? "fixed" : "calibrated");
+    fprintf(csv, "step,lb,alpha_used,units_max,units_avg,model_max_s,model_avg_s,usage_model,lb_cost_s");
+    for (i = 0; i < P; i++) fprintf(csv, ",units_r%d", i);
+    if (!opt->no_measured) fprintf(csv, ",meas_max_s,meas_avg_s,usage_meas,lb_cpu_s,lb_wall_s");
+    fprintf(csv, "\n");
+  }
+
+  gids = malloc(((size_t)m.X + 1) * sizeof *gids);
+  if (!gids) goto end;
+  for (step = 0; step < opt->steps; step++) {
+    long units, eroded;
+    double t0, cpu, model, mine[2];
+    if (halo_exchange(&m) != 0) goto end;
+    t0 = thread_cpu();
+    units = compute(&m, step, &eroded);
+    cpu = thread_cpu() - t0;
+    model = (double)units * unit_cost;
+    mine[0] = (double)units;
+    mine[1] = cpu;
+    MPI_Gather(mine, 2, MPI_DOUBLE, rows ? rows : gbuf, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+      double umax = 0, usum = 0, cmax = 0, csum = 0;
+      for (i = 0; i < P; i++) {
+        if (rows[2 * i] > umax) umax = rows[2 * i];
+        usum += rows[2 * i];
+        if (rows[2 * i + 1] > cmax) cmax = rows[2 * i + 1];
+        csum += rows[2 * i + 1];
+      }
+      res->model_compute += umax * unit_cost;
+      res->meas_total += cmax;
+      res->usage_mean += umax > 0 ? usum / P / umax : 1.0;
+      /* The balance cost is charged to the step that follows it. */
+      fprintf(csv, "%ld,%d,%.4f,%.0f,%.2f,%.6e,%.6e,%.5f,%.6e", step, pending_lb, alpha_used, umax,
+              usum / P, umax * unit_cost, usum / P * unit_cost, umax > 0 ? usum / P / umax : 1.0,
+              pending_lb ? pending_cost : 0.0);
+      for (i = 0; i < P; i++) fprintf(csv, ",%.0f", rows[2 * i]);
+      if (!opt->no_measured)
+        fprintf(csv, ",%.6e,%.6e,%.5f,%.6e,%.6e", cmax, csum / P, cmax > 0 ? csum / P / cmax : 1.0,
+                pending_lb ? pending_cpu : 0.0, pending_lb ? pending_wall : 0.0);
+      fprintf(csv, "\n");
+      if (!opt->quiet && (step + 1) % (opt->steps / 10 > 0 ? opt->steps / 10 : 1) == 0) {
+        fprintf(stderr, "  [%s run %d/%d %-12s] step %ld/%ld, %ld balances\n", opt->tag, irun + 1,
+                opt->nruns, rs->name, step + 1, opt->steps, res->lb_count);
+      }
+    }
+    pending_lb = 0;
+    if (!rs->balance) continue;
+
+    for (i = 0; i < m.n; i++) gids[i] = (ZOLTAN_ID_TYPE)m.xs[i];
+    if (adaptive_report_objects(trig, m.n, 1, gids, m.col_units) != ZOLTAN_OK) goto end;
+    {
+      int dec = adaptive_should_balance(trig, model);
+      if (dec < 0) {
+        FAIL("%s: adaptive_should_balance failed at step %ld", rs->name, step);
+        goto end;
+      }
+      if (dec == 1 && step + 1 < opt->steps) {
+        double glob2[2];
+        if (balance_once(&m, zz, rs->name, glob2) != 0) goto end;
+        pending_lb = 1;
+        pending_cpu = glob2[0];
+        pending_wall = glob2[1];
+        pending_cost = opt->lb_mode == LB_MEASURED ? glob2[0] : lb_cal;
+        res->lb_count++;
+        res->lb_cost_total += pending_cost;
+        res->lb_cpu_total += pending_cpu;
+        if (adaptive_balance_done(trig, pending_cost) != ZOLTAN_OK) goto end;
+        alpha_used = 0.0;
+#ifdef EROSION_HAVE_ULBA
+        if (rs->ulba) {
+          ulba_model_info info;
+          if (ulba_last_model(zz, &info) == ZOLTAN_OK) {
+            adaptive_ulba_model am;
+            alpha_used = info.alpha;
+            /* The ULBA policy and ZHAI's overhead term need the model of
+             * this balance; only per-step rates (trigger source) fit it. */
+            if (info.source == ULBA_SOURCE_TRIGGER && info.N >= 1 && info.N < info.P) {
+              am.P = (int)info.P;
+              am.N = (int)info.N;
+              am.alpha = info.alpha;
+              am.a = info.a;
+              am.m = info.m;
+              am.W = info.W;
+              am.omega = 1.0 / unit_cost;
+              if (adaptive_set_ulba_model(trig, &am) != ZOLTAN_OK) goto end;
+            } else {
+              adaptive_set_ulba_model(trig, NULL);
+            }
+          }
+        }
+#endif
+      }
+    }
+  }
+
+  /* Final figures. */
+  {
+    long loc = 0, tot = 0;
+    uint64_t h = 0, H = 0;
+    for (i = 0; i < m.n; i++) {
+      loc += erosion_column_units(m.s, m.T + (size_t)i * m.s);
+      h += erosion_column_hash(m.s, m.xs[i], m.T + (size_t)i * m.s);
+    }
+    MPI_Reduce(&loc, &tot, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&h, &H, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    res->final_units = tot;
+    res->fingerprint = H;
+    res->model_total = res->model_compute + res->lb_cost_total;
+    res->meas_total += res->lb_cpu_total;
+    res->usage_mean /= (double)(opt->steps > 0 ? opt->steps : 1);
+  }
+
+  /* Per-column initial and final units, gathered in column order. */
+  if (opt->columns) {
+    long *mine = malloc(((size_t)m.n + 1) * 3 * sizeof *mine), *all = NULL;
+    int *cnt = malloc((size_t)size * sizeof *cnt), *dsp = malloc((size_t)size * sizeof *dsp);
+    int nm = 3 * m.n, r;
+    if (!mine || !cnt || !dsp) goto end;
+    /* Initial units are known for the initial stripe only; recompute them
+     * from the model for the columns held now. */
+    for (i = 0; i < m.n; i++) {
+      unsigned char *t0 = malloc((size_t)m.s);
+      double *u0 = malloc((size_t)m.s * EROSION_SLOTS * sizeof *u0);
+      if (!t0 || !u0) goto end;
+      erosion_column_init(&opt->cfg, m.xs[i], t0, u0);
+      mine[3 * i] = m.xs[i];
+      mine[3 * i + 1] = erosion_column_units(m.s, t0);
+      mine[3 * i + 2] = erosion_column_units(m.s, m.T + (size_t)i * m.s);
+      free(t0);
+      free(u0);
+    }
+    MPI_Gather(&nm, 1, MPI_INT, cnt, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+      int tot = 0;
+      for (r = 0; r < size; r++) {
+        dsp[r] = tot;
+        tot += cnt[r];
+      }
+      all = malloc(((size_t)tot + 1) * sizeof *all);
+    }
+    MPI_Gatherv(mine, nm, MPI_LONG, all, cnt, dsp, MPI_LONG, 0, MPI_COMM_WORLD);
+    if (rank == 0 && all) {
+      long *byx = calloc((size_t)m.X * 2, sizeof *byx);
+      FILE *f;
+      long k;
+      snprintf(path, sizeof path, "%s/%s_columns_%s.csv", opt->out, opt->tag, rs->name);
+      f = fopen(path, "w");
+      if (byx && f) {
+        for (k = 0; k < m.X; k++) byx[2 * k] = -1;
+        for (k = 0; k < (long)m.X; k++) {
+          long xx = all[3 * k];
+          byx[2 * xx] = all[3 * k + 1];
+          byx[2 * xx + 1] = all[3 * k + 2];
+        }
+        long grown_strong = 0, grown_weak = 0;
+        fprintf(f, "x,rock,strong,units_initial,units_final\n");
+        for (k = 0; k < m.X; k++) {
+          int rock = (int)(k / m.s);
+          fprintf(f, "%ld,%d,%d,%ld,%ld\n", k, rock, m.strong[rock], byx[2 * k], byx[2 * k + 1]);
+          if (byx[2 * k + 1] != byx[2 * k]) {
+            if (m.strong[rock]) grown_strong++;
+            else grown_weak++;
+          }
+        }
+        if (opt->expect_growth && (grown_weak > 0 || grown_strong == 0)) {
+          FAIL("%s: work changed in %ld columns of strong rocks and %ld of weak ones", rs->name,
+               grown_strong, grown_weak);
+          res->check_failed = 1;
+        }
+      }
+      if (f) fclose(f);
+      free(byx);
+    }
+    free(all);
+    free(mine);
+    free(cnt);
+    free(dsp);
+  }
+  rc = 0;
+end:
+  if (csv) fclose(csv);
+  if (trig) adaptive_destroy(&trig);
+  if (zz) Zoltan_Destroy(&zz);
+  free(gbuf);
+  free(rows);
+  free(gids);
+  sim_free(&m);
+  {
+    int mine = rc, all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all;
+  }
+}
+
+/* ---- command line ----------------------------------------------------- */
+
+static void usage(void)
+{
+  fprintf(stderr,
+          "usage: mpiexec -n P erosion [options]\n"
+          "  --s S            stripe width and height in cells (default 64)\n"
+          "  --steps K        time steps per run (default S)\n"
+          "  --strong N       strongly erodible rocks (default 1)\n"
+          "  --p-strong p     erosion probability of strong rocks (default 0.4)\n"
+          "  --p-weak p       erosion probability of the others (default 0.02)\n"
+          "  --seed S         seed of the strong rocks and of the erosion (default 1)\n"
+          "  --sweeps K       relaxation sweeps per work unit (default 20)\n"
+          "  --base M         base partitioner: RCB (stripes along x) or GREEDY (default RCB)\n"
+          "  --runs LIST      comma-separated runs (default main):\n"
+          "                   none periodic std_zhai ulba0_zhai ulba_zhai ulba_ulba ulba_auto,\n"
+          "                   main = none,periodic,std_zhai,ulba_zhai,ulba_ulba,ulba_auto,\n"
+          "                   sweep = ULBA + ULBA policy for alpha 0, 0.1, ..., 0.9\n"
+          "  --alpha A        fixed alpha of the ulba_* runs (default 0.4)\n"
+          "  --period K       ADAPTIVE_PERIOD of the periodic run (default 25)\n"
+          "  --unit-cost S    seconds per work unit (default: calibrated)\n"
+          "  --lb-cost C      balance cost charged to the modelled time: calibrated (default:\n"
+          "                   median of 9 balances of the initial mesh, the same for every run),\n"
+          "                   measured (each balance's own CPU time), or seconds\n"
+          "  --out DIR        output folder (default .)\n"
+          "  --tag T          prefix of the output files (default erosion)\n"
+          "  --no-measured    leave measured times out of the CSV (exact comparisons)\n"
+          "  --columns        also write per-column initial/final units\n"
+          "  --quiet          no progress lines\n"
+          "checks (exit status 1 when violated; conservation is always checked):\n"
+          "  --expect-same-physics        every run ends with the same cells and work\n"
+          "  --expect-growth-near-strong  only columns crossing a strong rock gain work\n"
+          "  --expect-equal A,B           runs A and B write the same CSV rows\n");
+}
+
+static int add_run(options *o, const char *name, int balance, int ulba, const char *alpha,
+                   const char *policy)
+{
+  run_spec *r = realloc(o->runs, (size_t)(o->nruns + 1) * sizeof *r);
+  if (!r) return -1;
+  o->runs = r;
+  r += o->nruns++;
+  memset(r, 0, sizeof *r);
+  snprintf(r->name, sizeof r->name, "%s", name);
+  r->balance = balance;
+  r->ulba = ulba;
+  snprintf(r->alpha, sizeof r->alpha, "%s", alpha);
+  snprintf(r->policy, sizeof r->policy, "%s", policy);
+  return 0;
+}
+
+static int parse_runs(options *o, const char *list, const char *alpha)
+{
+  char *copy = strdup(list), *tok, *save = NULL;
+  int rc = 0;
+  if (!copy) return -1;
+  for (tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+    if (!strcmp(tok, "main")) {
+      rc |= parse_runs(o, "none,periodic,std_zhai,ulba_zhai,ulba_ulba,ulba_auto", alpha);
+    } else if (!strcmp(tok, "none")) {
+      rc |= add_run(o, "none", 0, 0, "0", "NEVER");
+    } else if (!strcmp(tok, "periodic")) {
+      rc |= add_run(o, "periodic", 1, 0, "0", "PERIODIC");
+    } else if (!strcmp(tok, "std_zhai")) {
+      rc |= add_run(o, "std_zhai", 1, 0, "0", "ZHAI");
+    } else if (!strcmp(tok, "ulba0_zhai")) {
+      rc |= add_run(o, "ulba0_zhai", 1, 1, "0", "ZHAI");
+    } else if (!strcmp(tok, "ulba_zhai")) {
+      rc |= add_run(o, "ulba_zhai", 1, 1, alpha, "ZHAI");
+    } else if (!strcmp(tok, "ulba_ulba")) {
+      rc |= add_run(o, "ulba_ulba", 1, 1, alpha, "ULBA");
+    } else if (!strcmp(tok, "ulba_auto")) {
+      rc |= add_run(o, "ulba_auto", 1, 1, "AUTO", "ULBA");
+    } else if (!strcmp(tok, "sweep")) {
+      int k;
+      for (k = 0; k <= 9; k++) {
+        char nm[32], a[16];
+        snprintf(nm, sizeof nm, "sweep_a%.1f", 0.1 * k);
+        snprintf(a, sizeof a, "%.1f", 0.1 * k);
+        rc |= add_run(o, nm, 1, 1, a, "ULBA");
+      }
+    } else {
+      FAIL("unknown run %s", tok);
+      rc = -1;
+    }
+  }
+  free(copy);
+  return rc;
+}
+
+static int parse(int argc, char **argv, options *o)
+{
+  const char *runs = "main", *alpha = "0.4";
+  int i;
+  memset(o, 0, sizeof *o);
+  o->cfg.s = 64;
+  o->cfg.num_strong = 1;
+  o->cfg.p_strong = 0.4;
+  o->cfg.p_weak = 0.02;
+  o->cfg.seed = 1;
+  o->cfg.sweeps = 20;
+  o->steps = -1;
+  snprintf(o->base, sizeof o->base, "RCB");
+  snprintf(o->out, sizeof o->out, ".");
+  snprintf(o->tag, sizeof o->tag, "erosion");
+  o->unit_cost = 0;
+  o->lb_cost = -1;
+  o->lb_mode = LB_CALIBRATED;
+  o->period = 25;
+  for (i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define ARG(name) (!strcmp(a, name) && v && (i++, 1))
+    if (ARG("--s")) o->cfg.s = atoi(v);
+    else if (ARG("--steps")) o->steps = atol(v);
+    else if (ARG("--strong")) o->cfg.num_strong = atoi(v);
+    else if (ARG("--p-strong")) o->cfg.p_strong = atof(v);
+    else if (ARG("--p-weak")) o->cfg.p_weak = atof(v);
+    else if (ARG("--seed")) o->cfg.seed = strtoull(v, NULL, 10);
+    else if (ARG("--sweeps")) o->cfg.sweeps = atoi(v);
+    else if (ARG("--base")) snprintf(o->base, sizeof o->base, "%s", v);
+    else if (ARG("--runs")) runs = v;
+    else if (ARG("--alpha")) alpha = v;
+    else if (ARG("--period")) o->period = atol(v);
+    else if (ARG("--unit-cost")) o->unit_cost = atof(v);
+    else if (ARG("--lb-cost")) {
+      if (!strcmp(v, "measured")) o->lb_mode = LB_MEASURED;
+      else if (!strcmp(v, "calibrated")) o->lb_mode = LB_CALIBRATED;
+      else {
+        o->lb_mode = LB_FIXED;
+        o->lb_cost = atof(v);
+        if (!(o->lb_cost >= 0)) {
+          FAIL("--lb-cost %s: give seconds >= 0, measured or calibrated", v);
+          return -1;
+        }
+      }
+    }
+    else if (ARG("--out")) snprintf(o->out, sizeof o->out, "%s", v);
+    else if (ARG("--tag")) snprintf(o->tag, sizeof o->tag, "%s", v);
+    else if (!strcmp(a, "--no-measured")) o->no_measured = 1;
+    else if (!strcmp(a, "--columns")) o->columns = 1;
+    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) return -1;
+    else if (!strcmp(a, "--quiet")) o->quiet = 1;
+    else if (!strcmp(a, "--expect-same-physics")) o->expect_same = 1;
+    else if (!strcmp(a, "--expect-growth-near-strong")) o->expect_growth = o->columns = 1;
+    else if (ARG("--expect-equal")) snprintf(o->expect_equal, sizeof o->expect_equal, "%s", v);
+    else {
+      FAIL("bad argument %s", a);
+      return -1;
+    }
+#undef ARG
+  }
+  if (o->steps < 0) o->steps = o->cfg.s;
+  if (o->period < 1 || o->steps < 1) {
+    FAIL("--period and --steps must be >= 1");
+    return -1;
+  }
+  return parse_runs(o, runs, alpha);
+}
+
+static int find_run(const options *o, const char *name)
+{
+  int i;
+  for (i = 0; i < o->nruns; i++)
+    if (!strcmp(o->runs[i].name, name)) return i;
+  return -1;
+}
+
+/* Compare two CSV files line by line, skipping the first (comment) line,
+ * which names the method.  Returns 0 when equal. */
+static int same_rows(const char *a, const char *b)
+{
+  FILE *fa = fopen(a, "r"), *fb = fopen(b, "r");
+  char la[65536], lb[65536];
+  int line = 0, rc = -1;
+  if (!fa || !fb) goto end;
+  for (;;) {
+    char *ra = fgets(la, sizeof la, fa), *rb = fgets(lb, sizeof lb, fb);
+    line++;
+    if (!ra || !rb) {
+      rc = (!ra && !rb) ? 0 : -1;
+      break;
+    }
+    if (line > 1 && strcmp(la, lb) != 0) {
+      FAIL("%s and %s differ at line %d", a, b, line);
+      break;
+    }
+  }
+end:
+  if (fa) fclose(fa);
+  if (fb) fclose(fb);
+  return rc;
+}
+
+/* The --expect-* checks, on rank 0.  Returns 1 when one fails. */
+static int run_checks(const options *o, const run_result *res)
+{
+  int i, bad = 0, first = -1;
+  for (i = 0; i < o->nruns; i++) {
+    if (isnan(res[i].model_total)) continue;
+    if (res[i].check_failed) bad = 1;
+    if (first < 0) first = i;
+    if (o->expect_same && (res[i].final_units != res[first].final_units ||
+                           res[i].fingerprint != res[first].fingerprint)) {
+      FAIL("run %s ends with %ld work units (state %llx), run %s with %ld (%llx)", o->runs[i].name,
+           res[i].final_units, (unsigned long long)res[i].fingerprint, o->runs[first].name,
+           res[first].final_units, (unsigned long long)res[first].fingerprint);
+      bad = 1;
+    }
+  }
+  if (o->expect_equal[0]) {
+    char a[64], *b, pa[700], pb[700];
+    snprintf(a, sizeof a, "%s", o->expect_equal);
+    b = strchr(a, ',');
+    if (!b) {
+      FAIL("--expect-equal needs A,B");
+      return 1;
+    }
+    *b++ = 0;
+    if (find_run(o, a) < 0 || find_run(o, b) < 0 || isnan(res[find_run(o, a)].model_total) ||
+        isnan(res[find_run(o, b)].model_total)) {
+      FAIL("--expect-equal: run %s or %s was not done", a, b);
+      return 1;
+    }
+    snprintf(pa, sizeof pa, "%s/%s_%s.csv", o->out, o->tag, a);
+    snprintf(pb, sizeof pb, "%s/%s_%s.csv", o->out, o->tag, b);
+    if (same_rows(pa, pb) != 0) bad = 1;
+    else printf("erosion: runs %s and %s wrote identical rows\n", a, b);
+  }
+  return bad;
+}
+
+int main(int argc, char **argv)
+{
+  options opt;
+  run_result *res = NULL;
+  int rank, size, i, rc = 0, ulba_ok = 0;
+  double unit_cost, lb_cal;
+  float ver;
+  FILE *sum = NULL;
+  char path[700];
+
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  g_rank = rank;
+  if (parse(argc, argv, &opt) != 0) {
+    if (rank == 0) usage();
+    MPI_Finalize();
+    return 2;
+  }
+  opt.cfg.P = size;
+  if (erosion_config_check(&opt.cfg) != EROSION_OK) {
+    if (rank == 0) FAIL("bad problem: s >= 4, 0 <= N <= P, probabilities in [0, 1], sweeps >= 1");
+    MPI_Finalize();
+    return 2;
+  }
+  if (Zoltan_Initialize(argc, argv, &ver) != ZOLTAN_OK) {
+    FAIL("Zoltan_Initialize failed");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+#ifdef EROSION_HAVE_ULBA
+  ulba_ok = 1;
+#endif
+  if (rank == 0) mkdir(opt.out, 0777);
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  unit_cost = opt.unit_cost > 0 ? opt.unit_cost : calibrate(&opt, size);
+  lb_cal = opt.lb_mode == LB_FIXED ? opt.lb_cost : 0.0;
+  if (opt.lb_mode == LB_CALIBRATED) {
+    run_spec cal;
+    run_result r;
+    memset(&cal, 0, sizeof cal);
+    snprintf(cal.name, sizeof cal.name, "calibration");
+    cal.balance = 2;
+    snprintf(cal.alpha, sizeof cal.alpha, "0");
+    snprintf(cal.policy, sizeof cal.policy, "NEVER");
+    if (do_run(&opt, &cal, -1, unit_cost, 0.0, &r) != 0) {
+      if (rank == 0) FAIL("the calibration of the balance cost failed");
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    /* Every rank must charge the same cost: rank 0's median decides. */
+    lb_cal = r.lb_cost_total;
+    MPI_Bcast(&lb_cal, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  }
+  res = calloc((size_t)opt.nruns, sizeof *res);
+  if (!res) MPI_Abort(MPI_COMM_WORLD, 1);
+  if (rank == 0) {
+    printf("erosion: P=%d ranks, s=%d (%ld x %d cells), N=%d strong (p=%g), weak p=%g, seed=%llu, "
+           "%ld steps, base %s\n",
+           size, opt.cfg.s, erosion_width(&opt.cfg), opt.cfg.s, opt.cfg.num_strong, opt.cfg.p_strong,
+           opt.cfg.p_weak, (unsigned long long)opt.cfg.seed, opt.steps, opt.base);
+    printf("erosion: cost per work unit %.3e s (%s); balance cost %s\n", unit_cost,
+           opt.unit_cost > 0 ? "given" : "calibrated, median over ranks",
+           opt.lb_mode == LB_FIXED ? "fixed by --lb-cost"
+           : opt.lb_mode == LB_MEASURED ? "measured per balance (max over ranks of CPU time)"
+                                        : "calibrated (median of 9 balances, max over ranks of CPU time)");
+    if (opt.lb_mode != LB_MEASURED) printf("erosion: balance cost charged %.3e s\n", lb_cal);
+    fflush(stdout);
+  }
+  for (i = 0; i < opt.nruns; i++) {
+    if (opt.runs[i].ulba && !ulba_ok) {
+      if (rank == 0) printf("erosion: run %s skipped: LB_METHOD=ULBA is not built\n", opt.runs[i].name);
+      res[i].model_total = NAN;
+      continue;
+    }
+    if (do_run(&opt, &opt.runs[i], i, unit_cost, lb_cal, &res[i]) != 0) {
+      if (rank == 0) FAIL("run %s failed", opt.runs[i].name);
+      rc = 1;
+      break;
+    }
+  }
+
+  if (rank == 0) {
+    int ref = find_run(&opt, "std_zhai");
+    double refv = ref >= 0 ? res[ref].model_total : NAN;
+    snprintf(path, sizeof path, "%s/%s_summary.csv", opt.out, opt.tag);
+    sum = fopen(path, "w");
+    if (sum)
+      fprintf(sum, "run,P,N,alpha,policy,model_total_s,model_compute_s,lb_cost_s,lb_count,"
+                   "usage_mean,gain_vs_std_zhai,meas_total_s,lb_cpu_s,final_units,fingerprint\n");
+    printf("\n%-12s %6s %10s %8s %5s %7s %9s | %11s\n", "run", "alpha", "policy", "modelled", "LBs",
+           "usage", "vs std", "measured");
+    printf("%-12s %6s %10s %8s %5s %7s %9s | %11s\n", "", "", "", "time (s)", "", "(model)", "+ZHAI",
+           "CPU time (s)");
+    for (i = 0; i < opt.nruns && !rc; i++) {
+      const run_spec *r = &opt.runs[i];
+      double gain = (refv - res[i].model_total) / refv;
+      if (isnan(res[i].model_total)) continue;
+      printf("%-12s %6s %10s %8.4f %5ld %7.3f %+8.2f%% | %11.4f\n", r->name, r->ulba ? r->alpha : "-",
+             r->balance ? r->policy : "-", res[i].model_total, res[i].lb_count, res[i].usage_mean,
+             100.0 * gain, res[i].meas_total);
+      if (sum)
+        fprintf(sum, "%s,%d,%d,%s,%s,%.6e,%.6e,%.6e,%ld,%.5f,%.5f,%.6e,%.6e,%ld,%llu\n", r->name, size,
+                opt.cfg.num_strong, r->ulba ? r->alpha : "", r->balance ? r->policy : "",
+                res[i].model_total, res[i].model_compute, res[i].lb_cost_total, res[i].lb_count,
+                res[i].usage_mean, gain, opt.no_measured ? 0.0 : res[i].meas_total,
+                opt.no_measured ? 0.0 : res[i].lb_cpu_total, res[i].final_units,
+                (unsigned long long)res[i].fingerprint);
+    }
+    if (sum) fclose(sum);
+    rc |= run_checks(&opt, res);
+    printf("(modelled time = sum over steps of max over ranks of work units x %.3e s, plus balance "
+           "costs; measured = per-thread CPU clock, max over ranks, plus measured balance CPU)\n",
+           unit_cost);
+  }
+  free(res);
+  free(opt.runs);
+  MPI_Finalize();
+  return rc;
+}

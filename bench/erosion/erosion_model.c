@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "erosion_model.h"
+
+#include <math.h>
+
+/* The value a wall (rock cell) imposes on its fluid neighbours, and the
+ * value flowing in through the left boundary of the domain. */
+#define WALL_VALUE 0.0
+#define INFLOW_VALUE 1.0
+
+int erosion_config_check(const erosion_config *cfg)
+{
+  if (!cfg) return EROSION_ERR_ARG;
+  if (cfg->P < 1 || cfg->P > EROSION_MAX_ROCKS) return EROSION_ERR_ARG;
+  /* Below 4 cells the discs of radius s/4 hold no cell centre. */
+  if (cfg->s < 4 || cfg->s > (1 << 16)) return EROSION_ERR_ARG;
+  if (cfg->num_strong < 0 || cfg->num_strong > cfg->P) return EROSION_ERR_ARG;
+  if (!(cfg->p_strong >= 0.0 && cfg->p_strong <= 1.0)) return EROSION_ERR_ARG;
+  if (!(cfg->p_weak >= 0.0 && cfg->p_weak <= 1.0)) return EROSION_ERR_ARG;
+  if (cfg->sweeps < 1) return EROSION_ERR_ARG;
+  return EROSION_OK;
+}
+
+long erosion_width(const erosion_config *cfg)
+{
+  return (long)cfg->P * cfg->s;
+}
+
+/* splitmix64's finaliser: a bijection that spreads every input bit. */
+static uint64_t mix64(uint64_t z)
+{
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+double erosion_uniform(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
+{
+  /* Chaining the keys through the mixer (rather than adding them) keeps
+   * (a, b, c) and permutations of it apart. */
+  uint64_t h = mix64(seed ^ 0x6a09e667f3bcc909ULL);
+  h = mix64(h ^ a);
+  h = mix64(h ^ b);
+  h = mix64(h ^ c);
+  return (double)(h >> 11) * (1.0 / 9007199254740992.0);
+}
+
+int erosion_strong_rocks(const erosion_config *cfg, unsigned char *flags)
+{
+  int k, n;
+
+  if (erosion_config_check(cfg) != EROSION_OK || !flags) return EROSION_ERR_ARG;
+  n = cfg->P;
+  for (k = 0; k < n; k++) flags[k] = 0;
+  /* The k-th strong rock is drawn uniformly among the rocks not chosen yet,
+   * found by counting them: no scratch array, O(N P), and the choice
+   * depends only on the seed. */
+  for (k = 0; k < cfg->num_strong; k++) {
+    long left = n - k, pick, j;
+    pick = (long)(erosion_uniform(cfg->seed, 0x5354524fULL, (uint64_t)k, 0) * (double)left);
+    if (pick >= left) pick = left - 1;
+    for (j = 0; j < n; j++) {
+      if (flags[j]) continue;
+      if (pick == 0) {
+        flags[j] = 1;
+        break;
+      }
+      pick--;
+    }
+  }
+  return EROSION_OK;
+}
+
+int erosion_rock_of_cell(const erosion_config *cfg, long x, long y)
+{
+  long k = x / cfg->s;
+  double cx = (double)k * cfg->s + 0.5 * cfg->s;
+  double cy = 0.5 * cfg->s;
+  double r = 0.25 * cfg->s;
+  double dx = (double)x + 0.5 - cx, dy = (double)y + 0.5 - cy;
+  if (x < 0 || y < 0 || y >= cfg->s || k >= cfg->P) return -1;
+  return dx * dx + dy * dy <= r * r ? (int)k : -1;
+}
+
+void erosion_column_init(const erosion_config *cfg, long x,
+                         unsigned char *type, double *u)
+{
+  int y, j;
+  for (y = 0; y < cfg->s; y++) {
+    int rock = erosion_rock_of_cell(cfg, x, y);
+    type[y] = rock >= 0 ? EROSION_ROCK : EROSION_FLUID;
+    for (j = 0; j < EROSION_SLOTS; j++) u[EROSION_SLOTS * y + j] = 0.0;
+    if (rock < 0) u[EROSION_SLOTS * y] = 1.0;
+  }
+}
+
+long erosion_column_units(int s, const unsigned char *type)
+{
+  long units = 0;
+  int y;
+  for (y = 0; y < s; y++) {
+    if (type[y] == EROSION_FLUID) units += EROSION_UNITS_FLUID;
+    else if (type[y] == EROSION_REFINED) units += EROSION_UNITS_REFINED;
+  }
+  return units;
+}
+
+/* The value a cell shows to a neighbour: its fluid value, the mean of its
+ * sub-cells, or the wall value of a rock. */
+static double rep(unsigned char t, const double *u)
+{
+  if (t == EROSION_FLUID) return u[0];
+  if (t == EROSION_REFINED) return 0.25 * (u[0] + u[1] + u[2] + u[3]);
+  return WALL_VALUE;
+}
+
+/* The real work of one unit: `sweeps` Jacobi relaxations of a cell value
+ * towards the mean of its four neighbours.  Each sweep depends on the last,
+ * so the compiler cannot drop or merge them. */
+static double relax(double v, double nsum, int sweeps)
+{
+  int k;
+  for (k = 0; k < sweeps; k++) v = 0.2 * (v + nsum);
+  return v;
+}
+
+long erosion_column_step(const erosion_config *cfg, const unsigned char *strong,
+                         long step, long x, const unsigned char *left_t,
+                         const double *left_u, const unsigned char *mid_t,
+                         const double *mid_u, const unsigned char *right_t,
+                         const double *right_u, unsigned char *new_type,
+                         double *new_u, long *eroded)
+{
+  const int s = cfg->s;
+  long units = 0, n_eroded = 0;
+  int y, j;
+
+  for (y = 0; y < s; y++) {
+    const double *c = mid_u + EROSION_SLOTS * y;
+    double *o = new_u + EROSION_SLOTS * y;
+    /* Neighbour values: west, east, south, north.  The top and bottom
+     * walls reflect (a cell sees itself); the left boundary is an inflow,
+     * the right one an outflow that copies the cell. */
+    double me = rep(mid_t[y], c);
+    double w = left_t ? rep(left_t[y], left_u + EROSION_SLOTS * y) : INFLOW_VALUE;
+    double e = right_t ? rep(right_t[y], right_u + EROSION_SLOTS * y) : me;
+    double so = y > 0 ? rep(mid_t[y - 1], c - EROSION_SLOTS) : me;
+    double no = y < s - 1 ? rep(mid_t[y + 1], c + EROSION_SLOTS) : me;
+
+    new_type[y] = mid_t[y];
+    for (j = 0; j < EROSION_SLOTS; j++) o[j] = c[j];
+
+    if (mid_t[y] == EROSION_FLUID) {
+      o[0] = relax(c[0], w + e + so + no, cfg->sweeps);
+      units += EROSION_UNITS_FLUID;
+    } else if (mid_t[y] == EROSION_REFINED) {
+      /* Sub-cell j = 2 row + col: its siblings across and above/below, and
+       * the outside neighbours on its two open sides. */
+      o[0] = relax(c[0], c[1] + c[2] + w + so, cfg->sweeps);
+      o[1] = relax(c[1], c[0] + c[3] + e + so, cfg->sweeps);
+      o[2] = relax(c[2], c[3] + c[0] + w + no, cfg->sweeps);
+      o[3] = relax(c[3], c[2] + c[1] + e + no, cfg->sweeps);
+      units += EROSION_UNITS_REFINED;
+    } else {
+      /* A rock cell: each fluid-holding neighbour erodes it with the
+       * probability of its rock, with its own draw. */
+      int rock = erosion_rock_of_cell(cfg, x, y);
+      double p = (rock >= 0 && strong[rock]) ? cfg->p_strong : cfg->p_weak;
+      unsigned char nt[4];
+      int d, hit = 0;
+      uint64_t cell = (uint64_t)x * (uint64_t)s + (uint64_t)y;
+      nt[0] = left_t ? left_t[y] : EROSION_ROCK;
+      nt[1] = right_t ? right_t[y] : EROSION_ROCK;
+      nt[2] = y > 0 ? mid_t[y - 1] : EROSION_ROCK;
+      nt[3] = y < s - 1 ? mid_t[y + 1] : EROSION_ROCK;
+      for (d = 0; d < 4; d++) {
+        if (nt[d] == EROSION_ROCK) continue;
+        if (erosion_uniform(cfg->seed, cell, (uint64_t)step, (uint64_t)d) < p) hit = 1;
+      }
+      if (hit) {
+        new_type[y] = EROSION_REFINED;
+        for (j = 0; j < EROSION_SLOTS; j++) o[j] = 0.0;
+        n_eroded++;
+      }
+    }
+  }
+  if (eroded) *eroded = n_eroded;
+  return units;
+}
+
+uint64_t erosion_column_hash(int s, long x, const unsigned char *type)
+{
+  uint64_t h = 0;
+  int y;
+  for (y = 0; y < s; y++)
+    h += mix64(((uint64_t)x * (uint64_t)s + (uint64_t)y) * 4u + type[y]);
+  return h;
+}
