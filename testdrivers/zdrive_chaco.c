@@ -159,7 +159,9 @@ static int read_graph(const char *fname, chaco_data *d, zdrive_status *st)
     zdrive_set_error(st, fname, r.lineno, "edge count %ld is impossible for %ld vertices", ne, nv);
     goto cleanup;
   }
-  cap = (int)(2 * ne + 1);
+  /* The arrays grow as adjacencies are read, so that a header promising
+   * millions of edges in a short (corrupt) file allocates nothing much. */
+  cap = (int)(2 * ne + 1 < 4096 ? 2 * ne + 1 : 4096);
   d->start = calloc((size_t)nv + 1, sizeof(int));
   d->adj = malloc((size_t)cap * sizeof(int));
   d->ewgt = malloc((size_t)cap * sizeof(float));
@@ -186,7 +188,9 @@ static int read_graph(const char *fname, chaco_data *d, zdrive_status *st)
         zdrive_set_error(st, fname, r.lineno, "no vertex number on this line");
         goto cleanup;
       }
-      if (x != vertex && x != vertex + 1) {
+      /* Vertex numbers start at 1: a 0 before the first vertex would
+       * continue a vertex that does not exist. */
+      if (x < 1 || (x != vertex && x != vertex + 1)) {
         zdrive_set_error(st, fname, r.lineno, "out-of-order vertex number %ld", x);
         goto cleanup;
       }
@@ -262,6 +266,18 @@ static int read_graph(const char *fname, chaco_data *d, zdrive_status *st)
         zdrive_set_error(st, fname, r.lineno,
                          "more than %ld adjacencies, but the header says %ld edges", 2 * ne, ne);
         goto cleanup;
+      }
+      if (nadj == cap) {
+        long grow = 2L * cap < 2 * ne + 1 ? 2L * cap : 2 * ne + 1;
+        int *na = realloc(d->adj, (size_t)grow * sizeof(int));
+        float *nw = na ? realloc(d->ewgt, (size_t)grow * sizeof(float)) : NULL;
+        if (na) d->adj = na;
+        if (nw) d->ewgt = nw;
+        if (!na || !nw) {
+          zdrive_set_error(st, fname, r.lineno, "out of memory for %ld adjacencies", grow);
+          goto cleanup;
+        }
+        cap = (int)grow;
       }
       d->adj[nadj] = (int)nb;
       d->ewgt[nadj] = ew;
