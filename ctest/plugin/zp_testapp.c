@@ -37,6 +37,9 @@
  *   --expect-error        succeed only if the balance fails on every rank
  *   --dump FILE           rank 0 writes "gid part" lines of the result
  *   --first-next          register FIRST/NEXT_OBJ instead of OBJ_LIST
+ *   --zoltan-memory       turn on Zoltan's memory accounting (DEBUG_MEMORY)
+ *                         and require that every byte allocated through
+ *                         Zoltan's allocator was freed by the end
  */
 #include <math.h>
 #include <mpi.h>
@@ -46,6 +49,7 @@
 #include <string.h>
 
 #include <zoltan.h>
+#include <zoltan_mem.h>
 
 /* One application object. */
 typedef struct obj {
@@ -433,7 +437,7 @@ int main(int argc, char **argv)
   const char *method = "GREEDY", *weights = "heavy", *dump = NULL, *rl = "ALL", *lists = NULL;
   const char *params[64];
   int nparams = 0, M = 1000, empty0 = 0, dup = 0, psizes = 0, migrate = 0, balance_api = 0, copy = 0;
-  int serialize = 0, init_mod = 0, rounds = 1, expect_error = 0, i, round, nparts, errors_seen = 0;
+  int serialize = 0, init_mod = 0, zmem = 0, rounds = 1, expect_error = 0, i, round, nparts, errors_seen = 0;
   unsigned long seed = 1;
   double bound = 0.0, wtotal = 0.0;
   app a;
@@ -463,6 +467,7 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[i], "--expect-error")) expect_error = 1;
     else if (!strcmp(argv[i], "--dump") && i + 1 < argc) dump = argv[++i];
     else if (!strcmp(argv[i], "--first-next")) a.first_next = 1;
+    else if (!strcmp(argv[i], "--zoltan-memory")) zmem = 1;
     else if (!strcmp(argv[i], "--lists") && i + 1 < argc) lists = argv[++i];
     else if (!strcmp(argv[i], "--initial-part-mod") && i + 1 < argc) init_mod = atoi(argv[++i]);
     else {
@@ -505,6 +510,9 @@ int main(int argc, char **argv)
   g_owner = calloc((size_t)M + 1, sizeof *g_owner);
   update_owners(&a);
   Zoltan_Initialize(argc, argv, &ver);
+  /* Zoltan_Set_Param(NULL, ...) is how applications (and zdrive) turn on
+   * Zoltan's allocation tracking before any struct exists. */
+  if (zmem) Zoltan_Set_Param(NULL, "DEBUG_MEMORY", "2");
   zz = Zoltan_Create(MPI_COMM_WORLD);
   Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
   Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
@@ -696,6 +704,12 @@ int main(int argc, char **argv)
   }
   if (use != zz) Zoltan_Destroy(&use);
   Zoltan_Destroy(&zz);
+  if (zmem) {
+    /* Every array the layer handed out came from Zoltan's allocator and was
+     * freed by Zoltan_LB_Free_Part or internally: nothing may remain. */
+    size_t left = Zoltan_Memory_Usage(ZOLTAN_MEM_STAT_TOTAL);
+    CHECK(left == 0, "%zu bytes allocated through Zoltan_Malloc were never freed", left);
+  }
   free(a.o);
   free(g_owner);
   {
