@@ -90,10 +90,44 @@ static int parse_numbers(const char *s, double *v, int max, const char **bad)
   }
 }
 
-/* True when x is an integer value in [lo, hi]. */
+/*
+ * True when x is an integer value in [lo, hi].  The range is checked before
+ * the conversion, because converting a value that a long cannot hold (1e300,
+ * inf, nan) is undefined behaviour.
+ */
 static int int_in(double x, double lo, double hi)
 {
-  return x == (double)(long)x && x >= lo && x <= hi;
+  return x >= lo && x <= hi && x == (double)(long)x;
+}
+
+/*
+ * Most rows, columns, vertices or hyperedges a file may declare.  Empty rows
+ * and isolated vertices are legal, so a short file can declare any count,
+ * and the driver keeps arrays of that length on every rank (an object record
+ * of about 100 bytes per vertex): a count beyond this is refused instead of
+ * allocating gigabytes.
+ */
+#define MM_MAX_COUNT 10000000
+
+/* First chunk of an array that grows as lines are read. */
+#define MM_FIRST_CAP 4096
+
+/*
+ * Makes room for need elements of size elsize in *p (capacity *cap, grown
+ * by doubling), so that a header promising a billion pins in a short file
+ * allocates little.  Returns 0, or -1 when out of memory (*p unchanged).
+ */
+static int mm_grow(void **p, long *cap, long need, size_t elsize)
+{
+  long c = *cap > 0 ? *cap : MM_FIRST_CAP;
+  void *np;
+  if (need <= *cap) return 0;
+  while (c < need) c *= 2;
+  np = realloc(*p, (size_t)c * elsize);
+  if (!np) return -1;
+  *p = np;
+  *cap = c;
+  return 0;
 }
 
 /* Copies the bad token (up to a blank) into out for a message. */
@@ -156,7 +190,7 @@ static int read_mtx(const zdrive_deck *deck, const char *fname, whole_hg *h, zdr
   double x[4];
   const char *bad = NULL;
   char tok[5][64], badtok[64];
-  long M, N, nz, k;
+  long M, N, nz, k, ent_cap = 0;
   int n, pattern, rc = 1, *cnt = NULL;
 
   r.name = fname;
@@ -197,19 +231,23 @@ static int read_mtx(const zdrive_deck *deck, const char *fname, whole_hg *h, zdr
   M = (long)x[0];
   N = (long)x[1];
   nz = (long)x[2];
+  if (M > MM_MAX_COUNT || N > MM_MAX_COUNT) {
+    zdrive_set_error(st, fname, r.lineno, "a %ld x %ld matrix is too large: at most %d rows "
+                     "and columns are supported", M, N, MM_MAX_COUNT);
+    goto cleanup;
+  }
   if (deck->matrix_obj == ZDRIVE_OBJ_NONZEROS) {
     zdrive_set_error(st, deck->deck_name, 0, "objects = nonzeros is not supported for "
                      "MatrixMarket input (zdrive reads rows or columns only)");
     goto cleanup;
   }
-  ent = malloc((size_t)(nz > 0 ? nz : 1) * sizeof(*ent));
-  if (!ent) {
-    zdrive_set_error(st, fname, 0, "out of memory for %ld nonzeros", nz);
-    goto cleanup;
-  }
   for (k = 0; k < nz; k++) {
     if (!rd_data(&r)) {
       zdrive_set_error(st, fname, r.lineno, "file truncated: %ld of %ld nonzeros read", k, nz);
+      goto cleanup;
+    }
+    if (mm_grow((void **)&ent, &ent_cap, k + 1, sizeof(*ent))) {
+      zdrive_set_error(st, fname, r.lineno, "out of memory for %ld nonzeros", nz);
       goto cleanup;
     }
     n = parse_numbers(r.line, x, 4, &bad);
@@ -241,7 +279,7 @@ static int read_mtx(const zdrive_deck *deck, const char *fname, whole_hg *h, zdr
     zdrive_set_error(st, fname, r.lineno, "more nonzeros than the %ld of the size line", nz);
     goto cleanup;
   }
-  qsort(ent, (size_t)nz, sizeof(*ent), cmp_entry);
+  if (nz > 0) qsort(ent, (size_t)nz, sizeof(*ent), cmp_entry);
 
   /* Hyperedges are the rows (columns with objects = rows), pins sorted. */
   h->base = 1;
@@ -316,6 +354,7 @@ static int read_hg(const char *fname, whole_hg *h, zdrive_graph *g, zdrive_statu
   const char *bad = NULL;
   char badtok[64];
   int n, e, k = 0, vdim = 0, npins, pin = 0, rc = 1, cap = 0;
+  long pin_cap = 0;
 
   r.name = fname;
   r.f = fopen(fname, "r");
@@ -330,13 +369,14 @@ static int read_hg(const char *fname, whole_hg *h, zdrive_graph *g, zdrive_statu
   n = parse_numbers(r.line, x, 6, &bad);
   if (n >= 3 && x[0] > 1) {
     /* IBM format; the fourth number is two digits VE. */
-    int code = n >= 4 ? (int)x[3] : 0;
+    int code;
     if (n > 4 || !int_in(x[0], 1, 1e9) || !int_in(x[1], 0, 1e9) || !int_in(x[2], 0, 1e9) ||
-        code < 0 || code > 99) {
+        (n >= 4 && !int_in(x[3], 0, 99))) {
       zdrive_set_error(st, fname, r.lineno, "bad header: expected 'vertices hyperedges pins "
                        "[VE]'");
       goto cleanup;
     }
+    code = n >= 4 ? (int)x[3] : 0;
     h->base = 1;
     h->nvtx = (int)x[0];
     h->nedges = (int)x[1];
@@ -346,12 +386,18 @@ static int read_hg(const char *fname, whole_hg *h, zdrive_graph *g, zdrive_statu
   } else if (n >= 4 && int_in(x[0], 0, 1) && int_in(x[1], 0, 1e9) && int_in(x[2], 0, 1e9) &&
              int_in(x[3], 0, 1e9)) {
     /* PaToH format: base first; code 1 vertex, 2 edge, 3 both weights. */
-    int code = n >= 5 ? (int)x[4] : 0;
-    if (code < 0 || code > 3) {
-      zdrive_set_error(st, fname, r.lineno, "bad header: PaToH weight code %d is not 0..3",
-                       code);
+    int code;
+    if (n >= 5 && !int_in(x[4], 0, 3)) {
+      zdrive_set_error(st, fname, r.lineno, "bad header: PaToH weight code %g is not 0..3",
+                       x[4]);
       goto cleanup;
     }
+    if (n >= 6 && !int_in(x[5], 0, 1e9)) {
+      zdrive_set_error(st, fname, r.lineno, "bad header: PaToH vertex weight count %g is not "
+                       "a non-negative integer", x[5]);
+      goto cleanup;
+    }
+    code = n >= 5 ? (int)x[4] : 0;
     h->base = (int)x[0];
     h->nvtx = (int)x[1];
     h->nedges = (int)x[2];
@@ -368,8 +414,14 @@ static int read_hg(const char *fname, whole_hg *h, zdrive_graph *g, zdrive_statu
                      ZDRIVE_MAX_WGTS);
     goto cleanup;
   }
+  if (h->nvtx > MM_MAX_COUNT || h->nedges > MM_MAX_COUNT) {
+    zdrive_set_error(st, fname, r.lineno, "%d vertices and %d hyperedges: at most %d of each "
+                     "are supported", h->nvtx, h->nedges, MM_MAX_COUNT);
+    goto cleanup;
+  }
   h->hindex = calloc((size_t)h->nedges + 1, sizeof(int));
-  h->hvertex = malloc((size_t)(npins > 0 ? npins : 1) * sizeof(int));
+  h->hvertex = malloc((size_t)MM_FIRST_CAP * sizeof(int));
+  pin_cap = MM_FIRST_CAP;
   h->ewgt = malloc((size_t)(h->nedges * h->ewgt_dim > 0 ? h->nedges * h->ewgt_dim : 1) *
                    sizeof(float));
   g->nvtx = h->nvtx;
@@ -425,6 +477,10 @@ static int read_hg(const char *fname, whole_hg *h, zdrive_graph *g, zdrive_statu
       }
       if (pin == npins) {
         zdrive_set_error(st, fname, r.lineno, "more pins than the %d of the header", npins);
+        goto cleanup;
+      }
+      if (mm_grow((void **)&h->hvertex, &pin_cap, pin + 1L, sizeof(int))) {
+        zdrive_set_error(st, fname, r.lineno, "out of memory for %d pins", npins);
         goto cleanup;
       }
       h->hvertex[pin++] = (int)vals[k] - h->base;
@@ -639,6 +695,7 @@ static int read_mtxp(const char *fname, mtxp_data *d, zdrive_status *st)
   mm_reader r = {0};
   double x[2 + 2 * ZDRIVE_MAX_WGTS];
   int sec = SEC_NONE, have_hdr = 0, npin = 0, nv = 0, ne = 0, k, rc = 1;
+  long pin_cap = 0, ew_cap = 0, ewgt_cap = 0;
   int *h = d->hdr;
 
   r.name = fname;
@@ -678,12 +735,16 @@ static int read_mtxp(const char *fname, mtxp_data *d, zdrive_status *st)
                          "supported", ZDRIVE_MAX_WGTS);
         goto cleanup;
       }
-      d->pin = malloc((size_t)(h[2] > 0 ? h[2] : 1) * 3 * sizeof(int));
+      if (h[0] > MM_MAX_COUNT || h[1] > MM_MAX_COUNT) {
+        zdrive_set_error(st, fname, r.lineno, "%d rows and %d columns: at most %d of each are "
+                         "supported", h[0], h[1], MM_MAX_COUNT);
+        goto cleanup;
+      }
+      /* Vertex lines are bounded by the column count; pins and hyperedge
+       * weight lines, bounded only by the header, grow as they are read. */
       d->vtx = malloc((size_t)(h[1] > 0 ? h[1] : 1) * 2 * sizeof(int));
       d->vwgt = malloc((size_t)(h[1] > 0 ? h[1] : 1) * (h[4] ? h[4] : 1) * sizeof(float));
-      d->ew = malloc((size_t)(h[5] > 0 ? h[5] : 1) * 2 * sizeof(int));
-      d->ewgt = malloc((size_t)(h[5] > 0 ? h[5] : 1) * (h[6] ? h[6] : 1) * sizeof(float));
-      if (!d->pin || !d->vtx || !d->vwgt || !d->ew || !d->ewgt) {
+      if (!d->vtx || !d->vwgt) {
         zdrive_set_error(st, fname, 0, "out of memory");
         goto cleanup;
       }
@@ -695,6 +756,10 @@ static int read_mtxp(const char *fname, mtxp_data *d, zdrive_status *st)
       if (mtxp_line(&r, x, 4, "edge vertex value process", st)) goto cleanup;
       if (npin == h[2]) {
         zdrive_set_error(st, fname, r.lineno, "more pins than the %d of the header", h[2]);
+        goto cleanup;
+      }
+      if (mm_grow((void **)&d->pin, &pin_cap, 3L * (npin + 1), sizeof(int))) {
+        zdrive_set_error(st, fname, r.lineno, "out of memory for %d pins", h[2]);
         goto cleanup;
       }
       if (!int_in(x[0], 1, h[0]) || !int_in(x[1], 1, h[1]) || !int_in(x[3], 0, h[3] - 1)) {
@@ -729,6 +794,11 @@ static int read_mtxp(const char *fname, mtxp_data *d, zdrive_status *st)
                          "header", h[5]);
         goto cleanup;
       }
+      if (mm_grow((void **)&d->ew, &ew_cap, 2L * (ne + 1), sizeof(int)) ||
+          mm_grow((void **)&d->ewgt, &ewgt_cap, (ne + 1L) * (h[6] ? h[6] : 1), sizeof(float))) {
+        zdrive_set_error(st, fname, r.lineno, "out of memory for %d edge weight lines", h[5]);
+        goto cleanup;
+      }
       if (!int_in(x[0], 1, h[0]) || !int_in(x[1 + h[6]], 0, h[3] - 1)) {
         zdrive_set_error(st, fname, r.lineno, "edge %g on process %g is out of range "
                          "(edges 1..%d, processes 0..%d)", x[0], x[1 + h[6]], h[0], h[3] - 1);
@@ -756,6 +826,13 @@ static int read_mtxp(const char *fname, mtxp_data *d, zdrive_status *st)
   if (ne != h[5]) {
     zdrive_set_error(st, fname, r.lineno, "file truncated: %d of the header's %d edge "
                      "weight lines read", ne, h[5]);
+    goto cleanup;
+  }
+  /* The arrays are handed on (and tested for NULL) even when they are empty. */
+  if (mm_grow((void **)&d->pin, &pin_cap, 1, sizeof(int)) ||
+      mm_grow((void **)&d->ew, &ew_cap, 1, sizeof(int)) ||
+      mm_grow((void **)&d->ewgt, &ewgt_cap, 1, sizeof(float))) {
+    zdrive_set_error(st, fname, 0, "out of memory");
     goto cleanup;
   }
   h[7] = nv;
