@@ -6,7 +6,8 @@
  *
  * Usage: bench_cores [--quick] [--csv FILE]
  *   --quick  10x smaller, for a smoke run
- *   --csv    also time GREEDY and REFINE from 10^3 to 10^7 objects (10^3
+ *   --csv    also time GREEDY and REFINE from 10^3 to 10^7 objects, and at
+ *            10^6 objects for 8 to 8192 parts (10^3
  *            parts) and write the series to FILE for the time-vs-N plot
  */
 #define _POSIX_C_SOURCE 199309L
@@ -249,6 +250,62 @@ static int bench_scaling(const char *csv, size_t nmax)
   return 0;
 }
 
+/* Time of GREEDY and REFINE at a fixed object count for 8 to 8192 parts:
+ * the heap makes GREEDY grow as log P, REFINE's cost follows the number of
+ * overloaded parts.  Written as extra rows of the same CSV. */
+static int bench_parts(const char *csv, size_t n)
+{
+  static const int parts[] = {8, 64, 512, 4096, 8192};
+  FILE *f = fopen(csv, "a");
+  double *w = xmalloc(n * sizeof(double)), *ws = xmalloc(n * sizeof(double));
+  int *g = xmalloc(n * sizeof(int)), *out = xmalloc(n * sizeof(int));
+  ct_rng rng;
+  refine_options o;
+  refine_stats st;
+  if (f == NULL)
+    return 1;
+  ct_rng_seed(&rng, 4242);
+  ct_heavy_tailed(&rng, n, 1.0, 1000.0, w);
+  refine_default_options(&o);
+  o.tolerance = 1.05;
+  printf("parts scaling at n=%zu (CSV %s):\n", n, csv);
+  for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
+    double tg = 1e30, tr = 1e30, mx = 0.0, tot = 0.0;
+    int P = parts[k];
+    double *load = calloc((size_t)P, sizeof(double));
+    for (int r = 0; r < REPEATS; r++) {
+      double t0 = now();
+      if (greedy_assign(n, 1, w, P, NULL, g) != GREEDY_OK)
+        return 1;
+      double t1 = now();
+      tg = t1 - t0 < tg ? t1 - t0 : tg;
+    }
+    for (size_t i = 0; i < n; i++) {
+      load[g[i]] += w[i];
+      tot += w[i];
+      ws[i] = (g[i] % 5 == 0) ? 1.3 * w[i] : w[i];
+    }
+    for (int p = 0; p < P; p++)
+      mx = load[p] > mx ? load[p] : mx;
+    for (int r = 0; r < REPEATS; r++) {
+      double t0 = now();
+      if (refine_run(n, 1, ws, P, NULL, g, &o, out, &st) < 0)
+        return 1;
+      double t1 = now();
+      tr = t1 - t0 < tr ? t1 - t0 : tr;
+    }
+    fprintf(f, "%zu,%d,%.6e,%.6e,\n", n, P, tg, tr);
+    printf("  parts=%-5d GREEDY %.4f s (max/avg %.5f)  REFINE %.4f s\n", P, tg, mx / (tot / P), tr);
+    free(load);
+  }
+  fclose(f);
+  free(w);
+  free(ws);
+  free(g);
+  free(out);
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   size_t scale = 1;
@@ -260,8 +317,10 @@ int main(int argc, char **argv)
       csv = argv[++i];
   }
   int fail = 0;
-  if (csv)
+  if (csv) {
     fail |= bench_scaling(csv, 10000000 / scale);
+    fail |= bench_parts(csv, 1000000 / scale);
+  }
   fail |= bench_greedy(1000000 / scale, 1000);
   fail |= bench_refine(1000000 / scale, 1000);
   fail |= bench_lbtest(16000, 1000, 1);
