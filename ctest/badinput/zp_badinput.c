@@ -29,31 +29,17 @@
 
 #include <zoltan.h>
 
+#include "zpt_app.h"
+
 #include "zp_method.h"
 
 /* One application object. */
-typedef struct obj {
-  ZOLTAN_ID_TYPE gid; /* global ID */
-  float w;            /* weight */
-  int part;           /* part the application believes it is in */
-  int gone;           /* 1 after it was packed for another rank */
-} obj;
+typedef zpt_obj obj;
 
-/* Fault injection of a case. */
-typedef struct fault {
-  int num_obj_err_rank; /* rank whose NUM_OBJ callback fails, -1 none */
-  int num_obj_negative; /* NUM_OBJ returns -5 on the last rank */
-  int obj_list_err_rank; /* rank whose OBJ_LIST callback fails, -1 none */
-  int parts_err_rank;   /* rank whose PART_MULTI callback fails, -1 none */
-} fault;
+typedef zpt_fault fault;
 
 /* The application's local data. */
-typedef struct app {
-  obj *o;         /* local objects */
-  int n, cap;     /* used and allocated */
-  int rank, size; /* MPI */
-  fault f;        /* injected faults */
-} app;
+typedef zpt_app app;
 
 static int g_fail, g_rank;
 static const char *g_case = "?";
@@ -66,107 +52,6 @@ static const char *g_case = "?";
       g_fail++;                                                     \
     }                                                               \
   } while (0)
-
-static void app_push(app *a, obj o)
-{
-  if (a->n == a->cap) {
-    a->cap = a->cap ? 2 * a->cap : 64;
-    a->o = realloc(a->o, (size_t)a->cap * sizeof *a->o);
-    if (a->o == NULL) MPI_Abort(MPI_COMM_WORLD, 3);
-  }
-  a->o[a->n++] = o;
-}
-
-static int cb_num_obj(void *d, int *ierr)
-{
-  app *a = d;
-  *ierr = a->f.num_obj_err_rank == a->rank ? ZOLTAN_FATAL : ZOLTAN_OK;
-  if (a->f.num_obj_negative && a->rank == a->size - 1) return -5;
-  return a->n;
-}
-
-static void cb_obj_list(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int wdim,
-                        float *w, int *ierr)
-{
-  app *a = d;
-  int i;
-  (void)ngid;
-  (void)nlid;
-  for (i = 0; i < a->n; i++) {
-    gids[i] = a->o[i].gid;
-    lids[i] = (ZOLTAN_ID_TYPE)i;
-    if (wdim > 0) w[i * wdim] = a->o[i].w;
-  }
-  *ierr = a->f.obj_list_err_rank == a->rank ? ZOLTAN_FATAL : ZOLTAN_OK;
-}
-
-static void cb_parts(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int *parts,
-                     int *ierr)
-{
-  app *a = d;
-  int i;
-  (void)ngid;
-  (void)nlid;
-  (void)gids;
-  for (i = 0; i < n; i++) parts[i] = a->o[lids[i]].part;
-  *ierr = a->f.parts_err_rank == a->rank ? ZOLTAN_FATAL : ZOLTAN_OK;
-}
-
-static int cb_size(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int *ierr)
-{
-  (void)d;
-  (void)ngid;
-  (void)nlid;
-  (void)gid;
-  (void)lid;
-  *ierr = ZOLTAN_OK;
-  return (int)sizeof(obj);
-}
-
-static void cb_pack(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int dest_part, int size,
-                    char *buf, int *ierr)
-{
-  app *a = d;
-  obj o = a->o[*lid];
-  (void)ngid;
-  (void)nlid;
-  (void)size;
-  (void)gid;
-  o.part = dest_part;
-  memcpy(buf, &o, sizeof o);
-  a->o[*lid].gone = 1;
-  *ierr = ZOLTAN_OK;
-}
-
-static void cb_unpack(void *d, int ngid, ZOLTAN_ID_PTR gid, int size, char *buf, int *ierr)
-{
-  obj o;
-  (void)ngid;
-  (void)size;
-  (void)gid;
-  memcpy(&o, buf, sizeof o);
-  o.gone = 0;
-  app_push(d, o);
-  *ierr = ZOLTAN_OK;
-}
-
-static void cb_post(void *d, int ngid, int nlid, int nimp, ZOLTAN_ID_PTR ig, ZOLTAN_ID_PTR il, int *ip, int *ipa,
-                    int nexp, ZOLTAN_ID_PTR eg, ZOLTAN_ID_PTR el, int *ep, int *epa, int *ierr)
-{
-  app *a = d;
-  int i;
-  (void)ngid;
-  (void)nlid;
-  (void)nimp;
-  (void)ig;
-  (void)il;
-  (void)ip;
-  (void)ipa;
-  (void)eg;
-  for (i = 0; i < nexp; i++)
-    if (ep[i] == a->rank && epa) a->o[el[i]].part = epa[i];
-  *ierr = ZOLTAN_OK;
-}
 
 /* ---- global views --------------------------------------------------------- */
 
@@ -340,7 +225,7 @@ static void run_case(app *a, const char *name, const char *method)
       o.w = (float)(1 + i % 5);
       o.part = a->rank;
       o.gone = 0;
-      app_push(a, o);
+      zpt_app_push(a, o);
     }
   }
   if (!strcmp(name, "inf_weight_last_rank") && a->rank == a->size - 1 && a->n > 0) a->o[a->n - 1].w = INFINITY;
@@ -352,13 +237,7 @@ static void run_case(app *a, const char *name, const char *method)
   Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
   Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
   Zoltan_Set_Param(zz, "AUTO_MIGRATE", "TRUE");
-  Zoltan_Set_Num_Obj_Fn(zz, cb_num_obj, a);
-  Zoltan_Set_Obj_List_Fn(zz, cb_obj_list, a);
-  Zoltan_Set_Part_Multi_Fn(zz, cb_parts, a);
-  Zoltan_Set_Obj_Size_Fn(zz, cb_size, a);
-  Zoltan_Set_Pack_Obj_Fn(zz, cb_pack, a);
-  Zoltan_Set_Unpack_Obj_Fn(zz, cb_unpack, a);
-  Zoltan_Set_Post_Migrate_PP_Fn(zz, cb_post, a);
+  zpt_register(zz, a);
   CHECK(Zoltan_Set_Param(zz, "LB_METHOD", method) == ZOLTAN_OK, "LB_METHOD %s refused", method);
   if (s.nparts > 0) {
     snprintf(buf, sizeof buf, "%d", s.nparts);
@@ -451,8 +330,7 @@ int main(int argc, char **argv)
   float ver;
 
   MPI_Init(&argc, &argv);
-  memset(&a, 0, sizeof a);
-  MPI_Comm_rank(MPI_COMM_WORLD, &a.rank);
+  zpt_app_init(&a);
   MPI_Comm_size(MPI_COMM_WORLD, &a.size);
   g_rank = a.rank;
   for (i = 1; i < argc; i++) {

@@ -16,7 +16,7 @@ cmake -S "$src/ctest/install/consumer" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$
 cmake --build "$tmp/consumer" > "$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; echo "FAIL: consumer build"; exit 1; }
 export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig:$tmp/prefix/lib/x86_64-linux-gnu/pkgconfig"
 flags=$(pkg-config --cflags --libs zoltan_plugins) || { echo "FAIL: pkg-config"; exit 1; }
-cc -o "$tmp/consumer_pc" "$src/ctest/plugin/zp_testapp.c" $flags -lm -Wl,-rpath,"$tmp/prefix/lib" ||
+cc -o "$tmp/consumer_pc" "$src/ctest/plugin/zp_testapp.c" "$src/ctest/common/zpt_app.c" -I"$src/ctest/common" $flags -lm -Wl,-rpath,"$tmp/prefix/lib" ||
   { echo "FAIL: pkg-config build with: $flags"; exit 1; }
 for exe in "$tmp/consumer/consumer_shared" "$tmp/consumer/consumer_static" "$tmp/consumer_pc"; do
   LD_LIBRARY_PATH="$tmp/prefix/lib:$tmp/prefix/lib/x86_64-linux-gnu" "$@" -n 2 "$exe" --method GREEDY --migrate --bound 1.01 \

@@ -51,21 +51,14 @@
 #include <zoltan.h>
 #include <zoltan_mem.h>
 
-/* One application object. */
-typedef struct obj {
-  ZOLTAN_ID_TYPE gid; /* global ID, 1..M */
-  float w;            /* weight */
-  int part;           /* part the application believes it is in */
-  int gone;           /* 1 after it was packed for another rank */
-} obj;
+#include "zpt_app.h"
 
-/* The application's local data. */
-typedef struct app {
-  obj *o;         /* local objects */
-  int n, cap;     /* used and allocated */
-  int rank, size; /* MPI */
-  int first_next; /* use FIRST/NEXT callbacks */
-} app;
+typedef zpt_obj obj;
+
+typedef zpt_app app;
+
+/* Register FIRST/NEXT_OBJ instead of OBJ_LIST (--first-next). */
+static int g_first_next;
 
 static uint64_t mix64(uint64_t x)
 {
@@ -101,28 +94,6 @@ static int g_M;
 
 /* ---- callbacks ---------------------------------------------------------- */
 
-static int cb_num_obj(void *d, int *ierr)
-{
-  app *a = d;
-  *ierr = ZOLTAN_OK;
-  return a->n;
-}
-
-static void cb_obj_list(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int wdim,
-                        float *w, int *ierr)
-{
-  app *a = d;
-  int i;
-  (void)ngid;
-  (void)nlid;
-  for (i = 0; i < a->n; i++) {
-    gids[i] = a->o[i].gid;
-    lids[i] = (ZOLTAN_ID_TYPE)i;
-    if (wdim > 0) w[i * wdim] = a->o[i].w;
-  }
-  *ierr = ZOLTAN_OK;
-}
-
 static int cb_first(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int wdim, float *w,
                     int *ierr)
 {
@@ -151,80 +122,6 @@ static int cb_next(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR
   *nlid_out = (ZOLTAN_ID_TYPE)i;
   if (wdim > 0) w[0] = a->o[i].w;
   return 1;
-}
-
-static void cb_parts(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int *parts,
-                     int *ierr)
-{
-  app *a = d;
-  int i;
-  (void)ngid;
-  (void)nlid;
-  (void)gids;
-  for (i = 0; i < n; i++) parts[i] = a->o[lids[i]].part;
-  *ierr = ZOLTAN_OK;
-}
-
-static int cb_size(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int *ierr)
-{
-  (void)d;
-  (void)ngid;
-  (void)nlid;
-  (void)gid;
-  (void)lid;
-  *ierr = ZOLTAN_OK;
-  return (int)sizeof(obj);
-}
-
-static void cb_pack(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int dest_part, int size,
-                    char *buf, int *ierr)
-{
-  app *a = d;
-  obj o = a->o[*lid];
-  (void)ngid;
-  (void)nlid;
-  (void)size;
-  *ierr = ZOLTAN_OK;
-  if (o.gid != *gid) *ierr = ZOLTAN_FATAL;
-  o.part = dest_part;
-  memcpy(buf, &o, sizeof o);
-  a->o[*lid].gone = 1;
-}
-
-static void cb_unpack(void *d, int ngid, ZOLTAN_ID_PTR gid, int size, char *buf, int *ierr)
-{
-  app *a = d;
-  obj o;
-  (void)ngid;
-  (void)size;
-  memcpy(&o, buf, sizeof o);
-  *ierr = (o.gid == *gid) ? ZOLTAN_OK : ZOLTAN_FATAL;
-  if (a->n == a->cap) {
-    a->cap = a->cap ? 2 * a->cap : 16;
-    a->o = realloc(a->o, (size_t)a->cap * sizeof *a->o);
-  }
-  o.gone = 0;
-  a->o[a->n++] = o;
-}
-
-/* Objects whose part changes without changing rank are not packed; the
- * export list tells the application their new part. */
-static void cb_post(void *d, int ngid, int nlid, int nimp, ZOLTAN_ID_PTR ig, ZOLTAN_ID_PTR il, int *ip, int *ipa,
-                    int nexp, ZOLTAN_ID_PTR eg, ZOLTAN_ID_PTR el, int *ep, int *epa, int *ierr)
-{
-  app *a = d;
-  int i;
-  (void)ngid;
-  (void)nlid;
-  (void)nimp;
-  (void)ig;
-  (void)il;
-  (void)ip;
-  (void)ipa;
-  (void)eg;
-  for (i = 0; i < nexp; i++)
-    if (ep[i] == a->rank && epa) a->o[el[i]].part = epa[i];
-  *ierr = ZOLTAN_OK;
 }
 
 static int cb_num_geom(void *d, int *ierr)
@@ -327,14 +224,6 @@ static void dump_lists(const char *file, int nimp, ZOLTAN_ID_PTR ig, ZOLTAN_ID_P
     }
   }
   MPI_Barrier(MPI_COMM_WORLD);
-}
-
-static void compact(app *a)
-{
-  int i, k = 0;
-  for (i = 0; i < a->n; i++)
-    if (!a->o[i].gone) a->o[k++] = a->o[i];
-  a->n = k;
 }
 
 /* ---- checks ------------------------------------------------------------- */
@@ -445,9 +334,7 @@ int main(int argc, char **argv)
   float ver;
 
   MPI_Init(&argc, &argv);
-  memset(&a, 0, sizeof a);
-  MPI_Comm_rank(MPI_COMM_WORLD, &a.rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &a.size);
+  zpt_app_init(&a);
   g_rank = a.rank;
   for (i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--method") && i + 1 < argc) method = argv[++i];
@@ -466,7 +353,7 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[i], "--bound") && i + 1 < argc) bound = atof(argv[++i]);
     else if (!strcmp(argv[i], "--expect-error")) expect_error = 1;
     else if (!strcmp(argv[i], "--dump") && i + 1 < argc) dump = argv[++i];
-    else if (!strcmp(argv[i], "--first-next")) a.first_next = 1;
+    else if (!strcmp(argv[i], "--first-next")) g_first_next = 1;
     else if (!strcmp(argv[i], "--zoltan-memory")) zmem = 1;
     else if (!strcmp(argv[i], "--lists") && i + 1 < argc) lists = argv[++i];
     else if (!strcmp(argv[i], "--initial-part-mod") && i + 1 < argc) init_mod = atoi(argv[++i]);
@@ -489,17 +376,14 @@ int main(int argc, char **argv)
       w = (float)w;
       wtotal += w;
       if (me >= 0 && (i - 1) % owners == me) {
-        if (a.n == a.cap) {
-          a.cap = a.cap ? 2 * a.cap : 64;
-          a.o = realloc(a.o, (size_t)a.cap * sizeof *a.o);
-        }
-        a.o[a.n].gid = (ZOLTAN_ID_TYPE)i;
-        a.o[a.n].w = (float)w;
+        zpt_obj o;
+        o.gid = (ZOLTAN_ID_TYPE)i;
+        o.w = (float)w;
         /* The initial part is the rank, or (for determinism tests across
          * rank counts) a function of the GID alone. */
-        a.o[a.n].part = init_mod > 0 ? (i - 1) % init_mod : a.rank;
-        a.o[a.n].gone = 0;
-        a.n++;
+        o.part = init_mod > 0 ? (i - 1) % init_mod : a.rank;
+        o.gone = 0;
+        zpt_app_push(&a, o);
       }
     }
     if (!strcmp(weights, "nan-on-last") && a.rank == a.size - 1 && a.n > 0) a.o[a.n - 1].w = NAN;
@@ -516,22 +400,17 @@ int main(int argc, char **argv)
   zz = Zoltan_Create(MPI_COMM_WORLD);
   Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
   Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
-  Zoltan_Set_Num_Obj_Fn(zz, cb_num_obj, &a);
-  if (a.first_next) {
+  zpt_register(zz, &a);
+  if (g_first_next) {
+    /* FIRST/NEXT instead of the list: Zoltan uses the list when both exist. */
+    Zoltan_Set_Obj_List_Fn(zz, NULL, NULL);
     Zoltan_Set_First_Obj_Fn(zz, cb_first, &a);
     Zoltan_Set_Next_Obj_Fn(zz, cb_next, &a);
-  } else {
-    Zoltan_Set_Obj_List_Fn(zz, cb_obj_list, &a);
   }
-  Zoltan_Set_Part_Multi_Fn(zz, cb_parts, &a);
   Zoltan_Set_Num_Geom_Fn(zz, cb_num_geom, &a);
   Zoltan_Set_Geom_Multi_Fn(zz, cb_geom, &a);
   Zoltan_Set_Num_Edges_Multi_Fn(zz, cb_num_edges, &a);
   Zoltan_Set_Edge_List_Multi_Fn(zz, cb_edges, &a);
-  Zoltan_Set_Obj_Size_Fn(zz, cb_size, &a);
-  Zoltan_Set_Pack_Obj_Fn(zz, cb_pack, &a);
-  Zoltan_Set_Unpack_Obj_Fn(zz, cb_unpack, &a);
-  Zoltan_Set_Post_Migrate_PP_Fn(zz, cb_post, &a);
   for (i = 0; i < nparams; i++) {
     char name[128], *eq;
     int e;
@@ -590,17 +469,11 @@ int main(int argc, char **argv)
       CHECK(e == ZOLTAN_OK, "Zoltan_Deserialize returned %d", e);
       free(buf);
       /* Callbacks are not serialised by Zoltan: set them again. */
-      Zoltan_Set_Num_Obj_Fn(use, cb_num_obj, &a);
-      Zoltan_Set_Obj_List_Fn(use, cb_obj_list, &a);
-      Zoltan_Set_Part_Multi_Fn(use, cb_parts, &a);
+      zpt_register(use, &a);
       Zoltan_Set_Num_Geom_Fn(use, cb_num_geom, &a);
       Zoltan_Set_Geom_Multi_Fn(use, cb_geom, &a);
       Zoltan_Set_Num_Edges_Multi_Fn(use, cb_num_edges, &a);
       Zoltan_Set_Edge_List_Multi_Fn(use, cb_edges, &a);
-      Zoltan_Set_Obj_Size_Fn(use, cb_size, &a);
-      Zoltan_Set_Pack_Obj_Fn(use, cb_pack, &a);
-      Zoltan_Set_Unpack_Obj_Fn(use, cb_unpack, &a);
-      Zoltan_Set_Post_Migrate_PP_Fn(use, cb_post, &a);
     }
 
     for (round = 0; round < rounds; round++) {
@@ -663,7 +536,8 @@ int main(int argc, char **argv)
       }
 
       if (migrate) {
-        compact(&a);
+        zpt_app_compact(&a);
+        CHECK(a.bad_packs == 0, "%d packed or unpacked objects did not match their GID", a.bad_packs);
         update_owners(&a);
       } else if (nexp >= 0 && changes) {
         /* Apply the export list to the application's own part numbers. */

@@ -39,6 +39,8 @@
 
 #include <zoltan.h>
 
+#include "zpt_app.h"
+
 #include "zp_method.h"
 
 /* ---- the generator every rank shares ------------------------------------ */
@@ -68,19 +70,10 @@ static int rng_int(int lo, int hi)
 /* ---- the application ---------------------------------------------------- */
 
 /* One application object. */
-typedef struct obj {
-  ZOLTAN_ID_TYPE gid; /* global ID, 1..M */
-  float w;            /* weight, travels with the object */
-  int part;           /* part the application believes it is in */
-  int gone;           /* 1 after it was packed for another rank */
-} obj;
+typedef zpt_obj obj;
 
 /* The local objects of this rank. */
-typedef struct app {
-  obj *o;         /* objects */
-  int n, cap;     /* used and allocated entries */
-  int rank, size; /* position in MPI_COMM_WORLD */
-} app;
+typedef zpt_app app;
 
 static int g_fail;
 static int g_rank;
@@ -97,108 +90,6 @@ static int g_round;
       g_fail++;                                                                    \
     }                                                                              \
   } while (0)
-
-static void app_push(app *a, obj o)
-{
-  if (a->n == a->cap) {
-    a->cap = a->cap ? 2 * a->cap : 64;
-    a->o = realloc(a->o, (size_t)a->cap * sizeof *a->o);
-    if (a->o == NULL) MPI_Abort(MPI_COMM_WORLD, 3);
-  }
-  a->o[a->n++] = o;
-}
-
-static int cb_num_obj(void *d, int *ierr)
-{
-  *ierr = ZOLTAN_OK;
-  return ((app *)d)->n;
-}
-
-static void cb_obj_list(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int wdim,
-                        float *w, int *ierr)
-{
-  app *a = d;
-  int i;
-  (void)ngid;
-  (void)nlid;
-  for (i = 0; i < a->n; i++) {
-    gids[i] = a->o[i].gid;
-    lids[i] = (ZOLTAN_ID_TYPE)i;
-    if (wdim > 0) w[i * wdim] = a->o[i].w;
-  }
-  *ierr = ZOLTAN_OK;
-}
-
-static void cb_parts(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int *parts,
-                     int *ierr)
-{
-  app *a = d;
-  int i;
-  (void)ngid;
-  (void)nlid;
-  (void)gids;
-  for (i = 0; i < n; i++) parts[i] = a->o[lids[i]].part;
-  *ierr = ZOLTAN_OK;
-}
-
-static int cb_size(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int *ierr)
-{
-  (void)d;
-  (void)ngid;
-  (void)nlid;
-  (void)gid;
-  (void)lid;
-  *ierr = ZOLTAN_OK;
-  return (int)sizeof(obj);
-}
-
-static void cb_pack(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int dest_part, int size,
-                    char *buf, int *ierr)
-{
-  app *a = d;
-  obj o = a->o[*lid];
-  (void)ngid;
-  (void)nlid;
-  (void)size;
-  *ierr = (o.gid == *gid && !o.gone) ? ZOLTAN_OK : ZOLTAN_FATAL;
-  CHECK(o.gid == *gid && !o.gone, "pack of GID %u: local ID %u holds GID %u (gone %d)", *gid, *lid, o.gid,
-        o.gone);
-  o.part = dest_part;
-  memcpy(buf, &o, sizeof o);
-  a->o[*lid].gone = 1;
-}
-
-static void cb_unpack(void *d, int ngid, ZOLTAN_ID_PTR gid, int size, char *buf, int *ierr)
-{
-  obj o;
-  (void)ngid;
-  (void)size;
-  memcpy(&o, buf, sizeof o);
-  *ierr = (o.gid == *gid) ? ZOLTAN_OK : ZOLTAN_FATAL;
-  CHECK(o.gid == *gid, "unpack of GID %u got GID %u", *gid, o.gid);
-  o.gone = 0;
-  app_push(d, o);
-}
-
-/* Objects whose part changes on the same rank are not packed: take their
- * new part from the export list. */
-static void cb_post(void *d, int ngid, int nlid, int nimp, ZOLTAN_ID_PTR ig, ZOLTAN_ID_PTR il, int *ip, int *ipa,
-                    int nexp, ZOLTAN_ID_PTR eg, ZOLTAN_ID_PTR el, int *ep, int *epa, int *ierr)
-{
-  app *a = d;
-  int i;
-  (void)ngid;
-  (void)nlid;
-  (void)nimp;
-  (void)ig;
-  (void)il;
-  (void)ip;
-  (void)ipa;
-  (void)eg;
-  for (i = 0; i < nexp; i++)
-    if (ep[i] == a->rank && epa) a->o[el[i]].part = epa[i];
-  *ierr = ZOLTAN_OK;
-}
 
 static int cb_num_geom(void *d, int *ierr)
 {
@@ -223,14 +114,6 @@ static void cb_geom(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLT
     x[2 * i + 1] = (double)((h >> 16) & 0xffffffu) / 16777216.0;
   }
   *ierr = ZOLTAN_OK;
-}
-
-static void compact(app *a)
-{
-  int i, k = 0;
-  for (i = 0; i < a->n; i++)
-    if (!a->o[i].gone) a->o[k++] = a->o[i];
-  a->n = k;
 }
 
 /* ---- gathering and checking --------------------------------------------- */
@@ -395,7 +278,7 @@ static void redistribute(app *a, int M, int nparts_hint)
     o.w = 1.0f;
     o.part = rng_int(0, nparts_hint - 1);
     o.gone = 0;
-    if (r == a->rank) app_push(a, o);
+    if (r == a->rank) zpt_app_push(a, o);
   }
   free(own);
 }
@@ -436,8 +319,7 @@ int main(int argc, char **argv)
   float ver;
 
   MPI_Init(&argc, &argv);
-  memset(&a, 0, sizeof a);
-  MPI_Comm_rank(MPI_COMM_WORLD, &a.rank);
+  zpt_app_init(&a);
   MPI_Comm_size(MPI_COMM_WORLD, &a.size);
   g_rank = a.rank;
   g_seed = 12345;
@@ -518,13 +400,7 @@ int main(int argc, char **argv)
       snprintf(buf, sizeof buf, "%.4f", 1.0 + 2.0 * rng_unif());
       CHECK(Zoltan_Set_Param(zz, "GREEDYREFINE_THRESHOLD", buf) == ZOLTAN_OK, "threshold %s refused", buf);
     }
-    Zoltan_Set_Num_Obj_Fn(zz, cb_num_obj, &a);
-    Zoltan_Set_Obj_List_Fn(zz, cb_obj_list, &a);
-    Zoltan_Set_Part_Multi_Fn(zz, cb_parts, &a);
-    Zoltan_Set_Obj_Size_Fn(zz, cb_size, &a);
-    Zoltan_Set_Pack_Obj_Fn(zz, cb_pack, &a);
-    Zoltan_Set_Unpack_Obj_Fn(zz, cb_unpack, &a);
-    Zoltan_Set_Post_Migrate_PP_Fn(zz, cb_post, &a);
+    zpt_register(zz, &a);
     /* Geometry, for methods that run a geometric base method (ULBA over
      * RCB); zoltan 13.2's RCB crashes without these callbacks. */
     Zoltan_Set_Num_Geom_Fn(zz, cb_num_geom, &a);
@@ -556,7 +432,8 @@ int main(int argc, char **argv)
     CHECK(gerr == gmax, "ranks disagree on the return code (%d .. %d)", gerr, gmax);
     CHECK(ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN, "%s returned %d (M=%d parts=%d wdim=%d model=%d sizes=%d)",
           method, ierr, M, nparts, wdim, model, use_sizes);
-    compact(&a);
+    zpt_app_compact(&a);
+    CHECK(a.bad_packs == 0, "%d packed or unpacked objects did not match their GID", a.bad_packs);
     after = snapshot(&a, &na);
     imp = gather_list(ierr >= 0 ? nimp : 0, ig, ip, ipa, a.rank, &ni);
     exp = gather_list(ierr >= 0 ? nexp : 0, eg, ep, epa, a.rank, &ne);

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef ZPT_APP_H
+#define ZPT_APP_H
+
+/*
+ * The object store shared by the MPI test programs (zp_testapp, zp_soak,
+ * zp_badinput): one weight per object, the part the application believes
+ * the object is in, and the Zoltan callbacks that list, pack and unpack the
+ * objects, with optional injected callback failures.  Test code only.
+ */
+
+#include <mpi.h>
+
+#include <zoltan.h>
+
+/* One application object; it travels whole in a migration. */
+typedef struct zpt_obj {
+  ZOLTAN_ID_TYPE gid; /* global ID */
+  float w;            /* weight */
+  int part;           /* part the application believes it is in */
+  int gone;           /* 1 after it was packed for another rank */
+} zpt_obj;
+
+/* Callback failures to inject (-1 / 0: none). */
+typedef struct zpt_fault {
+  int num_obj_err_rank;  /* rank whose NUM_OBJ callback fails */
+  int num_obj_negative;  /* NUM_OBJ returns -5 on the last rank */
+  int obj_list_err_rank; /* rank whose OBJ_LIST callback fails */
+  int parts_err_rank;    /* rank whose PART_MULTI callback fails */
+} zpt_fault;
+
+/* The local objects of one rank. */
+typedef struct zpt_app {
+  zpt_obj *o;     /* objects, in local-ID order */
+  int n, cap;     /* used and allocated entries */
+  int rank, size; /* position in MPI_COMM_WORLD */
+  zpt_fault f;    /* injected failures */
+  int bad_packs;  /* packs or unpacks whose GID did not match */
+} zpt_app;
+
+/* Empty store for this rank, no faults. */
+void zpt_app_init(zpt_app *a);
+/* Append an object (aborts the test on memory exhaustion). */
+void zpt_app_push(zpt_app *a, zpt_obj o);
+/* Drop the objects packed away by the last migration. */
+void zpt_app_compact(zpt_app *a);
+/* Register NUM_OBJ, OBJ_LIST, PART_MULTI, OBJ_SIZE, PACK, UNPACK and
+ * POST_MIGRATE_PP on zz for the store a. */
+void zpt_register(struct Zoltan_Struct *zz, zpt_app *a);
+/* The OBJ_LIST callback alone (for programs that register FIRST/NEXT). */
+ZOLTAN_OBJ_LIST_FN zpt_cb_obj_list;
+
+#endif
