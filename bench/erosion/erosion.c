@@ -4,11 +4,13 @@
  * et al., section IV.B) as a real Zoltan application.
  *
  * The mesh is (P s) x s cells, one rock disc per initial stripe (physics in
- * erosion_model.h).  The Zoltan objects are the columns of cells, weighted by
- * their work units; a balance is Zoltan_LB_Partition with AUTO_MIGRATE (the
- * columns travel through pack/unpack callbacks).  With one geometric
- * coordinate (x), RCB cuts the domain into stripes along x as in the paper.
- * Every step: a halo exchange of the neighbouring columns owned by other
+ * erosion_model.h).  The Zoltan objects are segments of columns: each column
+ * is cut into R segments of s/R cells (R = 1: whole columns, the paper's
+ * setting), weighted by their work units; a balance is Zoltan_LB_Partition
+ * with AUTO_MIGRATE (the segments travel through pack/unpack callbacks).
+ * With one geometric coordinate (x), RCB cuts the domain into stripes along x
+ * as in the paper; with two (--base RCB2D) it cuts it into rectangles.
+ * Every step: a halo exchange of the neighbouring segments owned by other
  * ranks, the compute (erosion of rock cells, relaxation sweeps on every fluid
  * cell), then the adaptive trigger decides whether to balance.
  *
@@ -48,9 +50,9 @@
 
 #include "erosion_model.h"
 
-/* Words per column record in halo messages and migration buffers: the x
- * coordinate, then s types, then EROSION_SLOTS s values (all as doubles). */
-#define REC_WORDS(s) (1 + (size_t)(s) * (1 + EROSION_SLOTS))
+/* Words per segment record in halo messages and migration buffers: the
+ * object id, then h types, then EROSION_SLOTS h values (all as doubles). */
+#define REC_WORDS(h) (1 + (size_t)(h) * (1 + EROSION_SLOTS))
 
 /* How the balance cost charged to the modelled time is obtained. */
 #define LB_CALIBRATED 0 /* median of calibration balances, same for every run */
@@ -71,10 +73,14 @@ typedef struct run_spec {
 typedef struct options {
   erosion_config cfg; /* the problem (P is the number of ranks) */
   long steps;         /* time steps per run */
-  char base[16];      /* base partitioner: RCB (stripes) or GREEDY */
+  char base[16];      /* base partitioner as given: RCB, RCB2D or GREEDY */
+  char method[16];    /* the Zoltan method of the base: RCB or GREEDY */
+  int dims;           /* geometric dimensions given to Zoltan: 1 or 2 */
+  int rows;           /* R, segments per column (objects = X R) */
   char out[512];      /* output folder */
   char tag[64];       /* prefix of the output files */
   double unit_cost;   /* seconds per work unit; <= 0: calibrate */
+  int calib_sweeps;   /* sweeps per unit of the calibration (default: sweeps) */
   double lb_cost;     /* balance cost in seconds when lb_mode is LB_FIXED */
   int lb_mode;        /* LB_CALIBRATED, LB_MEASURED or LB_FIXED */
   long period;        /* ADAPTIVE_PERIOD of the periodic run */
@@ -83,6 +89,7 @@ typedef struct options {
   int quiet;          /* no progress lines */
   int expect_same;    /* check: every run ends in the same cell state */
   int expect_growth;  /* check: only columns of strong rocks gained work */
+  int expect_split;   /* check: balanced runs end with a column cut between ranks */
   char expect_equal[64]; /* check: "A,B" runs A and B wrote identical CSV rows */
   run_spec *runs;     /* runs to do, in order */
   int nruns;          /* number of runs */
@@ -94,28 +101,32 @@ typedef struct sim {
   int rank, size;     /* MPI */
   int s;              /* column height */
   long X;             /* number of columns */
+  int R;              /* segments per column */
+  int h;              /* cells per segment, s / R */
+  long NO;            /* number of objects (segments), X R */
   unsigned char *strong; /* strong-rock flags, P entries */
-  /* Local columns, sorted by x. */
-  int n, cap;            /* local columns, allocated slots */
-  long *xs;              /* x of each local column */
-  unsigned char *T, *T2; /* types (n s), current and next */
-  double *U, *U2;        /* values (n EROSION_SLOTS s), current and next */
+  /* Local segments, sorted by id.  Segment id g = x R + b holds the cells
+   * b h .. b h + h - 1 of column x. */
+  int n, cap;            /* local segments, allocated slots */
+  long *ids;             /* id of each local segment */
+  unsigned char *T, *T2; /* types (n h), current and next */
+  double *U, *U2;        /* values (n EROSION_SLOTS h), current and next */
   char *gone;            /* 1 once packed for another rank */
-  /* Columns received by migration, appended after the call. */
+  /* Segments received by migration, appended after the call. */
   int nin, capin;        /* count, allocated */
-  double *inbuf;         /* REC_WORDS(s) doubles per incoming column */
+  double *inbuf;         /* REC_WORDS(h) doubles per incoming segment */
   /* Partition-derived data. */
-  int *owner;            /* owner rank of every column (X entries) */
-  const unsigned char **colT; /* types of column x if local or halo, else NULL */
-  const double **colU;   /* values of column x if local or halo, else NULL */
-  /* Halo: per peer rank, the columns sent and received (sorted by x). */
-  int *scount, *rcount;  /* columns per peer */
-  long *slist, *rlist;   /* columns, grouped by peer */
+  int *owner;            /* owner rank of every segment (NO entries) */
+  const unsigned char **colT; /* types of segment g if local or halo, else NULL */
+  const double **colU;   /* values of segment g if local or halo, else NULL */
+  /* Halo: per peer rank, the segments sent and received (sorted by id). */
+  int *scount, *rcount;  /* segments per peer */
+  long *slist, *rlist;   /* segments, grouped by peer */
   double *sbuf, *rbuf;   /* message buffers */
   unsigned char *hT;     /* received types */
   double *hU;            /* received values */
   long nsend, nrecv;     /* totals */
-  double *col_units;     /* units of each local column this step */
+  double *col_units;     /* units of each local segment this step */
   int calib_hot;         /* calibration: the middle stripe weighs double */
 } sim;
 
@@ -139,16 +150,16 @@ static double thread_cpu(void)
 
 static int sim_reserve(sim *m, int need)
 {
-  size_t s = (size_t)m->s;
+  size_t s = (size_t)m->h;
   if (need <= m->cap) return 0;
   {
     int cap = need + need / 2 + 4;
-    long *xs = realloc(m->xs, (size_t)cap * sizeof *xs);
+    long *xs = realloc(m->ids, (size_t)cap * sizeof *xs);
     unsigned char *T, *T2;
     double *U, *U2, *cu;
     char *gone;
     if (!xs) return -1;
-    m->xs = xs;
+    m->ids = xs;
     T = realloc(m->T, (size_t)cap * s);
     if (!T) return -1;
     m->T = T;
@@ -175,7 +186,7 @@ static int sim_reserve(sim *m, int need)
 static void sim_free(sim *m)
 {
   free(m->strong);
-  free(m->xs);
+  free(m->ids);
   free(m->T);
   free(m->T2);
   free(m->U);
@@ -197,11 +208,11 @@ static void sim_free(sim *m)
   memset(m, 0, sizeof *m);
 }
 
-/* Pack column i into rec: x, types, values. */
+/* Pack local segment i into rec: id, types, values. */
 static void pack_col(const sim *m, int i, double *rec)
 {
-  size_t s = (size_t)m->s, k;
-  rec[0] = (double)m->xs[i];
+  size_t s = (size_t)m->h, k;
+  rec[0] = (double)m->ids[i];
   for (k = 0; k < s; k++) rec[1 + k] = (double)m->T[(size_t)i * s + k];
   memcpy(rec + 1 + s, m->U + (size_t)i * s * EROSION_SLOTS, s * EROSION_SLOTS * sizeof(double));
 }
@@ -214,10 +225,10 @@ static int cmp_long(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/* Sort the local columns by x (after a migration appended some). */
+/* Sort the local segments by id (after a migration appended some). */
 static int sort_local(sim *m)
 {
-  size_t s = (size_t)m->s;
+  size_t s = (size_t)m->h;
   long *key = malloc(((size_t)m->n + 1) * 2 * sizeof *key);
   unsigned char *T2 = m->T2;
   double *U2 = m->U2;
@@ -225,7 +236,7 @@ static int sort_local(sim *m)
   int i;
   if (!key) return -1;
   for (i = 0; i < m->n; i++) {
-    key[2 * i] = m->xs[i];
+    key[2 * i] = m->ids[i];
     key[2 * i + 1] = i;
   }
   qsort(key, (size_t)m->n, 2 * sizeof *key, cmp_long);
@@ -236,7 +247,7 @@ static int sort_local(sim *m)
     memcpy(U2 + (size_t)i * s * EROSION_SLOTS, m->U + (size_t)from * s * EROSION_SLOTS,
            s * EROSION_SLOTS * sizeof(double));
   }
-  for (i = 0; i < m->n; i++) m->xs[i] = xs2[2 * i];
+  for (i = 0; i < m->n; i++) m->ids[i] = xs2[2 * i];
   m->T2 = m->T;
   m->T = T2;
   m->U2 = m->U;
@@ -245,8 +256,18 @@ static int sort_local(sim *m)
   return 0;
 }
 
-/* Rebuild the owner array from every rank's column list, check that every
- * column exists exactly once, and rebuild the halo lists.  Collective. */
+/* 1 when one of the (up to four) neighbours of segment g is owned by rank
+ * r: the same rows of columns x-1 and x+1, the segments below and above. */
+static int neighbour_owned_by(const sim *m, long g, int r)
+{
+  long x = g / m->R;
+  int b = (int)(g % m->R);
+  return (x > 0 && m->owner[g - m->R] == r) || (x + 1 < m->X && m->owner[g + m->R] == r) ||
+         (b > 0 && m->owner[g - 1] == r) || (b + 1 < m->R && m->owner[g + 1] == r);
+}
+
+/* Rebuild the owner array from every rank's segment list, check that every
+ * segment exists exactly once, and rebuild the halo lists.  Collective. */
 static int rebuild(sim *m)
 {
   int *counts = NULL, *displs = NULL, r, i, ok = 1, gok = 0;
@@ -263,26 +284,29 @@ static int rebuild(sim *m)
   }
   all = malloc(((size_t)total + 1) * sizeof *all);
   if (!all) goto end;
-  MPI_Allgatherv(m->xs, m->n, MPI_LONG, all, counts, displs, MPI_LONG, MPI_COMM_WORLD);
-  for (k = 0; k < m->X; k++) m->owner[k] = -1;
-  if (total != m->X) ok = 0;
+  MPI_Allgatherv(m->ids, m->n, MPI_LONG, all, counts, displs, MPI_LONG, MPI_COMM_WORLD);
+  for (k = 0; k < m->NO; k++) m->owner[k] = -1;
+  if (total != m->NO) ok = 0;
   for (r = 0; r < m->size && ok; r++)
     for (i = 0; i < counts[r]; i++) {
       long x = all[displs[r] + i];
-      if (x < 0 || x >= m->X || m->owner[x] != -1) {
+      if (x < 0 || x >= m->NO || m->owner[x] != -1) {
         ok = 0;
         break;
       }
       m->owner[x] = r;
     }
   if (!ok) {
-    FAIL("conservation check failed: %ld columns held for %ld, or a column twice", total, m->X);
+    FAIL("conservation check failed: %ld segments held for %ld, or a segment twice", total, m->NO);
     goto end;
   }
 
-  /* Halo lists: a column goes to every other rank owning one of its
-   * neighbours, once; both sides enumerate peers and columns in increasing
-   * order, so the messages need no headers. */
+  /* Halo lists: a segment goes to every other rank owning one of its
+   * neighbours, once; both sides enumerate peers and segments in increasing
+   * order, so the messages need no headers.  A whole segment is sent even
+   * when the receiver needs only its end cell (a vertical neighbour): one
+   * record format keeps the exchange simple, and with R = 1 (the paper's
+   * stripes) there are no vertical neighbours. */
   for (r = 0; r < m->size; r++) m->scount[r] = m->rcount[r] = 0;
   m->nsend = m->nrecv = 0;
   for (int pass = 0; pass < 2; pass++) {
@@ -290,20 +314,17 @@ static int rebuild(sim *m)
     for (r = 0; r < m->size; r++) {
       if (r == m->rank) continue;
       for (i = 0; i < m->n; i++) {
-        long x = m->xs[i];
-        int to_r = (x > 0 && m->owner[x - 1] == r) || (x + 1 < m->X && m->owner[x + 1] == r);
-        if (to_r) {
+        long x = m->ids[i];
+        if (neighbour_owned_by(m, x, r)) {
           if (pass == 1) m->slist[ns] = x;
           else m->scount[r]++;
           ns++;
         }
       }
-      /* Columns of r adjacent to one of ours. */
-      for (k = 0; k < m->X; k++) {
-        int need;
+      /* Segments of r adjacent to one of ours. */
+      for (k = 0; k < m->NO; k++) {
         if (m->owner[k] != r) continue;
-        need = (k > 0 && m->owner[k - 1] == m->rank) || (k + 1 < m->X && m->owner[k + 1] == m->rank);
-        if (need) {
+        if (neighbour_owned_by(m, k, m->rank)) {
           if (pass == 1) m->rlist[nr] = k;
           else m->rcount[r]++;
           nr++;
@@ -311,7 +332,7 @@ static int rebuild(sim *m)
       }
     }
     if (pass == 0) {
-      size_t w = REC_WORDS(m->s);
+      size_t w = REC_WORDS(m->h);
       m->nsend = ns;
       m->nrecv = nr;
       free(m->slist);
@@ -324,8 +345,8 @@ static int rebuild(sim *m)
       m->rlist = malloc(((size_t)nr + 1) * sizeof *m->rlist);
       m->sbuf = malloc(((size_t)ns + 1) * w * sizeof *m->sbuf);
       m->rbuf = malloc(((size_t)nr + 1) * w * sizeof *m->rbuf);
-      m->hT = malloc(((size_t)nr + 1) * (size_t)m->s);
-      m->hU = malloc(((size_t)nr + 1) * (size_t)m->s * EROSION_SLOTS * sizeof *m->hU);
+      m->hT = malloc(((size_t)nr + 1) * (size_t)m->h);
+      m->hU = malloc(((size_t)nr + 1) * (size_t)m->h * EROSION_SLOTS * sizeof *m->hU);
       if (!m->slist || !m->rlist || !m->sbuf || !m->rbuf || !m->hT || !m->hU) goto end;
     }
   }
@@ -343,19 +364,19 @@ end:
   return gok ? 0 : -1;
 }
 
-/* Exchange the halo columns and point colT/colU at every column this rank
+/* Exchange the halo segments and point colT/colU at every segment this rank
  * can see.  Collective among neighbours. */
 static int halo_exchange(sim *m)
 {
-  size_t w = REC_WORDS(m->s), s = (size_t)m->s;
+  size_t w = REC_WORDS(m->h), s = (size_t)m->h;
   MPI_Request *req = malloc(2 * (size_t)m->size * sizeof *req);
   long soff = 0, roff = 0, k;
   int nreq = 0, r, i;
   if (!req) return -1;
-  /* Pack: local index of each column to send, by binary search. */
+  /* Pack: local index of each segment to send, by binary search. */
   for (k = 0; k < m->nsend; k++) {
-    long *hit = bsearch(&m->slist[k], m->xs, (size_t)m->n, sizeof *m->xs, cmp_long);
-    pack_col(m, (int)(hit - m->xs), m->sbuf + (size_t)k * w);
+    long *hit = bsearch(&m->slist[k], m->ids, (size_t)m->n, sizeof *m->ids, cmp_long);
+    pack_col(m, (int)(hit - m->ids), m->sbuf + (size_t)k * w);
   }
   for (r = 0; r < m->size; r++) {
     if (m->rcount[r] > 0)
@@ -371,7 +392,7 @@ static int halo_exchange(sim *m)
   }
   MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
   free(req);
-  for (k = 0; k < m->X; k++) {
+  for (k = 0; k < m->NO; k++) {
     m->colT[k] = NULL;
     m->colU[k] = NULL;
   }
@@ -380,7 +401,7 @@ static int halo_exchange(sim *m)
     size_t j;
     long x = (long)rec[0];
     if (x != m->rlist[k]) {
-      FAIL("halo message out of order: got column %ld, expected %ld", x, m->rlist[k]);
+      FAIL("halo message out of order: got segment %ld, expected %ld", x, m->rlist[k]);
       return -1;
     }
     for (j = 0; j < s; j++) m->hT[(size_t)k * s + j] = (unsigned char)rec[1 + j];
@@ -389,27 +410,34 @@ static int halo_exchange(sim *m)
     m->colU[x] = m->hU + (size_t)k * s * EROSION_SLOTS;
   }
   for (i = 0; i < m->n; i++) {
-    m->colT[m->xs[i]] = m->T + (size_t)i * s;
-    m->colU[m->xs[i]] = m->U + (size_t)i * s * EROSION_SLOTS;
+    m->colT[m->ids[i]] = m->T + (size_t)i * s;
+    m->colU[m->ids[i]] = m->U + (size_t)i * s * EROSION_SLOTS;
   }
   return 0;
 }
 
-/* One compute step on the local columns.  Returns the work units done;
+/* One compute step on the local segments.  Returns the work units done;
  * *eroded gets the rock cells eroded here. */
 static long compute(sim *m, long step, long *eroded)
 {
-  size_t s = (size_t)m->s;
+  const size_t h = (size_t)m->h, w = h * EROSION_SLOTS;
+  const long R = m->R;
   long units = 0, er = 0;
   int i;
   for (i = 0; i < m->n; i++) {
-    long x = m->xs[i], e = 0, u;
-    const unsigned char *lt = x > 0 ? m->colT[x - 1] : NULL;
-    const unsigned char *rt = x + 1 < m->X ? m->colT[x + 1] : NULL;
-    u = erosion_column_step(&m->opt->cfg, m->strong, step, x, lt, x > 0 ? m->colU[x - 1] : NULL,
-                            m->T + i * s, m->U + i * s * EROSION_SLOTS, rt,
-                            x + 1 < m->X ? m->colU[x + 1] : NULL, m->T2 + i * s,
-                            m->U2 + i * s * EROSION_SLOTS, &e);
+    long g = m->ids[i], x = g / R, e = 0, u;
+    int b = (int)(g % R);
+    int has_l = x > 0, has_r = x + 1 < m->X, has_b = b > 0, has_a = b + 1 < R;
+    /* The ghost cells below and above: the top cell of the segment below,
+     * the bottom cell of the segment above. */
+    u = erosion_segment_step(&m->opt->cfg, m->strong, step, x, b * m->h, m->h,
+                             has_l ? m->colT[g - R] : NULL, has_l ? m->colU[g - R] : NULL,
+                             m->T + i * h, m->U + i * w, has_r ? m->colT[g + R] : NULL,
+                             has_r ? m->colU[g + R] : NULL,
+                             has_b ? m->colT[g - 1] + (h - 1) : NULL,
+                             has_b ? m->colU[g - 1] + (h - 1) * EROSION_SLOTS : NULL,
+                             has_a ? m->colT[g + 1] : NULL, has_a ? m->colU[g + 1] : NULL,
+                             m->T2 + i * h, m->U2 + i * w, &e);
     m->col_units[i] = (double)u;
     units += u;
     er += e;
@@ -442,12 +470,12 @@ static void cb_obj_list(void *d, int ng, int nl, ZOLTAN_ID_PTR gids, ZOLTAN_ID_P
   (void)ng;
   (void)nl;
   for (i = 0; i < m->n; i++) {
-    gids[i] = (ZOLTAN_ID_TYPE)m->xs[i];
+    gids[i] = (ZOLTAN_ID_TYPE)m->ids[i];
     lids[i] = (ZOLTAN_ID_TYPE)i;
     if (wdim > 0) {
-      long x = m->xs[i], mid = (long)(m->size / 2) * m->s;
+      long x = m->ids[i] / m->R, mid = (long)(m->size / 2) * m->s;
       double f = m->calib_hot && x >= mid && x < mid + m->s ? 2.0 : 1.0;
-      w[i * wdim] = (float)(f * (double)erosion_column_units(m->s, m->T + (size_t)i * m->s));
+      w[i * wdim] = (float)(f * (double)erosion_column_units(m->h, m->T + (size_t)i * m->h));
     }
   }
   *ierr = ZOLTAN_OK;
@@ -455,23 +483,30 @@ static void cb_obj_list(void *d, int ng, int nl, ZOLTAN_ID_PTR gids, ZOLTAN_ID_P
 
 static int cb_num_geom(void *d, int *ierr)
 {
-  (void)d;
   *ierr = ZOLTAN_OK;
-  return 1;
+  return ((sim *)d)->opt->dims;
 }
 
-/* One coordinate, the column's centre: RCB then cuts stripes along x. */
+/* The segment's centre.  With one coordinate (x only) RCB cuts stripes
+ * along x, as in the paper; with two it cuts rectangles. */
 static void cb_geom(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int dim,
                     double *x, int *ierr)
 {
+  const sim *m = d;
   int i;
-  (void)d;
   (void)ng;
   (void)nl;
   (void)lids;
-  (void)dim;
-  for (i = 0; i < n; i++) x[i] = (double)gids[i] + 0.5;
   *ierr = ZOLTAN_OK;
+  if (dim != m->opt->dims) {
+    *ierr = ZOLTAN_FATAL;
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    long g = (long)gids[i];
+    x[(size_t)i * dim] = (double)(g / m->R) + 0.5;
+    if (dim == 2) x[(size_t)i * dim + 1] = (double)(g % m->R) * m->h + 0.5 * m->h;
+  }
 }
 
 static int cb_size(void *d, int ng, int nl, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int *ierr)
@@ -481,7 +516,7 @@ static int cb_size(void *d, int ng, int nl, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid
   (void)gid;
   (void)lid;
   *ierr = ZOLTAN_OK;
-  return (int)(REC_WORDS(((sim *)d)->s) * sizeof(double));
+  return (int)(REC_WORDS(((sim *)d)->h) * sizeof(double));
 }
 
 static void cb_pack(void *d, int ng, int nl, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int dest, int size,
@@ -494,14 +529,14 @@ static void cb_pack(void *d, int ng, int nl, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR li
   (void)dest;
   (void)size;
   *ierr = ZOLTAN_OK;
-  if (i < 0 || i >= m->n || (ZOLTAN_ID_TYPE)m->xs[i] != *gid) {
+  if (i < 0 || i >= m->n || (ZOLTAN_ID_TYPE)m->ids[i] != *gid) {
     *ierr = ZOLTAN_FATAL;
     return;
   }
   {
     /* Through a double-aligned temporary: Zoltan's buffer is only
      * guaranteed to be char-aligned. */
-    size_t w = REC_WORDS(m->s);
+    size_t w = REC_WORDS(m->h);
     double *rec = malloc(w * sizeof *rec);
     if (!rec) {
       *ierr = ZOLTAN_MEMERR;
@@ -517,7 +552,7 @@ static void cb_pack(void *d, int ng, int nl, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR li
 static void cb_unpack(void *d, int ng, ZOLTAN_ID_PTR gid, int size, char *buf, int *ierr)
 {
   sim *m = d;
-  size_t w = REC_WORDS(m->s);
+  size_t w = REC_WORDS(m->h);
   double x;
   (void)ng;
   (void)size;
@@ -538,16 +573,16 @@ static void cb_unpack(void *d, int ng, ZOLTAN_ID_PTR gid, int size, char *buf, i
   m->nin++;
 }
 
-/* After AUTO_MIGRATE: drop the columns that left, append those that came,
- * sort by x. */
+/* After AUTO_MIGRATE: drop the segments that left, append those that came,
+ * sort by id. */
 static int absorb_migration(sim *m)
 {
-  size_t s = (size_t)m->s, w = REC_WORDS(m->s);
+  size_t s = (size_t)m->h, w = REC_WORDS(m->h);
   int i, j = 0, k;
   for (i = 0; i < m->n; i++) {
     if (m->gone[i]) continue;
     if (j != i) {
-      m->xs[j] = m->xs[i];
+      m->ids[j] = m->ids[i];
       memcpy(m->T + (size_t)j * s, m->T + (size_t)i * s, s);
       memcpy(m->U + (size_t)j * s * EROSION_SLOTS, m->U + (size_t)i * s * EROSION_SLOTS,
              s * EROSION_SLOTS * sizeof(double));
@@ -560,7 +595,7 @@ static int absorb_migration(sim *m)
     const double *rec = m->inbuf + (size_t)k * w;
     size_t y;
     i = m->n++;
-    m->xs[i] = (long)rec[0];
+    m->ids[i] = (long)rec[0];
     for (y = 0; y < s; y++) m->T[(size_t)i * s + y] = (unsigned char)rec[1 + y];
     memcpy(m->U + (size_t)i * s * EROSION_SLOTS, rec + 1 + s, s * EROSION_SLOTS * sizeof(double));
   }
@@ -580,7 +615,7 @@ static int balance_once(sim *m, struct Zoltan_Struct *zz, const char *name, doub
   int *ip = NULL, *ipa = NULL, *ep = NULL, *epa = NULL, zerr;
   long tot_before = 0, tot_after = 0, loc = 0;
   double c0, w0, loc2[2];
-  for (i = 0; i < m->n; i++) loc += erosion_column_units(m->s, m->T + (size_t)i * m->s);
+  for (i = 0; i < m->n; i++) loc += erosion_column_units(m->h, m->T + (size_t)i * m->h);
   MPI_Allreduce(&loc, &tot_before, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   w0 = MPI_Wtime();
   c0 = thread_cpu();
@@ -598,7 +633,7 @@ static int balance_once(sim *m, struct Zoltan_Struct *zz, const char *name, doub
   MPI_Allreduce(loc2, glob, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   /* Conservation of the work across the balance. */
   loc = 0;
-  for (i = 0; i < m->n; i++) loc += erosion_column_units(m->s, m->T + (size_t)i * m->s);
+  for (i = 0; i < m->n; i++) loc += erosion_column_units(m->h, m->T + (size_t)i * m->h);
   MPI_Allreduce(&loc, &tot_after, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (tot_after != tot_before) {
     FAIL("%s: total work changed across a balance: %ld -> %ld", name, tot_before, tot_after);
@@ -627,6 +662,7 @@ static double calibrate(const options *opt, int size)
     for (j = 0; j < 3 * s * EROSION_SLOTS; j++) u[j] = 1.0;
     c.P = 1;
     c.num_strong = 0;
+    c.sweeps = opt->calib_sweeps;
     t0 = thread_cpu();
     do {
       units += erosion_column_step(&c, &flag, rep, 1, t, u, t + s, u + s * EROSION_SLOTS, t + 2 * s,
@@ -670,6 +706,7 @@ typedef struct run_result {
   long lb_count;        /* balances */
   long final_units;     /* total work units at the end */
   uint64_t fingerprint; /* hash of the final cell types */
+  long split_columns;   /* columns whose segments end on more than one rank */
   int check_failed;     /* an --expect-* check failed on this run */
 } run_result;
 
@@ -685,10 +722,10 @@ static int set_params(struct Zoltan_Struct *zz, const options *opt, const run_sp
   e |= Zoltan_Set_Param(zz, "IMBALANCE_TOL", "1.01");
   if (rs->ulba) {
     e |= Zoltan_Set_Param(zz, "LB_METHOD", "ULBA");
-    e |= Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", opt->base);
+    e |= Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", opt->method);
     e |= Zoltan_Set_Param(zz, "ULBA_ALPHA", rs->alpha);
   } else {
-    e |= Zoltan_Set_Param(zz, "LB_METHOD", opt->base);
+    e |= Zoltan_Set_Param(zz, "LB_METHOD", opt->method);
   }
   return e == 0 ? 0 : -1;
 }
@@ -730,24 +767,32 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
   m.size = size;
   m.s = opt->cfg.s;
   m.X = erosion_width(&opt->cfg);
+  m.R = opt->rows;
+  m.h = m.s / m.R;
+  m.NO = m.X * m.R;
   m.strong = malloc((size_t)P);
-  m.owner = malloc((size_t)m.X * sizeof *m.owner);
-  m.colT = malloc((size_t)m.X * sizeof *m.colT);
-  m.colU = malloc((size_t)m.X * sizeof *m.colU);
+  m.owner = malloc((size_t)m.NO * sizeof *m.owner);
+  m.colT = malloc((size_t)m.NO * sizeof *m.colT);
+  m.colU = malloc((size_t)m.NO * sizeof *m.colU);
   m.scount = malloc((size_t)size * sizeof *m.scount);
   m.rcount = malloc((size_t)size * sizeof *m.rcount);
   gbuf = malloc(2 * (size_t)size * sizeof *gbuf);
   if (!m.strong || !m.owner || !m.colT || !m.colU || !m.scount || !m.rcount || !gbuf) goto end;
   if (erosion_strong_rocks(&opt->cfg, m.strong) != EROSION_OK) goto end;
 
-  /* The paper's initial partition: stripe r (one rock) on rank r. */
+  /* The paper's initial partition: stripe r (one rock) on rank r, i.e.
+   * every segment of its s columns, in id order. */
   x0 = (long)rank * m.s;
-  if (sim_reserve(&m, m.s) != 0) goto end;
+  if (sim_reserve(&m, m.s * m.R) != 0) goto end;
   for (x = x0; x < x0 + m.s; x++) {
-    i = m.n++;
-    m.xs[i] = x;
-    m.gone[i] = 0;
-    erosion_column_init(&opt->cfg, x, m.T + (size_t)i * m.s, m.U + (size_t)i * m.s * EROSION_SLOTS);
+    int b;
+    for (b = 0; b < m.R; b++) {
+      i = m.n++;
+      m.ids[i] = x * m.R + b;
+      m.gone[i] = 0;
+      erosion_segment_init(&opt->cfg, x, b * m.h, m.h, m.T + (size_t)i * m.h,
+                           m.U + (size_t)i * m.h * EROSION_SLOTS);
+    }
   }
   if (rebuild(&m) != 0) goto end;
 
@@ -807,11 +852,11 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
       FAIL("cannot write %s", path);
       goto end;
     }
-    fprintf(csv, "# erosion run %s: P=%d s=%d N=%d p_strong=%g p_weak=%g seed=%llu sweeps=%d base=%s "
-                 "method=%s alpha=%s policy=%s unit_cost_s=%.6e lb_cost=%s\n",
+    fprintf(csv, "# erosion run %s: P=%d s=%d N=%d p_strong=%g p_weak=%g seed=%llu sweeps=%d "
+                 "calib_sweeps=%d base=%s rows=%d method=%s alpha=%s policy=%s unit_cost_s=%.6e lb_cost=%s\n",
             rs->name, P, m.s, opt->cfg.num_strong, opt->cfg.p_strong, opt->cfg.p_weak,
-            (unsigned long long)opt->cfg.seed, opt->cfg.sweeps, opt->base,
-            rs->balance ? (rs->ulba ? "ULBA" : opt->base) : "none", rs->ulba ? rs->alpha : "-",
+            (unsigned long long)opt->cfg.seed, opt->cfg.sweeps, opt->calib_sweeps, opt->base, m.R,
+            rs->balance ? (rs->ulba ? "ULBA" : opt->method) : "none", rs->ulba ? rs->alpha : "-",
             rs->balance ? rs->policy : "-", unit_cost,
             opt->lb_mode == LB_MEASURED ? "measured" : opt->lb_mode == LB_FIXED ? "fixed" : "calibrated");
     fprintf(csv, "step,lb,alpha_used,units_max,units_avg,model_max_s,model_avg_s,usage_model,lb_cost_s");
@@ -820,7 +865,7 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
     fprintf(csv, "\n");
   }
 
-  gids = malloc(((size_t)m.X + 1) * sizeof *gids);
+  gids = malloc(((size_t)m.NO + 1) * sizeof *gids);
   if (!gids) goto end;
   for (step = 0; step < opt->steps; step++) {
     long units, eroded;
@@ -861,7 +906,7 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
     pending_lb = 0;
     if (!rs->balance) continue;
 
-    for (i = 0; i < m.n; i++) gids[i] = (ZOLTAN_ID_TYPE)m.xs[i];
+    for (i = 0; i < m.n; i++) gids[i] = (ZOLTAN_ID_TYPE)m.ids[i];
     if (adaptive_report_objects(trig, m.n, 1, gids, m.col_units) != ZOLTAN_OK) goto end;
     {
       int dec = adaptive_should_balance(trig, model);
@@ -913,19 +958,35 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
     long loc = 0, tot = 0;
     uint64_t h = 0, H = 0;
     for (i = 0; i < m.n; i++) {
-      loc += erosion_column_units(m.s, m.T + (size_t)i * m.s);
-      h += erosion_column_hash(m.s, m.xs[i], m.T + (size_t)i * m.s);
+      long g = m.ids[i];
+      loc += erosion_column_units(m.h, m.T + (size_t)i * m.h);
+      h += erosion_segment_hash(m.s, g / m.R, (int)(g % m.R) * m.h, m.h, m.T + (size_t)i * m.h);
     }
     MPI_Reduce(&loc, &tot, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     MPI_Reduce(&h, &H, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
     res->final_units = tot;
     res->fingerprint = H;
+    /* Columns cut between ranks: none for stripes, some for rectangles.
+     * The owner array is global, so rank 0 counts alone. */
+    for (x = 0; x < m.X; x++) {
+      int b;
+      for (b = 1; b < m.R; b++)
+        if (m.owner[x * m.R + b] != m.owner[x * m.R]) {
+          res->split_columns++;
+          break;
+        }
+    }
+    if (rank == 0 && opt->expect_split && rs->balance && res->split_columns == 0) {
+      FAIL("%s: no column is cut between ranks: the partition is stripes", rs->name);
+      res->check_failed = 1;
+    }
     res->model_total = res->model_compute + res->lb_cost_total;
     res->meas_total += res->lb_cpu_total;
     res->usage_mean /= (double)(opt->steps > 0 ? opt->steps : 1);
   }
 
-  /* Per-column initial and final units, gathered in column order. */
+  /* Per-column initial and final units: per segment, summed by column on
+   * rank 0. */
   if (opt->columns) {
     long *mine = malloc(((size_t)m.n + 1) * 3 * sizeof *mine), *all = NULL;
     int *cnt = malloc((size_t)size * sizeof *cnt), *dsp = malloc((size_t)size * sizeof *dsp);
@@ -934,13 +995,18 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
     /* Initial units are known for the initial stripe only; recompute them
      * from the model for the columns held now. */
     for (i = 0; i < m.n; i++) {
-      unsigned char *t0 = malloc((size_t)m.s);
-      double *u0 = malloc((size_t)m.s * EROSION_SLOTS * sizeof *u0);
-      if (!t0 || !u0) goto end;
-      erosion_column_init(&opt->cfg, m.xs[i], t0, u0);
-      mine[3 * i] = m.xs[i];
-      mine[3 * i + 1] = erosion_column_units(m.s, t0);
-      mine[3 * i + 2] = erosion_column_units(m.s, m.T + (size_t)i * m.s);
+      unsigned char *t0 = malloc((size_t)m.h);
+      double *u0 = malloc((size_t)m.h * EROSION_SLOTS * sizeof *u0);
+      long g = m.ids[i];
+      if (!t0 || !u0) {
+        free(t0);
+        free(u0);
+        goto end;
+      }
+      erosion_segment_init(&opt->cfg, g / m.R, (int)(g % m.R) * m.h, m.h, t0, u0);
+      mine[3 * i] = g / m.R;
+      mine[3 * i + 1] = erosion_column_units(m.h, t0);
+      mine[3 * i + 2] = erosion_column_units(m.h, m.T + (size_t)i * m.h);
       free(t0);
       free(u0);
     }
@@ -961,11 +1027,10 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
       snprintf(path, sizeof path, "%s/%s_columns_%s.csv", opt->out, opt->tag, rs->name);
       f = fopen(path, "w");
       if (byx && f) {
-        for (k = 0; k < m.X; k++) byx[2 * k] = -1;
-        for (k = 0; k < (long)m.X; k++) {
+        for (k = 0; k < m.NO; k++) {
           long xx = all[3 * k];
-          byx[2 * xx] = all[3 * k + 1];
-          byx[2 * xx + 1] = all[3 * k + 2];
+          byx[2 * xx] += all[3 * k + 1];
+          byx[2 * xx + 1] += all[3 * k + 2];
         }
         long grown_strong = 0, grown_weak = 0;
         fprintf(f, "x,rock,strong,units_initial,units_final\n");
@@ -1020,7 +1085,11 @@ static void usage(void)
           "  --p-weak p       erosion probability of the others (default 0.02)\n"
           "  --seed S         seed of the strong rocks and of the erosion (default 1)\n"
           "  --sweeps K       relaxation sweeps per work unit (default 20)\n"
-          "  --base M         base partitioner: RCB (stripes along x) or GREEDY (default RCB)\n"
+          "  --base M         base partitioner (default RCB): RCB = RCB on x only (stripes\n"
+          "                   along x, the paper's), RCB2D = RCB on (x, y) (rectangles),\n"
+          "                   GREEDY = our GREEDY (scattered parts)\n"
+          "  --rows R         objects: every column cut into R segments of s/R cells\n"
+          "                   (default 1 = whole columns; 8 with RCB2D); R divides s\n"
           "  --runs LIST      comma-separated runs (default main):\n"
           "                   none periodic std_zhai ulba0_zhai ulba_zhai ulba_ulba ulba_auto,\n"
           "                   main = none,periodic,std_zhai,ulba_zhai,ulba_ulba,ulba_auto,\n"
@@ -1028,6 +1097,9 @@ static void usage(void)
           "  --alpha A        fixed alpha of the ulba_* runs (default 0.4)\n"
           "  --period K       ADAPTIVE_PERIOD of the periodic run (default 25)\n"
           "  --unit-cost S    seconds per work unit (default: calibrated)\n"
+          "  --calib-sweeps K calibrate the cost per unit with K sweeps (default: --sweeps);\n"
+          "                   with --sweeps 1 a large mesh runs fast while the modelled\n"
+          "                   time still charges the cost of K sweeps per unit\n"
           "  --lb-cost C      balance cost charged to the modelled time: calibrated (default:\n"
           "                   median of 9 balances of the initial mesh, the same for every run),\n"
           "                   measured (each balance's own CPU time), or seconds\n"
@@ -1039,7 +1111,8 @@ static void usage(void)
           "checks (exit status 1 when violated; conservation is always checked):\n"
           "  --expect-same-physics        every run ends with the same cells and work\n"
           "  --expect-growth-near-strong  only columns crossing a strong rock gain work\n"
-          "  --expect-equal A,B           runs A and B write the same CSV rows\n");
+          "  --expect-equal A,B           runs A and B write the same CSV rows\n"
+          "  --expect-split-columns       balanced runs end with a column cut between ranks\n");
 }
 
 static int add_run(options *o, const char *name, int balance, int ulba, const char *alpha,
@@ -1127,10 +1200,12 @@ static int parse(int argc, char **argv, options *o)
     else if (ARG("--seed")) o->cfg.seed = strtoull(v, NULL, 10);
     else if (ARG("--sweeps")) o->cfg.sweeps = atoi(v);
     else if (ARG("--base")) snprintf(o->base, sizeof o->base, "%s", v);
+    else if (ARG("--rows")) o->rows = atoi(v);
     else if (ARG("--runs")) runs = v;
     else if (ARG("--alpha")) alpha = v;
     else if (ARG("--period")) o->period = atol(v);
     else if (ARG("--unit-cost")) o->unit_cost = atof(v);
+    else if (ARG("--calib-sweeps")) o->calib_sweeps = atoi(v);
     else if (ARG("--lb-cost")) {
       if (!strcmp(v, "measured")) o->lb_mode = LB_MEASURED;
       else if (!strcmp(v, "calibrated")) o->lb_mode = LB_CALIBRATED;
@@ -1151,6 +1226,7 @@ static int parse(int argc, char **argv, options *o)
     else if (!strcmp(a, "--quiet")) o->quiet = 1;
     else if (!strcmp(a, "--expect-same-physics")) o->expect_same = 1;
     else if (!strcmp(a, "--expect-growth-near-strong")) o->expect_growth = o->columns = 1;
+    else if (!strcmp(a, "--expect-split-columns")) o->expect_split = 1;
     else if (ARG("--expect-equal")) snprintf(o->expect_equal, sizeof o->expect_equal, "%s", v);
     else {
       FAIL("bad argument %s", a);
@@ -1159,6 +1235,25 @@ static int parse(int argc, char **argv, options *o)
 #undef ARG
   }
   if (o->steps < 0) o->steps = o->cfg.s;
+  if (o->calib_sweeps == 0) o->calib_sweeps = o->cfg.sweeps;
+  if (o->calib_sweeps < 1) {
+    FAIL("--calib-sweeps %d: give at least 1", o->calib_sweeps);
+    return -1;
+  }
+  /* RCB2D is RCB given both coordinates; every other base gets x only. */
+  if (!strcmp(o->base, "RCB2D")) {
+    snprintf(o->method, sizeof o->method, "RCB");
+    o->dims = 2;
+    if (o->rows == 0) o->rows = 8;
+  } else {
+    snprintf(o->method, sizeof o->method, "%s", o->base);
+    o->dims = 1;
+    if (o->rows == 0) o->rows = 1;
+  }
+  if (o->rows < 1 || o->cfg.s < 1 || o->cfg.s % o->rows != 0) {
+    FAIL("--rows %d: give a divisor of --s %d (segments of s/R cells)", o->rows, o->cfg.s);
+    return -1;
+  }
   if (o->period < 1 || o->steps < 1) {
     FAIL("--period and --steps must be >= 1");
     return -1;
@@ -1295,11 +1390,15 @@ int main(int argc, char **argv)
   if (!res) MPI_Abort(MPI_COMM_WORLD, 1);
   if (rank == 0) {
     printf("erosion: P=%d ranks, s=%d (%ld x %d cells), N=%d strong (p=%g), weak p=%g, seed=%llu, "
-           "%ld steps, base %s\n",
+           "%ld steps, base %s, objects: %s\n",
            size, opt.cfg.s, erosion_width(&opt.cfg), opt.cfg.s, opt.cfg.num_strong, opt.cfg.p_strong,
-           opt.cfg.p_weak, (unsigned long long)opt.cfg.seed, opt.steps, opt.base);
-    printf("erosion: cost per work unit %.3e s (%s); balance cost %s\n", unit_cost,
-           opt.unit_cost > 0 ? "given" : "calibrated, median over ranks",
+           opt.cfg.p_weak, (unsigned long long)opt.cfg.seed, opt.steps, opt.base,
+           opt.rows == 1 ? "columns" : "column segments");
+    if (opt.rows > 1) printf("erosion: %d segments of %d cells per column\n", opt.rows, opt.cfg.s / opt.rows);
+    char how[64];
+    if (opt.unit_cost > 0) snprintf(how, sizeof how, "given");
+    else snprintf(how, sizeof how, "calibrated at %d sweeps per unit, median over ranks", opt.calib_sweeps);
+    printf("erosion: cost per work unit %.3e s (%s); balance cost %s\n", unit_cost, how,
            opt.lb_mode == LB_FIXED ? "fixed by --lb-cost"
            : opt.lb_mode == LB_MEASURED ? "measured per balance (max over ranks of CPU time)"
                                         : "calibrated (median of 9 balances, max over ranks of CPU time)");
@@ -1326,7 +1425,8 @@ int main(int argc, char **argv)
     sum = fopen(path, "w");
     if (sum)
       fprintf(sum, "run,P,N,alpha,policy,model_total_s,model_compute_s,lb_cost_s,lb_count,"
-                   "usage_mean,gain_vs_std_zhai,meas_total_s,lb_cpu_s,final_units,fingerprint\n");
+                   "usage_mean,gain_vs_std_zhai,meas_total_s,lb_cpu_s,final_units,fingerprint,"
+                   "split_columns\n");
     printf("\n%-12s %6s %10s %8s %5s %7s %9s | %11s\n", "run", "alpha", "policy", "modelled", "LBs",
            "usage", "vs std", "measured");
     printf("%-12s %6s %10s %8s %5s %7s %9s | %11s\n", "", "", "", "time (s)", "", "(model)", "+ZHAI",
@@ -1339,12 +1439,12 @@ int main(int argc, char **argv)
              r->balance ? r->policy : "-", res[i].model_total, res[i].lb_count, res[i].usage_mean,
              100.0 * gain, res[i].meas_total);
       if (sum)
-        fprintf(sum, "%s,%d,%d,%s,%s,%.6e,%.6e,%.6e,%ld,%.5f,%.5f,%.6e,%.6e,%ld,%llu\n", r->name, size,
+        fprintf(sum, "%s,%d,%d,%s,%s,%.6e,%.6e,%.6e,%ld,%.5f,%.5f,%.6e,%.6e,%ld,%llu,%ld\n", r->name, size,
                 opt.cfg.num_strong, r->ulba ? r->alpha : "", r->balance ? r->policy : "",
                 res[i].model_total, res[i].model_compute, res[i].lb_cost_total, res[i].lb_count,
                 res[i].usage_mean, gain, opt.no_measured ? 0.0 : res[i].meas_total,
                 opt.no_measured ? 0.0 : res[i].lb_cpu_total, res[i].final_units,
-                (unsigned long long)res[i].fingerprint);
+                (unsigned long long)res[i].fingerprint, res[i].split_columns);
     }
     if (sum) fclose(sum);
     rc |= run_checks(&opt, res);

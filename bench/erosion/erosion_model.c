@@ -83,23 +83,29 @@ int erosion_rock_of_cell(const erosion_config *cfg, long x, long y)
   return dx * dx + dy * dy <= r * r ? (int)k : -1;
 }
 
-void erosion_column_init(const erosion_config *cfg, long x,
-                         unsigned char *type, double *u)
+void erosion_segment_init(const erosion_config *cfg, long x, int y0, int h,
+                          unsigned char *type, double *u)
 {
   int y, j;
-  for (y = 0; y < cfg->s; y++) {
-    int rock = erosion_rock_of_cell(cfg, x, y);
+  for (y = 0; y < h; y++) {
+    int rock = erosion_rock_of_cell(cfg, x, y0 + y);
     type[y] = rock >= 0 ? EROSION_ROCK : EROSION_FLUID;
     for (j = 0; j < EROSION_SLOTS; j++) u[EROSION_SLOTS * y + j] = 0.0;
     if (rock < 0) u[EROSION_SLOTS * y] = 1.0;
   }
 }
 
-long erosion_column_units(int s, const unsigned char *type)
+void erosion_column_init(const erosion_config *cfg, long x,
+                         unsigned char *type, double *u)
+{
+  erosion_segment_init(cfg, x, 0, cfg->s, type, u);
+}
+
+long erosion_column_units(int n, const unsigned char *type)
 {
   long units = 0;
   int y;
-  for (y = 0; y < s; y++) {
+  for (y = 0; y < n; y++) {
     if (type[y] == EROSION_FLUID) units += EROSION_UNITS_FLUID;
     else if (type[y] == EROSION_REFINED) units += EROSION_UNITS_REFINED;
   }
@@ -125,36 +131,45 @@ static double relax(double v, double nsum, int sweeps)
   return v;
 }
 
-long erosion_column_step(const erosion_config *cfg, const unsigned char *strong,
-                         long step, long x, const unsigned char *left_t,
-                         const double *left_u, const unsigned char *mid_t,
-                         const double *mid_u, const unsigned char *right_t,
-                         const double *right_u, unsigned char *new_type,
-                         double *new_u, long *eroded)
+long erosion_segment_step(const erosion_config *cfg, const unsigned char *strong,
+                          long step, long x, int y0, int h,
+                          const unsigned char *left_t, const double *left_u,
+                          const unsigned char *mid_t, const double *mid_u,
+                          const unsigned char *right_t, const double *right_u,
+                          const unsigned char *below_t, const double *below_u,
+                          const unsigned char *above_t, const double *above_u,
+                          unsigned char *new_type, double *new_u, long *eroded)
 {
   const int s = cfg->s;
   long units = 0, n_eroded = 0;
-  int y, j;
+  int i, j;
 
-  for (y = 0; y < s; y++) {
-    const double *c = mid_u + EROSION_SLOTS * y;
-    double *o = new_u + EROSION_SLOTS * y;
+  for (i = 0; i < h; i++) {
+    const int y = y0 + i;
+    const double *c = mid_u + EROSION_SLOTS * i;
+    double *o = new_u + EROSION_SLOTS * i;
+    /* The cells south and north of this one: inside the segment, the ghost
+     * cell of the neighbouring segment, or none at the domain's walls. */
+    const unsigned char *st = i > 0 ? mid_t + i - 1 : below_t;
+    const double *su = i > 0 ? c - EROSION_SLOTS : below_u;
+    const unsigned char *nt_ = i < h - 1 ? mid_t + i + 1 : above_t;
+    const double *nu = i < h - 1 ? c + EROSION_SLOTS : above_u;
     /* Neighbour values: west, east, south, north.  The top and bottom
      * walls reflect (a cell sees itself); the left boundary is an inflow,
      * the right one an outflow that copies the cell. */
-    double me = rep(mid_t[y], c);
-    double w = left_t ? rep(left_t[y], left_u + EROSION_SLOTS * y) : INFLOW_VALUE;
-    double e = right_t ? rep(right_t[y], right_u + EROSION_SLOTS * y) : me;
-    double so = y > 0 ? rep(mid_t[y - 1], c - EROSION_SLOTS) : me;
-    double no = y < s - 1 ? rep(mid_t[y + 1], c + EROSION_SLOTS) : me;
+    double me = rep(mid_t[i], c);
+    double w = left_t ? rep(left_t[i], left_u + EROSION_SLOTS * i) : INFLOW_VALUE;
+    double e = right_t ? rep(right_t[i], right_u + EROSION_SLOTS * i) : me;
+    double so = st ? rep(*st, su) : me;
+    double no = nt_ ? rep(*nt_, nu) : me;
 
-    new_type[y] = mid_t[y];
+    new_type[i] = mid_t[i];
     for (j = 0; j < EROSION_SLOTS; j++) o[j] = c[j];
 
-    if (mid_t[y] == EROSION_FLUID) {
+    if (mid_t[i] == EROSION_FLUID) {
       o[0] = relax(c[0], w + e + so + no, cfg->sweeps);
       units += EROSION_UNITS_FLUID;
-    } else if (mid_t[y] == EROSION_REFINED) {
+    } else if (mid_t[i] == EROSION_REFINED) {
       /* Sub-cell j = 2 row + col: its siblings across and above/below, and
        * the outside neighbours on its two open sides. */
       o[0] = relax(c[0], c[1] + c[2] + w + so, cfg->sweeps);
@@ -164,22 +179,24 @@ long erosion_column_step(const erosion_config *cfg, const unsigned char *strong,
       units += EROSION_UNITS_REFINED;
     } else {
       /* A rock cell: each fluid-holding neighbour erodes it with the
-       * probability of its rock, with its own draw. */
+       * probability of its rock, with its own draw.  The draw is keyed by
+       * the global cell, so splitting a column into segments changes
+       * nothing. */
       int rock = erosion_rock_of_cell(cfg, x, y);
       double p = (rock >= 0 && strong[rock]) ? cfg->p_strong : cfg->p_weak;
       unsigned char nt[4];
       int d, hit = 0;
       uint64_t cell = (uint64_t)x * (uint64_t)s + (uint64_t)y;
-      nt[0] = left_t ? left_t[y] : EROSION_ROCK;
-      nt[1] = right_t ? right_t[y] : EROSION_ROCK;
-      nt[2] = y > 0 ? mid_t[y - 1] : EROSION_ROCK;
-      nt[3] = y < s - 1 ? mid_t[y + 1] : EROSION_ROCK;
+      nt[0] = left_t ? left_t[i] : EROSION_ROCK;
+      nt[1] = right_t ? right_t[i] : EROSION_ROCK;
+      nt[2] = st ? *st : EROSION_ROCK;
+      nt[3] = nt_ ? *nt_ : EROSION_ROCK;
       for (d = 0; d < 4; d++) {
         if (nt[d] == EROSION_ROCK) continue;
         if (erosion_uniform(cfg->seed, cell, (uint64_t)step, (uint64_t)d) < p) hit = 1;
       }
       if (hit) {
-        new_type[y] = EROSION_REFINED;
+        new_type[i] = EROSION_REFINED;
         for (j = 0; j < EROSION_SLOTS; j++) o[j] = 0.0;
         n_eroded++;
       }
@@ -189,11 +206,27 @@ long erosion_column_step(const erosion_config *cfg, const unsigned char *strong,
   return units;
 }
 
+long erosion_column_step(const erosion_config *cfg, const unsigned char *strong,
+                         long step, long x, const unsigned char *left_t,
+                         const double *left_u, const unsigned char *mid_t,
+                         const double *mid_u, const unsigned char *right_t,
+                         const double *right_u, unsigned char *new_type,
+                         double *new_u, long *eroded)
+{
+  return erosion_segment_step(cfg, strong, step, x, 0, cfg->s, left_t, left_u, mid_t, mid_u,
+                              right_t, right_u, NULL, NULL, NULL, NULL, new_type, new_u, eroded);
+}
+
+uint64_t erosion_segment_hash(int s, long x, int y0, int h, const unsigned char *type)
+{
+  uint64_t h64 = 0;
+  int i;
+  for (i = 0; i < h; i++)
+    h64 += mix64(((uint64_t)x * (uint64_t)s + (uint64_t)(y0 + i)) * 4u + type[i]);
+  return h64;
+}
+
 uint64_t erosion_column_hash(int s, long x, const unsigned char *type)
 {
-  uint64_t h = 0;
-  int y;
-  for (y = 0; y < s; y++)
-    h += mix64(((uint64_t)x * (uint64_t)s + (uint64_t)y) * 4u + type[y]);
-  return h;
+  return erosion_segment_hash(s, x, 0, s, type);
 }

@@ -20,6 +20,11 @@
  * The random draw is a hash of (seed, cell, step, direction), so the result
  * does not depend on which rank computes the cell nor in which order.
  *
+ * A column can also be cut into segments of consecutive cells (the objects of
+ * the 2-D partitions); the segment functions give exactly the results of the
+ * column functions on the same cells, so the physics does not depend on how
+ * the mesh is cut.
+ *
  * Errors: functions that can fail return EROSION_OK (0) or EROSION_ERR_ARG.
  */
 
@@ -94,10 +99,18 @@ void erosion_column_init(const erosion_config *cfg, long x,
                          unsigned char *type, double *u);
 
 /*
- * erosion_column_units - work units of a column (fluid 1, refined 4,
- * rock 0 per cell).
+ * erosion_segment_init - the initial state of the segment of column x made
+ * of the cells y0 .. y0+h-1 (0 <= y0, y0 + h <= s).
+ * Output: type[h], u[EROSION_SLOTS h].
  */
-long erosion_column_units(int s, const unsigned char *type);
+void erosion_segment_init(const erosion_config *cfg, long x, int y0, int h,
+                          unsigned char *type, double *u);
+
+/*
+ * erosion_column_units - work units of n consecutive cells (fluid 1,
+ * refined 4, rock 0 per cell): a column with n = s, or a segment.
+ */
+long erosion_column_units(int n, const unsigned char *type);
 
 /*
  * erosion_uniform - a uniform number in [0, 1) from the seed and three
@@ -123,6 +136,31 @@ long erosion_column_step(const erosion_config *cfg, const unsigned char *strong,
                          const double *mid_u, const unsigned char *right_t,
                          const double *right_u, unsigned char *new_type,
                          double *new_u, long *eroded);
+
+/*
+ * erosion_segment_step - erosion_column_step on the segment of column x made
+ * of the cells y0 .. y0+h-1.  left and right hold the same rows of columns
+ * x-1 and x+1 (NULL at the domain boundary); below and above are the single
+ * cells (x, y0-1) and (x, y0+h) (NULL at the bottom and top walls).  With
+ * y0 = 0, h = s and no below/above cell this is erosion_column_step; cutting
+ * a column into segments gives the same cells, values and units.
+ * Output: new_type[h], new_u[EROSION_SLOTS h] (must not alias inputs).
+ * Returns the work units done.
+ */
+long erosion_segment_step(const erosion_config *cfg, const unsigned char *strong,
+                          long step, long x, int y0, int h,
+                          const unsigned char *left_t, const double *left_u,
+                          const unsigned char *mid_t, const double *mid_u,
+                          const unsigned char *right_t, const double *right_u,
+                          const unsigned char *below_t, const double *below_u,
+                          const unsigned char *above_t, const double *above_u,
+                          unsigned char *new_type, double *new_u, long *eroded);
+
+/*
+ * erosion_segment_hash - erosion_column_hash of the cells y0 .. y0+h-1 of
+ * column x; summed over the segments of a column it equals the column's.
+ */
+uint64_t erosion_segment_hash(int s, long x, int y0, int h, const unsigned char *type);
 
 /*
  * erosion_column_hash - an order-independent fingerprint of column x's cell

@@ -256,6 +256,75 @@ static void test_column_order_does_not_change_the_result(void **state)
   dom_free(&b);
 }
 
+/* Cutting every column into segments (the objects of the 2-D partitions)
+ * and stepping them one by one, with only the ghost cells above and below
+ * from the neighbouring segments, gives the same cells, values, units and
+ * fingerprint as stepping whole columns; uneven cuts included. */
+static void test_segments_step_exactly_like_columns(void **state)
+{
+  static const int cuts[][4] = {{0, 5, 11, 12}, {0, 1, 2, 12}, {0, 6, 12, 12}};
+  size_t ci;
+  (void)state;
+  for (ci = 0; ci < sizeof cuts / sizeof cuts[0]; ci++) {
+    const int *cut = cuts[ci];
+    domain a, b;
+    long k, x, ea = 0, eb = 0, ua = 0, ub = 0;
+    size_t s = 12, w = s * EROSION_SLOTS;
+    uint64_t ha = 0, hb = 0;
+    dom_init(&a, cfg_of(3, 12, 1, 0.4, 0.05, 33));
+    dom_init(&b, cfg_of(3, 12, 1, 0.4, 0.05, 33));
+    /* The segment initialisation agrees with the column one. */
+    for (x = 0; x < b.X; x++)
+      for (int g = 0; g < 3; g++) {
+        int y0 = cut[g], h = cut[g + 1] - cut[g];
+        if (h == 0) continue;
+        erosion_segment_init(&b.c, x, y0, h, b.T + x * s + y0, b.U + x * w + (size_t)y0 * EROSION_SLOTS);
+      }
+    assert_memory_equal(a.T, b.T, (size_t)a.X * s);
+    for (k = 0; k < 12; k++) {
+      ua += dom_step(&a, k, 1, &ea);
+      for (x = 0; x < b.X; x++) {
+        for (int g = 0; g < 3; g++) {
+          int y0 = cut[g], h = cut[g + 1] - cut[g];
+          long e = 0;
+          const unsigned char *T = b.T + x * s;
+          const double *U = b.U + x * w;
+          if (h == 0) continue;
+          ub += erosion_segment_step(
+              &b.c, b.strong, k, x, y0, h, x > 0 ? T - s + y0 : NULL,
+              x > 0 ? U - w + (size_t)y0 * EROSION_SLOTS : NULL, T + y0, U + (size_t)y0 * EROSION_SLOTS,
+              x + 1 < b.X ? T + s + y0 : NULL, x + 1 < b.X ? U + w + (size_t)y0 * EROSION_SLOTS : NULL,
+              y0 > 0 ? T + y0 - 1 : NULL, y0 > 0 ? U + (size_t)(y0 - 1) * EROSION_SLOTS : NULL,
+              y0 + h < 12 ? T + y0 + h : NULL, y0 + h < 12 ? U + (size_t)(y0 + h) * EROSION_SLOTS : NULL,
+              b.T2 + x * s + y0, b.U2 + x * w + (size_t)y0 * EROSION_SLOTS, &e);
+          eb += e;
+        }
+      }
+      {
+        unsigned char *t = b.T;
+        double *u = b.U;
+        b.T = b.T2;
+        b.T2 = t;
+        b.U = b.U2;
+        b.U2 = u;
+      }
+    }
+    assert_true(ea > 0);
+    assert_int_equal(ea, eb);
+    assert_int_equal(ua, ub);
+    assert_memory_equal(a.T, b.T, (size_t)a.X * s);
+    assert_memory_equal(a.U, b.U, (size_t)a.X * w * sizeof(double));
+    for (x = 0; x < a.X; x++) {
+      ha += erosion_column_hash(12, x, a.T + x * s);
+      for (int g = 0; g < 3; g++)
+        hb += erosion_segment_hash(12, x, cut[g], cut[g + 1] - cut[g], b.T + x * s + cut[g]);
+    }
+    assert_true(ha == hb);
+    dom_free(&a);
+    dom_free(&b);
+  }
+}
+
 /* Out-of-range problems are refused. */
 static void test_bad_configurations_are_refused(void **state)
 {
@@ -283,6 +352,7 @@ int main(void)
       cmocka_unit_test(test_erosion_frequency_matches_probability),
       cmocka_unit_test(test_only_strong_rocks_erode_when_weak_is_zero),
       cmocka_unit_test(test_column_order_does_not_change_the_result),
+      cmocka_unit_test(test_segments_step_exactly_like_columns),
       cmocka_unit_test(test_bad_configurations_are_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Compare the final state of the runs of two erosion summaries:
+#   cmake -DA=a_summary.csv -DB=b_summary.csv -P same_final_state.cmake
+# Every run present in both files must end with the same total work units
+# and the same cell-state fingerprint.  Used to check that cutting columns
+# into segments (--rows) changes nothing in the physics.
+cmake_policy(SET CMP0007 NEW) # keep the empty CSV fields as list elements
+foreach(f A B)
+  if(NOT EXISTS "${${f}}")
+    message(FATAL_ERROR "same_final_state: summary ${f}=${${f}} does not exist")
+  endif()
+  file(STRINGS "${${f}}" _lines_${f})
+endforeach()
+
+# Field positions from A's header; B must have the same header.
+list(GET _lines_A 0 _head)
+list(GET _lines_B 0 _headB)
+if(NOT _head STREQUAL _headB)
+  message(FATAL_ERROR "same_final_state: the two summaries have different headers")
+endif()
+string(REPLACE "," ";" _fields "${_head}")
+list(FIND _fields "run" _irun)
+list(FIND _fields "final_units" _iunits)
+list(FIND _fields "fingerprint" _ifp)
+if(_irun LESS 0 OR _iunits LESS 0 OR _ifp LESS 0)
+  message(FATAL_ERROR "same_final_state: run, final_units or fingerprint missing in ${A}")
+endif()
+
+set(_compared 0)
+foreach(_la IN LISTS _lines_A)
+  string(REPLACE "," ";" _a "${_la}")
+  list(GET _a ${_irun} _name)
+  if(_name STREQUAL "run")
+    continue()
+  endif()
+  foreach(_lb IN LISTS _lines_B)
+    string(REPLACE "," ";" _b "${_lb}")
+    list(GET _b ${_irun} _nameb)
+    if(_nameb STREQUAL _name)
+      foreach(_i ${_iunits} ${_ifp})
+        list(GET _a ${_i} _va)
+        list(GET _b ${_i} _vb)
+        if(NOT _va STREQUAL _vb)
+          list(GET _fields ${_i} _what)
+          message(FATAL_ERROR "same_final_state: run ${_name}: ${_what} ${_va} in ${A}, ${_vb} in ${B}")
+        endif()
+      endforeach()
+      math(EXPR _compared "${_compared} + 1")
+    endif()
+  endforeach()
+endforeach()
+if(_compared EQUAL 0)
+  message(FATAL_ERROR "same_final_state: no run in common between ${A} and ${B}")
+endif()
+message(STATUS "same_final_state: ${_compared} runs end in the same state")
