@@ -475,7 +475,7 @@ static void cb_obj_list(void *d, int ng, int nl, ZOLTAN_ID_PTR gids, ZOLTAN_ID_P
     if (wdim > 0) {
       long x = m->ids[i] / m->R, mid = (long)(m->size / 2) * m->s;
       double f = m->calib_hot && x >= mid && x < mid + m->s ? 2.0 : 1.0;
-      w[i * wdim] = (float)(f * (double)erosion_column_units(m->h, m->T + (size_t)i * m->h));
+      w[i * wdim] = (float)(f * (double)erosion_column_units(&m->opt->cfg, m->h, m->T + (size_t)i * m->h));
     }
   }
   *ierr = ZOLTAN_OK;
@@ -615,7 +615,7 @@ static int balance_once(sim *m, struct Zoltan_Struct *zz, const char *name, doub
   int *ip = NULL, *ipa = NULL, *ep = NULL, *epa = NULL, zerr;
   long tot_before = 0, tot_after = 0, loc = 0;
   double c0, w0, loc2[2];
-  for (i = 0; i < m->n; i++) loc += erosion_column_units(m->h, m->T + (size_t)i * m->h);
+  for (i = 0; i < m->n; i++) loc += erosion_column_units(&m->opt->cfg, m->h, m->T + (size_t)i * m->h);
   MPI_Allreduce(&loc, &tot_before, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   w0 = MPI_Wtime();
   c0 = thread_cpu();
@@ -633,7 +633,7 @@ static int balance_once(sim *m, struct Zoltan_Struct *zz, const char *name, doub
   MPI_Allreduce(loc2, glob, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   /* Conservation of the work across the balance. */
   loc = 0;
-  for (i = 0; i < m->n; i++) loc += erosion_column_units(m->h, m->T + (size_t)i * m->h);
+  for (i = 0; i < m->n; i++) loc += erosion_column_units(&m->opt->cfg, m->h, m->T + (size_t)i * m->h);
   MPI_Allreduce(&loc, &tot_after, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (tot_after != tot_before) {
     FAIL("%s: total work changed across a balance: %ld -> %ld", name, tot_before, tot_after);
@@ -699,6 +699,9 @@ static double calibrate(const options *opt, int size)
 typedef struct run_result {
   double model_total;   /* modelled time: compute + balance cost, seconds */
   double model_compute; /* modelled compute part */
+  double model_ideal;   /* sum over steps of the AVERAGE modelled step time:
+                           perfect balance at every step at no cost, a lower
+                           bound of every method's modelled time */
   double meas_total;    /* measured: sum of max CPU step times + balance CPU */
   double lb_cost_total; /* balance cost charged in the modelled time */
   double lb_cpu_total;  /* measured balance CPU time (max over ranks), summed */
@@ -853,9 +856,12 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
       goto end;
     }
     fprintf(csv, "# erosion run %s: P=%d s=%d N=%d p_strong=%g p_weak=%g seed=%llu sweeps=%d "
-                 "calib_sweeps=%d base=%s rows=%d method=%s alpha=%s policy=%s unit_cost_s=%.6e lb_cost=%s\n",
+                 "calib_sweeps=%d refined_units=%d erosion=%s base=%s rows=%d method=%s alpha=%s "
+                 "policy=%s unit_cost_s=%.6e lb_cost=%s\n",
             rs->name, P, m.s, opt->cfg.num_strong, opt->cfg.p_strong, opt->cfg.p_weak,
-            (unsigned long long)opt->cfg.seed, opt->cfg.sweeps, opt->calib_sweeps, opt->base, m.R,
+            (unsigned long long)opt->cfg.seed, opt->cfg.sweeps, opt->calib_sweeps,
+            opt->cfg.refined_units, opt->cfg.erosion == EROSION_FROM_BELOW ? "from-below" : "isotropic",
+            opt->base, m.R,
             rs->balance ? (rs->ulba ? "ULBA" : opt->method) : "none", rs->ulba ? rs->alpha : "-",
             rs->balance ? rs->policy : "-", unit_cost,
             opt->lb_mode == LB_MEASURED ? "measured" : opt->lb_mode == LB_FIXED ? "fixed" : "calibrated");
@@ -887,6 +893,7 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
         csum += rows[2 * i + 1];
       }
       res->model_compute += umax * unit_cost;
+      res->model_ideal += usum / P * unit_cost;
       res->meas_total += cmax;
       res->usage_mean += umax > 0 ? usum / P / umax : 1.0;
       /* The balance cost is charged to the step that follows it. */
@@ -959,7 +966,7 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
     uint64_t h = 0, H = 0;
     for (i = 0; i < m.n; i++) {
       long g = m.ids[i];
-      loc += erosion_column_units(m.h, m.T + (size_t)i * m.h);
+      loc += erosion_column_units(&opt->cfg, m.h, m.T + (size_t)i * m.h);
       h += erosion_segment_hash(m.s, g / m.R, (int)(g % m.R) * m.h, m.h, m.T + (size_t)i * m.h);
     }
     MPI_Reduce(&loc, &tot, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
@@ -1005,8 +1012,8 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
       }
       erosion_segment_init(&opt->cfg, g / m.R, (int)(g % m.R) * m.h, m.h, t0, u0);
       mine[3 * i] = g / m.R;
-      mine[3 * i + 1] = erosion_column_units(m.h, t0);
-      mine[3 * i + 2] = erosion_column_units(m.h, m.T + (size_t)i * m.h);
+      mine[3 * i + 1] = erosion_column_units(&opt->cfg, m.h, t0);
+      mine[3 * i + 2] = erosion_column_units(&opt->cfg, m.h, m.T + (size_t)i * m.h);
       free(t0);
       free(u0);
     }
@@ -1085,6 +1092,9 @@ static void usage(void)
           "  --p-weak p       erosion probability of the others (default 0.02)\n"
           "  --seed S         seed of the strong rocks and of the erosion (default 1)\n"
           "  --sweeps K       relaxation sweeps per work unit (default 20)\n"
+          "  --refined-units K  work units of a refined cell, 4..64 in steps of 4 (default 4)\n"
+          "  --erosion E      isotropic (default: every fluid neighbour erodes) or from-below\n"
+          "                   (only the cell below: a one-sided flow)\n"
           "  --base M         base partitioner (default RCB): RCB = RCB on x only (stripes\n"
           "                   along x, the paper's), RCB2D = RCB on (x, y) (rectangles),\n"
           "                   GREEDY = our GREEDY (scattered parts)\n"
@@ -1109,7 +1119,8 @@ static void usage(void)
           "  --columns        also write per-column initial/final units\n"
           "  --quiet          no progress lines\n"
           "checks (exit status 1 when violated; conservation is always checked):\n"
-          "  --expect-same-physics        every run ends with the same cells and work\n"
+          "  --expect-same-physics        every run ends with the same cells and work, and\n"
+          "                               the same lower bound, which none beats\n"
           "  --expect-growth-near-strong  only columns crossing a strong rock gain work\n"
           "  --expect-equal A,B           runs A and B write the same CSV rows\n"
           "  --expect-split-columns       balanced runs end with a column cut between ranks\n");
@@ -1181,6 +1192,8 @@ static int parse(int argc, char **argv, options *o)
   o->cfg.p_weak = 0.02;
   o->cfg.seed = 1;
   o->cfg.sweeps = 20;
+  o->cfg.refined_units = EROSION_UNITS_REFINED;
+  o->cfg.erosion = EROSION_ISOTROPIC;
   o->steps = -1;
   snprintf(o->base, sizeof o->base, "RCB");
   snprintf(o->out, sizeof o->out, ".");
@@ -1199,6 +1212,15 @@ static int parse(int argc, char **argv, options *o)
     else if (ARG("--p-weak")) o->cfg.p_weak = atof(v);
     else if (ARG("--seed")) o->cfg.seed = strtoull(v, NULL, 10);
     else if (ARG("--sweeps")) o->cfg.sweeps = atoi(v);
+    else if (ARG("--refined-units")) o->cfg.refined_units = atoi(v);
+    else if (ARG("--erosion")) {
+      if (!strcmp(v, "isotropic")) o->cfg.erosion = EROSION_ISOTROPIC;
+      else if (!strcmp(v, "from-below")) o->cfg.erosion = EROSION_FROM_BELOW;
+      else {
+        FAIL("--erosion %s: give isotropic or from-below", v);
+        return -1;
+      }
+    }
     else if (ARG("--base")) snprintf(o->base, sizeof o->base, "%s", v);
     else if (ARG("--rows")) o->rows = atoi(v);
     else if (ARG("--runs")) runs = v;
@@ -1310,6 +1332,14 @@ static int run_checks(const options *o, const run_result *res)
            res[first].final_units, (unsigned long long)res[first].fingerprint);
       bad = 1;
     }
+    /* The lower bound is the same for every run (the work of a step does not
+     * depend on the partition) and no run beats it. */
+    if (o->expect_same && (res[i].model_ideal != res[first].model_ideal ||
+                           res[i].model_total < res[i].model_ideal)) {
+      FAIL("run %s: modelled time %.6e s, lower bound %.6e s (run %s: %.6e s)", o->runs[i].name,
+           res[i].model_total, res[i].model_ideal, o->runs[first].name, res[first].model_ideal);
+      bad = 1;
+    }
   }
   if (o->expect_equal[0]) {
     char a[64], *b, pa[700], pb[700];
@@ -1354,7 +1384,11 @@ int main(int argc, char **argv)
   }
   opt.cfg.P = size;
   if (erosion_config_check(&opt.cfg) != EROSION_OK) {
-    if (rank == 0) FAIL("bad problem: s >= 4, 0 <= N <= P, probabilities in [0, 1], sweeps >= 1");
+    if (rank == 0)
+      FAIL("bad problem: s = %d (>= 4), N = %d (0..P = %d), p-strong %g and p-weak %g (in [0, 1]), "
+           "sweeps %d (>= 1), refined-units %d (4..64, a multiple of 4)",
+           opt.cfg.s, opt.cfg.num_strong, opt.cfg.P, opt.cfg.p_strong, opt.cfg.p_weak, opt.cfg.sweeps,
+           opt.cfg.refined_units);
     MPI_Finalize();
     return 2;
   }
@@ -1426,7 +1460,7 @@ int main(int argc, char **argv)
     if (sum)
       fprintf(sum, "run,P,N,alpha,policy,model_total_s,model_compute_s,lb_cost_s,lb_count,"
                    "usage_mean,gain_vs_std_zhai,meas_total_s,lb_cpu_s,final_units,fingerprint,"
-                   "split_columns\n");
+                   "split_columns,ideal_s\n");
     printf("\n%-12s %6s %10s %8s %5s %7s %9s | %11s\n", "run", "alpha", "policy", "modelled", "LBs",
            "usage", "vs std", "measured");
     printf("%-12s %6s %10s %8s %5s %7s %9s | %11s\n", "", "", "", "time (s)", "", "(model)", "+ZHAI",
@@ -1439,14 +1473,28 @@ int main(int argc, char **argv)
              r->balance ? r->policy : "-", res[i].model_total, res[i].lb_count, res[i].usage_mean,
              100.0 * gain, res[i].meas_total);
       if (sum)
-        fprintf(sum, "%s,%d,%d,%s,%s,%.6e,%.6e,%.6e,%ld,%.5f,%.5f,%.6e,%.6e,%ld,%llu,%ld\n", r->name, size,
+        fprintf(sum, "%s,%d,%d,%s,%s,%.6e,%.6e,%.6e,%ld,%.5f,%.5f,%.6e,%.6e,%ld,%llu,%ld,%.6e\n", r->name,
+                size,
                 opt.cfg.num_strong, r->ulba ? r->alpha : "", r->balance ? r->policy : "",
                 res[i].model_total, res[i].model_compute, res[i].lb_cost_total, res[i].lb_count,
                 res[i].usage_mean, gain, opt.no_measured ? 0.0 : res[i].meas_total,
                 opt.no_measured ? 0.0 : res[i].lb_cpu_total, res[i].final_units,
-                (unsigned long long)res[i].fingerprint, res[i].split_columns);
+                (unsigned long long)res[i].fingerprint, res[i].split_columns, res[i].model_ideal);
     }
     if (sum) fclose(sum);
+    /* The work of a step does not depend on the partition, so every run has
+     * the same lower bound; it caps the gain any balancing can bring. */
+    for (i = 0; i < opt.nruns; i++)
+      if (!isnan(res[i].model_total)) {
+        double lb = res[i].model_ideal;
+        printf("lower bound (perfect balance at every step, free): %.4f s", lb);
+        if (ref >= 0 && !isnan(refv) && refv > 0)
+          printf("; std_zhai is %.1f%% above it, so no method can be more than %.1f%% faster than "
+                 "std_zhai",
+                 100.0 * (refv / lb - 1.0), 100.0 * (1.0 - lb / refv));
+        printf("\n");
+        break;
+      }
     rc |= run_checks(&opt, res);
     printf("(modelled time = sum over steps of max over ranks of work units x %.3e s, plus balance "
            "costs; measured = per-thread CPU clock, max over ranks, plus measured balance CPU)\n",

@@ -18,6 +18,11 @@ int erosion_config_check(const erosion_config *cfg)
   if (!(cfg->p_strong >= 0.0 && cfg->p_strong <= 1.0)) return EROSION_ERR_ARG;
   if (!(cfg->p_weak >= 0.0 && cfg->p_weak <= 1.0)) return EROSION_ERR_ARG;
   if (cfg->sweeps < 1) return EROSION_ERR_ARG;
+  if (cfg->refined_units < 4 || cfg->refined_units > 64 || cfg->refined_units % 4 != 0)
+    return EROSION_ERR_ARG;
+  if (cfg->erosion != EROSION_ISOTROPIC && cfg->erosion != EROSION_FROM_BELOW) return EROSION_ERR_ARG;
+  /* The sweeps of a refined sub-cell must not overflow an int. */
+  if (cfg->sweeps > (1 << 20)) return EROSION_ERR_ARG;
   return EROSION_OK;
 }
 
@@ -101,13 +106,13 @@ void erosion_column_init(const erosion_config *cfg, long x,
   erosion_segment_init(cfg, x, 0, cfg->s, type, u);
 }
 
-long erosion_column_units(int n, const unsigned char *type)
+long erosion_column_units(const erosion_config *cfg, int n, const unsigned char *type)
 {
   long units = 0;
   int y;
   for (y = 0; y < n; y++) {
     if (type[y] == EROSION_FLUID) units += EROSION_UNITS_FLUID;
-    else if (type[y] == EROSION_REFINED) units += EROSION_UNITS_REFINED;
+    else if (type[y] == EROSION_REFINED) units += cfg->refined_units;
   }
   return units;
 }
@@ -141,6 +146,9 @@ long erosion_segment_step(const erosion_config *cfg, const unsigned char *strong
                           unsigned char *new_type, double *new_u, long *eroded)
 {
   const int s = cfg->s;
+  /* A refined cell's sub-cells share its units: refined_units / 4 units of
+   * sweeps each. */
+  const int sub_sweeps = cfg->sweeps * (cfg->refined_units / 4);
   long units = 0, n_eroded = 0;
   int i, j;
 
@@ -172,11 +180,11 @@ long erosion_segment_step(const erosion_config *cfg, const unsigned char *strong
     } else if (mid_t[i] == EROSION_REFINED) {
       /* Sub-cell j = 2 row + col: its siblings across and above/below, and
        * the outside neighbours on its two open sides. */
-      o[0] = relax(c[0], c[1] + c[2] + w + so, cfg->sweeps);
-      o[1] = relax(c[1], c[0] + c[3] + e + so, cfg->sweeps);
-      o[2] = relax(c[2], c[3] + c[0] + w + no, cfg->sweeps);
-      o[3] = relax(c[3], c[2] + c[1] + e + no, cfg->sweeps);
-      units += EROSION_UNITS_REFINED;
+      o[0] = relax(c[0], c[1] + c[2] + w + so, sub_sweeps);
+      o[1] = relax(c[1], c[0] + c[3] + e + so, sub_sweeps);
+      o[2] = relax(c[2], c[3] + c[0] + w + no, sub_sweeps);
+      o[3] = relax(c[3], c[2] + c[1] + e + no, sub_sweeps);
+      units += cfg->refined_units;
     } else {
       /* A rock cell: each fluid-holding neighbour erodes it with the
        * probability of its rock, with its own draw.  The draw is keyed by
@@ -193,6 +201,9 @@ long erosion_segment_step(const erosion_config *cfg, const unsigned char *strong
       nt[3] = nt_ ? *nt_ : EROSION_ROCK;
       for (d = 0; d < 4; d++) {
         if (nt[d] == EROSION_ROCK) continue;
+        /* The one-sided rule: the flow comes from below, so only the cell
+         * below erodes (the direction keeps its own draw either way). */
+        if (cfg->erosion == EROSION_FROM_BELOW && d != 2) continue;
         if (erosion_uniform(cfg->seed, cell, (uint64_t)step, (uint64_t)d) < p) hit = 1;
       }
       if (hit) {

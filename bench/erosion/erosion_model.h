@@ -14,9 +14,11 @@
  *   EROSION_FLUID    one fluid value, 1 work unit per step,
  *   EROSION_ROCK     no fluid, 0 work units (it only waits to be eroded),
  *   EROSION_REFINED  an eroded rock cell turned into four smaller fluid
- *                    cells (the paper's mesh refinement), 4 work units.
+ *                    cells (the paper's mesh refinement), 4 work units
+ *                    (refined_units: 8, ... for heavier refined cells).
  * Every step each rock cell is eroded, independently for each of its four
- * neighbours that holds fluid, with the erosion probability of its rock.
+ * neighbours that holds fluid, with the erosion probability of its rock
+ * (EROSION_FROM_BELOW: only by the cell below, a one-sided flow).
  * The random draw is a hash of (seed, cell, step, direction), so the result
  * does not depend on which rank computes the cell nor in which order.
  *
@@ -48,9 +50,14 @@ extern "C" {
  * north-east). */
 #define EROSION_SLOTS 4
 
-/* Work units of each cell type per step. */
+/* Work units of each cell type per step: a fluid cell 1; a refined cell
+ * erosion_config.refined_units, 4 by default (one per sub-cell). */
 #define EROSION_UNITS_FLUID 1
 #define EROSION_UNITS_REFINED 4
+
+/* Erosion rules (erosion_config.erosion). */
+#define EROSION_ISOTROPIC 0 /* by every fluid-holding neighbour (the default) */
+#define EROSION_FROM_BELOW 1 /* only by the fluid-holding cell below (y - 1) */
 
 /* Largest number of rocks (bounded so that the strong-rock flags fit small
  * arrays in the tests; 1 << 20 stripes is far beyond what runs). */
@@ -65,6 +72,10 @@ typedef struct erosion_config {
   double p_weak;   /* erosion probability of the other rocks, [0, 1] */
   uint64_t seed;   /* chooses the strong rocks and every erosion draw */
   int sweeps;      /* relaxation sweeps per work unit per step, >= 1 */
+  int refined_units; /* units of a refined cell: 4, 8, ..., 64 (each of its
+                        four sub-cells does refined_units / 4 units of
+                        sweeps); 4 is the model above */
+  int erosion;     /* EROSION_ISOTROPIC or EROSION_FROM_BELOW */
 } erosion_config;
 
 /*
@@ -108,9 +119,10 @@ void erosion_segment_init(const erosion_config *cfg, long x, int y0, int h,
 
 /*
  * erosion_column_units - work units of n consecutive cells (fluid 1,
- * refined 4, rock 0 per cell): a column with n = s, or a segment.
+ * refined cfg->refined_units, rock 0 per cell): a column with n = s, or a
+ * segment.
  */
-long erosion_column_units(int n, const unsigned char *type);
+long erosion_column_units(const erosion_config *cfg, int n, const unsigned char *type);
 
 /*
  * erosion_uniform - a uniform number in [0, 1) from the seed and three

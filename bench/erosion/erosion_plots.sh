@@ -50,22 +50,31 @@ plot ${plot%,}
 EOF
 done
 
-# Total modelled time per method, grouped by number of strong rocks.
+# Total modelled time per method, grouped by number of strong rocks (the N
+# that have a summary file; the paper-size set has N = 1 only).
 for r in $ranks; do
   out=methods_P$r.dat
   : > "$out"
-  ok=0
+  cols=""
+  for n in 1 2 3; do
+    [ -f "P${r}_N${n}_summary.csv" ] && cols="$cols $n"
+  done
+  [ -n "$cols" ] || continue
   for run in none periodic std_zhai ulba_zhai ulba_ulba ulba_auto; do
     line="$run"
-    for n in 1 2 3; do
-      s=P${r}_N${n}_summary.csv
-      v=$( [ -f "$s" ] && awk -F, -v k="$run" '$1 == k { print $6 }' "$s" )
+    for n in $cols; do
+      v=$(awk -F, -v k="$run" '$1 == k { print $6 }' "P${r}_N${n}_summary.csv")
       line="$line ${v:-NaN}"
-      [ -n "${v:-}" ] && ok=1
     done
     echo "$line" >> "$out"
   done
-  [ "$ok" = 1 ] || continue
+  plot=""
+  k=2
+  for n in $cols; do
+    if [ "$k" = 2 ]; then plot="'$out' using $k:xtic(1) title 'N = $n strong rock(s)'"
+    else plot="$plot, '' using $k title 'N = $n'"; fi
+    k=$((k + 1))
+  done
   gnuplot <<EOF
 set terminal pngcairo size 900,500 noenhanced
 set output 'erosion_methods_P$r.png'
@@ -77,7 +86,7 @@ set style fill solid 0.8 border -1
 set key outside below horizontal
 set grid ytics
 set yrange [0:*]
-plot '$out' using 2:xtic(1) title 'N = 1 strong rock', '' using 3 title 'N = 2', '' using 4 title 'N = 3'
+plot $plot
 EOF
 done
 

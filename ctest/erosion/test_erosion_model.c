@@ -22,6 +22,8 @@ static erosion_config cfg_of(int P, int s, int N, double ps, double pw, uint64_t
   c.p_weak = pw;
   c.seed = seed;
   c.sweeps = 2;
+  c.refined_units = EROSION_UNITS_REFINED;
+  c.erosion = EROSION_ISOTROPIC;
   return c;
 }
 
@@ -92,7 +94,7 @@ static long dom_step(domain *d, long step, int dir, long *eroded)
 static long dom_units(const domain *d)
 {
   long x, u = 0;
-  for (x = 0; x < d->X; x++) u += erosion_column_units(d->c.s, d->T + x * d->c.s);
+  for (x = 0; x < d->X; x++) u += erosion_column_units(&d->c, d->c.s, d->T + x * d->c.s);
   return u;
 }
 
@@ -183,6 +185,49 @@ static void test_certain_erosion_peels_exactly_the_exposed_layer(void **state)
         assert_true(t0[x * s + y - 1] == EROSION_ROCK);
         assert_true(t0[x * s + y + 1] == EROSION_ROCK);
       }
+  free(t0);
+  dom_free(&d);
+}
+
+/* The one-sided rule with certain erosion: in one step exactly the rock
+ * cells whose cell below holds fluid erode, whatever their other
+ * neighbours, and with refined_units = 8 each adds 8 units; the relaxation
+ * of a refined cell then costs twice the sweeps of a 4-unit one. */
+static void test_from_below_erodes_only_from_below(void **state)
+{
+  domain d;
+  erosion_config c = cfg_of(2, 24, 2, 1.0, 1.0, 3);
+  long x, y, exposed = 0, side_only = 0, eroded = 0, before;
+  size_t s = 24;
+  unsigned char *t0;
+  (void)state;
+  c.erosion = EROSION_FROM_BELOW;
+  c.refined_units = 8;
+  dom_init(&d, c);
+  t0 = malloc((size_t)d.X * s);
+  assert_non_null(t0);
+  memcpy(t0, d.T, (size_t)d.X * s);
+  for (x = 0; x < d.X; x++)
+    for (y = 0; y < c.s; y++) {
+      int below, side;
+      if (t0[x * s + y] != EROSION_ROCK) continue;
+      below = y > 0 && t0[x * s + y - 1] != EROSION_ROCK;
+      side = (x > 0 && t0[(x - 1) * s + y] != EROSION_ROCK) ||
+             (x + 1 < d.X && t0[(x + 1) * s + y] != EROSION_ROCK) ||
+             (y + 1 < c.s && t0[x * s + y + 1] != EROSION_ROCK);
+      exposed += below;
+      side_only += side && !below;
+    }
+  before = dom_units(&d);
+  dom_step(&d, 0, 1, &eroded);
+  assert_true(exposed > 0);
+  assert_true(side_only > 0); /* the rule matters for this disc */
+  assert_int_equal(eroded, exposed);
+  assert_int_equal(dom_units(&d), before + 8 * exposed);
+  for (x = 0; x < d.X; x++)
+    for (y = 1; y < c.s; y++)
+      if (t0[x * s + y] == EROSION_ROCK)
+        assert_int_equal(d.T[x * s + y] == EROSION_REFINED, t0[x * s + y - 1] != EROSION_ROCK);
   free(t0);
   dom_free(&d);
 }
@@ -339,6 +384,14 @@ static void test_bad_configurations_are_refused(void **state)
   assert_int_equal(erosion_config_check(&c), EROSION_ERR_ARG);
   c = cfg_of(4, 16, 1, 0.4, NAN, 1);
   assert_int_equal(erosion_config_check(&c), EROSION_ERR_ARG);
+  c = cfg_of(4, 16, 1, 0.4, 0.02, 1);
+  c.refined_units = 6;
+  assert_int_equal(erosion_config_check(&c), EROSION_ERR_ARG);
+  c.refined_units = 68;
+  assert_int_equal(erosion_config_check(&c), EROSION_ERR_ARG);
+  c.refined_units = 8;
+  c.erosion = 2;
+  assert_int_equal(erosion_config_check(&c), EROSION_ERR_ARG);
   assert_int_equal(erosion_config_check(NULL), EROSION_ERR_ARG);
 }
 
@@ -348,6 +401,7 @@ int main(void)
       cmocka_unit_test(test_every_stripe_holds_one_centred_disc),
       cmocka_unit_test(test_strong_rocks_are_n_distinct_and_seeded),
       cmocka_unit_test(test_certain_erosion_peels_exactly_the_exposed_layer),
+      cmocka_unit_test(test_from_below_erodes_only_from_below),
       cmocka_unit_test(test_zero_probability_never_erodes),
       cmocka_unit_test(test_erosion_frequency_matches_probability),
       cmocka_unit_test(test_only_strong_rocks_erode_when_weak_is_zero),
