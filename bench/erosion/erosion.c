@@ -993,26 +993,31 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
   if (opt->columns) {
     long *mine = malloc(((size_t)m.n + 1) * 3 * sizeof *mine), *all = NULL;
     int *cnt = malloc((size_t)size * sizeof *cnt), *dsp = malloc((size_t)size * sizeof *dsp);
-    int nm = 3 * m.n, r;
-    if (!mine || !cnt || !dsp) goto end;
+    unsigned char *t0 = malloc((size_t)m.h);
+    double *u0 = malloc((size_t)m.h * EROSION_SLOTS * sizeof *u0);
+    int nm = 3 * m.n, r, have = mine && cnt && dsp && t0 && u0, all_have = 0;
+    /* Every rank must know before the gathers whether all can take part. */
+    MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_have) {
+      FAIL("%s: out of memory for the per-column output", rs->name);
+      free(mine);
+      free(cnt);
+      free(dsp);
+      free(t0);
+      free(u0);
+      goto end;
+    }
     /* Initial units are known for the initial stripe only; recompute them
-     * from the model for the columns held now. */
+     * from the model for the segments held now. */
     for (i = 0; i < m.n; i++) {
-      unsigned char *t0 = malloc((size_t)m.h);
-      double *u0 = malloc((size_t)m.h * EROSION_SLOTS * sizeof *u0);
       long g = m.ids[i];
-      if (!t0 || !u0) {
-        free(t0);
-        free(u0);
-        goto end;
-      }
       erosion_segment_init(&opt->cfg, g / m.R, (int)(g % m.R) * m.h, m.h, t0, u0);
       mine[3 * i] = g / m.R;
       mine[3 * i + 1] = erosion_column_units(&opt->cfg, m.h, t0);
       mine[3 * i + 2] = erosion_column_units(&opt->cfg, m.h, m.T + (size_t)i * m.h);
-      free(t0);
-      free(u0);
     }
+    free(t0);
+    free(u0);
     MPI_Gather(&nm, 1, MPI_INT, cnt, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rank == 0) {
       int tot = 0;
@@ -1176,10 +1181,26 @@ static int parse_runs(options *o, const char *list, const char *alpha)
   return rc;
 }
 
+/* A whole number in [lo, hi] from an option value, or -1 with a message
+ * naming the option and the value. */
+static int int_arg(const char *opt, const char *v, long lo, long hi, int *out)
+{
+  char *end = NULL;
+  long x;
+  errno = 0;
+  x = strtol(v, &end, 10);
+  if (errno != 0 || end == v || *end != '\0' || x < lo || x > hi) {
+    FAIL("%s %s: give a whole number in [%ld, %ld]", opt, v, lo, hi);
+    return -1;
+  }
+  *out = (int)x;
+  return 0;
+}
+
 static int parse(int argc, char **argv, options *o)
 {
   const char *runs = "main", *alpha = "0.4";
-  int i;
+  int i, given_rows;
   memset(o, 0, sizeof *o);
   o->cfg.s = 64;
   o->cfg.num_strong = 1;
@@ -1217,12 +1238,17 @@ static int parse(int argc, char **argv, options *o)
       }
     }
     else if (ARG("--base")) snprintf(o->base, sizeof o->base, "%s", v);
-    else if (ARG("--rows")) o->rows = atoi(v);
+    else if (ARG("--rows")) {
+      if (int_arg(a, v, 1, 1 << 16, &o->rows) != 0) return -1;
+    }
     else if (ARG("--runs")) runs = v;
     else if (ARG("--alpha")) alpha = v;
     else if (ARG("--period")) o->period = atol(v);
     else if (ARG("--unit-cost")) o->unit_cost = atof(v);
-    else if (ARG("--calib-sweeps")) o->calib_sweeps = atoi(v);
+    else if (ARG("--calib-sweeps")) {
+      /* The bound of erosion_config_check's sweeps. */
+      if (int_arg(a, v, 1, 1 << 20, &o->calib_sweeps) != 0) return -1;
+    }
     else if (ARG("--lb-cost")) {
       if (!strcmp(v, "measured")) o->lb_mode = LB_MEASURED;
       else if (!strcmp(v, "calibrated")) o->lb_mode = LB_CALIBRATED;
@@ -1250,12 +1276,9 @@ static int parse(int argc, char **argv, options *o)
     }
 #undef ARG
   }
+  given_rows = o->rows != 0;
   if (o->steps < 0) o->steps = o->cfg.s;
   if (o->calib_sweeps == 0) o->calib_sweeps = o->cfg.sweeps;
-  if (o->calib_sweeps < 1) {
-    FAIL("--calib-sweeps %d: give at least 1", o->calib_sweeps);
-    return -1;
-  }
   /* RCB2D is RCB given both coordinates; every other base gets x only. */
   if (!strcmp(o->base, "RCB2D")) {
     snprintf(o->method, sizeof o->method, "RCB");
@@ -1267,7 +1290,14 @@ static int parse(int argc, char **argv, options *o)
     if (o->rows == 0) o->rows = 1;
   }
   if (o->rows < 1 || o->cfg.s < 1 || o->cfg.s % o->rows != 0) {
-    FAIL("--rows %d: give a divisor of --s %d (segments of s/R cells)", o->rows, o->cfg.s);
+    FAIL("--rows %d%s: give a divisor of --s %d (segments of s/R cells)", o->rows,
+         given_rows ? "" : " (the default of --base RCB2D)", o->cfg.s);
+    return -1;
+  }
+  /* Object counts and offsets are ints: keep s R (segments per stripe) far
+   * from overflowing them. */
+  if ((long)o->cfg.s * o->rows > (1L << 24)) {
+    FAIL("--rows %d with --s %d: at most 2^24 segments per stripe", o->rows, o->cfg.s);
     return -1;
   }
   if (o->period < 1 || o->steps < 1) {
