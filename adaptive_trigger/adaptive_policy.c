@@ -57,6 +57,7 @@ void adaptive_config_default(adaptive_config *cfg)
   cfg->settle_steps = 3;
   cfg->interval = 1;
   cfg->ulba_early = 1;
+  cfg->ulba_guard = 0;
 }
 
 int adaptive_config_check(const adaptive_config *cfg)
@@ -76,6 +77,7 @@ int adaptive_config_check(const adaptive_config *cfg)
     return ADAPTIVE_EINVAL;
   if (cfg->settle_steps < 1 || cfg->interval < 1) return ADAPTIVE_EINVAL;
   if (cfg->ulba_early != 0 && cfg->ulba_early != 1) return ADAPTIVE_EINVAL;
+  if (cfg->ulba_guard != 0 && cfg->ulba_guard != 1) return ADAPTIVE_EINVAL;
   return ADAPTIVE_OK;
 }
 
@@ -385,9 +387,18 @@ int adaptive_state_step(adaptive_state *s, const adaptive_step *in,
      * [0, inf) and ULBA reduces to ZHAI. */
     if (isinf(s->sigma_plus))
       decision = zhai_fire;
+    else if (n >= s->sigma_minus)
+      decision = n >= s->sigma_plus || (cfg->ulba_early && zhai_fire);
     else
-      decision = n >= s->sigma_minus &&
-                 (n >= s->sigma_plus || (cfg->ulba_early && zhai_fire));
+      /* Before sigma-minus the model expects the slowest rank to be a
+       * non-overloading one, whose step time grows by a / omega per step,
+       * so ZHAI's sum should reach about a n (n - 1) / (2 omega).  More
+       * than that by C plus the overhead means the growth went elsewhere
+       * than predicted (for example onto a neighbour of the underloaded
+       * part), and waiting for sigma-minus would only lose time. */
+      decision = cfg->ulba_guard &&
+                 exceeds(s->degradation - s->model.a * n * (n - 1.0) / (2.0 * s->model.omega),
+                         zhai_limit);
     break;
   case ADAPTIVE_POLICY_PERIODIC:
     decision = s->since >= cfg->period;

@@ -72,6 +72,10 @@ typedef struct adaptive_config {
   int ulba_early;              /* ULBA: 1 = balance between sigma- and sigma+
                                   when the measured degradation passes C plus
                                   the overhead; 0 = only at sigma+ */
+  int ulba_guard;              /* ULBA: 1 = also balance before sigma- when the
+                                  measured degradation exceeds the model's
+                                  own by C plus the overhead (the model is
+                                  wrong); 0 = never before sigma- */
 } adaptive_config;
 
 /* One step's quantities, reduced over the ranks. */

@@ -28,7 +28,7 @@ static const char *const auto_word[] = {"AUTO", NULL};
 enum {
   P_POLICY, P_PERIOD, P_LB_COST, P_COST_WEIGHT, P_EFF_MIN, P_THRESHOLD,
   P_LOAD_INDEX, P_UTILIZATION, P_SPEED, P_SETTLE_STEPS, P_INTERVAL,
-  P_ULBA_EARLY, P_HISTORY, P_OBJ_HISTORY, P_DEBUG_LEVEL, P_SPEED_FILE,
+  P_ULBA_EARLY, P_ULBA_GUARD, P_HISTORY, P_OBJ_HISTORY, P_DEBUG_LEVEL, P_SPEED_FILE,
   P_LOADAVG_FILE, P_TRACE_FILE, P_COUNT
 };
 
@@ -59,6 +59,8 @@ static const zp_param_def param_table[P_COUNT] = {
      "THRESHOLD/EFFICIENCY: steps between later measurements"},
     {"ADAPTIVE_ULBA_EARLY", ZP_PARAM_INT, "1", 0, 1, 0, NULL,
      "ULBA: 1 = may balance between sigma- and sigma+ on measured degradation"},
+    {"ADAPTIVE_ULBA_GUARD", ZP_PARAM_INT, "0", 0, 1, 0, NULL,
+     "ULBA: 1 = may balance before sigma- when the degradation exceeds the model's by C"},
     {"ADAPTIVE_HISTORY", ZP_PARAM_INT, "256", 1, 1048576, 0, NULL,
      "step records kept since the last balance (newest)"},
     {"ADAPTIVE_OBJ_HISTORY", ZP_PARAM_INT, "4", 0, 1024, 0, NULL,
@@ -497,6 +499,7 @@ int adaptive_set_param(adaptive_trigger *t, const char *name, const char *value)
   case P_SETTLE_STEPS: cfg.settle_steps = iv; break;
   case P_INTERVAL: cfg.interval = iv; break;
   case P_ULBA_EARLY: cfg.ulba_early = iv; break;
+  case P_ULBA_GUARD: cfg.ulba_guard = iv; break;
   case P_HISTORY: rc = resize_history(t, iv); break;
   case P_OBJ_HISTORY: rc = resize_objects(t, iv); break;
   case P_DEBUG_LEVEL: t->debug_level = iv; break;
@@ -688,7 +691,7 @@ static int64_t fingerprint(const adaptive_trigger *t)
   const adaptive_config *c = &t->cfg;
   const adaptive_state *s = &t->core;
   uint64_t h = 14695981039346656037ull;
-  long ints[8];
+  long ints[9];
   double dbls[4];
   ints[0] = t->step;
   ints[1] = (long)c->policy;
@@ -698,6 +701,7 @@ static int64_t fingerprint(const adaptive_trigger *t)
   ints[5] = c->interval;
   ints[6] = c->ulba_early;
   ints[7] = s->have_model;
+  ints[8] = c->ulba_guard;
   dbls[0] = c->initial_cost;
   dbls[1] = c->cost_weight;
   dbls[2] = c->eff_min;

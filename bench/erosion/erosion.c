@@ -87,6 +87,7 @@ typedef struct options {
   int no_measured;    /* omit measured columns (for byte-exact comparisons) */
   int columns;        /* write per-column initial/final units */
   int quiet;          /* no progress lines */
+  int ulba_guard;     /* ADAPTIVE_ULBA_GUARD=1 in every run's trigger */
   int expect_same;    /* check: every run ends in the same cell state */
   int expect_growth;  /* check: only columns of strong rocks gained work */
   char expect_equal[64]; /* check: "A,B" runs A and B wrote identical CSV rows */
@@ -819,6 +820,7 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
     }
     snprintf(buf, sizeof buf, "%ld", opt->period);
     adaptive_set_param(trig, "ADAPTIVE_PERIOD", buf);
+    if (opt->ulba_guard && adaptive_set_param(trig, "ADAPTIVE_ULBA_GUARD", "1") != ZOLTAN_OK) goto end;
     /* A known balance cost seeds C, so that the trigger needs no first
      * balance to measure it (every balanced run gets the same seed). */
     if (opt->lb_mode != LB_MEASURED && rs->balance == 1) {
@@ -856,13 +858,13 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
     }
     fprintf(csv, "# erosion run %s: P=%d s=%d N=%d p_strong=%g p_weak=%g seed=%llu sweeps=%d "
                  "calib_sweeps=%d refined_units=%d erosion=%s base=%s rows=%d method=%s alpha=%s "
-                 "policy=%s unit_cost_s=%.6e lb_cost=%s\n",
+                 "policy=%s ulba_guard=%d unit_cost_s=%.6e lb_cost=%s\n",
             rs->name, P, m.s, opt->cfg.num_strong, opt->cfg.p_strong, opt->cfg.p_weak,
             (unsigned long long)opt->cfg.seed, opt->cfg.sweeps, opt->calib_sweeps,
             opt->cfg.refined_units, opt->cfg.erosion == EROSION_FROM_BELOW ? "from-below" : "isotropic",
             opt->base, m.R,
             rs->balance ? (rs->ulba ? "ULBA" : opt->method) : "none", rs->ulba ? rs->alpha : "-",
-            rs->balance ? rs->policy : "-", unit_cost,
+            rs->balance ? rs->policy : "-", opt->ulba_guard, unit_cost,
             opt->lb_mode == LB_MEASURED ? "measured" : opt->lb_mode == LB_FIXED ? "fixed" : "calibrated");
     fprintf(csv, "step,lb,alpha_used,units_max,units_avg,model_max_s,model_avg_s,usage_model,lb_cost_s");
     for (i = 0; i < P; i++) fprintf(csv, ",units_r%d", i);
@@ -1119,6 +1121,8 @@ static void usage(void)
           "  --no-measured    leave measured times out of the CSV (exact comparisons)\n"
           "  --columns        also write per-column initial/final units\n"
           "  --quiet          no progress lines\n"
+          "  --ulba-guard     ADAPTIVE_ULBA_GUARD=1: the ULBA policy may balance before\n"
+          "                   sigma- when the degradation contradicts the model\n"
           "checks (exit status 1 when violated; conservation is always checked):\n"
           "  --expect-same-physics        every run ends with the same cells and work, and\n"
           "                               the same lower bound, which none beats\n"
@@ -1267,6 +1271,7 @@ static int parse(int argc, char **argv, options *o)
     else if (!strcmp(a, "--columns")) o->columns = 1;
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) return -1;
     else if (!strcmp(a, "--quiet")) o->quiet = 1;
+    else if (!strcmp(a, "--ulba-guard")) o->ulba_guard = 1;
     else if (!strcmp(a, "--expect-same-physics")) o->expect_same = 1;
     else if (!strcmp(a, "--expect-growth-near-strong")) o->expect_growth = o->columns = 1;
     else if (ARG("--expect-equal")) snprintf(o->expect_equal, sizeof o->expect_equal, "%s", v);

@@ -262,6 +262,50 @@ static void ulba_policy_waits_for_sigma_minus_and_fires_at_sigma_plus(void **unu
   assert_int_equal(first_balance(&s, steep, 12), 2);
 }
 
+/* ADAPTIVE_ULBA_GUARD: before sigma- the ULBA policy balances only when the
+ * measured degradation exceeds what the model itself predicts by C plus the
+ * overhead; a series that follows the model never triggers it. */
+static void ulba_guard_fires_before_sigma_minus_only_against_the_model(void **unused)
+{
+  /* The model of the test above: sigma- = 5, sigma+ = 9.8875, a = 0. */
+  adaptive_ulba_model model = {2, 1, 0.5, 0.0, 1.0, 10.0, 1.0};
+  adaptive_ulba_model grow = {2, 1, 0.5, 1.0, 1.0, 100.0, 1.0};
+  adaptive_config cfg;
+  adaptive_state s;
+  double steep[12], flat[12], follow[80], smin, splus;
+  int i, first;
+  (void)unused;
+  for (i = 0; i < 12; i++) {
+    steep[i] = 1.0 + 10.0 * i;
+    flat[i] = 1.0;
+  }
+  adaptive_config_default(&cfg);
+  assert_int_equal(cfg.ulba_guard, 0);
+  cfg.policy = ADAPTIVE_POLICY_ULBA;
+  cfg.initial_cost = 1.0;
+  cfg.ulba_guard = 1;
+  assert_int_equal(adaptive_state_init(&s, &cfg), ADAPTIVE_OK);
+  assert_int_equal(adaptive_state_set_model(&s, &model), ADAPTIVE_OK);
+  /* Steep: degradation 5 at step 2 against an expected 0, C + overhead 4. */
+  assert_int_equal(first_balance(&s, steep, 12), 2);
+  /* Flat: nothing is unexpected, so sigma+ still decides. */
+  assert_int_equal(adaptive_state_balanced(&s, 1.0), ADAPTIVE_OK);
+  assert_int_equal(first_balance(&s, flat, 12), 10);
+  /* A series growing at the model's a (1 per step) stays inside the model's
+   * own degradation: no balance before sigma-, although ZHAI's raw sum
+   * passes C plus the overhead long before (about step 9 of 50). */
+  assert_int_equal(adaptive_ulba_bounds(&grow, 1.0, &smin, &splus), ADAPTIVE_OK);
+  assert_true(smin >= 20.0 && smin < 80.0);
+  for (i = 0; i < 80; i++) follow[i] = 1.0 + i;
+  assert_int_equal(adaptive_state_set_model(&s, &grow), ADAPTIVE_OK);
+  assert_int_equal(adaptive_state_balanced(&s, 1.0), ADAPTIVE_OK);
+  first = first_balance(&s, follow, 80);
+  assert_true(first >= (int)smin);
+  /* Out of range is refused. */
+  cfg.ulba_guard = 2;
+  assert_int_equal(adaptive_config_check(&cfg), ADAPTIVE_EINVAL);
+}
+
 /* THRESHOLD on step times: (max - min)/avg against the threshold, measured
  * only after the settling steps and then every interval steps. */
 static void threshold_measures_after_settling_then_every_interval(void **unused)
@@ -511,6 +555,7 @@ int main(void)
       cmocka_unit_test(menon_cumulative_balances_when_the_sum_reaches_c),
       cmocka_unit_test(ulba_bounds_match_equations_8_and_12_for_paper_parameters),
       cmocka_unit_test(ulba_policy_waits_for_sigma_minus_and_fires_at_sigma_plus),
+      cmocka_unit_test(ulba_guard_fires_before_sigma_minus_only_against_the_model),
       cmocka_unit_test(threshold_measures_after_settling_then_every_interval),
       cmocka_unit_test(threshold_uses_the_normalized_load_average),
       cmocka_unit_test(efficiency_balances_below_eff_min),
