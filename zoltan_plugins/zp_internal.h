@@ -34,6 +34,11 @@ int zp_parse_int(const char *clean, int *out);
  * Returns 0 on success, -1 otherwise. */
 int zp_parse_double(const char *clean, double *out);
 
+/* Room for need elements of elem bytes in array, whose capacity is *cap
+ * (first when empty, then doubled).  Returns the array, moved or not, or
+ * NULL when out of memory (the old array is still valid then). */
+void *zp_grow(void *array, size_t *cap, size_t need, size_t elem, size_t first);
+
 /* Rank of this process in MPI_COMM_WORLD, or 0 before MPI_Init; used to
  * prefix messages as Zoltan does. */
 int zp_world_rank(void);
