@@ -21,22 +21,32 @@ extern "C" {
 
 struct Zoltan_Struct;
 
+/* The local objects: their number, global IDs (zp_ctx_num_gid_entries
+ * entries each, the largest NUM_GID_ENTRIES over ranks), weights
+ * (zp_ctx_wgt_dim each: OBJ_WEIGHT_DIM, or 1 with unit weights when it is 0;
+ * finite and >= 0) and current parts (-1 when outside the known parts). */
 ZP_API int zp_ctx_num_local(const zp_context *ctx);
 ZP_API int zp_ctx_num_gid_entries(const zp_context *ctx);
 ZP_API const ZOLTAN_ID_TYPE *zp_ctx_local_gids(const zp_context *ctx);
 ZP_API int zp_ctx_wgt_dim(const zp_context *ctx);
 ZP_API const double *zp_ctx_local_wgts(const zp_context *ctx);
-/* Current part of each local object, -1 when outside the known parts. */
 ZP_API const int *zp_ctx_local_parts(const zp_context *ctx);
+
+/* The target: the number of parts to produce, their sizes
+ * (zp_ctx_num_parts * zp_ctx_wgt_dim fractions, columns summing to 1) and
+ * the imbalance tolerances (zp_ctx_wgt_dim values of IMBALANCE_TOL, >= 1). */
 ZP_API int zp_ctx_num_parts(const zp_context *ctx);
 ZP_API const double *zp_ctx_part_sizes(const zp_context *ctx);
 ZP_API const double *zp_ctx_imbalance_tol(const zp_context *ctx);
-/* A duplicate of the Zoltan_Struct's communicator, owned by the layer. */
+
+/* The call: a duplicate of the Zoltan_Struct's communicator (owned by the
+ * layer), the plugin parameter values (see zp_param_int), the application's
+ * Zoltan_Struct (for Zoltan_Get_Fn), its DEBUG_LEVEL, and the name of the
+ * entry point, "Zoltan_LB_Partition" or "Zoltan_LB_Balance", for messages. */
 ZP_API MPI_Comm zp_ctx_comm(const zp_context *ctx);
 ZP_API const zp_params *zp_ctx_params(const zp_context *ctx);
 ZP_API struct Zoltan_Struct *zp_ctx_zz(const zp_context *ctx);
 ZP_API int zp_ctx_debug_level(const zp_context *ctx);
-/* "Zoltan_LB_Partition" or "Zoltan_LB_Balance", for messages. */
 ZP_API const char *zp_ctx_where(const zp_context *ctx);
 
 /*
@@ -47,7 +57,13 @@ ZP_API const char *zp_ctx_where(const zp_context *ctx);
  * calling method.  part_sizes has zp_ctx_num_parts * zp_ctx_wgt_dim entries
  * (columns summing to 1).  A native method runs on the application's own
  * Zoltan_Struct with AUTO_MIGRATE off; LB_METHOD, AUTO_MIGRATE, RETURN_LISTS
- * and the part sizes the application set are restored afterwards.
+ * and the part sizes the application set are restored afterwards.  Before
+ * it runs, the callbacks it will call (geometry for RCB, RIB and HSFC, the
+ * hypergraph or graph for PHG, the graph for GRAPH) are called once and
+ * their outcome agreed, so that a callback failing on one rank is an error
+ * on every rank instead of a hang inside Zoltan.  A centralised method gets
+ * exactly what it gets when selected: the coordinates and edges its own
+ * needs ask for, and its own ZP_NO_REMAP.
  * Returns a ZOLTAN_* code, the same on every rank.
  */
 ZP_API int zp_ctx_run_base(zp_context *ctx, const char *method, const double *part_sizes, int *new_part);

@@ -34,6 +34,11 @@ int zp_parse_int(const char *clean, int *out);
  * Returns 0 on success, -1 otherwise. */
 int zp_parse_double(const char *clean, double *out);
 
+/* Room for need elements of elem bytes in array, whose capacity is *cap
+ * (first when empty, then doubled).  Returns the array, moved or not, or
+ * NULL when out of memory (the old array is still valid then). */
+void *zp_grow(void *array, size_t *cap, size_t need, size_t elem, size_t first);
+
 /* Rank of this process in MPI_COMM_WORLD, or 0 before MPI_Init; used to
  * prefix messages as Zoltan does. */
 int zp_world_rank(void);
@@ -131,28 +136,58 @@ int zp_record_part_sizes(zp_record *r, int global_num, int len,
 size_t zp_record_payload(const zp_record *r, char **out);
 int zp_record_load_payload(zp_record *r, const char *buf, size_t len);
 
-/* --- the partition path (zp_partition.c) -------------------------------- */
+/* --- the partition path (zp_partition.c; see zp_partition_internal.h) --- */
 
-/* Arguments of Zoltan_LB_Partition, shared with Zoltan_LB_Balance. */
+/* Arguments of Zoltan_LB_Partition, shared with Zoltan_LB_Balance (whose
+ * part arrays are the layer's own and freed after the call). */
 typedef struct zp_lb_args {
-  int *changes;
-  int *num_gid_entries, *num_lid_entries;
-  int *num_import;
-  ZOLTAN_ID_PTR *import_gids, *import_lids;
-  int **import_procs, **import_to_part;
-  int *num_export;
-  ZOLTAN_ID_PTR *export_gids, *export_lids;
-  int **export_procs, **export_to_part;
+  int *changes;                  /* 1 when some object changes rank or part */
+  int *num_gid_entries;          /* entries per global ID in the lists */
+  int *num_lid_entries;          /* entries per local ID in the lists */
+  int *num_import;               /* import entries, -1 when not returned */
+  ZOLTAN_ID_PTR *import_gids;    /* global IDs of the imported objects */
+  ZOLTAN_ID_PTR *import_lids;    /* their local IDs on the sending rank */
+  int **import_procs;            /* the sending rank of each */
+  int **import_to_part;          /* the part each goes to */
+  int *num_export;               /* export entries, -1 when not returned */
+  ZOLTAN_ID_PTR *export_gids;    /* global IDs of the exported objects */
+  ZOLTAN_ID_PTR *export_lids;    /* their local IDs */
+  int **export_procs;            /* the rank each goes to */
+  int **export_to_part;          /* the part each goes to */
 } zp_lb_args;
 
 /* Run our method of r; is_balance is 1 for Zoltan_LB_Balance.  Collective. */
 int zp_partition(zp_record *r, int is_balance, zp_lb_args *a);
 
-/* The real Zoltan entry points, resolved once (zp_interpose.c). */
+/* --- the real Zoltan entry points (zp_real.c) --------------------------- */
+
+/* Each calls the Zoltan function the layer stands in front of, with the
+ * same arguments; when it cannot be found (a message says so) they return
+ * NULL, 0 or ZOLTAN_FATAL.  Zoltan_LB_Balance ignores the part arrays of a.
+ * The box queries take (xmin, ymin, zmin) and (xmax, ymax, zmax). */
+struct Zoltan_Struct *zp_real_create(MPI_Comm comm);
+void zp_real_destroy(struct Zoltan_Struct **zz);
+struct Zoltan_Struct *zp_real_copy(struct Zoltan_Struct const *from);
+int zp_real_copy_to(struct Zoltan_Struct *to, struct Zoltan_Struct const *from);
 int zp_real_set_param_vec(struct Zoltan_Struct *zz, const char *name,
                           const char *val, int index);
-int zp_real_lb_partition(struct Zoltan_Struct *zz, zp_lb_args *a);
 int zp_real_set_part_sizes(struct Zoltan_Struct *zz, int global_num, int len,
                            int *part_ids, int *wgt_idx, float *sizes);
+int zp_real_lb_partition(struct Zoltan_Struct *zz, zp_lb_args *a);
+int zp_real_lb_balance(struct Zoltan_Struct *zz, zp_lb_args *a);
+int zp_real_point_assign(struct Zoltan_Struct *zz, double *coords, int *proc);
+int zp_real_point_pp_assign(struct Zoltan_Struct *zz, double *coords, int *proc,
+                            int *part);
+int zp_real_box_assign(struct Zoltan_Struct *zz, const double lo[3],
+                       const double hi[3], int *procs, int *numprocs);
+int zp_real_box_pp_assign(struct Zoltan_Struct *zz, const double lo[3],
+                          const double hi[3], int *procs, int *numprocs,
+                          int *parts, int *numparts);
+int zp_real_rcb_box(struct Zoltan_Struct *zz, int part, int *ndim,
+                    double *xmin, double *ymin, double *zmin, double *xmax,
+                    double *ymax, double *zmax);
+size_t zp_real_serialize_size(struct Zoltan_Struct const *zz);
+int zp_real_serialize(struct Zoltan_Struct const *zz, size_t bufsize, char *buf);
+int zp_real_deserialize(struct Zoltan_Struct *zz, size_t bufsize, char *buf);
 
 #endif /* ZP_INTERNAL_H */

@@ -4,19 +4,19 @@
  *
  * Shared build: these functions carry Zoltan's own names and are exported,
  * so an application linked with -lzoltan_plugins ahead of Zoltan, or started
- * with LD_PRELOAD=libzoltan_plugins.so, calls them first; the real ones are
- * found with dlsym(RTLD_NEXT).  Zoltan calls its own entry points through
- * the PLT too (HIER, Zoltan_Copy, parameter filtering), so every function
- * here must be re-entrant.
+ * with LD_PRELOAD=libzoltan_plugins.so, calls them first.  Zoltan calls its
+ * own entry points through the PLT too (HIER, Zoltan_Copy, parameter
+ * filtering), so every function here must be re-entrant.
  *
- * Static build (ZP_STATIC_WRAP): the same functions are named __wrap_X and
- * the real ones __real_X, for a link with -Wl,--wrap=X.
+ * Static build (ZP_STATIC_WRAP): the same functions are named __wrap_X, for
+ * a link with -Wl,--wrap=X.  Either way the real ones are reached through
+ * zp_real.c.
  */
-#ifndef ZP_STATIC_WRAP
-#define _GNU_SOURCE 1
-#include <dlfcn.h>
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
+#ifdef ZP_STATIC_WRAP
+#define ZP_ENTRY(name) __wrap_##name
 #else
-#define _POSIX_C_SOURCE 200809L
+#define ZP_ENTRY(name) name
 #endif
 #include <stdint.h>
 #include <stdio.h>
@@ -26,60 +26,6 @@
 #include "zp_internal.h"
 
 typedef struct Zoltan_Struct ZZ;
-
-typedef ZZ *create_fn(MPI_Comm);
-typedef void destroy_fn(ZZ **);
-typedef ZZ *copy_fn(ZZ const *);
-typedef int copy_to_fn(ZZ *, ZZ const *);
-typedef int set_param_vec_fn(ZZ *, const char *, const char *, int);
-typedef int set_part_sizes_fn(ZZ *, int, int, int *, int *, float *);
-typedef int partition_fn(ZZ *, int *, int *, int *, int *, ZOLTAN_ID_PTR *, ZOLTAN_ID_PTR *, int **,
-                         int **, int *, ZOLTAN_ID_PTR *, ZOLTAN_ID_PTR *, int **, int **);
-typedef int balance_fn(ZZ *, int *, int *, int *, int *, ZOLTAN_ID_PTR *, ZOLTAN_ID_PTR *, int **, int *,
-                       ZOLTAN_ID_PTR *, ZOLTAN_ID_PTR *, int **);
-typedef int point_fn(ZZ *, double *, int *);
-typedef int point_pp_fn(ZZ *, double *, int *, int *);
-typedef int box_fn(ZZ *, double, double, double, double, double, double, int *, int *);
-typedef int box_pp_fn(ZZ *, double, double, double, double, double, double, int *, int *, int *, int *);
-typedef int rcb_box_fn(ZZ *, int, int *, double *, double *, double *, double *, double *, double *);
-typedef size_t ser_size_fn(ZZ const *);
-typedef int ser_fn(ZZ const *, size_t, char *);
-typedef int deser_fn(ZZ *, size_t, char *);
-
-#ifdef ZP_STATIC_WRAP
-#define ZP_ENTRY(name) __wrap_##name
-#define ZP_REAL(type, name) (&__real_##name)
-extern create_fn __real_Zoltan_Create;
-extern destroy_fn __real_Zoltan_Destroy;
-extern copy_fn __real_Zoltan_Copy;
-extern copy_to_fn __real_Zoltan_Copy_To;
-extern set_param_vec_fn __real_Zoltan_Set_Param_Vec;
-extern set_part_sizes_fn __real_Zoltan_LB_Set_Part_Sizes;
-extern partition_fn __real_Zoltan_LB_Partition;
-extern balance_fn __real_Zoltan_LB_Balance;
-extern point_fn __real_Zoltan_LB_Point_Assign;
-extern point_pp_fn __real_Zoltan_LB_Point_PP_Assign;
-extern box_fn __real_Zoltan_LB_Box_Assign;
-extern box_pp_fn __real_Zoltan_LB_Box_PP_Assign;
-extern rcb_box_fn __real_Zoltan_RCB_Box;
-extern ser_size_fn __real_Zoltan_Serialize_Size;
-extern ser_fn __real_Zoltan_Serialize;
-extern deser_fn __real_Zoltan_Deserialize;
-#else
-#define ZP_ENTRY(name) name
-#define ZP_REAL(type, name) ((type *)zp_real_symbol(#name))
-
-/* The next definition of a Zoltan symbol after ours.  dlsym is cheap after
- * the first call, but balancing calls are rare enough that caching would
- * only add state; Set_Param is the frequent one and it is cheap as well. */
-static void *zp_real_symbol(const char *name)
-{
-  void *p = dlsym(RTLD_NEXT, name);
-  if (p == NULL)
-    zp_error("zoltan_plugins", "cannot find the real %s (is Zoltan linked after libzoltan_plugins?)", name);
-  return p;
-}
-#endif
 
 /* The public signatures, declared again for the entry names. */
 ZP_API ZZ *ZP_ENTRY(Zoltan_Create)(MPI_Comm communicator);
@@ -117,30 +63,6 @@ ZP_API int ZP_ENTRY(Zoltan_RCB_Box)(ZZ *zz, int part, int *ndim, double *xmin, d
 ZP_API size_t ZP_ENTRY(Zoltan_Serialize_Size)(ZZ const *zz);
 ZP_API int ZP_ENTRY(Zoltan_Serialize)(ZZ const *zz, size_t bufsize, char *buf);
 ZP_API int ZP_ENTRY(Zoltan_Deserialize)(ZZ *zz, size_t bufsize, char *buf);
-
-/* ---- helpers for the rest of the layer --------------------------------- */
-
-int zp_real_set_param_vec(ZZ *zz, const char *name, const char *val, int index)
-{
-  set_param_vec_fn *f = ZP_REAL(set_param_vec_fn, Zoltan_Set_Param_Vec);
-  return f ? f(zz, name, val, index) : ZOLTAN_FATAL;
-}
-
-int zp_real_lb_partition(ZZ *zz, zp_lb_args *a)
-{
-  partition_fn *f = ZP_REAL(partition_fn, Zoltan_LB_Partition);
-  if (f == NULL) return ZOLTAN_FATAL;
-  return f(zz, a->changes, a->num_gid_entries, a->num_lid_entries, a->num_import, a->import_gids,
-           a->import_lids, a->import_procs, a->import_to_part, a->num_export, a->export_gids,
-           a->export_lids, a->export_procs, a->export_to_part);
-}
-
-int zp_real_set_part_sizes(ZZ *zz, int global_num, int len, int *part_ids, int *wgt_idx,
-                           float *sizes)
-{
-  set_part_sizes_fn *f = ZP_REAL(set_part_sizes_fn, Zoltan_LB_Set_Part_Sizes);
-  return f ? f(zz, global_num, len, part_ids, wgt_idx, sizes) : ZOLTAN_FATAL;
-}
 
 /* ---- environment overrides --------------------------------------------- */
 
@@ -182,17 +104,14 @@ static void zp_apply_env(ZZ *zz)
 
 ZZ *ZP_ENTRY(Zoltan_Create)(MPI_Comm communicator)
 {
-  create_fn *f = ZP_REAL(create_fn, Zoltan_Create);
   ZZ *zz;
   zp_builtin_init();
-  if (f == NULL) return NULL;
-  zz = f(communicator);
+  zz = zp_real_create(communicator);
   if (zz != NULL && zp_record_add(zz, communicator) == NULL) {
     /* Without a record our methods cannot work on this struct; native
      * methods still would, but a half-working struct hides the problem. */
-    destroy_fn *d = ZP_REAL(destroy_fn, Zoltan_Destroy);
     zp_error("Zoltan_Create", "out of memory for the plugin record");
-    if (d) d(&zz);
+    zp_real_destroy(&zz);
     return NULL;
   }
   if (zz != NULL) zp_apply_env(zz);
@@ -201,9 +120,8 @@ ZZ *ZP_ENTRY(Zoltan_Create)(MPI_Comm communicator)
 
 void ZP_ENTRY(Zoltan_Destroy)(ZZ **zz)
 {
-  destroy_fn *f = ZP_REAL(destroy_fn, Zoltan_Destroy);
   ZZ *key = zz ? *zz : NULL;
-  if (f) f(zz);
+  zp_real_destroy(zz);
   if (key) zp_record_remove(key);
 }
 
@@ -224,13 +142,11 @@ static int zp_after_copy(ZZ *to, ZZ const *from)
 
 ZZ *ZP_ENTRY(Zoltan_Copy)(ZZ const *from)
 {
-  copy_fn *f = ZP_REAL(copy_fn, Zoltan_Copy);
   ZZ *to;
-  if (f == NULL) return NULL;
   /* In a shared build Zoltan_Copy calls our Zoltan_Create and Zoltan_Copy_To
    * itself; copying once more here is harmless and covers static links,
    * where those inner calls are not wrapped. */
-  to = f(from);
+  to = zp_real_copy(from);
   if (to != NULL && zp_after_copy(to, from) != ZOLTAN_OK) {
     zp_error("Zoltan_Copy", "could not copy the plugin record");
     ZP_ENTRY(Zoltan_Destroy)(&to);
@@ -240,10 +156,7 @@ ZZ *ZP_ENTRY(Zoltan_Copy)(ZZ const *from)
 
 int ZP_ENTRY(Zoltan_Copy_To)(ZZ *to, ZZ const *from)
 {
-  copy_to_fn *f = ZP_REAL(copy_to_fn, Zoltan_Copy_To);
-  int ierr;
-  if (f == NULL) return ZOLTAN_FATAL;
-  ierr = f(to, from);
+  int ierr = zp_real_copy_to(to, from);
   if (ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN) {
     int e2 = zp_after_copy(to, from);
     if (e2 != ZOLTAN_OK) {
@@ -393,12 +306,11 @@ int ZP_ENTRY(Zoltan_LB_Balance)(ZZ *zz, int *changes, int *num_gid_entries, int 
     Zoltan_Free((void **)&import_to_part, __FILE__, __LINE__);
     Zoltan_Free((void **)&export_to_part, __FILE__, __LINE__);
   } else {
-    balance_fn *f = ZP_REAL(balance_fn, Zoltan_LB_Balance);
+    zp_lb_args a = {changes, num_gid_entries, num_lid_entries, num_import, import_global_ids,
+                    import_local_ids, import_procs, NULL, num_export, export_global_ids,
+                    export_local_ids, export_procs, NULL};
     if (r) r->busy++;
-    ierr = f ? f(zz, changes, num_gid_entries, num_lid_entries, num_import, import_global_ids,
-                 import_local_ids, import_procs, num_export, export_global_ids, export_local_ids,
-                 export_procs)
-             : ZOLTAN_FATAL;
+    ierr = zp_real_lb_balance(zz, &a);
     if (r) r->busy--;
   }
   zp_notify(r, MPI_Wtime() - t0, ierr);
@@ -419,47 +331,38 @@ static int zp_no_geometry(const zp_record *r, const char *yo)
 
 int ZP_ENTRY(Zoltan_LB_Point_Assign)(ZZ *zz, double *coords, int *proc)
 {
-  point_fn *f;
   if (zp_no_geometry(zp_record_find(zz), "Zoltan_LB_Point_Assign")) return ZOLTAN_FATAL;
-  f = ZP_REAL(point_fn, Zoltan_LB_Point_Assign);
-  return f ? f(zz, coords, proc) : ZOLTAN_FATAL;
+  return zp_real_point_assign(zz, coords, proc);
 }
 
 int ZP_ENTRY(Zoltan_LB_Point_PP_Assign)(ZZ *zz, double *coords, int *proc, int *part)
 {
-  point_pp_fn *f;
   if (zp_no_geometry(zp_record_find(zz), "Zoltan_LB_Point_PP_Assign")) return ZOLTAN_FATAL;
-  f = ZP_REAL(point_pp_fn, Zoltan_LB_Point_PP_Assign);
-  return f ? f(zz, coords, proc, part) : ZOLTAN_FATAL;
+  return zp_real_point_pp_assign(zz, coords, proc, part);
 }
 
 int ZP_ENTRY(Zoltan_LB_Box_Assign)(ZZ *zz, double xmin, double ymin, double zmin, double xmax,
                                    double ymax, double zmax, int *procs, int *numprocs)
 {
-  box_fn *f;
+  const double lo[3] = {xmin, ymin, zmin}, hi[3] = {xmax, ymax, zmax};
   if (zp_no_geometry(zp_record_find(zz), "Zoltan_LB_Box_Assign")) return ZOLTAN_FATAL;
-  f = ZP_REAL(box_fn, Zoltan_LB_Box_Assign);
-  return f ? f(zz, xmin, ymin, zmin, xmax, ymax, zmax, procs, numprocs) : ZOLTAN_FATAL;
+  return zp_real_box_assign(zz, lo, hi, procs, numprocs);
 }
 
 int ZP_ENTRY(Zoltan_LB_Box_PP_Assign)(ZZ *zz, double xmin, double ymin, double zmin, double xmax,
                                       double ymax, double zmax, int *procs, int *numprocs,
                                       int *parts, int *numparts)
 {
-  box_pp_fn *f;
+  const double lo[3] = {xmin, ymin, zmin}, hi[3] = {xmax, ymax, zmax};
   if (zp_no_geometry(zp_record_find(zz), "Zoltan_LB_Box_PP_Assign")) return ZOLTAN_FATAL;
-  f = ZP_REAL(box_pp_fn, Zoltan_LB_Box_PP_Assign);
-  return f ? f(zz, xmin, ymin, zmin, xmax, ymax, zmax, procs, numprocs, parts, numparts)
-           : ZOLTAN_FATAL;
+  return zp_real_box_pp_assign(zz, lo, hi, procs, numprocs, parts, numparts);
 }
 
 int ZP_ENTRY(Zoltan_RCB_Box)(ZZ *zz, int part, int *ndim, double *xmin, double *ymin, double *zmin,
                              double *xmax, double *ymax, double *zmax)
 {
-  rcb_box_fn *f;
   if (zp_no_geometry(zp_record_find(zz), "Zoltan_RCB_Box")) return ZOLTAN_FATAL;
-  f = ZP_REAL(rcb_box_fn, Zoltan_RCB_Box);
-  return f ? f(zz, part, ndim, xmin, ymin, zmin, xmax, ymax, zmax) : ZOLTAN_FATAL;
+  return zp_real_rcb_box(zz, part, ndim, xmin, ymin, zmin, xmax, ymax, zmax);
 }
 
 /* ---- serialisation ------------------------------------------------------ */
@@ -470,9 +373,8 @@ static const char zp_magic[8] = {'Z', 'P', 'L', 'U', 'G', 'I', 'N', '1'};
 
 size_t ZP_ENTRY(Zoltan_Serialize_Size)(ZZ const *zz)
 {
-  ser_size_fn *f = ZP_REAL(ser_size_fn, Zoltan_Serialize_Size);
   zp_record *r = zp_record_find(zz);
-  size_t n = f ? f(zz) : 0, plen;
+  size_t n = zp_real_serialize_size(zz), plen;
   char *payload = NULL;
   if (r == NULL) return n;
   plen = zp_record_payload(r, &payload);
@@ -482,16 +384,13 @@ size_t ZP_ENTRY(Zoltan_Serialize_Size)(ZZ const *zz)
 
 int ZP_ENTRY(Zoltan_Serialize)(ZZ const *zz, size_t bufsize, char *buf)
 {
-  ser_size_fn *fs = ZP_REAL(ser_size_fn, Zoltan_Serialize_Size);
-  ser_fn *f = ZP_REAL(ser_fn, Zoltan_Serialize);
   zp_record *r = zp_record_find(zz);
   size_t n, plen;
   uint64_t len64;
   char *payload = NULL;
   int ierr;
-  if (f == NULL || fs == NULL) return ZOLTAN_FATAL;
-  if (r == NULL) return f(zz, bufsize, buf);
-  n = fs(zz);
+  if (r == NULL) return zp_real_serialize(zz, bufsize, buf);
+  n = zp_real_serialize_size(zz);
   plen = zp_record_payload(r, &payload);
   if (payload == NULL) return ZOLTAN_MEMERR;
   if (bufsize < n + plen + ZP_TRAILER) {
@@ -500,7 +399,7 @@ int ZP_ENTRY(Zoltan_Serialize)(ZZ const *zz, size_t bufsize, char *buf)
     free(payload);
     return ZOLTAN_FATAL;
   }
-  ierr = f(zz, n, buf);
+  ierr = zp_real_serialize(zz, n, buf);
   if (ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN) {
     len64 = plen;
     memcpy(buf + n, payload, plen);
@@ -513,11 +412,9 @@ int ZP_ENTRY(Zoltan_Serialize)(ZZ const *zz, size_t bufsize, char *buf)
 
 int ZP_ENTRY(Zoltan_Deserialize)(ZZ *zz, size_t bufsize, char *buf)
 {
-  deser_fn *f = ZP_REAL(deser_fn, Zoltan_Deserialize);
   zp_record *r = zp_record_find(zz);
   uint64_t plen = 0;
   int ierr;
-  if (f == NULL) return ZOLTAN_FATAL;
   if (r != NULL && buf != NULL && bufsize >= ZP_TRAILER &&
       memcmp(buf + bufsize - 8, zp_magic, 8) == 0) {
     memcpy(&plen, buf + bufsize - 16, 8);
@@ -526,14 +423,14 @@ int ZP_ENTRY(Zoltan_Deserialize)(ZZ *zz, size_t bufsize, char *buf)
                (unsigned long long)plen, bufsize);
       return ZOLTAN_FATAL;
     }
-    ierr = f(zz, bufsize - ZP_TRAILER - (size_t)plen, buf);
+    ierr = zp_real_deserialize(zz, bufsize - ZP_TRAILER - (size_t)plen, buf);
     if (ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN) {
       int e2 = zp_record_load_payload(r, buf + bufsize - ZP_TRAILER - plen, (size_t)plen);
       if (e2 != ZOLTAN_OK) ierr = e2;
     }
     return ierr;
   }
-  ierr = f(zz, bufsize, buf);
+  ierr = zp_real_deserialize(zz, bufsize, buf);
   if (r != NULL && (ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN)) {
     /* A buffer from a process without the layer: native settings only. */
     r->method = NULL;

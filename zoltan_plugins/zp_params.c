@@ -59,13 +59,9 @@ int zp_params_set(zp_params *p, const char *clean_name, const char *clean_value)
   }
   if (strlen(clean_value) >= ZP_VALUE_MAX) return ZOLTAN_FATAL;
   if (i == p->n) {
-    if (p->n == p->cap) {
-      size_t nc = p->cap ? 2 * p->cap : 8;
-      zp_param_value *nv = realloc(p->v, nc * sizeof *nv);
-      if (nv == NULL) return ZOLTAN_MEMERR;
-      p->v = nv;
-      p->cap = nc;
-    }
+    zp_param_value *grown = zp_grow(p->v, &p->cap, p->n + 1, sizeof *p->v, 8);
+    if (grown == NULL) return ZOLTAN_MEMERR;
+    p->v = grown;
     p->v[i].def = ref.def;
     p->n++;
   }
@@ -110,36 +106,33 @@ static int zp_lookup(const zp_params *p, const char *name, zp_param_type type,
   return *value ? ZOLTAN_OK : ZOLTAN_FATAL;
 }
 
-int zp_param_int(const zp_params *p, const char *name, int *value, int *is_keyword)
+/* A numeric parameter: an int when ivalue is given, else a double.  A
+ * keyword of the row gives 0 and sets *is_keyword (when given). */
+static int zp_param_number(const zp_params *p, const char *name, zp_param_type type, int *ivalue,
+                           double *dvalue, int *is_keyword)
 {
   char buf[ZP_VALUE_MAX];
   const zp_param_def *def;
   const char *v;
-  int ierr = zp_lookup(p, name, ZP_PARAM_INT, &def, &v, buf, sizeof buf);
+  int ierr = zp_lookup(p, name, type, &def, &v, buf, sizeof buf), keyword;
   if (ierr != ZOLTAN_OK) return ierr;
-  if (is_keyword) *is_keyword = 0;
-  if (zp_keyword(def, v)) {
-    if (is_keyword) *is_keyword = 1;
-    *value = 0;
-    return ZOLTAN_OK;
-  }
-  return zp_parse_int(v, value) == 0 ? ZOLTAN_OK : ZOLTAN_FATAL;
+  keyword = zp_keyword(def, v);
+  if (is_keyword) *is_keyword = keyword;
+  if (keyword && ivalue) *ivalue = 0;
+  else if (keyword) *dvalue = 0.0;
+  if (keyword) return ZOLTAN_OK;
+  if (ivalue) return zp_parse_int(v, ivalue) == 0 ? ZOLTAN_OK : ZOLTAN_FATAL;
+  return zp_parse_double(v, dvalue) == 0 ? ZOLTAN_OK : ZOLTAN_FATAL;
+}
+
+int zp_param_int(const zp_params *p, const char *name, int *value, int *is_keyword)
+{
+  return zp_param_number(p, name, ZP_PARAM_INT, value, NULL, is_keyword);
 }
 
 int zp_param_double(const zp_params *p, const char *name, double *value, int *is_keyword)
 {
-  char buf[ZP_VALUE_MAX];
-  const zp_param_def *def;
-  const char *v;
-  int ierr = zp_lookup(p, name, ZP_PARAM_DOUBLE, &def, &v, buf, sizeof buf);
-  if (ierr != ZOLTAN_OK) return ierr;
-  if (is_keyword) *is_keyword = 0;
-  if (zp_keyword(def, v)) {
-    if (is_keyword) *is_keyword = 1;
-    *value = 0.0;
-    return ZOLTAN_OK;
-  }
-  return zp_parse_double(v, value) == 0 ? ZOLTAN_OK : ZOLTAN_FATAL;
+  return zp_param_number(p, name, ZP_PARAM_DOUBLE, NULL, value, is_keyword);
 }
 
 int zp_param_string(const zp_params *p, const char *name, const char **value)

@@ -45,7 +45,7 @@ static void zp_record_free(zp_record *r)
 
 zp_record *zp_record_add(struct Zoltan_Struct *zz, MPI_Comm comm)
 {
-  zp_record *r;
+  zp_record *r, **grown;
   if (zp_record_find(zz) != NULL) zp_record_remove(zz);
   r = calloc(1, sizeof *r);
   if (r == NULL) return NULL;
@@ -55,13 +55,9 @@ zp_record *zp_record_add(struct Zoltan_Struct *zz, MPI_Comm comm)
   if (r->params == NULL || MPI_Comm_dup(comm, &r->comm) != MPI_SUCCESS) goto fail;
   MPI_Comm_rank(r->comm, &r->rank);
   MPI_Comm_size(r->comm, &r->size);
-  if (zp_table_n == zp_table_cap) {
-    size_t nc = zp_table_cap ? 2 * zp_table_cap : 8;
-    zp_record **nt = realloc(zp_table, nc * sizeof *nt);
-    if (nt == NULL) goto fail;
-    zp_table = nt;
-    zp_table_cap = nc;
-  }
+  grown = zp_grow(zp_table, &zp_table_cap, zp_table_n + 1, sizeof *zp_table, 8);
+  if (grown == NULL) goto fail;
+  zp_table = grown;
   zp_table[zp_table_n++] = r;
   return r;
 fail:
@@ -146,6 +142,7 @@ end:
 
 int zp_record_native(zp_record *r, const char *clean_name, int index, const char *clean_value)
 {
+  zp_native_param *grown;
   size_t i;
   if (strlen(clean_name) >= ZP_NAME_MAX || strlen(clean_value) >= ZP_VALUE_MAX) {
     /* Too long to be one of the parameters the layer reads; Zoltan has it. */
@@ -172,13 +169,9 @@ int zp_record_native(zp_record *r, const char *clean_name, int index, const char
       return ZOLTAN_OK;
     }
   }
-  if (r->n_native == r->cap_native) {
-    size_t nc = r->cap_native ? 2 * r->cap_native : 16;
-    zp_native_param *nv = realloc(r->native, nc * sizeof *nv);
-    if (nv == NULL) return ZOLTAN_MEMERR;
-    r->native = nv;
-    r->cap_native = nc;
-  }
+  grown = zp_grow(r->native, &r->cap_native, r->n_native + 1, sizeof *r->native, 16);
+  if (grown == NULL) return ZOLTAN_MEMERR;
+  r->native = grown;
   strcpy(r->native[r->n_native].name, clean_name);
   r->native[r->n_native].index = index;
   strcpy(r->native[r->n_native].value, clean_value);
@@ -216,21 +209,16 @@ double zp_record_native_double(const zp_record *r, const char *name, int index, 
 int zp_record_part_sizes(zp_record *r, int global_num, int len, const int *part_ids,
                          const int *wgt_idx, const float *sizes)
 {
+  zp_part_size_entry *grown;
   int i;
   if (len < 0) {
     /* Zoltan clears every recorded size when len is negative. */
     r->n_psizes = 0;
     return ZOLTAN_OK;
   }
-  if (r->n_psizes + (size_t)len > r->cap_psizes) {
-    size_t nc = r->cap_psizes ? r->cap_psizes : 16;
-    zp_part_size_entry *nv;
-    while (nc < r->n_psizes + (size_t)len) nc *= 2;
-    nv = realloc(r->psizes, nc * sizeof *nv);
-    if (nv == NULL) return ZOLTAN_MEMERR;
-    r->psizes = nv;
-    r->cap_psizes = nc;
-  }
+  grown = zp_grow(r->psizes, &r->cap_psizes, r->n_psizes + (size_t)len, sizeof *r->psizes, 16);
+  if (grown == NULL) return ZOLTAN_MEMERR;
+  r->psizes = grown;
   for (i = 0; i < len; i++) {
     zp_part_size_entry *e = &r->psizes[r->n_psizes++];
     e->global_num = global_num;

@@ -52,6 +52,17 @@ int zp_parse_double(const char *clean, double *out)
   return 0;
 }
 
+void *zp_grow(void *array, size_t *cap, size_t need, size_t elem, size_t first)
+{
+  size_t nc = *cap ? *cap : first;
+  void *grown;
+  if (need <= *cap) return array;
+  while (nc < need) nc *= 2;
+  grown = realloc(array, nc * elem);
+  if (grown != NULL) *cap = nc;
+  return grown;
+}
+
 int zp_world_rank(void)
 {
   int init = 0, fin = 0, r = 0;

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The per-call context of the partition path: its settings, the agreement
+ * of return codes over ranks, and the accessors a distributed method uses.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "zp_partition_internal.h"
+
+void zp_ctx_init(zp_context *c, zp_record *r, int is_balance)
+{
+  memset(c, 0, sizeof *c);
+  c->r = r;
+  c->is_balance = is_balance;
+  c->yo = is_balance ? "Zoltan_LB_Balance" : "Zoltan_LB_Partition";
+}
+
+void zp_ctx_free(zp_context *c)
+{
+  void *arrays[] = {c->tol, c->pdist, c->part_sizes, c->gids, c->lids, c->w, c->parts,
+                    c->in_parts, c->coords, c->nedges, c->nbr, c->ewgts};
+  size_t i;
+  for (i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
+}
+
+int zp_agree(const zp_context *c, int local)
+{
+  int worst = local < 0 ? local : 0, global = 0;
+  MPI_Allreduce(&worst, &global, 1, MPI_INT, MPI_MIN, c->r->comm);
+  if (global < 0) return local < 0 ? local : global;
+  return local;
+}
+
+int zp_agree_step(const zp_context *c, int local, int *warn)
+{
+  int ierr = zp_agree(c, local);
+  if (ierr == ZOLTAN_WARN) *warn = 1;
+  return ierr < 0 ? ierr : ZOLTAN_OK;
+}
+
+unsigned zp_method_needs(const zp_method *m, const zp_params *params)
+{
+  return m->needs_for != NULL ? m->needs_for(params) : m->needs;
+}
+
+static int zp_return_lists_value(const char *v)
+{
+  if (v == NULL) return ZP_RL_ALL;
+  if (strcmp(v, "NONE") == 0) return ZP_RL_NONE;
+  if (strcmp(v, "IMPORT") == 0) return ZP_RL_IMPORT;
+  if (strcmp(v, "EXPORT") == 0) return ZP_RL_EXPORT;
+  if (strcmp(v, "ALL") == 0 || strcmp(v, "IMPORT AND EXPORT") == 0) return ZP_RL_ALL;
+  if (strcmp(v, "PARTS") == 0 || strcmp(v, "PART ASSIGNMENTS") == 0 ||
+      strcmp(v, "PARTITION ASSIGNMENTS") == 0)
+    return ZP_RL_PARTS;
+  if (strcmp(v, "CANDIDATE_LISTS") == 0) return ZP_RL_CANDIDATES;
+  return ZP_RL_ALL;
+}
+
+int zp_read_settings(zp_context *c)
+{
+  zp_record *r = c->r;
+  int local[3], global[3], d;
+  /* Like Zoltan, take the largest value over ranks so that all agree. */
+  local[0] = zp_record_native_int(r, "NUM_GID_ENTRIES", 1);
+  local[1] = zp_record_native_int(r, "NUM_LID_ENTRIES", 1);
+  local[2] = zp_return_lists_value(zp_record_native_get(r, "RETURN_LISTS", -1));
+  MPI_Allreduce(local, global, 3, MPI_INT, MPI_MAX, r->comm);
+  c->ngid = global[0];
+  c->nlid = global[1];
+  c->return_lists = global[2];
+  c->obj_wgt_dim = zp_record_native_int(r, "OBJ_WEIGHT_DIM", 0);
+  c->wdim = c->obj_wgt_dim > 0 ? c->obj_wgt_dim : 1;
+  c->edge_wgt_dim = zp_record_native_int(r, "EDGE_WEIGHT_DIM", 0);
+  c->auto_migrate = zp_record_native_int(r, "AUTO_MIGRATE", 0);
+  c->debug_level = zp_record_native_int(r, "DEBUG_LEVEL", 1);
+  c->debug_proc = zp_record_native_int(r, "DEBUG_PROCESSOR", 0);
+  c->remap = zp_record_native_int(r, "REMAP", 1);
+  c->tol = malloc((size_t)c->wdim * sizeof *c->tol);
+  if (c->tol == NULL) return ZOLTAN_MEMERR;
+  for (d = 0; d < c->wdim; d++) c->tol[d] = zp_record_native_double(r, "IMBALANCE_TOL", d, 1.1);
+  if (c->return_lists == ZP_RL_CANDIDATES) {
+    zp_error(c->yo, "RETURN_LISTS = CANDIDATE_LISTS is for matching methods; LB_METHOD %s does not "
+                    "produce candidates", r->method->name);
+    return ZOLTAN_FATAL;
+  }
+  return ZOLTAN_OK;
+}
+
+/* ---- services for distributed methods (zp_context.h) --------------------- */
+
+int zp_ctx_num_local(const zp_context *c) { return c->n; }
+int zp_ctx_num_gid_entries(const zp_context *c) { return c->ngid; }
+const ZOLTAN_ID_TYPE *zp_ctx_local_gids(const zp_context *c) { return c->gids; }
+int zp_ctx_wgt_dim(const zp_context *c) { return c->wdim; }
+const double *zp_ctx_local_wgts(const zp_context *c) { return c->w; }
+const int *zp_ctx_local_parts(const zp_context *c) { return c->parts; }
+int zp_ctx_num_parts(const zp_context *c) { return c->nparts; }
+const double *zp_ctx_part_sizes(const zp_context *c) { return c->part_sizes; }
+const double *zp_ctx_imbalance_tol(const zp_context *c) { return c->tol; }
+MPI_Comm zp_ctx_comm(const zp_context *c) { return c->r->comm; }
+const zp_params *zp_ctx_params(const zp_context *c) { return c->r->params; }
+struct Zoltan_Struct *zp_ctx_zz(const zp_context *c) { return c->r->zz; }
+int zp_ctx_debug_level(const zp_context *c) { return c->debug_level; }
+const char *zp_ctx_where(const zp_context *c) { return c->yo; }

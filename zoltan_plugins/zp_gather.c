@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The application's data, through its Zoltan callbacks (Zoltan_Get_Fn):
+ * local objects, weights and current parts; coordinates and graph edges
+ * when a method wants them; and, before Zoltan's PHG runs as a base method,
+ * the hypergraph.  Every callback's error code is checked and named in the
+ * message, and coordinates and edges are asked for at most once per call.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "zp_partition_internal.h"
+
+/* Did a callback succeed?  Warnings are successes, as in Zoltan. */
+static int zp_cb_ok(int ierr)
+{
+  return ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN;
+}
+
+/* The local ID of object i, or NULL when there are none. */
+static ZOLTAN_ID_PTR zp_lid(const zp_context *c, int i)
+{
+  return c->lids ? c->lids + (size_t)i * c->nlid : NULL;
+}
+
+static ZOLTAN_ID_PTR zp_gid(const zp_context *c, int i)
+{
+  return c->gids + (size_t)i * c->ngid;
+}
+
+/* ---- objects ------------------------------------------------------------- */
+
+static int zp_count_objects(zp_context *c)
+{
+  ZOLTAN_VOID_FN *fn = NULL;
+  void *data = NULL;
+  int ierr = ZOLTAN_OK;
+  Zoltan_Get_Fn(c->r->zz, ZOLTAN_NUM_OBJ_FN_TYPE, &fn, &data);
+  if (fn == NULL) {
+    zp_error(c->yo, "Register ZOLTAN_NUM_OBJ_FN.");
+    return ZOLTAN_FATAL;
+  }
+  c->n = ((ZOLTAN_NUM_OBJ_FN *)fn)(data, &ierr);
+  if (!zp_cb_ok(ierr)) {
+    zp_error(c->yo, "ZOLTAN_NUM_OBJ_FN returned error code %d", ierr);
+    return ZOLTAN_FATAL;
+  }
+  if (c->n < 0) {
+    zp_error(c->yo, "ZOLTAN_NUM_OBJ_FN returned %d objects", c->n);
+    return ZOLTAN_FATAL;
+  }
+  return ZOLTAN_OK;
+}
+
+/* The objects through FIRST_OBJ / NEXT_OBJ, for applications without
+ * OBJ_LIST; the chain must give exactly the announced number. */
+static int zp_walk_objects(zp_context *c, float *fw)
+{
+  struct Zoltan_Struct *zz = c->r->zz;
+  ZOLTAN_VOID_FN *first = NULL, *next = NULL;
+  void *fdata = NULL, *ndata = NULL;
+  int ierr = ZOLTAN_OK, wd = c->obj_wgt_dim, found, i;
+  Zoltan_Get_Fn(zz, ZOLTAN_FIRST_OBJ_FN_TYPE, &first, &fdata);
+  Zoltan_Get_Fn(zz, ZOLTAN_NEXT_OBJ_FN_TYPE, &next, &ndata);
+  if (first == NULL || next == NULL) {
+    zp_error(c->yo, "Must register ZOLTAN_OBJ_LIST_FN or ZOLTAN_FIRST_OBJ_FN/ZOLTAN_NEXT_OBJ_FN.");
+    return ZOLTAN_FATAL;
+  }
+  found = ((ZOLTAN_FIRST_OBJ_FN *)first)(fdata, c->ngid, c->nlid, c->gids, c->lids, wd, fw, &ierr);
+  for (i = 0; found && i + 1 < c->n && zp_cb_ok(ierr); i++)
+    found = ((ZOLTAN_NEXT_OBJ_FN *)next)(ndata, c->ngid, c->nlid, zp_gid(c, i), zp_lid(c, i), zp_gid(c, i + 1),
+                                         zp_lid(c, i + 1), wd, fw + (size_t)(i + 1) * wd, &ierr);
+  if (!zp_cb_ok(ierr)) {
+    zp_error(c->yo, "ZOLTAN_FIRST_OBJ_FN/ZOLTAN_NEXT_OBJ_FN returned error code %d", ierr);
+    return ZOLTAN_FATAL;
+  }
+  if (!found || i + 1 < c->n) {
+    zp_error(c->yo, "ZOLTAN_NEXT_OBJ_FN ended after %d of the %d objects that ZOLTAN_NUM_OBJ_FN "
+                    "announced", found ? i + 1 : i, c->n);
+    return ZOLTAN_FATAL;
+  }
+  return ZOLTAN_OK;
+}
+
+static int zp_list_objects(zp_context *c, float *fw)
+{
+  ZOLTAN_VOID_FN *fn = NULL;
+  void *data = NULL;
+  int ierr = ZOLTAN_OK;
+  Zoltan_Get_Fn(c->r->zz, ZOLTAN_OBJ_LIST_FN_TYPE, &fn, &data);
+  if (fn == NULL) return zp_walk_objects(c, fw);
+  ((ZOLTAN_OBJ_LIST_FN *)fn)(data, c->ngid, c->nlid, c->gids, c->lids, c->obj_wgt_dim, fw, &ierr);
+  if (!zp_cb_ok(ierr)) {
+    zp_error(c->yo, "ZOLTAN_OBJ_LIST_FN returned error code %d", ierr);
+    return ZOLTAN_FATAL;
+  }
+  return ZOLTAN_OK;
+}
+
+/* Current parts: the part callbacks when registered, else the rank. */
+static int zp_current_parts(zp_context *c)
+{
+  ZOLTAN_VOID_FN *fn = NULL;
+  void *data = NULL;
+  int ierr = ZOLTAN_OK, i;
+  Zoltan_Get_Fn(c->r->zz, ZOLTAN_PART_MULTI_FN_TYPE, &fn, &data);
+  if (fn != NULL) {
+    ((ZOLTAN_PART_MULTI_FN *)fn)(data, c->ngid, c->nlid, c->n, c->gids, c->lids, c->parts, &ierr);
+  } else {
+    Zoltan_Get_Fn(c->r->zz, ZOLTAN_PART_FN_TYPE, &fn, &data);
+    for (i = 0; i < c->n && zp_cb_ok(ierr); i++)
+      c->parts[i] = fn == NULL ? c->r->rank
+                               : ((ZOLTAN_PART_FN *)fn)(data, c->ngid, c->nlid, zp_gid(c, i), zp_lid(c, i), &ierr);
+  }
+  if (!zp_cb_ok(ierr)) {
+    zp_error(c->yo, "the part callback (ZOLTAN_PART_MULTI_FN or ZOLTAN_PART_FN) returned error code %d", ierr);
+    return ZOLTAN_FATAL;
+  }
+  return ZOLTAN_OK;
+}
+
+/* Weights as doubles (1 each without OBJ_WEIGHT_DIM), refusing NaN,
+ * infinite and negative ones; parts outside the known ones mapped. */
+static int zp_check_objects(zp_context *c, const float *fw)
+{
+  int ierr = ZOLTAN_OK, i, d, nmsg = 0, wd = c->obj_wgt_dim;
+  char g[ZP_GID_TEXT];
+  for (i = 0; i < c->n; i++) {
+    c->in_parts[i] = c->parts[i];
+    if (c->parts[i] < 0 || c->parts[i] >= c->nparts) {
+      /* An object outside the known parts (no part callback and more ranks
+       * than parts, or NUM_GLOBAL_PARTS shrank) is taken to be in the first
+       * part its rank holds; on a rank that holds none it is in no part
+       * (-1), and any assignment moves it. */
+      c->parts[i] = zp_first_part_of(c, c->r->rank);
+    }
+    for (d = 0; d < c->wdim; d++) {
+      double v = wd > 0 ? (double)fw[(size_t)i * wd + d] : 1.0;
+      if (!isfinite(v) || v < 0.0) {
+        if (nmsg++ < ZP_MAX_OBJ_MESSAGES) {
+          zp_format_gid(zp_gid(c, i), c->ngid, g, sizeof g);
+          zp_error(c->yo, "object GID %s has weight[%d] = %g; weights must be finite and >= 0", g, d, v);
+        }
+        ierr = ZOLTAN_FATAL;
+      }
+      c->w[(size_t)i * c->wdim + d] = v;
+    }
+  }
+  return ierr;
+}
+
+int zp_gather_objects(zp_context *c)
+{
+  float *fw = NULL;
+  size_t n;
+  int ierr = zp_count_objects(c), wd = c->obj_wgt_dim;
+  if (ierr < 0) return ierr;
+  n = (size_t)c->n;
+  c->gids = calloc(n * c->ngid + 1, sizeof *c->gids);
+  c->lids = c->nlid ? calloc(n * c->nlid + 1, sizeof *c->lids) : NULL;
+  fw = calloc(n * (size_t)(wd > 0 ? wd : 1) + 1, sizeof *fw);
+  c->w = malloc((n * c->wdim + 1) * sizeof *c->w);
+  c->parts = malloc((n + 1) * sizeof *c->parts);
+  c->in_parts = malloc((n + 1) * sizeof *c->in_parts);
+  if (c->gids == NULL || (c->nlid && c->lids == NULL) || fw == NULL || c->w == NULL || c->parts == NULL ||
+      c->in_parts == NULL) {
+    ierr = ZOLTAN_MEMERR;
+    goto End;
+  }
+  if (c->n > 0) ierr = zp_list_objects(c, fw);
+  if (ierr >= 0 && c->n > 0) ierr = zp_current_parts(c);
+  if (ierr >= 0) ierr = zp_check_objects(c, fw);
+End:
+  free(fw);
+  return ierr;
+}
+
+/* ---- coordinates --------------------------------------------------------- */
+
+static int zp_call_geometry(zp_context *c, const char *who)
+{
+  ZOLTAN_VOID_FN *fn = NULL;
+  void *data = NULL;
+  int ierr = ZOLTAN_OK, i;
+  Zoltan_Get_Fn(c->r->zz, ZOLTAN_GEOM_MULTI_FN_TYPE, &fn, &data);
+  if (fn != NULL) {
+    ((ZOLTAN_GEOM_MULTI_FN *)fn)(data, c->ngid, c->nlid, c->n, c->gids, c->lids, c->gdim, c->coords, &ierr);
+    if (!zp_cb_ok(ierr)) zp_error(c->yo, "%s: ZOLTAN_GEOM_MULTI_FN returned error code %d", who, ierr);
+    return zp_cb_ok(ierr) ? ZOLTAN_OK : ZOLTAN_FATAL;
+  }
+  Zoltan_Get_Fn(c->r->zz, ZOLTAN_GEOM_FN_TYPE, &fn, &data);
+  if (fn == NULL) {
+    zp_error(c->yo, "%s: register ZOLTAN_GEOM_MULTI_FN or ZOLTAN_GEOM_FN.", who);
+    return ZOLTAN_FATAL;
+  }
+  for (i = 0; i < c->n && zp_cb_ok(ierr); i++)
+    ((ZOLTAN_GEOM_FN *)fn)(data, c->ngid, c->nlid, zp_gid(c, i), zp_lid(c, i), c->coords + (size_t)i * c->gdim,
+                           &ierr);
+  if (!zp_cb_ok(ierr)) zp_error(c->yo, "%s: ZOLTAN_GEOM_FN returned error code %d", who, ierr);
+  return zp_cb_ok(ierr) ? ZOLTAN_OK : ZOLTAN_FATAL;
+}
+
+/* The coordinates, or none when some rank has no ZOLTAN_NUM_GEOM_FN (then
+ * geom_missing is set) or the dimension is 0.  Local result. */
+static int zp_ask_geometry(zp_context *c, const char *who)
+{
+  ZOLTAN_VOID_FN *fn = NULL;
+  void *data = NULL;
+  int ierr = ZOLTAN_OK, dim = 0, local[3], global[3];
+
+  /* Every rank reaches the reduction below, whatever its callbacks say, so
+   * that a failure on one rank cannot leave the others waiting. */
+  Zoltan_Get_Fn(c->r->zz, ZOLTAN_NUM_GEOM_FN_TYPE, &fn, &data);
+  if (fn != NULL) {
+    dim = ((ZOLTAN_NUM_GEOM_FN *)fn)(data, &ierr);
+    if (!zp_cb_ok(ierr)) {
+      zp_error(c->yo, "%s: ZOLTAN_NUM_GEOM_FN returned error code %d", who, ierr);
+      dim = -1;
+    }
+  }
+  local[0] = dim;
+  local[1] = fn == NULL;
+  local[2] = dim < 0;
+  MPI_Allreduce(local, global, 3, MPI_INT, MPI_MAX, c->r->comm);
+  if (global[2]) return ZOLTAN_FATAL;
+  c->geom_missing = global[1];
+  if (c->geom_missing || global[0] <= 0) return ZOLTAN_OK;
+  if (dim != global[0] && c->n > 0) {
+    zp_error(c->yo, "%s: ZOLTAN_NUM_GEOM_FN returned %d here and %d elsewhere", who, dim, global[0]);
+    return ZOLTAN_FATAL;
+  }
+  c->gdim = global[0];
+  c->coords = malloc(((size_t)c->n * c->gdim + 1) * sizeof *c->coords);
+  if (c->coords == NULL) return ZOLTAN_MEMERR;
+  return c->n > 0 ? zp_call_geometry(c, who) : ZOLTAN_OK;
+}
+
+/* ---- graph edges --------------------------------------------------------- */
+
+/* The application's edge callbacks, the MULTI forms preferred. */
+typedef struct zp_edge_fns {
+  ZOLTAN_VOID_FN *count;  /* ZOLTAN_NUM_EDGES_MULTI_FN or ZOLTAN_NUM_EDGES_FN */
+  void *count_data;       /* its data pointer */
+  int count_multi;        /* 1 when count is the MULTI form */
+  ZOLTAN_VOID_FN *list;   /* ZOLTAN_EDGE_LIST_MULTI_FN or ZOLTAN_EDGE_LIST_FN */
+  void *list_data;        /* its data pointer */
+  int list_multi;         /* 1 when list is the MULTI form */
+} zp_edge_fns;
+
+static void zp_find_edge_fns(const zp_context *c, zp_edge_fns *f)
+{
+  struct Zoltan_Struct *zz = c->r->zz;
+  f->count_multi = f->list_multi = 1;
+  Zoltan_Get_Fn(zz, ZOLTAN_NUM_EDGES_MULTI_FN_TYPE, &f->count, &f->count_data);
+  if (f->count == NULL) {
+    f->count_multi = 0;
+    Zoltan_Get_Fn(zz, ZOLTAN_NUM_EDGES_FN_TYPE, &f->count, &f->count_data);
+  }
+  Zoltan_Get_Fn(zz, ZOLTAN_EDGE_LIST_MULTI_FN_TYPE, &f->list, &f->list_data);
+  if (f->list == NULL) {
+    f->list_multi = 0;
+    Zoltan_Get_Fn(zz, ZOLTAN_EDGE_LIST_FN_TYPE, &f->list, &f->list_data);
+  }
+}
+
+/* Edges per local object into c->nedges; *total receives their sum. */
+static int zp_count_edges(zp_context *c, const zp_edge_fns *f, const char *who, size_t *total)
+{
+  int ierr = ZOLTAN_OK, i;
+  const char *name = f->count_multi ? "ZOLTAN_NUM_EDGES_MULTI_FN" : "ZOLTAN_NUM_EDGES_FN";
+  *total = 0;
+  if (f->count_multi)
+    ((ZOLTAN_NUM_EDGES_MULTI_FN *)f->count)(f->count_data, c->ngid, c->nlid, c->n, c->gids, c->lids, c->nedges,
+                                            &ierr);
+  else
+    for (i = 0; i < c->n && zp_cb_ok(ierr); i++)
+      c->nedges[i] = ((ZOLTAN_NUM_EDGES_FN *)f->count)(f->count_data, c->ngid, c->nlid, zp_gid(c, i),
+                                                       zp_lid(c, i), &ierr);
+  if (!zp_cb_ok(ierr)) {
+    zp_error(c->yo, "%s: %s returned error code %d", who, name, ierr);
+    return ZOLTAN_FATAL;
+  }
+  for (i = 0; i < c->n; i++) {
+    if (c->nedges[i] < 0) {
+      zp_error(c->yo, "%s: %s returned %d edges", who, name, c->nedges[i]);
+      return ZOLTAN_FATAL;
+    }
+    *total += (size_t)c->nedges[i];
+  }
+  return ZOLTAN_OK;
+}
+
+/* Neighbours and edge weights of the local objects (total edges), the
+ * weights checked: finite and >= 0. */
+static int zp_list_edges(zp_context *c, const zp_edge_fns *f, const char *who, size_t total)
+{
+  int ierr = ZOLTAN_OK, i, ed = c->edge_wgt_dim;
+  size_t ew = (size_t)(ed > 0 ? ed : 1), off = 0, k;
+  const char *name = f->list_multi ? "ZOLTAN_EDGE_LIST_MULTI_FN" : "ZOLTAN_EDGE_LIST_FN";
+  int *procs = malloc((total + 1) * sizeof *procs);
+  float *fe = calloc(total * ew + 1, sizeof *fe);
+  c->nbr = malloc((total * c->ngid + 1) * sizeof *c->nbr);
+  c->ewgts = malloc((total * ew + 1) * sizeof *c->ewgts);
+  if (c->nbr == NULL || procs == NULL || fe == NULL || c->ewgts == NULL) {
+    ierr = ZOLTAN_MEMERR;
+    goto End;
+  }
+  if (c->n > 0 && total > 0 && f->list_multi)
+    ((ZOLTAN_EDGE_LIST_MULTI_FN *)f->list)(f->list_data, c->ngid, c->nlid, c->n, c->gids, c->lids, c->nedges,
+                                           c->nbr, procs, ed, fe, &ierr);
+  for (i = 0; total > 0 && !f->list_multi && i < c->n && zp_cb_ok(ierr); i++) {
+    ((ZOLTAN_EDGE_LIST_FN *)f->list)(f->list_data, c->ngid, c->nlid, zp_gid(c, i), zp_lid(c, i),
+                                     c->nbr + off * c->ngid, procs + off, ed, fe + off * (size_t)ed, &ierr);
+    off += (size_t)c->nedges[i];
+  }
+  if (!zp_cb_ok(ierr)) {
+    zp_error(c->yo, "%s: %s returned error code %d", who, name, ierr);
+    ierr = ZOLTAN_FATAL;
+    goto End;
+  }
+  ierr = ZOLTAN_OK;
+  for (k = 0; k < total * (size_t)ed; k++) {
+    c->ewgts[k] = fe[k];
+    if (!isfinite(c->ewgts[k]) || c->ewgts[k] < 0.0) {
+      zp_error(c->yo, "an edge weight is %g; edge weights must be finite and >= 0", c->ewgts[k]);
+      ierr = ZOLTAN_FATAL;
+      break;
+    }
+  }
+End:
+  free(procs);
+  free(fe);
+  return ierr;
+}
+
+/* The edges, or none when some rank lacks an edge callback (then
+ * graph_missing is set).  Local result. */
+static int zp_ask_graph(zp_context *c, const char *who)
+{
+  zp_edge_fns f;
+  size_t total = 0;
+  int have, all, ierr;
+  zp_find_edge_fns(c, &f);
+  have = f.count != NULL && f.list != NULL;
+  MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, c->r->comm);
+  c->graph_missing = !all;
+  if (c->graph_missing) return ZOLTAN_OK;
+  c->nedges = calloc((size_t)c->n + 1, sizeof *c->nedges);
+  if (c->nedges == NULL) return ZOLTAN_MEMERR;
+  ierr = c->n > 0 ? zp_count_edges(c, &f, who, &total) : ZOLTAN_OK;
+  if (ierr >= 0) ierr = zp_list_edges(c, &f, who, total);
+  if (ierr >= 0) c->has_graph = 1;
+  return ierr;
+}
+
+/* Ask for one input (ask is zp_ask_geometry or zp_ask_graph) unless it was
+ * asked for earlier in this call, and agree on the outcome.  When required,
+ * callbacks that some rank lacks (*missing) are an error, which names what
+ * the method needs. */
+static int zp_ask_once(zp_context *c, int (*ask)(zp_context *, const char *), int *asked, const int *missing,
+                       int required, const char *who, const char *what)
+{
+  int ierr = ZOLTAN_OK;
+  if (!*asked) {
+    ierr = zp_agree(c, ask(c, who));
+    if (ierr < 0) return ierr;
+    *asked = 1;
+  }
+  if (required && *missing) {
+    zp_error(c->yo, "%s needs %s", who, what);
+    return ZOLTAN_FATAL;
+  }
+  return ierr;
+}
+
+int zp_gather_inputs(zp_context *c, unsigned flags, const char *who)
+{
+  int ierr = ZOLTAN_OK;
+  if (flags & (ZP_NEEDS_GEOM | ZP_WANTS_GEOM))
+    ierr = zp_ask_once(c, zp_ask_geometry, &c->geom_asked, &c->geom_missing, (flags & ZP_NEEDS_GEOM) != 0, who,
+                       "ZOLTAN_NUM_GEOM_FN and ZOLTAN_GEOM_MULTI_FN");
+  if (ierr >= 0 && (flags & (ZP_NEEDS_GRAPH | ZP_WANTS_GRAPH)))
+    ierr = zp_ask_once(c, zp_ask_graph, &c->graph_asked, &c->graph_missing, (flags & ZP_NEEDS_GRAPH) != 0, who,
+                       "the graph callbacks (ZOLTAN_NUM_EDGES_MULTI_FN and ZOLTAN_EDGE_LIST_MULTI_FN)");
+  return ierr;
+}
+
+/* ---- hypergraph ---------------------------------------------------------- */
+
+/* Call ZOLTAN_HG_SIZE_CS_FN and ZOLTAN_HG_CS_FN once.  Local result. */
+static int zp_call_hypergraph(zp_context *c, ZOLTAN_VOID_FN *size_fn, void *size_data, ZOLTAN_VOID_FN *cs_fn,
+                              void *cs_data, const char *who)
+{
+  int ierr = ZOLTAN_OK, nlists = 0, npins = 0, format = 0, *starts = NULL;
+  ZOLTAN_ID_TYPE *lists = NULL, *pins = NULL;
+  ((ZOLTAN_HG_SIZE_CS_FN *)size_fn)(size_data, &nlists, &npins, &format, &ierr);
+  if (!zp_cb_ok(ierr) || nlists < 0 || npins < 0) {
+    zp_error(c->yo, "%s: ZOLTAN_HG_SIZE_CS_FN returned error code %d (%d lists, %d pins)", who, ierr, nlists,
+             npins);
+    return ZOLTAN_FATAL;
+  }
+  lists = malloc(((size_t)nlists * c->ngid + 1) * sizeof *lists);
+  starts = malloc(((size_t)nlists + 1) * sizeof *starts);
+  pins = malloc(((size_t)npins * c->ngid + 1) * sizeof *pins);
+  if (lists == NULL || starts == NULL || pins == NULL) {
+    ierr = ZOLTAN_MEMERR;
+    goto End;
+  }
+  ierr = ZOLTAN_OK;
+  ((ZOLTAN_HG_CS_FN *)cs_fn)(cs_data, c->ngid, nlists, npins, format, lists, starts, pins, &ierr);
+  if (!zp_cb_ok(ierr)) zp_error(c->yo, "%s: ZOLTAN_HG_CS_FN returned error code %d", who, ierr);
+  ierr = zp_cb_ok(ierr) ? ZOLTAN_OK : ZOLTAN_FATAL;
+End:
+  free(lists);
+  free(starts);
+  free(pins);
+  return ierr;
+}
+
+int zp_check_hypergraph(zp_context *c, int *registered, const char *who)
+{
+  ZOLTAN_VOID_FN *size_fn = NULL, *cs_fn = NULL;
+  void *size_data = NULL, *cs_data = NULL;
+  int here, ierr;
+  if (!c->hgraph_checked) {
+    Zoltan_Get_Fn(c->r->zz, ZOLTAN_HG_SIZE_CS_FN_TYPE, &size_fn, &size_data);
+    Zoltan_Get_Fn(c->r->zz, ZOLTAN_HG_CS_FN_TYPE, &cs_fn, &cs_data);
+    here = size_fn != NULL && cs_fn != NULL;
+    ierr = zp_agree(c, here ? zp_call_hypergraph(c, size_fn, size_data, cs_fn, cs_data, who) : ZOLTAN_OK);
+    if (ierr < 0) return ierr;
+    MPI_Allreduce(&here, &c->hgraph_registered, 1, MPI_INT, MPI_MAX, c->r->comm);
+    c->hgraph_checked = 1;
+  }
+  *registered = c->hgraph_registered;
+  return ZOLTAN_OK;
+}

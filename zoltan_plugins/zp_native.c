@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Base methods of a distributed method (zp_ctx_run_base): a native Zoltan
+ * method run on the application's own struct, or a centralised plugin
+ * method run as if it were selected.  Either way the base method gets what
+ * it would get when selected directly: its own inputs, its own REMAP
+ * behaviour, and (native) Zoltan's own answer, with every setting of the
+ * application restored afterwards.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zp_partition_internal.h"
+
+static int zp_is_one_of(const char *method, const char *const *names)
+{
+  for (; *names != NULL; names++)
+    if (strcmp(method, *names) == 0) return 1;
+  return 0;
+}
+
+/* Geometric native methods crash inside Zoltan 13.2 when the application
+ * registered no geometry; refuse them on every rank instead. */
+static int zp_check_geometry_registered(const zp_context *c, const char *who)
+{
+  ZOLTAN_VOID_FN *num = NULL, *multi = NULL, *one = NULL;
+  void *d = NULL;
+  int have, all;
+  Zoltan_Get_Fn(c->r->zz, ZOLTAN_NUM_GEOM_FN_TYPE, &num, &d);
+  Zoltan_Get_Fn(c->r->zz, ZOLTAN_GEOM_MULTI_FN_TYPE, &multi, &d);
+  Zoltan_Get_Fn(c->r->zz, ZOLTAN_GEOM_FN_TYPE, &one, &d);
+  have = num != NULL && (multi != NULL || one != NULL);
+  MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, c->r->comm);
+  if (!all) {
+    zp_error(c->yo, "%s needs ZOLTAN_NUM_GEOM_FN and ZOLTAN_GEOM_MULTI_FN (or ZOLTAN_GEOM_FN) on every rank",
+             who);
+    return ZOLTAN_FATAL;
+  }
+  return ZOLTAN_OK;
+}
+
+/* Ask the callbacks that the native method will call, once per call, and
+ * agree on the outcome.  Zoltan's own methods do not agree on callback
+ * errors: a failure on one rank leaves the others waiting inside Zoltan
+ * for ever.  Collective. */
+static int zp_check_native_inputs(zp_context *c, const char *method, const char *who)
+{
+  static const char *const geometric[] = {"RCB", "RIB", "HSFC", NULL};
+  static const char *const hypergraph[] = {"PHG", "HYPERGRAPH", NULL};
+  int registered = 0, ierr;
+  if (zp_is_one_of(method, geometric)) {
+    ierr = zp_check_geometry_registered(c, who);
+    return ierr < 0 ? ierr : zp_gather_inputs(c, ZP_NEEDS_GEOM, who);
+  }
+  if (zp_is_one_of(method, hypergraph)) {
+    /* PHG uses the hypergraph callbacks when they exist, else the graph. */
+    ierr = zp_check_hypergraph(c, &registered, who);
+    return ierr < 0 || registered ? ierr : zp_gather_inputs(c, ZP_WANTS_GRAPH, who);
+  }
+  if (strcmp(method, "GRAPH") == 0) return zp_gather_inputs(c, ZP_WANTS_GRAPH, who);
+  return ZOLTAN_OK;
+}
+
+/* Trivial problems never reach Zoltan: its methods fail on some of them
+ * (Zoltan 13.2's RCB returns ZOLTAN_MEMERR without a word when no rank
+ * holds an object), and the answer is known anyway.  Returns 1 when
+ * new_part is filled.  *zero_weights is 1 when every weight is zero.
+ * Collective. */
+static int zp_native_trivial(const zp_context *c, int *new_part, int *zero_weights)
+{
+  /* Object count and total weight in one reduction. */
+  double local[2] = {(double)c->n, 0.0}, global[2];
+  int i;
+  for (i = 0; c->obj_wgt_dim > 0 && i < c->n; i++) local[1] += c->w[(size_t)i * c->wdim];
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, c->r->comm);
+  *zero_weights = c->obj_wgt_dim == 1 && global[1] == 0.0;
+  if (c->nparts > 1 && global[0] > 0.0) return 0;
+  for (i = 0; i < c->n; i++) new_part[i] = 0;
+  return 1;
+}
+
+/* Select the native method on the struct, with complete lists, no
+ * migration, and the given part sizes.  Collective. */
+static int zp_native_configure(const zp_context *c, const char *method, const double *sizes, int zero_weights)
+{
+  zp_record *r = c->r;
+  size_t count = (size_t)c->nparts * (size_t)c->wdim, k;
+  int *ids = malloc((count + 1) * sizeof *ids), *idx = malloc((count + 1) * sizeof *idx);
+  float *fsizes = malloc((count + 1) * sizeof *fsizes);
+  int ierr = zp_agree(c, (ids && idx && fsizes) ? ZOLTAN_OK : ZOLTAN_MEMERR);
+  if (ierr < 0) goto End;
+  ierr = zp_real_set_param_vec(r->zz, "LB_METHOD", method, -1);
+  if (ierr != ZOLTAN_OK) {
+    zp_error(c->yo, "base method %s is not known to Zoltan", method);
+    ierr = ZOLTAN_FATAL;
+  }
+  ierr = zp_agree(c, ierr);
+  if (ierr < 0) goto End;
+  zp_real_set_param_vec(r->zz, "AUTO_MIGRATE", "FALSE", -1);
+  zp_real_set_param_vec(r->zz, "RETURN_LISTS", "PARTS", -1);
+  if (zero_weights) {
+    /* Zoltan's methods fail when every weight is zero; balance counts then,
+     * as the centralised path does, by hiding the weights from Zoltan. */
+    if (r->rank == 0) zp_warn(c->yo, "every object weight is zero; %s balances object counts", method);
+    zp_real_set_param_vec(r->zz, "OBJ_WEIGHT_DIM", "0", -1);
+  }
+  /* Native methods cut differently with explicit uniform sizes than with
+   * none, so sizes equal to the application's unset ones are not set: the
+   * base method then answers exactly as it would alone. */
+  if (c->sizes_set || memcmp(sizes, c->part_sizes, count * sizeof *sizes) != 0) {
+    for (k = 0; k < count; k++) {
+      ids[k] = (int)(k / (size_t)c->wdim);
+      idx[k] = (int)(k % (size_t)c->wdim);
+      fsizes[k] = (float)sizes[k];
+    }
+    zp_real_set_part_sizes(r->zz, 1, -1, NULL, NULL, NULL);
+    zp_real_set_part_sizes(r->zz, 1, (int)count, ids, idx, fsizes);
+  }
+End:
+  free(ids);
+  free(idx);
+  free(fsizes);
+  return ierr;
+}
+
+/* Put a native parameter back to what the application had set, or to
+ * Zoltan's default (Zoltan refuses DEFAULT for some key parameters). */
+static void zp_restore_native(zp_record *r, const char *name, const char *zoltan_default)
+{
+  const char *v = zp_record_native_get(r, name, -1);
+  zp_real_set_param_vec(r->zz, name, v ? v : zoltan_default, -1);
+}
+
+/* Every setting zp_native_configure may have changed, as the application
+ * left it. */
+static void zp_native_restore(const zp_context *c, int zero_weights)
+{
+  zp_record *r = c->r;
+  size_t i;
+  zp_restore_native(r, "LB_METHOD", "RCB");
+  zp_restore_native(r, "AUTO_MIGRATE", "FALSE");
+  zp_restore_native(r, "RETURN_LISTS", "ALL");
+  if (zero_weights) zp_restore_native(r, "OBJ_WEIGHT_DIM", "0");
+  zp_real_set_part_sizes(r->zz, 1, -1, NULL, NULL, NULL);
+  for (i = 0; i < r->n_psizes; i++) {
+    zp_part_size_entry *e = &r->psizes[i];
+    float f = (float)e->size;
+    zp_real_set_part_sizes(r->zz, e->global_num, 1, &e->part_id, &e->wgt_idx, &f);
+  }
+}
+
+/* The complete list names every local object once; match it by GID.
+ * Collective. */
+static int zp_native_read_parts(const zp_context *c, const char *method, int nexp, const ZOLTAN_ID_TYPE *eg,
+                                const int *epa, int *new_part)
+{
+  size_t n = (size_t)c->n, i, *order = malloc((n + 1) * sizeof *order), *tmp = malloc((n + 1) * sizeof *tmp);
+  ZOLTAN_ID_TYPE *sorted = malloc((n * c->ngid + 1) * sizeof *sorted);
+  int *seen = calloc(n + 1, sizeof *seen), ierr = ZOLTAN_OK, bad = nexp != c->n;
+  if (order == NULL || tmp == NULL || sorted == NULL || seen == NULL) {
+    ierr = ZOLTAN_MEMERR;
+    goto End;
+  }
+  for (i = 0; i < n; i++) order[i] = i;
+  zp_sort_by_gid(order, tmp, n, c->gids, c->ngid);
+  for (i = 0; i < n; i++) memcpy(sorted + i * c->ngid, c->gids + order[i] * c->ngid, (size_t)c->ngid * sizeof *sorted);
+  for (i = 0; !bad && i < (size_t)nexp; i++) {
+    long k = zp_find_gid(sorted, n, eg + i * c->ngid, c->ngid);
+    bad = k < 0 || seen[order[k]];
+    if (bad) break;
+    seen[order[k]] = 1;
+    new_part[order[k]] = epa[i];
+  }
+  if (bad) {
+    zp_error(c->yo, "base method %s returned an assignment that does not match the local objects", method);
+    ierr = ZOLTAN_FATAL;
+  }
+End:
+  free(order);
+  free(tmp);
+  free(sorted);
+  free(seen);
+  return zp_agree(c, ierr);
+}
+
+/* Run a native Zoltan method on the struct with the given part sizes and
+ * read the complete assignment back; every setting the application made is
+ * restored afterwards, whatever happens.  who names the base in messages. */
+static int zp_run_native(zp_context *c, const char *method, const double *sizes, int *new_part, const char *who)
+{
+  int changes, ngid, nlid, nimp = 0, nexp = 0, *ip = NULL, *ipa = NULL, *ep = NULL, *epa = NULL;
+  ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
+  zp_lb_args a = {&changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep, &epa};
+  int zero_weights = 0, ierr = zp_check_native_inputs(c, method, who);
+  if (ierr < 0 || zp_native_trivial(c, new_part, &zero_weights)) return ierr;
+  ierr = zp_native_configure(c, method, sizes, zero_weights);
+  if (ierr >= 0) {
+    ierr = zp_real_lb_partition(c->r->zz, &a);
+    if (ierr < 0) zp_error(c->yo, "%s returned error code %d on this rank", who, ierr);
+    ierr = zp_agree(c, ierr);
+  }
+  if (ierr >= 0) {
+    int e = zp_native_read_parts(c, method, nexp, eg, epa, new_part);
+    if (e < 0) ierr = e;
+  }
+  zp_native_restore(c, zero_weights);
+  Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
+  Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+  return ierr;
+}
+
+/* Run a centralised method as if it were selected: its own state, its own
+ * input needs and REMAP flag, the given part sizes.  Collective. */
+static int zp_run_base_serial(zp_context *c, const zp_method *m, const double *sizes, int *new_part,
+                              const char *who)
+{
+  zp_record *r = c->r;
+  const zp_method *saved_method = r->method, *saved_owner = r->state_owner;
+  void *saved_state = r->state, *state = NULL;
+  double *saved_sizes = c->part_sizes;
+  unsigned saved_needs = c->needs, needs = zp_method_needs(m, r->params);
+  int ierr = zp_gather_inputs(c, needs, who);
+  if (ierr < 0) return ierr;
+  if (m->create != NULL && m->create(&state) != ZOLTAN_OK) state = NULL;
+  r->method = m;
+  r->state = state;
+  r->state_owner = m;
+  c->part_sizes = (double *)sizes;
+  c->needs = needs;
+  ierr = zp_run_serial(c, new_part);
+  c->needs = saved_needs;
+  c->part_sizes = saved_sizes;
+  r->method = saved_method;
+  r->state = saved_state;
+  r->state_owner = saved_owner;
+  if (state != NULL && m->destroy != NULL) m->destroy(state);
+  return ierr;
+}
+
+int zp_ctx_run_base(zp_context *c, const char *method, const double *part_sizes, int *new_part)
+{
+  char clean[ZP_NAME_MAX], who[2 * ZP_NAME_MAX + 16];
+  const zp_method *m;
+  if (c == NULL || method == NULL || part_sizes == NULL || new_part == NULL ||
+      zp_clean_string(method, clean, sizeof clean) != 0) {
+    zp_error("zp_ctx_run_base", "invalid arguments");
+    return ZOLTAN_FATAL;
+  }
+  snprintf(who, sizeof who, "%s: base method %s", c->r->method->name, clean);
+  m = zp_find_method(clean);
+  if (m == NULL) return zp_run_native(c, clean, part_sizes, new_part, who);
+  if (m == c->r->method || m->partition_serial == NULL) {
+    zp_error(c->yo, "base method %s must be a native method or a centralised plugin method other than %s", clean,
+             c->r->method->name);
+    return ZOLTAN_FATAL;
+  }
+  return zp_run_base_serial(c, m, part_sizes, new_part, who);
+}

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef ZP_PARTITION_INTERNAL_H
+#define ZP_PARTITION_INTERNAL_H
+
+/*
+ * The partition path of the layer, shared by its files and by nothing else:
+ *   zp_partition.c  Zoltan_LB_Partition / _Balance for our methods, step by step
+ *   zp_context.c    the per-call context: settings, agreement, accessors
+ *   zp_parts.c      parts to ranks and part sizes, as Zoltan computes them
+ *   zp_gather.c     the application's objects, coordinates and edges
+ *   zp_serial.c     centralised methods: gather on one rank, sort, scatter
+ *   zp_remap.c      REMAP: relabel a centralised method's parts
+ *   zp_native.c     base methods run by a distributed method (zp_ctx_run_base)
+ *   zp_lists.c      import/export lists, migration, debug output
+ * Errors are collective: a rank that finds bad input prints why, and every
+ * rank returns an error after the next agreement, so that no rank waits in
+ * a collective the others skipped.
+ */
+
+#include <stddef.h>
+
+#include "zp_context.h"
+#include "zp_internal.h"
+
+/* RETURN_LISTS values, as Zoltan numbers them. */
+enum {
+  ZP_RL_NONE = 0,
+  ZP_RL_IMPORT = 1,
+  ZP_RL_EXPORT = 2,
+  ZP_RL_ALL = 3,
+  ZP_RL_PARTS = 4,
+  ZP_RL_CANDIDATES = 5
+};
+
+/* Zoltan's debug levels that the layer honours. */
+#define ZP_DEBUG_PARAMS 1
+#define ZP_DEBUG_ZTIME 2
+#define ZP_DEBUG_LIST 8
+
+/* Messages about bad objects are capped per rank so that a wholly bad input
+ * does not flood the terminal. */
+#define ZP_MAX_OBJ_MESSAGES 5
+
+/* Room for a global ID printed as "1.2.3" in a message. */
+#define ZP_GID_TEXT 96
+
+/* Everything one Zoltan_LB_Partition / _Balance call knows about the
+ * problem.  Distributed methods see it through the zp_ctx_* accessors. */
+struct zp_context {
+  zp_record *r;         /* the struct's record: communicator, method, parameters */
+  const char *yo;       /* "Zoltan_LB_Partition" or "Zoltan_LB_Balance", for messages */
+  int is_balance;       /* 1 for Zoltan_LB_Balance, which needs one part per rank */
+
+  /* Settings, read from the recorded native parameters. */
+  int ngid;             /* entries per global ID (largest over ranks, as Zoltan) */
+  int nlid;             /* entries per local ID (largest over ranks) */
+  int return_lists;     /* RETURN_LISTS as a ZP_RL_* value (largest over ranks) */
+  int obj_wgt_dim;      /* OBJ_WEIGHT_DIM as the application set it */
+  int wdim;             /* weights per object that methods see: max(1, obj_wgt_dim) */
+  int edge_wgt_dim;     /* EDGE_WEIGHT_DIM */
+  int auto_migrate;     /* AUTO_MIGRATE */
+  int debug_level;      /* DEBUG_LEVEL */
+  int debug_proc;       /* DEBUG_PROCESSOR: the rank that prints summaries */
+  int remap;            /* REMAP: relabel interchangeable parts to limit moves */
+  double *tol;          /* wdim imbalance tolerances (IMBALANCE_TOL[d]) */
+  unsigned needs;       /* ZP_NEEDS_* / ZP_WANTS_* / ZP_NO_REMAP of the method
+                           running now (a base method's while it runs) */
+
+  /* Parts. */
+  int nparts;           /* number of global parts */
+  int *pdist;           /* nparts + 1 entries: first rank of each part;
+                           NULL when part p is simply on rank p */
+  int single_proc;      /* 1 when every part lives on one rank */
+  double *part_sizes;   /* nparts * wdim target fractions, columns sum to 1 */
+  int sizes_set;        /* 1 when some rank set part sizes */
+
+  /* The local objects. */
+  int n;                /* number of local objects */
+  ZOLTAN_ID_TYPE *gids; /* n * ngid global IDs */
+  ZOLTAN_ID_TYPE *lids; /* n * nlid local IDs (NULL when nlid == 0) */
+  double *w;            /* n * wdim weights (1 each when obj_wgt_dim == 0) */
+  int *parts;           /* current part of each object, as methods see it
+                           (-1 or a part of its rank when out of range) */
+  int *in_parts;        /* current part as the application reported it; an
+                           object is listed when its new part differs */
+
+  /* Coordinates, asked of the callbacks once per call, when a method (the
+   * selected one or a base method) first wants them. */
+  int geom_asked;       /* 1 once the geometry callbacks were asked */
+  int geom_missing;     /* 1 when some rank has no ZOLTAN_NUM_GEOM_FN */
+  int gdim;             /* coordinates per object, 0 = none */
+  double *coords;       /* n * gdim */
+
+  /* Graph edges, asked of the callbacks once per call, like coordinates. */
+  int graph_asked;      /* 1 once the graph callbacks were asked */
+  int graph_missing;    /* 1 when some rank lacks an edge callback */
+  int has_graph;        /* 1 when the edges below are complete */
+  int *nedges;          /* edges of each object (NULL = no graph) */
+  ZOLTAN_ID_TYPE *nbr;  /* neighbour GIDs, sum(nedges) * ngid */
+  double *ewgts;        /* edge weights, sum(nedges) * edge_wgt_dim */
+  /* Hypergraph callbacks, only tried before Zoltan's PHG runs as a base. */
+  int hgraph_checked;   /* 1 once the hypergraph callbacks were called */
+  int hgraph_registered; /* 1 when some rank registered them */
+};
+
+/* ---- the context (zp_context.c) ------------------------------------------ */
+
+/* An empty context for one call on r; nothing allocated yet. */
+void zp_ctx_init(zp_context *c, zp_record *r, int is_balance);
+/* Free every array of the context (not the context itself). */
+void zp_ctx_free(zp_context *c);
+/* Read the native settings; ngid, nlid and RETURN_LISTS are agreed over
+ * ranks.  Collective. */
+int zp_read_settings(zp_context *c);
+/* Combine the local return codes of one step: an error anywhere is an
+ * error everywhere (the local one where there is one, else the most
+ * severe); a warning stays a warning only where it happened.  Collective. */
+int zp_agree(const zp_context *c, int local);
+/* zp_agree for one step of a sequence: returns the agreed error, or
+ * ZOLTAN_OK with *warn set when the step warned here.  Collective. */
+int zp_agree_step(const zp_context *c, int local, int *warn);
+/* A method's ZP_NEEDS_* / ZP_WANTS_* / ZP_NO_REMAP flags for the current
+ * parameter values (needs_for when it has one, else needs). */
+unsigned zp_method_needs(const zp_method *m, const zp_params *params);
+
+/* ---- parts (zp_parts.c) -------------------------------------------------- */
+
+/* Parts to ranks from NUM_GLOBAL_PARTS / NUM_LOCAL_PARTS, as Zoltan does.
+ * Collective. */
+int zp_build_part_dist(zp_context *c);
+/* Part sizes as Zoltan_LB_Get_Part_Sizes computes them.  Collective. */
+int zp_build_part_sizes(zp_context *c);
+/* First part held by a rank, -1 when it holds none. */
+int zp_first_part_of(const zp_context *c, int rank);
+/* The rank an object of this part goes to (Zoltan_LB_Part_To_Proc). */
+int zp_part_to_proc(const zp_context *c, int part, ZOLTAN_ID_TYPE *gid);
+
+/* ---- the application's data (zp_gather.c) -------------------------------- */
+
+/* Local objects, weights and current parts.  Local: the caller agrees on
+ * the outcome. */
+int zp_gather_objects(zp_context *c);
+/* Coordinates and graph edges as flags (ZP_NEEDS_* / ZP_WANTS_*) ask, for
+ * the method named who; each is asked of the callbacks at most once per
+ * call.  A NEEDS flag makes missing callbacks an error.  Collective; the
+ * outcome is agreed. */
+int zp_gather_inputs(zp_context *c, unsigned flags, const char *who);
+/* Call the hypergraph callbacks (ZOLTAN_HG_SIZE_CS_FN, ZOLTAN_HG_CS_FN)
+ * once, where they are registered, and agree on their outcome, so that a
+ * failure on one rank is an error everywhere before Zoltan's PHG runs;
+ * *registered is 1 when some rank registered them.  Collective. */
+int zp_check_hypergraph(zp_context *c, int *registered, const char *who);
+
+/* ---- centralised methods (zp_serial.c) ----------------------------------- */
+
+/* Run the method of c->r (a partition_serial one) on every object gathered
+ * on rank 0; new_part receives the part of each local object.  Collective;
+ * the outcome is agreed. */
+int zp_run_serial(zp_context *c, int *new_part);
+/* Order idx[0..n-1] by the global IDs g (ngid entries each), stably; tmp
+ * holds n entries of scratch. */
+void zp_sort_by_gid(size_t *idx, size_t *tmp, size_t n, const ZOLTAN_ID_TYPE *g, int ngid);
+/* Position of key among n sorted global IDs, -1 when absent. */
+long zp_find_gid(const ZOLTAN_ID_TYPE *sorted, size_t n, const ZOLTAN_ID_TYPE *key, int ngid);
+
+/* ---- REMAP (zp_remap.c) -------------------------------------------------- */
+
+/* Relabel newp[0..N-1] (N objects with weights w, wdim per object, and
+ * current parts cur, -1 for none) so that the most weight stays in its
+ * current part; nothing happens unless the part sizes are uniform.
+ * Returns ZOLTAN_OK or ZOLTAN_MEMERR.  Local. */
+int zp_remap(const zp_context *c, size_t N, const double *w, const int *cur, int *newp);
+
+/* ---- the answer (zp_lists.c) --------------------------------------------- */
+
+/* Turn the new parts of the local objects into Zoltan's answer: lists as
+ * RETURN_LISTS asks, AUTO_MIGRATE, debug output.  t_part is this rank's
+ * partition time; *warn is set when a step warned.  Collective; after an
+ * error the caller discards a. */
+int zp_answer(const zp_context *c, const int *new_part, double t_part, zp_lb_args *a, int *warn);
+/* Free whatever lists a holds and zero its counts: nothing half-built
+ * reaches the application after an error. */
+void zp_discard_answer(zp_lb_args *a);
+/* "1.2.3" for a global ID of ngid entries, truncated to cap. */
+void zp_format_gid(const ZOLTAN_ID_TYPE *g, int ngid, char *buf, size_t cap);
+
+#endif /* ZP_PARTITION_INTERNAL_H */
