@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include <zoltan.h>
-#include <zoltan_plugins.h>
+#include <zoltan_plugins/zoltan_plugins.h>
 
 static int g_rank, g_fail;
 #define CHECK(cond, ...)                              \
