@@ -20,7 +20,7 @@
 #include <mpi.h>
 #include <zoltan.h>
 
-#include <adaptive_trigger.h>
+#include <zoltan_plugins/adaptive_trigger.h>
 
 #define OBJ_PER_RANK 64
 #define WORK_PER_UNIT 3000 /* inner iterations per unit of weight */

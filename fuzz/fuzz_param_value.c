@@ -56,7 +56,8 @@ static int fz_partition(const zp_problem *pb, void *state, int *new_part)
 
 /* Designated initialisers: the fields this harness does not need stay zero
  * even when zp_method grows. */
-static const zp_method fz_method = {.name = "FUZZ",
+static const zp_method fz_method = {.abi = ZP_METHOD_ABI,
+                                    .name = "FUZZ",
                                     .summary = "parameter fuzzing",
                                     .params = fz_params,
                                     .num_params = FZ_NPARAMS,

@@ -36,18 +36,12 @@ static int greedy_partition(const zp_problem *pb, void *state, int *new_part)
   return ZOLTAN_OK;
 }
 
+/* No parameters: GREEDY has no knob worth exposing. */
 static const zp_method greedy_method = {
-    "GREEDY",
-    "heaviest object first onto the part of least relative load (LPT, min-heap)",
-    NULL, /* no parameters: GREEDY has no knob worth exposing */
-    0,
-    0,
-    NULL,
-    NULL,
-    NULL,
-    greedy_partition,
-    NULL,
-    NULL};
+    .abi = ZP_METHOD_ABI,
+    .name = "GREEDY",
+    .summary = "heaviest object first onto the part of least relative load (LPT, min-heap)",
+    .partition_serial = greedy_partition};
 
 int greedy_register(void)
 {

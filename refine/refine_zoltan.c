@@ -226,31 +226,25 @@ static unsigned refine_needs(const zp_params *params)
 }
 
 static const zp_method refine_method = {
-    "REFINE",
-    "move objects off parts above tolerance x target, fewest moves first",
-    refine_params,
-    sizeof(refine_params) / sizeof(refine_params[0]),
-    ZP_WANTS_GRAPH | ZP_NO_REMAP,
-    NULL,
-    NULL,
-    NULL,
-    refine_partition,
-    NULL,
-    refine_needs};
+    .abi = ZP_METHOD_ABI,
+    .name = "REFINE",
+    .summary = "move objects off parts above tolerance x target, fewest moves first",
+    .params = refine_params,
+    .num_params = sizeof(refine_params) / sizeof(refine_params[0]),
+    .needs = ZP_WANTS_GRAPH | ZP_NO_REMAP,
+    .partition_serial = refine_partition,
+    .needs_for = refine_needs};
 
 static const zp_method greedyrefine_method = {
-    "GREEDYREFINE",
-    "GREEDY's balance keeping objects in place where possible; REFINE when "
-    "the imbalance is below GREEDYREFINE_THRESHOLD",
-    greedyrefine_params,
-    sizeof(greedyrefine_params) / sizeof(greedyrefine_params[0]),
-    ZP_WANTS_GRAPH | ZP_NO_REMAP,
-    NULL,
-    NULL,
-    NULL,
-    greedyrefine_partition,
-    NULL,
-    refine_needs};
+    .abi = ZP_METHOD_ABI,
+    .name = "GREEDYREFINE",
+    .summary = "GREEDY's balance keeping objects in place where possible; REFINE when "
+               "the imbalance is below GREEDYREFINE_THRESHOLD",
+    .params = greedyrefine_params,
+    .num_params = sizeof(greedyrefine_params) / sizeof(greedyrefine_params[0]),
+    .needs = ZP_WANTS_GRAPH | ZP_NO_REMAP,
+    .partition_serial = greedyrefine_partition,
+    .needs_for = refine_needs};
 
 int refine_register(void)
 {

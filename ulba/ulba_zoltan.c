@@ -796,17 +796,15 @@ end:
 }
 
 static const zp_method ulba_method = {
-    "ULBA",
-    "underload the parts whose load grows fastest (Boulmier et al.), over any base method",
-    ulba_params,
-    sizeof(ulba_params) / sizeof(ulba_params[0]),
-    0,
-    ulba_create,
-    ulba_destroy,
-    ulba_copy,
-    NULL,
-    ulba_partition,
-    NULL};
+    .abi = ZP_METHOD_ABI,
+    .name = "ULBA",
+    .summary = "underload the parts whose load grows fastest (Boulmier et al.), over any base method",
+    .params = ulba_params,
+    .num_params = sizeof(ulba_params) / sizeof(ulba_params[0]),
+    .create = ulba_create,
+    .destroy = ulba_destroy,
+    .copy = ulba_copy,
+    .partition_parallel = ulba_partition};
 
 int ulba_register(void)
 {

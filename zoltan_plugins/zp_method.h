@@ -55,7 +55,7 @@ typedef enum zp_param_type {
 
 /* One row of a method's parameter table. */
 typedef struct zp_param_def {
-  const char *name;          /* upper-case name, prefixed with the method */
+  const char *name;          /* upper-case, starts with the method's prefix */
   zp_param_type type;        /* how values are parsed and checked */
   const char *default_value; /* value used when unset or set to DEFAULT */
   double min;                /* lower bound of numeric values */
@@ -110,12 +110,34 @@ typedef struct zp_context zp_context;
  * numbers already mean something, such as refinement of the current ones). */
 #define ZP_NO_REMAP    0x10u
 
-/* A load-balancing method.  Register it with zp_register_method. */
+/*
+ * ZP_METHOD_ABI - the version of the method interface this header describes:
+ * the layout of zp_method, zp_param_def and zp_problem, and what the
+ * functions of zp_method and zp_context.h promise.  It grows by one whenever
+ * any of these changes incompatibly, a new field included (a description
+ * compiled with the shorter struct would be read past its end).  A method
+ * sets .abi = ZP_METHOD_ABI, so that a description compiled against another
+ * version of this header is refused by zp_register_method with a message
+ * instead of being misread (hwloc's components carry HWLOC_COMPONENT_ABI for
+ * the same reason).  abi and name stay the first two fields in every
+ * version, so that the refusal can always name the method.
+ */
+#define ZP_METHOD_ABI 1u
+
+/* A load-balancing method.  Register it with zp_register_method.  Write it
+ * with designated initialisers (.name = "MYLB", ...): fields left out are
+ * zero, which is the right default for every optional one. */
 typedef struct zp_method {
+  unsigned abi;                /* must be ZP_METHOD_ABI */
   const char *name;            /* LB_METHOD value, upper case, e.g. "GREEDY" */
   const char *summary;         /* one line for listings and docs */
   const zp_param_def *params;  /* parameter table (may be NULL) */
   size_t num_params;           /* rows in params */
+  /* Prefix that every parameter name starts with, ending in '_' (for
+   * example "RR_"); NULL means the method's name and '_' ("GREEDY_").  The
+   * prefix keeps a method's parameters apart from Zoltan's and from other
+   * methods', so it may not begin any of Zoltan's parameter names. */
+  const char *param_prefix;
   unsigned needs;              /* ZP_NEEDS_* / ZP_WANTS_* flags */
   /* Optional per-Zoltan_Struct state, created on first use, copied by
    * Zoltan_Copy/Zoltan_Copy_To and destroyed by Zoltan_Destroy. */
@@ -140,9 +162,19 @@ typedef struct zp_method {
  * zp_register_method - add a method to the registry.
  * Not collective.  Call it before the method name is given to LB_METHOD, on
  * every rank.  The description is not copied: it must stay valid.
- * Returns ZOLTAN_OK, or ZOLTAN_FATAL (with a message on stderr) when the
- * description is malformed, the name is a native Zoltan method or is already
- * registered, or a parameter name is taken by another method.
+ * Returns ZOLTAN_OK, or ZOLTAN_FATAL (with a message on stderr that names
+ * the offending field) when:
+ *  - abi is not ZP_METHOD_ABI (left out, or built against another header);
+ *  - the description is malformed (name, partition functions, create and
+ *    destroy, a parameter's type or default);
+ *  - the name is a native Zoltan method or is already registered;
+ *  - a parameter name is one of Zoltan's own parameters (all of them, from
+ *    Zoltan's parameter tables and User's Guide, not only LB_METHOD: the
+ *    layer consumes a method's parameters, so Zoltan would never see it);
+ *  - a parameter name does not start with the method's prefix, the prefix
+ *    begins a Zoltan parameter name or the trigger's ADAPTIVE_, or the name
+ *    is taken by another method.
+ * Related: zp_find_method, zp_method_at.
  */
 ZP_API int zp_register_method(const zp_method *method);
 

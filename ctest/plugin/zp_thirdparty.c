@@ -4,14 +4,20 @@
  * through the plain Zoltan API.  ROUNDROBIN sends the k-th object in GID
  * order to part (k + RR_OFFSET) mod P, which makes every list checkable;
  * KEEPPARTS is a distributed method that leaves every object where it is.
+ * Descriptions the registry must refuse (wrong ABI, Zoltan's own parameter
+ * names, unprefixed names, ...) are tried too, and native RCB must still
+ * see every Zoltan parameter afterwards.
  */
+/* dup, dup2 and fileno, to read back the registry's messages. */
+#define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <zoltan.h>
-#include <zoltan_plugins.h>
+#include <zoltan_plugins/zoltan_plugins.h>
 
 static int g_rank, g_fail;
 #define CHECK(cond, ...)                              \
@@ -46,8 +52,14 @@ static int rr_partition(const zp_problem *pb, void *state, int *new_part)
   return ZOLTAN_OK;
 }
 
-static const zp_method rr_method = {"ROUNDROBIN", "test method", rr_params, 2, 0, NULL, NULL, NULL,
-                                    rr_partition, NULL, NULL};
+/* RR_ is not "ROUNDROBIN_": the method declares its own prefix. */
+static const zp_method rr_method = {.abi = ZP_METHOD_ABI,
+                                    .name = "ROUNDROBIN",
+                                    .summary = "test method",
+                                    .params = rr_params,
+                                    .num_params = 2,
+                                    .param_prefix = "RR_",
+                                    .partition_serial = rr_partition};
 
 static int keep_partition(zp_context *ctx, void *state, int *new_part)
 {
@@ -58,17 +70,80 @@ static int keep_partition(zp_context *ctx, void *state, int *new_part)
   return ZOLTAN_OK;
 }
 
-static const zp_method keep_method = {"KEEPPARTS", "test method", NULL, 0, 0, NULL, NULL, NULL, NULL,
-                                      keep_partition, NULL};
+static const zp_method keep_method = {.abi = ZP_METHOD_ABI,
+                                      .name = "KEEPPARTS",
+                                      .summary = "test method",
+                                      .partition_parallel = keep_partition};
 
 /* Registrations that must be refused. */
 static const zp_param_def clash_params[] = {
   {"RR_OFFSET", ZP_PARAM_INT, "0", 0, 10, 0, NULL, "clashes with ROUNDROBIN"}};
 static const zp_param_def bad_default[] = {{"BAD_X", ZP_PARAM_INT, "11", 0, 10, 0, NULL, "default out of range"}};
-static const zp_method clash = {"CLASH", "x", clash_params, 1, 0, NULL, NULL, NULL, rr_partition, NULL, NULL};
-static const zp_method native = {"RCB", "x", NULL, 0, 0, NULL, NULL, NULL, rr_partition, NULL, NULL};
-static const zp_method both = {"BOTH", "x", NULL, 0, 0, NULL, NULL, NULL, rr_partition, keep_partition, NULL};
-static const zp_method baddef = {"BADDEF", "x", bad_default, 1, 0, NULL, NULL, NULL, rr_partition, NULL, NULL};
+static const zp_method clash = {.abi = ZP_METHOD_ABI, .name = "CLASH", .summary = "x", .params = clash_params,
+                                .num_params = 1, .param_prefix = "RR_", .partition_serial = rr_partition};
+static const zp_method native = {.abi = ZP_METHOD_ABI, .name = "RCB", .summary = "x", .partition_serial = rr_partition};
+static const zp_method both = {.abi = ZP_METHOD_ABI, .name = "BOTH", .summary = "x", .partition_serial = rr_partition,
+                               .partition_parallel = keep_partition};
+static const zp_method baddef = {.abi = ZP_METHOD_ABI, .name = "BADDEF", .summary = "x", .params = bad_default,
+                                 .num_params = 1, .param_prefix = "BAD_", .partition_serial = rr_partition};
+/* No .abi: as if written before the field existed, or for another version. */
+static const zp_method noabi = {.name = "NOABI", .summary = "x", .partition_serial = rr_partition};
+static const zp_method wrongabi = {.abi = ZP_METHOD_ABI + 1, .name = "WRONGABI", .summary = "x",
+                                   .partition_serial = rr_partition};
+/* A Zoltan parameter in a method's table: the layer would consume it and
+ * native methods would never see it again. */
+static const zp_param_def steal_params[] = {
+  {"NUM_GLOBAL_PARTS", ZP_PARAM_INT, "2", 1, 0, ZP_PARAM_NO_MAX, NULL, "takes Zoltan's parameter"}};
+static const zp_method steal = {.abi = ZP_METHOD_ABI, .name = "STEAL", .summary = "x", .params = steal_params,
+                                .num_params = 1, .partition_serial = rr_partition};
+/* Even with a prefix of its own that covers the name. */
+static const zp_method steal_prefixed = {.abi = ZP_METHOD_ABI, .name = "STEAL2", .summary = "x",
+                                         .params = steal_params, .num_params = 1, .param_prefix = "NUM_",
+                                         .partition_serial = rr_partition};
+/* A name that is not Zoltan's but lacks the method's prefix. */
+static const zp_param_def unprefixed_params[] = {
+  {"FACTOR", ZP_PARAM_DOUBLE, "0.5", 0, 1, 0, NULL, "no MYLB_ prefix"}};
+static const zp_method unprefixed = {.abi = ZP_METHOD_ABI, .name = "MYLB", .summary = "x",
+                                     .params = unprefixed_params, .num_params = 1, .partition_serial = rr_partition};
+/* A prefix under which Zoltan has parameters of its own (RCB_REUSE, ...). */
+static const zp_param_def rcbx_params[] = {
+  {"RCB_MYKNOB", ZP_PARAM_INT, "0", 0, 1, 0, NULL, "in Zoltan's RCB_ namespace"}};
+static const zp_method rcb_prefix = {.abi = ZP_METHOD_ABI, .name = "RCBX", .summary = "x", .params = rcbx_params,
+                                     .num_params = 1, .param_prefix = "RCB_", .partition_serial = rr_partition};
+/* The adaptive trigger's names are set with adaptive_set_param: reserved. */
+static const zp_param_def adaptive_params[] = {
+  {"ADAPTIVE_POLICY", ZP_PARAM_STRING, "X", 0, 0, 0, NULL, "the trigger's name"}};
+static const zp_method adaptive_prefix = {.abi = ZP_METHOD_ABI, .name = "ADAPTIVE", .summary = "x",
+                                          .params = adaptive_params, .num_params = 1,
+                                          .partition_serial = rr_partition};
+
+/* Registers m, which must be refused with a message on stderr that contains
+ * every one of the words (NULL-terminated).  stderr goes to a temporary
+ * file for the call so that the message can be read back. */
+static void expect_refused(const zp_method *m, const char *what, const char *const *words)
+{
+  char buf[4096];
+  size_t n;
+  int rc, saved;
+  FILE *tmp = tmpfile();
+  CHECK(tmp != NULL, "no temporary file for %s", what);
+  if (tmp == NULL) return;
+  fflush(stderr);
+  saved = dup(fileno(stderr));
+  dup2(fileno(tmp), fileno(stderr));
+  rc = zp_register_method(m);
+  fflush(stderr);
+  dup2(saved, fileno(stderr));
+  close(saved);
+  rewind(tmp);
+  n = fread(buf, 1, sizeof buf - 1, tmp);
+  buf[n] = '\0';
+  fclose(tmp);
+  fputs(buf, stderr); /* keep the message in the test's log */
+  CHECK(rc == ZOLTAN_FATAL, "%s accepted (code %d)", what, rc);
+  for (; *words != NULL; words++)
+    CHECK(strstr(buf, *words) != NULL, "%s: message does not name %s: %s", what, *words, buf);
+}
 
 #define NLOC 10
 static ZOLTAN_ID_TYPE g_gids[NLOC];
@@ -105,6 +180,65 @@ static void part_multi(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTA
   (void)gids;
   for (i = 0; i < n; i++) parts[i] = g_parts[lids[i]];
   *ierr = ZOLTAN_OK;
+}
+
+/* One coordinate per object, its GID, for native RCB. */
+static int num_geom(void *d, int *ierr)
+{
+  (void)d;
+  *ierr = ZOLTAN_OK;
+  return 1;
+}
+
+static void geom_multi(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int dim, double *x,
+                       int *ierr)
+{
+  int i;
+  (void)d;
+  (void)ng;
+  (void)nl;
+  (void)lids;
+  (void)dim;
+  for (i = 0; i < n; i++) x[i] = (double)gids[i];
+  *ierr = ZOLTAN_OK;
+}
+
+/* Native RCB with NUM_GLOBAL_PARTS = K: checks that every object gets a part
+ * in [0, K) and that every one of the K parts gets objects, which fails if
+ * the parameter never reached Zoltan (it then makes one part per rank). */
+static void check_rcb_parts(struct Zoltan_Struct *zz, int P, int K)
+{
+  int changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa, i, ierr, total = 0, empty = 0;
+  ZOLTAN_ID_PTR ig, il, eg, el;
+  int *count = calloc((size_t)K, sizeof *count), *sum = calloc((size_t)K, sizeof *sum);
+  char k[16];
+  CHECK(count != NULL && sum != NULL, "out of memory");
+  if (count == NULL || sum == NULL) goto cleanup;
+  snprintf(k, sizeof k, "%d", K);
+  CHECK(Zoltan_Set_Param(zz, "LB_METHOD", "RCB") == ZOLTAN_OK, "LB_METHOD=RCB refused");
+  CHECK(Zoltan_Set_Param(zz, "NUM_GLOBAL_PARTS", k) == ZOLTAN_OK, "NUM_GLOBAL_PARTS=%s refused", k);
+  CHECK(Zoltan_Set_Param(zz, "RETURN_LISTS", "PARTS") == ZOLTAN_OK, "RETURN_LISTS=PARTS refused");
+  ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep, &epa);
+  CHECK(ierr == ZOLTAN_OK, "RCB returned %d", ierr);
+  if (ierr != ZOLTAN_OK) goto cleanup;
+  /* RETURN_LISTS=PARTS lists every local object with its new part. */
+  CHECK(nexp == NLOC, "RCB listed %d objects, expected %d", nexp, NLOC);
+  for (i = 0; i < nexp; i++) {
+    CHECK(epa[i] >= 0 && epa[i] < K, "RCB put GID %u in part %d, outside [0, %d)", eg[i], epa[i], K);
+    if (epa[i] >= 0 && epa[i] < K) count[epa[i]]++;
+  }
+  Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
+  Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+  MPI_Allreduce(count, sum, K, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  for (i = 0; i < K; i++) {
+    total += sum[i];
+    empty += sum[i] == 0;
+  }
+  CHECK(total == NLOC * P && empty == 0, "RCB with NUM_GLOBAL_PARTS=%d: %d objects, %d empty parts", K, total,
+        empty);
+cleanup:
+  free(count);
+  free(sum);
 }
 
 /* Run a partition and return the number of objects that stay in place. */
@@ -150,6 +284,17 @@ int main(int argc, char **argv)
   CHECK(zp_register_method(&native) == ZOLTAN_FATAL, "native name RCB accepted");
   CHECK(zp_register_method(&both) == ZOLTAN_FATAL, "method with two partition functions accepted");
   CHECK(zp_register_method(&baddef) == ZOLTAN_FATAL, "out-of-range default accepted");
+  expect_refused(&noabi, "a description without abi", (const char *const[]){"NOABI", "ZP_METHOD_ABI", NULL});
+  expect_refused(&wrongabi, "a description of another ABI", (const char *const[]){"WRONGABI", "abi", NULL});
+  expect_refused(&steal, "a method parameter named NUM_GLOBAL_PARTS",
+                 (const char *const[]){"NUM_GLOBAL_PARTS", "Zoltan parameter", NULL});
+  expect_refused(&steal_prefixed, "NUM_GLOBAL_PARTS under the prefix NUM_",
+                 (const char *const[]){"NUM_GLOBAL_PARTS", "Zoltan parameter", NULL});
+  expect_refused(&unprefixed, "an unprefixed parameter name",
+                 (const char *const[]){"FACTOR", "MYLB_", NULL});
+  expect_refused(&rcb_prefix, "the prefix RCB_", (const char *const[]){"RCB_", "Zoltan", NULL});
+  expect_refused(&adaptive_prefix, "the prefix ADAPTIVE_", (const char *const[]){"ADAPTIVE_", NULL});
+  CHECK(zp_find_method("STEAL") == NULL && zp_find_method("MYLB") == NULL, "a refused method is registered");
   CHECK(zp_find_method("roundrobin") == &rr_method, "lookup is not case-insensitive");
 
   /* Objects: rank r holds GIDs r+1, r+1+P, ...: interleaved across ranks. */
@@ -162,6 +307,8 @@ int main(int argc, char **argv)
   Zoltan_Set_Num_Obj_Fn(zz, num_obj, NULL);
   Zoltan_Set_Obj_List_Fn(zz, obj_list, NULL);
   Zoltan_Set_Part_Multi_Fn(zz, part_multi, NULL);
+  Zoltan_Set_Num_Geom_Fn(zz, num_geom, NULL);
+  Zoltan_Set_Geom_Multi_Fn(zz, geom_multi, NULL);
   CHECK(Zoltan_Set_Param(zz, "LB_METHOD", " roundRobin ") == ZOLTAN_OK, "LB_METHOD=roundRobin refused");
 
   /* Parameter checks: out of range, not a number, keywords, DEFAULT. */
@@ -204,6 +351,11 @@ int main(int argc, char **argv)
   CHECK(ierr == ZOLTAN_OK, "BLOCK returned %d", ierr);
   Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
   Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+
+  /* NUM_GLOBAL_PARTS still reaches Zoltan after a method tried to take it.
+   * P + 3 parts differ from Zoltan's default of one part per rank at every
+   * rank count (4 parts at 1 rank). */
+  check_rcb_parts(zz, P, P + 3);
 
   Zoltan_Destroy(&zz);
   {
