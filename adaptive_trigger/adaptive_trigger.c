@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "zp_history.h"
 #include "zp_hooks.h"
-#include "zp_internal.h"
+#include "zp_method.h"
 
 /* Tag under which the trigger observes a Zoltan_Struct. */
 #define ADAPTIVE_TAG "adaptive_trigger"
@@ -211,6 +212,8 @@ struct adaptive_trigger {
                                  (object sums then do not replace it) */
 };
 
+static void detach(adaptive_trigger *t);
+
 /* Trims white space from both ends into a malloc'd copy. */
 static char *trimmed_copy(const char *s)
 {
@@ -222,6 +225,15 @@ static char *trimmed_copy(const char *s)
   if (!out) return NULL;
   memcpy(out, s + b, e - b);
   out[e - b] = '\0';
+  return out;
+}
+
+/* A trimmed, upper-case copy of a parameter name (NULL when out of memory),
+ * cleaned as Zoltan cleans names. */
+static char *clean_name(const char *s)
+{
+  char *out = trimmed_copy(s), *c;
+  for (c = out; c && *c; c++) *c = (char)toupper((unsigned char)*c);
   return out;
 }
 
@@ -374,7 +386,7 @@ void adaptive_destroy(adaptive_trigger **tp)
   int fin = 0;
   if (!tp || !*tp) return;
   t = *tp;
-  if (t->zz && zp_observer_of(t->zz, ADAPTIVE_TAG) == (void *)t) zp_observe(t->zz, NULL);
+  detach(t);
   if (t->trace) fclose(t->trace);
   resize_objects(t, 0);
   adaptive_ring_free(&t->hist);
@@ -430,90 +442,102 @@ static int set_path(adaptive_trigger *t, int row, char *value)
   return rc;
 }
 
+/* Sets a path parameter (a string row without choices): the value keeps its
+ * case, DEFAULT restores the table's default. */
+static int set_path_param(adaptive_trigger *t, int row, const char *value)
+{
+  const zp_param_def *def = &param_table[row];
+  char *v = trimmed_copy(value);
+  int rc;
+  if (!v) return ZOLTAN_MEMERR;
+  if (same_nocase(v, "DEFAULT")) {
+    free(v);
+    v = trimmed_copy(def->default_value);
+    if (!v) return ZOLTAN_MEMERR;
+  }
+  rc = set_path(t, row, v);
+  if (rc == ZOLTAN_OK && t->debug_level >= 1 && t->rank == 0)
+    printf("ADAPTIVE Parameter %s = %s\n", def->name, value);
+  return rc;
+}
+
+/* Applies a checked value of a row to cfg (decision settings) or to t (the
+ * per-rank settings and the history windows). */
+static int apply_param(adaptive_trigger *t, int row, const zp_param_parsed *v, adaptive_config *cfg)
+{
+  const char *cval = v->clean;
+  int iv = v->int_value;
+  double dv = v->double_value;
+  switch (row) {
+  case P_POLICY: adaptive_policy_parse(cval, &cfg->policy); break;
+  case P_PERIOD: cfg->period = iv; break;
+  case P_LB_COST: cfg->initial_cost = v->is_keyword ? -1.0 : dv; break;
+  case P_COST_WEIGHT: cfg->cost_weight = dv; break;
+  case P_EFF_MIN: cfg->eff_min = dv; break;
+  case P_THRESHOLD: cfg->threshold = dv; break;
+  case P_LOAD_INDEX:
+    cfg->index_source = strcmp(cval, "LOADAVG") == 0 ? ADAPTIVE_INDEX_LOADAVG : ADAPTIVE_INDEX_TIME;
+    break;
+  case P_UTILIZATION:
+    cfg->util_source = strcmp(cval, "LOAD") == 0 ? ADAPTIVE_UTIL_LOAD : ADAPTIVE_UTIL_TIME;
+    break;
+  case P_SPEED: t->speed = dv; break;
+  case P_SETTLE_STEPS: cfg->settle_steps = iv; break;
+  case P_INTERVAL: cfg->interval = iv; break;
+  case P_ULBA_EARLY: cfg->ulba_early = iv; break;
+  case P_ULBA_GUARD: cfg->ulba_guard = iv; break;
+  case P_HISTORY: return resize_history(t, iv);
+  case P_OBJ_HISTORY: return resize_objects(t, iv);
+  case P_DEBUG_LEVEL: t->debug_level = iv; break;
+  default: break;
+  }
+  return ZOLTAN_OK;
+}
+
 int adaptive_set_param(adaptive_trigger *t, const char *name, const char *value)
 {
   static const char *yo = "adaptive_set_param";
-  char cname[ZP_NAME_MAX], cval[ZP_VALUE_MAX], msg[512];
+  char msg[512], *cname;
   const zp_param_def *def = NULL;
+  zp_param_parsed v;
   adaptive_config cfg;
-  int row, iv = 0, rc = ZOLTAN_OK;
-  double dv = 0.0;
+  int row, rc;
 
   if (!t || !name || !value) {
     zp_error(yo, "NULL argument");
     return ZOLTAN_FATAL;
   }
-  if (zp_clean_string(name, cname, sizeof cname) != 0) {
-    zp_warn(yo, "unknown parameter %s (ignored)", name);
-    return ZOLTAN_WARN;
-  }
+  cname = clean_name(name);
+  if (!cname) return ZOLTAN_MEMERR;
   for (row = 0; row < P_COUNT; row++)
     if (strcmp(cname, param_table[row].name) == 0) break;
   if (row == P_COUNT) {
     zp_warn(yo, "unknown parameter %s (ignored)", cname);
+    free(cname);
     return ZOLTAN_WARN;
   }
+  free(cname);
   def = &param_table[row];
 
-  if (def->type == ZP_PARAM_STRING && def->choices == NULL) {
-    char *v = trimmed_copy(value);
-    if (!v) return ZOLTAN_MEMERR;
-    if (same_nocase(v, "DEFAULT")) {
-      free(v);
-      v = trimmed_copy(def->default_value);
-      if (!v) return ZOLTAN_MEMERR;
-    }
-    rc = set_path(t, row, v);
-    if (rc == ZOLTAN_OK && t->debug_level >= 1 && t->rank == 0)
-      printf("ADAPTIVE Parameter %s = %s\n", def->name, value);
-    return rc;
-  }
+  if (def->type == ZP_PARAM_STRING && def->choices == NULL) return set_path_param(t, row, value);
 
-  if (zp_clean_string(value, cval, sizeof cval) != 0) {
-    zp_error(yo, "%s: value is too long", def->name);
-    return ZOLTAN_FATAL;
-  }
-  if (strcmp(cval, "DEFAULT") == 0) strcpy(cval, def->default_value);
-  if (zp_check_value(def, cval, msg, sizeof msg) != ZOLTAN_OK) {
+  /* The layer checks and parses the value as it does for the parameters of
+   * its methods, so that both give the same messages. */
+  if (zp_param_parse(def, value, &v, msg, sizeof msg) != ZOLTAN_OK) {
     zp_error(yo, "%s", msg);
     return ZOLTAN_FATAL;
   }
-  if (def->type == ZP_PARAM_INT) zp_parse_int(cval, &iv);
-  if (def->type == ZP_PARAM_DOUBLE && strcmp(cval, "AUTO") != 0) zp_parse_double(cval, &dv);
-
   cfg = t->cfg;
-  switch (row) {
-  case P_POLICY: adaptive_policy_parse(cval, &cfg.policy); break;
-  case P_PERIOD: cfg.period = iv; break;
-  case P_LB_COST: cfg.initial_cost = strcmp(cval, "AUTO") == 0 ? -1.0 : dv; break;
-  case P_COST_WEIGHT: cfg.cost_weight = dv; break;
-  case P_EFF_MIN: cfg.eff_min = dv; break;
-  case P_THRESHOLD: cfg.threshold = dv; break;
-  case P_LOAD_INDEX:
-    cfg.index_source = strcmp(cval, "LOADAVG") == 0 ? ADAPTIVE_INDEX_LOADAVG : ADAPTIVE_INDEX_TIME;
-    break;
-  case P_UTILIZATION:
-    cfg.util_source = strcmp(cval, "LOAD") == 0 ? ADAPTIVE_UTIL_LOAD : ADAPTIVE_UTIL_TIME;
-    break;
-  case P_SPEED: t->speed = dv; break;
-  case P_SETTLE_STEPS: cfg.settle_steps = iv; break;
-  case P_INTERVAL: cfg.interval = iv; break;
-  case P_ULBA_EARLY: cfg.ulba_early = iv; break;
-  case P_ULBA_GUARD: cfg.ulba_guard = iv; break;
-  case P_HISTORY: rc = resize_history(t, iv); break;
-  case P_OBJ_HISTORY: rc = resize_objects(t, iv); break;
-  case P_DEBUG_LEVEL: t->debug_level = iv; break;
-  default: break;
-  }
+  rc = apply_param(t, row, &v, &cfg);
   if (rc != ZOLTAN_OK) return rc;
   /* The table's ranges are the core's ranges, so this cannot fail; the
    * check keeps the two in step. */
   if (adaptive_state_configure(&t->core, &cfg) != ADAPTIVE_OK) {
-    zp_error(yo, "%s = %s rejected by the decision logic", def->name, cval);
+    zp_error(yo, "%s = %s rejected by the decision logic", def->name, v.clean);
     return ZOLTAN_FATAL;
   }
   t->cfg = cfg;
-  if (t->debug_level >= 1 && t->rank == 0) printf("ADAPTIVE Parameter %s = %s\n", def->name, cval);
+  if (t->debug_level >= 1 && t->rank == 0) printf("ADAPTIVE Parameter %s = %s\n", def->name, v.clean);
   return ZOLTAN_OK;
 }
 
@@ -530,23 +554,73 @@ static void observed_balance(void *arg, double seconds, int ierr)
   }
 }
 
+/* The history provider of the attached struct (zp_history.h): what a method
+ * such as ULBA reads without knowing the trigger. */
+static int provide_object_loads(void *arg, size_t back, zp_object_loads *out)
+{
+  return adaptive_object_history(arg, back, &out->step, &out->num_obj, &out->num_gid_entries,
+                                 &out->gids, &out->loads);
+}
+
+static long provide_step_times(void *arg, zp_step_times *out, size_t max)
+{
+  const adaptive_trigger *t = arg;
+  /* As adaptive_history: nothing since a balance that is still pending. */
+  size_t n = t->event ? 0 : t->hist.count, skip = n > max ? n - max : 0, i;
+  for (i = skip; i < n; i++) {
+    const adaptive_record *r = adaptive_ring_get(&t->hist, i);
+    out[i - skip].step = r->step;
+    out[i - skip].t_max = r->t_max;
+    out[i - skip].t_avg = r->t_avg;
+    out[i - skip].t_min = r->t_min;
+  }
+  return (long)n;
+}
+
+static double provide_balance_cost(void *arg)
+{
+  return adaptive_balance_cost(arg);
+}
+
+/* Stops observing and providing for the attached struct, if any; what
+ * another component attached to it since is left alone. */
+static void detach(adaptive_trigger *t)
+{
+  if (t->zz) {
+    if (zp_observer_of(t->zz, ADAPTIVE_TAG) == (void *)t) zp_observe(t->zz, NULL);
+    zp_history_detach(t->zz, t);
+  }
+  t->zz = NULL;
+}
+
 int adaptive_attach(adaptive_trigger *t, struct Zoltan_Struct *zz)
 {
   zp_observer obs;
+  zp_history_provider hp;
   int rc;
   if (!t) {
     zp_error("adaptive_attach", "trigger is NULL");
     return ZOLTAN_FATAL;
   }
-  if (t->zz && zp_observer_of(t->zz, ADAPTIVE_TAG) == (void *)t) zp_observe(t->zz, NULL);
-  t->zz = NULL;
+  detach(t);
   if (!zz) return ZOLTAN_OK;
   obs.tag = ADAPTIVE_TAG;
   obs.arg = t;
   obs.after_balance = observed_balance;
   rc = zp_observe(zz, &obs);
-  if (rc == ZOLTAN_OK) t->zz = zz;
-  return rc;
+  if (rc != ZOLTAN_OK) return rc;
+  hp.tag = ADAPTIVE_TAG;
+  hp.arg = t;
+  hp.object_loads = provide_object_loads;
+  hp.step_times = provide_step_times;
+  hp.balance_cost = provide_balance_cost;
+  rc = zp_history_attach(zz, &hp);
+  if (rc != ZOLTAN_OK) {
+    zp_observe(zz, NULL);
+    return rc;
+  }
+  t->zz = zz;
+  return ZOLTAN_OK;
 }
 
 int adaptive_balance_done(adaptive_trigger *t, double cost)
@@ -733,80 +807,94 @@ static void write_trace(adaptive_trigger *t, const adaptive_step *st, const adap
   fflush(t->trace);
 }
 
-int adaptive_should_balance(adaptive_trigger *t, double my_step_time)
+/* What this rank brings to a step, before the reduction. */
+typedef struct local_step {
+  int64_t flags; /* F_* bits of this rank */
+  double time;   /* the step time, 0 when it is unusable */
+  double index;  /* THRESHOLD's load index (LOADAVG), else 0 */
+  double util;   /* EFFICIENCY's utilization (LOAD), else 0 */
+  double cost;   /* cost of the balances reported since the last call */
+} local_step;
+
+/* Checks this rank's inputs of the step (printing what is wrong) and sets
+ * the flags that every rank will see after the reduction. */
+static void measure_local(const adaptive_trigger *t, double my_step_time, local_step *ls)
 {
   static const char *yo = "adaptive_should_balance";
-  int64_t v[R_COUNT];
-  int64_t flags = 0;
-  double x = my_step_time, idx = 0.0, util = 0.0, cost = 0.0, avenrun = 0.0;
-  adaptive_step st;
-  adaptive_quantities q;
-  adaptive_record rec;
-  int decision;
-
-  if (!t) {
-    zp_error(yo, "trigger is NULL");
-    return ZOLTAN_FATAL;
-  }
-  memset(v, 0, sizeof v);
-  if (!isfinite(x) || x < 0.0) {
-    flags |= F_BAD_TIME;
-    zp_error(yo, "step time = %g on rank %d is not a finite number >= 0", x, t->rank);
-    x = 0.0;
-  } else if (x >= FIX_LIMIT) {
-    flags |= F_TOO_LARGE;
-    zp_error(yo, "step time = %g on rank %d is too large", x, t->rank);
-    x = 0.0;
+  double avenrun = 0.0;
+  memset(ls, 0, sizeof *ls);
+  ls->time = my_step_time;
+  if (!isfinite(ls->time) || ls->time < 0.0) {
+    ls->flags |= F_BAD_TIME;
+    zp_error(yo, "step time = %g on rank %d is not a finite number >= 0", ls->time, t->rank);
+    ls->time = 0.0;
+  } else if (ls->time >= FIX_LIMIT) {
+    ls->flags |= F_TOO_LARGE;
+    zp_error(yo, "step time = %g on rank %d is too large", ls->time, t->rank);
+    ls->time = 0.0;
   }
   if (t->cfg.index_source == ADAPTIVE_INDEX_LOADAVG) {
     if (read_avenrun(t->loadavg_file, &avenrun) != 0) {
-      flags |= F_BAD_INDEX;
+      ls->flags |= F_BAD_INDEX;
       zp_error(yo, "cannot read the load average from %s on rank %d", t->loadavg_file, t->rank);
     } else {
-      idx = (1.0 + avenrun) / t->speed;
+      ls->index = (1.0 + avenrun) / t->speed;
     }
   }
   if (t->cfg.util_source == ADAPTIVE_UTIL_LOAD) {
     if (!t->load_reported) {
-      flags |= F_NO_LOAD;
+      ls->flags |= F_NO_LOAD;
       zp_error(yo, "ADAPTIVE_UTILIZATION = LOAD but rank %d reported no load for the step "
                "(adaptive_report_load)", t->rank);
     } else {
-      util = t->my_load / t->speed;
-      if (!isfinite(util) || util >= FIX_LIMIT) {
-        flags |= F_TOO_LARGE;
-        zp_error(yo, "utilization = %g on rank %d is too large", util, t->rank);
-        util = 0.0;
+      ls->util = t->my_load / t->speed;
+      if (!isfinite(ls->util) || ls->util >= FIX_LIMIT) {
+        ls->flags |= F_TOO_LARGE;
+        zp_error(yo, "utilization = %g on rank %d is too large", ls->util, t->rank);
+        ls->util = 0.0;
       }
     }
   }
   if (t->event) {
-    flags |= F_EVENT;
-    cost = t->cost_reported ? t->reported_cost : t->observed_cost;
+    ls->flags |= F_EVENT;
+    ls->cost = t->cost_reported ? t->reported_cost : t->observed_cost;
   } else {
-    flags |= F_NOEVENT;
+    ls->flags |= F_NOEVENT;
   }
+}
 
-  v[R_FLAGS] = flags;
-  v[R_TMAX] = enc_max(x);
-  v[R_TMIN] = enc_min(x);
-  v[R_IMAX] = enc_max(idx);
-  v[R_IMIN] = enc_min(idx);
-  v[R_UMAX] = enc_max(util);
+/* Packs this rank's contribution into the reduction vector. */
+static void pack_local(const adaptive_trigger *t, const local_step *ls, int64_t *v)
+{
+  memset(v, 0, R_COUNT * sizeof *v);
+  v[R_FLAGS] = ls->flags;
+  v[R_TMAX] = enc_max(ls->time);
+  v[R_TMIN] = enc_min(ls->time);
+  v[R_IMAX] = enc_max(ls->index);
+  v[R_IMIN] = enc_min(ls->index);
+  v[R_UMAX] = enc_max(ls->util);
   /* A rank that knows no cost sends -1, below the encoding of any cost, so
    * the maximum is -1 only when no rank knows the cost. */
-  v[R_COST] = (t->event && !t->cost_reported && !t->observed) ? -1 : enc_max(cost);
+  v[R_COST] = (t->event && !t->cost_reported && !t->observed) ? -1 : enc_max(ls->cost);
   v[R_FP] = fingerprint(t);
   v[R_FPNEG] = -v[R_FP];
-  enc_sum(x, &v[R_TSUM]);
-  enc_sum(util, &v[R_USUM]);
+  enc_sum(ls->time, &v[R_TSUM]);
+  enc_sum(ls->util, &v[R_USUM]);
+}
 
-  if (MPI_Allreduce(MPI_IN_PLACE, v, 1, t->vec_type, t->vec_op, t->comm) != MPI_SUCCESS) {
-    zp_error(yo, "MPI_Allreduce failed");
-    return ZOLTAN_FATAL;
-  }
-  flags = v[R_FLAGS];
+/* Forgets the balance reported since the last call. */
+static void clear_report(adaptive_trigger *t)
+{
+  t->event = t->cost_reported = t->observed = 0;
+  t->observed_cost = t->reported_cost = 0.0;
+}
 
+/* The errors every rank sees in the reduced vector; ZOLTAN_OK or, with a
+ * message on rank 0, ZOLTAN_FATAL (the same on every rank). */
+static int check_reduced(adaptive_trigger *t, const int64_t *v)
+{
+  static const char *yo = "adaptive_should_balance";
+  int64_t flags = v[R_FLAGS];
   if (flags & (F_BAD_TIME | F_BAD_INDEX | F_NO_LOAD | F_TOO_LARGE)) {
     if (t->rank == 0) zp_error(yo, "a rank gave a bad step time, load index or load; step ignored");
     return ZOLTAN_FATAL;
@@ -819,8 +907,7 @@ int adaptive_should_balance(adaptive_trigger *t, double my_step_time)
   }
   if ((flags & F_EVENT) && (flags & F_NOEVENT)) {
     /* Forget the partial report everywhere so that the ranks agree again. */
-    t->event = t->cost_reported = t->observed = 0;
-    t->observed_cost = t->reported_cost = 0.0;
+    clear_report(t);
     if (t->rank == 0)
       zp_error(yo, "a balance was reported on some ranks only (adaptive_balance_done must be "
                    "called on every rank); report discarded, step ignored");
@@ -833,50 +920,89 @@ int adaptive_should_balance(adaptive_trigger *t, double my_step_time)
                    "(adaptive_balance_done or an attached Zoltan call); step ignored");
     return ZOLTAN_FATAL;
   }
+  return ZOLTAN_OK;
+}
 
-  if (flags & F_EVENT) {
-    double c = v[R_COST] < 0 ? -1.0 : dec_max(v[R_COST]);
-    adaptive_state_balanced(&t->core, c);
-    adaptive_ring_clear(&t->hist);
-    drop_snapshots_before(t, t->step);
-    t->balances++;
-    t->event = t->cost_reported = t->observed = 0;
-    t->observed_cost = t->reported_cost = 0.0;
+/* A balance reported on every rank: C gets its cost (the largest over the
+ * ranks, or unknown) and the history since the previous balance ends. */
+static void commit_balance(adaptive_trigger *t, const int64_t *v)
+{
+  double c = v[R_COST] < 0 ? -1.0 : dec_max(v[R_COST]);
+  adaptive_state_balanced(&t->core, c);
+  adaptive_ring_clear(&t->hist);
+  drop_snapshots_before(t, t->step);
+  t->balances++;
+  clear_report(t);
+}
+
+/* The step's figures over the ranks, from the reduced vector. */
+static void decode_step(const adaptive_trigger *t, const int64_t *v, adaptive_step *st)
+{
+  st->t_max = dec_max(v[R_TMAX]);
+  st->t_min = dec_min(v[R_TMIN]);
+  st->t_avg = fmin(fmax(dec_sum(&v[R_TSUM]) / t->size, st->t_min), st->t_max);
+  st->idx_max = dec_max(v[R_IMAX]);
+  st->idx_min = dec_min(v[R_IMIN]);
+  st->u_max = dec_max(v[R_UMAX]);
+  st->u_avg = fmin(dec_sum(&v[R_USUM]) / t->size, st->u_max);
+}
+
+/* Keeps the decided step: history ring, last quantities, trace, debug line,
+ * and the per-step state that the next call starts from. */
+static void record_step(adaptive_trigger *t, double my_step_time, const adaptive_step *st,
+                        const adaptive_quantities *q, int decision)
+{
+  adaptive_record rec;
+  rec.step = t->step;
+  rec.my_time = my_step_time;
+  rec.my_load = t->load_reported ? t->my_load : NAN;
+  rec.t_max = st->t_max;
+  rec.t_avg = st->t_avg;
+  rec.t_min = st->t_min;
+  adaptive_ring_push(&t->hist, &rec);
+  t->last = *q;
+  t->have_last = 1;
+  write_trace(t, st, q);
+  if (t->rank == 0 && (t->debug_level >= 2 || (t->debug_level >= 1 && decision == 1)))
+    printf("ADAPTIVE step %ld (%ld since balance): %s, policy %s, degradation %g, C %g\n",
+           t->step, q->since, decision ? "balance" : "wait", adaptive_policy_name(t->cfg.policy),
+           q->degradation, q->cost);
+  t->awaiting = decision;
+  t->load_reported = t->load_explicit = 0;
+  t->my_load = 0.0;
+  t->step++;
+}
+
+int adaptive_should_balance(adaptive_trigger *t, double my_step_time)
+{
+  static const char *yo = "adaptive_should_balance";
+  int64_t v[R_COUNT];
+  local_step ls;
+  adaptive_step st;
+  adaptive_quantities q;
+  int decision;
+
+  if (!t) {
+    zp_error(yo, "trigger is NULL");
+    return ZOLTAN_FATAL;
   }
+  measure_local(t, my_step_time, &ls);
+  pack_local(t, &ls, v);
+  if (MPI_Allreduce(MPI_IN_PLACE, v, 1, t->vec_type, t->vec_op, t->comm) != MPI_SUCCESS) {
+    zp_error(yo, "MPI_Allreduce failed");
+    return ZOLTAN_FATAL;
+  }
+  if (check_reduced(t, v) != ZOLTAN_OK) return ZOLTAN_FATAL;
+  if (v[R_FLAGS] & F_EVENT) commit_balance(t, v);
   t->awaiting = 0;
-
-  st.t_max = dec_max(v[R_TMAX]);
-  st.t_min = dec_min(v[R_TMIN]);
-  st.t_avg = fmin(fmax(dec_sum(&v[R_TSUM]) / t->size, st.t_min), st.t_max);
-  st.idx_max = dec_max(v[R_IMAX]);
-  st.idx_min = dec_min(v[R_IMIN]);
-  st.u_max = dec_max(v[R_UMAX]);
-  st.u_avg = fmin(dec_sum(&v[R_USUM]) / t->size, st.u_max);
+  decode_step(t, v, &st);
   decision = adaptive_state_step(&t->core, &st, &q);
   if (decision < 0) {
     /* The values were checked before the reduction; this is a bug. */
     zp_error(yo, "internal error: the decision logic rejected the reduced step");
     return ZOLTAN_FATAL;
   }
-
-  rec.step = t->step;
-  rec.my_time = my_step_time;
-  rec.my_load = t->load_reported ? t->my_load : NAN;
-  rec.t_max = st.t_max;
-  rec.t_avg = st.t_avg;
-  rec.t_min = st.t_min;
-  adaptive_ring_push(&t->hist, &rec);
-  t->last = q;
-  t->have_last = 1;
-  write_trace(t, &st, &q);
-  if (t->rank == 0 && (t->debug_level >= 2 || (t->debug_level >= 1 && decision == 1)))
-    printf("ADAPTIVE step %ld (%ld since balance): %s, policy %s, degradation %g, C %g\n",
-           t->step, q.since, decision ? "balance" : "wait", adaptive_policy_name(t->cfg.policy),
-           q.degradation, q.cost);
-  t->awaiting = decision;
-  t->load_reported = t->load_explicit = 0;
-  t->my_load = 0.0;
-  t->step++;
+  record_step(t, my_step_time, &st, &q, decision);
   return decision;
 }
 

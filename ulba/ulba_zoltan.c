@@ -14,11 +14,10 @@
 
 #include <zoltan_dd.h>
 
-#include "adaptive_trigger.h"
+#include "ulba_adapter.h"
 #include "ulba_core.h"
 #include "zp_context.h"
-#include "zp_hooks.h"
-#include "zp_internal.h"
+#include "zp_history.h"
 #include "zp_method.h"
 
 /* Largest ULBA_ALPHA=AUTO may choose: alpha close to 1 empties the
@@ -76,6 +75,7 @@ typedef struct ulba_state {
   ulba_model_info info;     /* quantities of the last balance */
   Zoltan_DD_Directory *dd;  /* weight of every object at the last balance, by GID */
   int dd_ngid;              /* GID length of dd */
+  ulba_cuts cuts;           /* the base method's cuts for point and box queries */
 } ulba_state;
 
 /* All live states, so that ulba_last_model can find a struct's state. */
@@ -114,13 +114,15 @@ static void ulba_destroy(void *p)
   state_unlink(s);
   state_clear_history(s);
   if (s->dd != NULL) Zoltan_DD_Destroy(&s->dd);
+  ulba_cuts_free(&s->cuts, s->zz);
   free(s);
 }
 
 /* A copy keeps the per-part history: the copied struct continues the same
  * run.  It is linked to its own struct at its first balance.  The object
- * directory is not copied (a copy is not collective), so the copy's first
- * balance relabels with the per-part rates only. */
+ * directory and the kept cuts are not copied (a copy is not collective), so
+ * the copy's first balance relabels with the per-part rates only and the
+ * copy answers no point or box query before it. */
 static int ulba_copy(void **dst, const void *src)
 {
   const ulba_state *s = src;
@@ -148,8 +150,7 @@ static int ulba_copy(void **dst, const void *src)
   return ZOLTAN_OK;
 }
 
-/* The same code on every rank: the worst (smallest) of the ranks' codes. */
-static int agree(MPI_Comm comm, int ierr)
+int ulba_agree(MPI_Comm comm, int ierr)
 {
   int all = ierr;
   if (MPI_Allreduce(&ierr, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return ZOLTAN_FATAL;
@@ -198,13 +199,6 @@ static int read_options(const zp_context *ctx, ulba_options *o)
   return ZOLTAN_OK;
 }
 
-/* Sort key of a local object by global ID, for matching trigger snapshots. */
-typedef struct gid_key {
-  const ZOLTAN_ID_TYPE *gid; /* the object's global ID */
-  int ngid;                  /* entries per ID */
-  int idx;                   /* local index */
-} gid_key;
-
 static int gid_cmp_n(const ZOLTAN_ID_TYPE *a, const ZOLTAN_ID_TYPE *b, int n)
 {
   for (int i = 0; i < n; i++)
@@ -212,85 +206,121 @@ static int gid_cmp_n(const ZOLTAN_ID_TYPE *a, const ZOLTAN_ID_TYPE *b, int n)
   return 0;
 }
 
-static int gid_key_cmp(const void *pa, const void *pb)
+/* Sorting the local indices of an index by global ID needs the index: qsort
+ * has no argument for it, and sorting happens on one thread at a time. */
+static const ulba_gid_index *sorting_index;
+
+static int gid_order_cmp(const void *pa, const void *pb)
 {
-  const gid_key *a = pa, *b = pb;
-  return gid_cmp_n(a->gid, b->gid, a->ngid);
+  const ulba_gid_index *ix = sorting_index;
+  int a = *(const int *)pa, b = *(const int *)pb;
+  return gid_cmp_n(ix->gids + (size_t)a * ix->ngid, ix->gids + (size_t)b * ix->ngid, ix->ngid);
 }
 
-static int find_gid(const gid_key *keys, int n, const ZOLTAN_ID_TYPE *gid, int ngid)
+/* Sort the indices of ix by global ID (the local objects, or the objects
+ * of a tiny problem gathered on every rank). */
+static void sort_by_gid(ulba_gid_index *ix)
 {
-  int lo = 0, hi = n - 1;
+  for (int i = 0; i < ix->n; i++) ix->order[i] = i;
+  sorting_index = ix;
+  qsort(ix->order, (size_t)ix->n, sizeof *ix->order, gid_order_cmp);
+  sorting_index = NULL;
+}
+
+int ulba_gid_index_build(ulba_gid_index *ix, const zp_context *ctx)
+{
+  ix->n = zp_ctx_num_local(ctx);
+  ix->ngid = zp_ctx_num_gid_entries(ctx);
+  ix->gids = zp_ctx_local_gids(ctx);
+  ix->order = malloc(((size_t)ix->n + 1) * sizeof *ix->order);
+  if (ix->order == NULL) return ZOLTAN_MEMERR;
+  sort_by_gid(ix);
+  return ZOLTAN_OK;
+}
+
+int ulba_gid_index_find(const ulba_gid_index *ix, const ZOLTAN_ID_TYPE *gid)
+{
+  int lo = 0, hi = ix->n - 1;
   while (lo <= hi) {
-    int mid = lo + (hi - lo) / 2, c = gid_cmp_n(keys[mid].gid, gid, ngid);
-    if (c == 0) return keys[mid].idx;
+    int mid = lo + (hi - lo) / 2, i = ix->order[mid];
+    int c = gid_cmp_n(ix->gids + (size_t)i * ix->ngid, gid, ix->ngid);
+    if (c == 0) return i;
     if (c < 0) lo = mid + 1;
     else hi = mid - 1;
   }
   return -1;
 }
 
-/*
- * Source (2): per-part rates per step from the object snapshots the attached
- * adaptive trigger holds since the last balance.  Each local object's slope
- * is fitted over the snapshots that contain it and added to its current part.
- * Fills local_rate[P] (this rank's contribution) and obj_rate[n] (NaN where
- * an object has fewer than two samples); returns ZOLTAN_OK, or
- * ZOLTAN_MEMERR.  *num_snap receives the number of snapshots held.
- */
-static int trigger_rates(const adaptive_trigger *t, const zp_context *ctx, double *local_rate,
-                         double *obj_rate, long *num_snap)
+void ulba_gid_index_free(ulba_gid_index *ix)
 {
-  int n = zp_ctx_num_local(ctx), ngid = zp_ctx_num_gid_entries(ctx), P = zp_ctx_num_parts(ctx);
-  const ZOLTAN_ID_TYPE *gids = zp_ctx_local_gids(ctx);
-  const int *cur = zp_ctx_local_parts(ctx);
-  gid_key *keys = NULL;
-  double *ts = NULL, *ys = NULL;
-  int *cnt = NULL, ierr = ZOLTAN_OK;
+  free(ix->order);
+  ix->order = NULL;
+}
+
+/* Number of object-load snapshots the struct's history holds on this rank. */
+static long count_snapshots(struct Zoltan_Struct *zz)
+{
+  zp_object_loads ol;
   long ns = 0;
-  for (int p = 0; p < P; p++) local_rate[p] = 0.0;
-  for (int i = 0; i < n; i++) obj_rate[i] = NAN;
-  while (ns < 100000) {
-    long step;
-    int no, ng;
-    const ZOLTAN_ID_TYPE *g;
-    const double *l;
-    if (adaptive_object_history(t, (size_t)ns, &step, &no, &ng, &g, &l) != ZOLTAN_OK) break;
-    ns++;
-  }
-  *num_snap = ns;
-  if (ns < 2 || n == 0) goto end;
-  keys = malloc((size_t)n * sizeof *keys);
-  ts = malloc((size_t)n * (size_t)ns * sizeof *ts);
-  ys = malloc((size_t)n * (size_t)ns * sizeof *ys);
-  cnt = calloc((size_t)n, sizeof *cnt);
-  if (keys == NULL || ts == NULL || ys == NULL || cnt == NULL) {
-    ierr = ZOLTAN_MEMERR;
-    goto end;
-  }
-  for (int i = 0; i < n; i++) {
-    keys[i].gid = gids + (size_t)i * ngid;
-    keys[i].ngid = ngid;
-    keys[i].idx = i;
-  }
-  qsort(keys, (size_t)n, sizeof *keys, gid_key_cmp);
-  /* Oldest snapshot first, so that each object's series is in time order. */
+  /* The provider bounds its window (the trigger keeps at most 1024); the
+   * cap only guards against a provider that never says "no more". */
+  while (ns < 100000 && zp_history_object_loads(zz, (size_t)ns, &ol) == ZOLTAN_OK) ns++;
+  return ns;
+}
+
+/* Each local object's load series over the ns snapshots, oldest first:
+ * ts/ys[i * ns + k] for k < cnt[i].  Objects are matched by global ID, or
+ * by position in snapshots without IDs. */
+static void gather_series(struct Zoltan_Struct *zz, const ulba_gid_index *ix, long ns, double *ts,
+                          double *ys, int *cnt)
+{
   for (long b = ns - 1; b >= 0; b--) {
-    long step;
-    int no, ng;
-    const ZOLTAN_ID_TYPE *g;
-    const double *l;
-    if (adaptive_object_history(t, (size_t)b, &step, &no, &ng, &g, &l) != ZOLTAN_OK) continue;
-    for (int j = 0; j < no; j++) {
-      /* Snapshots without IDs are matched by position. */
-      int i = g == NULL ? (j < n ? j : -1)
-                        : (ng == ngid ? find_gid(keys, n, g + (size_t)j * ng, ngid) : -1);
+    zp_object_loads ol;
+    if (zp_history_object_loads(zz, (size_t)b, &ol) != ZOLTAN_OK) continue;
+    for (int j = 0; j < ol.num_obj; j++) {
+      int i = ol.gids == NULL ? (j < ix->n ? j : -1)
+                              : (ol.num_gid_entries == ix->ngid
+                                     ? ulba_gid_index_find(ix, ol.gids + (size_t)j * ix->ngid)
+                                     : -1);
       if (i < 0) continue;
-      ts[(size_t)i * ns + cnt[i]] = (double)step;
-      ys[(size_t)i * ns + cnt[i]] = l[j];
+      ts[(size_t)i * ns + cnt[i]] = (double)ol.step;
+      ys[(size_t)i * ns + cnt[i]] = ol.loads[j];
       cnt[i]++;
     }
   }
+}
+
+/*
+ * Source (2): per-part rates per step from the object-load snapshots that
+ * the struct's history provider (the adaptive trigger) holds since the last
+ * balance.  Each local object's slope is fitted over the snapshots that
+ * contain it and added to its current part.  Fills local_rate[P] (this
+ * rank's contribution) and obj_rate[n] (NaN where an object has fewer than
+ * two samples); returns ZOLTAN_OK, or ZOLTAN_MEMERR.  *num_snap receives the
+ * number of snapshots held.  Not collective.
+ */
+static int history_rates(const zp_context *ctx, double *local_rate, double *obj_rate,
+                         long *num_snap)
+{
+  struct Zoltan_Struct *zz = zp_ctx_zz(ctx);
+  int n = zp_ctx_num_local(ctx), P = zp_ctx_num_parts(ctx);
+  const int *cur = zp_ctx_local_parts(ctx);
+  ulba_gid_index ix = {NULL, NULL, 0, 0};
+  double *ts = NULL, *ys = NULL;
+  int *cnt = NULL, ierr = ZOLTAN_OK;
+  long ns = zz != NULL ? count_snapshots(zz) : 0;
+  for (int p = 0; p < P; p++) local_rate[p] = 0.0;
+  for (int i = 0; i < n; i++) obj_rate[i] = NAN;
+  *num_snap = ns;
+  if (ns < 2 || n == 0) return ZOLTAN_OK;
+  ts = malloc((size_t)n * (size_t)ns * sizeof *ts);
+  ys = malloc((size_t)n * (size_t)ns * sizeof *ys);
+  cnt = calloc((size_t)n, sizeof *cnt);
+  if (ts == NULL || ys == NULL || cnt == NULL || ulba_gid_index_build(&ix, ctx) != ZOLTAN_OK) {
+    ierr = ZOLTAN_MEMERR;
+    goto end;
+  }
+  gather_series(zz, &ix, ns, ts, ys, cnt);
   for (int i = 0; i < n; i++) {
     double s = 0.0;
     if (cnt[i] < 2 || cur[i] < 0 || cur[i] >= P) continue;
@@ -300,13 +330,12 @@ static int trigger_rates(const adaptive_trigger *t, const zp_context *ctx, doubl
     }
   }
 end:
-  free(keys);
+  ulba_gid_index_free(&ix);
   free(ts);
   free(ys);
   free(cnt);
   return ierr;
 }
-
 /* Make the ring fit P parts and `cap` intervals; a change forgets the past. */
 static int state_fit(ulba_state *s, int P, int cap)
 {
@@ -392,7 +421,7 @@ static int object_growth(ulba_state *s, const zp_context *ctx, const int *grow,
   if (s->dd != NULL && s->dd_ngid == ngid) {
     prev = malloc(((size_t)n + 1) * sizeof *prev);
     owner = malloc(((size_t)n + 1) * sizeof *owner);
-    ierr = agree(zp_ctx_comm(ctx), (prev && owner) ? ZOLTAN_OK : ZOLTAN_MEMERR);
+    ierr = ulba_agree(zp_ctx_comm(ctx), (prev && owner) ? ZOLTAN_OK : ZOLTAN_MEMERR);
     if (ierr < 0) goto end;
     for (int i = 0; i < n; i++) {
       prev[i] = NAN;
@@ -431,15 +460,15 @@ static void remember_weights(ulba_state *s, const zp_context *ctx)
   double *w0 = malloc(((size_t)n + 1) * sizeof *w0);
   int ok;
   if (s->dd != NULL) Zoltan_DD_Destroy(&s->dd);
-  ok = agree(zp_ctx_comm(ctx), w0 != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR) == ZOLTAN_OK;
+  ok = ulba_agree(zp_ctx_comm(ctx), w0 != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR) == ZOLTAN_OK;
   if (ok)
-    ok = agree(zp_ctx_comm(ctx), Zoltan_DD_Create(&s->dd, zp_ctx_comm(ctx), ngid, 0,
+    ok = ulba_agree(zp_ctx_comm(ctx), Zoltan_DD_Create(&s->dd, zp_ctx_comm(ctx), ngid, 0,
                                                   (int)sizeof(double), 0, 0) == ZOLTAN_OK
                                      ? ZOLTAN_OK
                                      : ZOLTAN_FATAL) == ZOLTAN_OK;
   if (ok) {
     for (int i = 0; i < n; i++) w0[i] = w[(size_t)i * wd];
-    ok = agree(zp_ctx_comm(ctx), Zoltan_DD_Update(s->dd, (ZOLTAN_ID_PTR)zp_ctx_local_gids(ctx),
+    ok = ulba_agree(zp_ctx_comm(ctx), Zoltan_DD_Update(s->dd, (ZOLTAN_ID_PTR)zp_ctx_local_gids(ctx),
                                                   NULL, (char *)w0, NULL, n) == ZOLTAN_OK
                                      ? ZOLTAN_OK
                                      : ZOLTAN_FATAL) == ZOLTAN_OK;
@@ -458,6 +487,38 @@ static int perm_fits(const int *perm, const double *sizes, const double *target,
   return 1;
 }
 
+/* Relabel the base parts q of the local objects by maximum overlap with the
+ * growing objects: perm[k] is the label of base part k.  Collective. */
+static int match_labels(zp_context *ctx, const int *q, const int *grow, const double *gw,
+                        double *loc, double *ov, int *perm)
+{
+  int ierr = overlap_matrix(ctx, q, grow, gw, loc, ov);
+  if (ierr < 0) return ierr;
+  return ulba_relabel((size_t)zp_ctx_num_parts(ctx), ov, ULBA_RELABEL_AUTO, perm, NULL) == ULBA_OK
+             ? ZOLTAN_OK
+             : ZOLTAN_MEMERR;
+}
+
+/* The best relabelling of the overlap ov under the constraint that a base
+ * part (with sizes[k]) and its label (with target[perm[k]]) have the same
+ * size.  Not collective: ov is the same on every rank. */
+static int match_same_size(int P, int wd, const double *sizes, const double *target, double *ov,
+                           int *perm)
+{
+  double big = 0.0;
+  for (size_t k = 0; k < (size_t)P * (size_t)P; k++) big += fabs(ov[k]);
+  big = 2.0 * big + 1.0;
+  /* A pair of different sizes is made worse than any feasible assignment;
+   * the permutation the sizes were made from is feasible, so the optimum
+   * never uses such a pair. */
+  for (int a = 0; a < P; a++)
+    for (int b = 0; b < P; b++)
+      if (!same_size(sizes + (size_t)a * wd, target + (size_t)b * wd, wd))
+        ov[(size_t)a * P + b] = -big;
+  return ulba_relabel((size_t)P, ov, ULBA_RELABEL_AUTO, perm, NULL) == ULBA_OK ? ZOLTAN_OK
+                                                                               : ZOLTAN_MEMERR;
+}
+
 /*
  * Run the base method with the target sizes so that label p ends with size
  * target[p] and the labels of growing parts cover their objects:
@@ -474,74 +535,45 @@ static int perm_fits(const int *perm, const double *sizes, const double *target,
  *     constraint that a base part and its label have the same size, so that
  *     the sizes are always right even if the growing objects are not all in
  *     the small part.
+ * Outputs: new_part (labels of the local objects), perm (P entries: the
+ * label of each part of the last base run) and sizes (P * wd: the sizes of
+ * the last base run).  Collective.
  */
 static int run_relabelled(zp_context *ctx, const char *base, const double *app_sizes,
                           const double *target, const int *grow, const double *gw, int *new_part,
-                          int *small_part)
+                          int *perm, double *sizes)
 {
   int n = zp_ctx_num_local(ctx), wd = zp_ctx_wgt_dim(ctx), P = zp_ctx_num_parts(ctx);
-  const char *yo = zp_ctx_where(ctx);
   size_t PP = (size_t)P * (size_t)P;
   int *q = malloc(((size_t)n + 1) * sizeof *q);
-  int *perm = malloc((size_t)P * sizeof *perm);
   double *loc = malloc(PP * sizeof *loc), *ov = malloc(PP * sizeof *ov);
-  double *sizes2 = malloc((size_t)P * wd * sizeof *sizes2);
-  double big = 0.0;
   int fits = 0;
-  int ierr = agree(zp_ctx_comm(ctx),
-                   (q && perm && loc && ov && sizes2) ? ZOLTAN_OK : ZOLTAN_MEMERR);
+  int ierr = ulba_agree(zp_ctx_comm(ctx), (q && loc && ov) ? ZOLTAN_OK : ZOLTAN_MEMERR);
   if (ierr < 0) goto end;
   ierr = zp_ctx_run_base(ctx, base, app_sizes, q);
-  if (ierr < 0) goto end;
-  ierr = overlap_matrix(ctx, q, grow, gw, loc, ov);
-  if (ierr < 0) goto end;
-  if (ulba_relabel((size_t)P, ov, ULBA_RELABEL_AUTO, perm, NULL) != ULBA_OK) {
-    ierr = ZOLTAN_MEMERR;
-    goto end;
-  }
-  for (int round = 0; round < ULBA_RELABEL_ROUNDS && !fits; round++) {
+  if (ierr >= 0) ierr = match_labels(ctx, q, grow, gw, loc, ov, perm);
+  for (int round = 0; ierr >= 0 && round < ULBA_RELABEL_ROUNDS && !fits; round++) {
     for (int k = 0; k < P; k++)
-      memcpy(sizes2 + (size_t)k * wd, target + (size_t)perm[k] * wd, (size_t)wd * sizeof *sizes2);
-    ierr = zp_ctx_run_base(ctx, base, sizes2, q);
-    if (ierr < 0) goto end;
-    ierr = overlap_matrix(ctx, q, grow, gw, loc, ov);
-    if (ierr < 0) goto end;
-    if (ulba_relabel((size_t)P, ov, ULBA_RELABEL_AUTO, perm, NULL) != ULBA_OK) {
-      ierr = ZOLTAN_MEMERR;
-      goto end;
-    }
+      memcpy(sizes + (size_t)k * wd, target + (size_t)perm[k] * wd, (size_t)wd * sizeof *sizes);
+    ierr = zp_ctx_run_base(ctx, base, sizes, q);
+    if (ierr >= 0) ierr = match_labels(ctx, q, grow, gw, loc, ov, perm);
     /* The same matrix on every rank gives the same perm, so fits agrees. */
-    fits = perm_fits(perm, sizes2, target, P, wd);
+    if (ierr >= 0) fits = perm_fits(perm, sizes, target, P, wd);
   }
-  if (!fits) {
-    for (size_t k = 0; k < PP; k++) big += fabs(ov[k]);
-    big = 2.0 * big + 1.0;
-    /* A pair of different sizes is made worse than any feasible assignment;
-     * the permutation the sizes were made from is feasible, so the optimum
-     * never uses such a pair. */
-    for (int a = 0; a < P; a++)
-      for (int b = 0; b < P; b++)
-        if (!same_size(sizes2 + (size_t)a * wd, target + (size_t)b * wd, wd))
-          ov[(size_t)a * P + b] = -big;
-    if (ulba_relabel((size_t)P, ov, ULBA_RELABEL_AUTO, perm, NULL) != ULBA_OK) {
-      ierr = ZOLTAN_MEMERR;
-      goto end;
-    }
-    if (zp_ctx_debug_level(ctx) >= 1)
-      zp_warn(yo, "ULBA: base method %s renumbers its parts with every size change; the "
-                  "underloaded size may not hold all of the growing objects", base);
+  if (ierr >= 0 && !fits) {
+    ierr = match_same_size(P, wd, sizes, target, ov, perm);
+    if (ierr >= 0 && zp_ctx_debug_level(ctx) >= 1)
+      zp_warn(zp_ctx_where(ctx), "ULBA: base method %s renumbers its parts with every size "
+                                 "change; the underloaded size may not hold all of the growing "
+                                 "objects", base);
   }
-  for (int i = 0; i < n; i++) new_part[i] = (q[i] >= 0 && q[i] < P) ? perm[q[i]] : q[i];
-  *small_part = -1;
-  for (int k = 0; k < P && *small_part < 0; k++)
-    if (grow[k]) *small_part = k;
+  if (ierr >= 0)
+    for (int i = 0; i < n; i++) new_part[i] = (q[i] >= 0 && q[i] < P) ? perm[q[i]] : q[i];
 end:
-  if (ierr == ZOLTAN_MEMERR) zp_error(yo, "ULBA: out of memory for %d parts", P);
+  if (ierr == ZOLTAN_MEMERR) zp_error(zp_ctx_where(ctx), "ULBA: out of memory for %d parts", P);
   free(q);
-  free(perm);
   free(loc);
   free(ov);
-  free(sizes2);
   return ierr;
 }
 
@@ -601,11 +633,12 @@ static double auto_alpha(const ulba_model_info *info)
   return alpha;
 }
 
-/* The trigger's estimate of omega: average part load over average step time. */
-static double trigger_omega(const adaptive_trigger *t, double load_per_part)
+/* The history provider's estimate of omega: average part load over the
+ * average step time of the steps it holds (at most the newest 64). */
+static double history_omega(struct Zoltan_Struct *zz, double load_per_part)
 {
-  adaptive_record rec[64];
-  long nrec = adaptive_history(t, rec, 64);
+  zp_step_times rec[64];
+  long nrec = zp_history_step_times(zz, rec, 64);
   double sum = 0.0;
   long k, used = 0;
   if (nrec > 64) nrec = 64;
@@ -618,180 +651,432 @@ static double trigger_omega(const adaptive_trigger *t, double load_per_part)
   return load_per_part / (sum / (double)used);
 }
 
-static int ulba_partition(zp_context *ctx, void *state_ptr, int *new_part)
+/* Everything one ULBA balance works with, passed between its steps. */
+typedef struct ulba_call {
+  zp_context *ctx;       /* the framework's context of the call */
+  ulba_state *s;         /* the struct's ULBA state */
+  MPI_Comm comm;         /* the struct's communicator (the layer's duplicate) */
+  const char *yo;        /* the entry point, for messages */
+  int n, wd, P, rank;    /* local objects, weight dimensions, parts, this rank */
+  long total_obj;        /* objects on all ranks */
+  ulba_options o;        /* the parameters */
+  ulba_model_info info;  /* the model quantities of this balance */
+  const char *undefined; /* why the model is undefined, when info cannot tell
+                            (NULL otherwise) */
+  double *loc;           /* P: this rank's contribution to a per-part sum */
+  double *before;        /* P: per-part loads before the balance */
+  double *wir;           /* P: per-part workload increase rates */
+  double *target;        /* P * wd: ULBA's part sizes (Eq. 6) */
+  double *col, *colout;  /* P: one weight dimension of the sizes */
+  double *obj_rate;      /* n: per-object rate of source (2), NaN if unknown */
+  double *gw;            /* n: per-object growth for the relabelling */
+  double *run_sizes;     /* P * wd: sizes of the last relabelled base run */
+  int *flags;            /* P: 1 for the overloading parts */
+  int *perm;             /* P: ULBA's label of each part of the last base run */
+  int use_obj_rate;      /* obj_rate holds the rates of source (2) */
+  ulba_final_run last;   /* the balance's last base run, for the kept cuts */
+} ulba_call;
+
+static void call_end(ulba_call *c)
 {
-  ulba_state *s = state_ptr;
-  MPI_Comm comm = zp_ctx_comm(ctx);
-  struct Zoltan_Struct *zz = zp_ctx_zz(ctx);
-  const char *yo = zp_ctx_where(ctx);
-  int n = zp_ctx_num_local(ctx), wd = zp_ctx_wgt_dim(ctx), P = zp_ctx_num_parts(ctx);
-  const double *app_sizes = zp_ctx_part_sizes(ctx);
-  const int *cur = zp_ctx_local_parts(ctx);
-  ulba_options o;
-  ulba_model_info info;
-  adaptive_trigger *trig;
-  double *loc = NULL, *before = NULL, *wir = NULL, *target = NULL, *col = NULL, *colout = NULL;
-  double *obj_rate = NULL, *gw = NULL;
-  int *flags = NULL, rank = 0, ierr, use_obj_rate = 0;
-  long nsnap = 0, min_snap = 0;
-  size_t N = 0;
+  free(c->loc);
+  free(c->before);
+  free(c->wir);
+  free(c->target);
+  free(c->col);
+  free(c->colout);
+  free(c->obj_rate);
+  free(c->gw);
+  free(c->run_sizes);
+  free(c->flags);
+  free(c->perm);
+}
 
-  memset(&info, 0, sizeof info);
-  info.small_part = -1;
-  info.C = NAN;
-  info.omega = 1.0;
-  MPI_Comm_rank(comm, &rank);
-  ierr = agree(comm, read_options(ctx, &o));
-  if (ierr < 0) goto end;
-  loc = malloc(((size_t)P + 1) * sizeof *loc);
-  before = malloc(((size_t)P + 1) * sizeof *before);
-  wir = malloc(((size_t)P + 1) * sizeof *wir);
-  target = malloc(((size_t)P * wd + 1) * sizeof *target);
-  col = malloc(((size_t)P + 1) * sizeof *col);
-  colout = malloc(((size_t)P + 1) * sizeof *colout);
-  flags = calloc((size_t)P + 1, sizeof *flags);
-  obj_rate = malloc(((size_t)n + 1) * sizeof *obj_rate);
-  gw = malloc(((size_t)n + 1) * sizeof *gw);
-  ierr = agree(comm, (loc && before && wir && target && col && colout && flags && obj_rate && gw)
-                         ? ZOLTAN_OK
-                         : ZOLTAN_MEMERR);
-  if (ierr == ZOLTAN_OK) ierr = agree(comm, state_fit(s, P, o.history));
+/* Read the parameters, allocate the call's arrays and fit the state's
+ * history to the number of parts.  Collective. */
+static int call_begin(ulba_call *c, zp_context *ctx, ulba_state *s)
+{
+  size_t P1, n1;
+  long n_local;
+  int ierr;
+  memset(c, 0, sizeof *c);
+  c->ctx = ctx;
+  c->s = s;
+  c->comm = zp_ctx_comm(ctx);
+  c->yo = zp_ctx_where(ctx);
+  c->n = zp_ctx_num_local(ctx);
+  c->wd = zp_ctx_wgt_dim(ctx);
+  c->P = zp_ctx_num_parts(ctx);
+  c->info.small_part = -1;
+  c->info.C = NAN;
+  c->info.omega = 1.0;
+  MPI_Comm_rank(c->comm, &c->rank);
+  n_local = c->n;
+  if (MPI_Allreduce(&n_local, &c->total_obj, 1, MPI_LONG, MPI_SUM, c->comm) != MPI_SUCCESS)
+    return ZOLTAN_FATAL;
+  ierr = ulba_agree(c->comm, read_options(ctx, &c->o));
+  if (ierr < 0) return ierr;
+  P1 = (size_t)c->P + 1;
+  n1 = (size_t)c->n + 1;
+  c->loc = malloc(P1 * sizeof *c->loc);
+  c->before = malloc(P1 * sizeof *c->before);
+  c->wir = malloc(P1 * sizeof *c->wir);
+  c->target = malloc(P1 * (size_t)c->wd * sizeof *c->target);
+  c->run_sizes = malloc(P1 * (size_t)c->wd * sizeof *c->run_sizes);
+  c->col = malloc(P1 * sizeof *c->col);
+  c->colout = malloc(P1 * sizeof *c->colout);
+  c->flags = calloc(P1, sizeof *c->flags);
+  c->perm = malloc(P1 * sizeof *c->perm);
+  c->obj_rate = malloc(n1 * sizeof *c->obj_rate);
+  c->gw = malloc(n1 * sizeof *c->gw);
+  ierr = ulba_agree(c->comm, (c->loc && c->before && c->wir && c->target && c->run_sizes &&
+                              c->col && c->colout && c->flags && c->perm && c->obj_rate && c->gw)
+                                 ? ZOLTAN_OK
+                                 : ZOLTAN_MEMERR);
+  if (ierr == ZOLTAN_OK) ierr = ulba_agree(c->comm, state_fit(s, c->P, c->o.history));
   if (ierr < 0) {
-    zp_error(yo, "ULBA: out of memory for %d parts", P);
-    goto end;
+    zp_error(c->yo, "ULBA: out of memory for %d parts", c->P);
+    return ierr;
   }
-  state_link(s, zz);
+  state_link(s, zp_ctx_zz(ctx));
+  return ZOLTAN_OK;
+}
 
-  /* Loads before repartitioning, and the increase since the last balance
-   * (load now minus load right after the last balance, per label). */
-  ierr = part_loads(ctx, cur, loc, before);
-  if (ierr < 0) goto end;
-  info.P = P;
-  for (int p = 0; p < P; p++) info.W += before[p];
+/* The loads before repartitioning, and the increase since the last balance
+ * (load now minus load right after the last balance, per label) into the
+ * state's ring.  Collective. */
+static int measure_loads(ulba_call *c)
+{
+  ulba_state *s = c->s;
+  int ierr = part_loads(c->ctx, zp_ctx_local_parts(c->ctx), c->loc, c->before);
+  if (ierr < 0) return ierr;
+  c->info.P = c->P;
+  for (int p = 0; p < c->P; p++) c->info.W += c->before[p];
   if (s->have_after) {
-    double *slot = s->incr + (size_t)s->head * P;
-    for (int p = 0; p < P; p++) slot[p] = before[p] - s->after[p];
+    double *slot = s->incr + (size_t)s->head * c->P;
+    for (int p = 0; p < c->P; p++) slot[p] = c->before[p] - s->after[p];
     s->head = (s->head + 1) % s->cap;
     if (s->len < s->cap) s->len++;
   }
+  return ZOLTAN_OK;
+}
 
-  /* Source (2) when an attached trigger holds at least two object snapshots
-   * on every rank, else source (1) once one interval is known. */
-  trig = zz != NULL ? (adaptive_trigger *)zp_observer_of(zz, "adaptive_trigger") : NULL;
-  /* A rank without a trigger holds no snapshot, so source (1) is used
+/* Source (2) when the struct's history provider holds at least two object
+ * snapshots on every rank, else source (1) once one interval is known; the
+ * rates go to wir.  Collective. */
+static int find_rates(ulba_call *c)
+{
+  ulba_state *s = c->s;
+  struct Zoltan_Struct *zz = zp_ctx_zz(c->ctx);
+  long nsnap = 0, min_snap = 0;
+  int P = c->P;
+  /* A rank without a provider holds no snapshot, so source (1) is used
    * everywhere; the calls below are collective on every rank either way. */
-  ierr = agree(comm, trig != NULL ? trigger_rates(trig, ctx, loc, obj_rate, &nsnap) : ZOLTAN_OK);
-  if (ierr < 0) goto end;
-  if (MPI_Allreduce(&nsnap, &min_snap, 1, MPI_LONG, MPI_MIN, comm) != MPI_SUCCESS) {
-    ierr = ZOLTAN_FATAL;
-    goto end;
-  }
+  int ierr = ulba_agree(c->comm, history_rates(c->ctx, c->loc, c->obj_rate, &nsnap));
+  if (ierr < 0) return ierr;
+  if (MPI_Allreduce(&nsnap, &min_snap, 1, MPI_LONG, MPI_MIN, c->comm) != MPI_SUCCESS)
+    return ZOLTAN_FATAL;
   if (min_snap >= 2) {
-    double c;
-    if (MPI_Allreduce(loc, wir, P, MPI_DOUBLE, MPI_SUM, comm) != MPI_SUCCESS) {
-      ierr = ZOLTAN_FATAL;
-      goto end;
-    }
-    info.source = ULBA_SOURCE_TRIGGER;
-    use_obj_rate = 1;
-    c = adaptive_balance_cost(trig);
-    info.omega = trigger_omega(trig, info.W / P);
-    if (c >= 0.0 && isfinite(info.omega)) {
-      info.C = c;
+    double cost;
+    if (MPI_Allreduce(c->loc, c->wir, P, MPI_DOUBLE, MPI_SUM, c->comm) != MPI_SUCCESS)
+      return ZOLTAN_FATAL;
+    c->info.source = ULBA_SOURCE_TRIGGER;
+    c->use_obj_rate = 1;
+    cost = zp_history_balance_cost(zz);
+    c->info.omega = history_omega(zz, c->info.W / P);
+    if (cost >= 0.0 && isfinite(c->info.omega)) {
+      c->info.C = cost;
     } else {
       /* Without a measured cost and speed, fall back to ULBA_LB_COST in
        * weight units, i.e. omega = 1. */
-      info.C = o.lb_cost;
-      info.omega = 1.0;
+      c->info.C = c->o.lb_cost;
+      c->info.omega = 1.0;
     }
   } else if (s->len > 0) {
     for (int p = 0; p < P; p++) {
       double sum = 0.0;
       for (int k = 0; k < s->len; k++) sum += s->incr[(size_t)k * P + p];
-      wir[p] = sum / s->len;
+      c->wir[p] = sum / s->len;
     }
-    info.source = ULBA_SOURCE_WEIGHTS;
-    info.C = o.lb_cost;
-    info.omega = 1.0;
+    c->info.source = ULBA_SOURCE_WEIGHTS;
+    c->info.C = c->o.lb_cost;
+    c->info.omega = 1.0;
   }
+  return ZOLTAN_OK;
+}
 
-  if (info.source != ULBA_SOURCE_NONE && P >= 2) {
-    double a = 0.0, m = 0.0;
-    double floor = ULBA_MIN_EXCESS_FRACTION * info.W / P;
-    if (ulba_detect_overloading((size_t)P, wir, o.threshold, floor > 0.0 ? floor : 0.0, flags,
-                                &N) != ULBA_OK ||
-        ulba_estimate_rates((size_t)P, wir, flags, &a, &m) != ULBA_OK) {
-      zp_error(yo, "ULBA: could not evaluate the increase rates of %d parts", P);
-      ierr = ZOLTAN_FATAL;
-      goto end;
-    }
-    info.N = (double)N;
-    info.a = a;
-    info.m = m;
+/* Flag the overloading parts and estimate a and m.  Not collective: wir is
+ * the same on every rank. */
+static int detect_overloads(ulba_call *c)
+{
+  double a = 0.0, m = 0.0, floor = ULBA_MIN_EXCESS_FRACTION * c->info.W / c->P;
+  size_t N = 0;
+  if (c->info.source == ULBA_SOURCE_NONE || c->P < 2) return ZOLTAN_OK;
+  if (ulba_detect_overloading((size_t)c->P, c->wir, c->o.threshold, floor > 0.0 ? floor : 0.0,
+                              c->flags, &N) != ULBA_OK ||
+      ulba_estimate_rates((size_t)c->P, c->wir, c->flags, &a, &m) != ULBA_OK) {
+    zp_error(c->yo, "ULBA: could not evaluate the increase rates of %d parts", c->P);
+    return ZOLTAN_FATAL;
   }
-  info.alpha_param = o.alpha_auto ? auto_alpha(&info) : o.alpha;
+  c->info.N = (double)N;
+  c->info.a = a;
+  c->info.m = m;
+  return ZOLTAN_OK;
+}
 
-  /* Eq. (6) per weight dimension, on the application's sizes. */
-  info.alpha = 0.0;
+/* Alpha (the asked value, or AUTO's choice) and Eq. (6) per weight
+ * dimension on the application's sizes, into target.  Not collective. */
+static int compose_sizes(ulba_call *c)
+{
+  const double *app_sizes = zp_ctx_part_sizes(c->ctx);
+  int P = c->P, wd = c->wd;
+  c->info.alpha_param = c->o.alpha_auto ? auto_alpha(&c->info) : c->o.alpha;
+  c->info.alpha = 0.0;
   for (int d = 0; d < wd; d++) {
     double used = 0.0;
-    for (int p = 0; p < P; p++) col[p] = app_sizes[(size_t)p * wd + d];
-    if (ulba_part_sizes((size_t)P, col, flags, info.alpha_param, colout, &used) != ULBA_OK) {
-      zp_error(yo, "ULBA: cannot compose the part sizes of weight %d with ULBA_ALPHA = %g", d,
-               info.alpha_param);
-      ierr = ZOLTAN_FATAL;
-      goto end;
+    for (int p = 0; p < P; p++) c->col[p] = app_sizes[(size_t)p * wd + d];
+    if (ulba_part_sizes((size_t)P, c->col, c->flags, c->info.alpha_param, c->colout, &used) !=
+        ULBA_OK) {
+      zp_error(c->yo, "ULBA: cannot compose the part sizes of weight %d with ULBA_ALPHA = %g", d,
+               c->info.alpha_param);
+      return ZOLTAN_FATAL;
     }
-    info.alpha = used;
-    for (int p = 0; p < P; p++) target[(size_t)p * wd + d] = colout[p];
+    c->info.alpha = used;
+    for (int p = 0; p < P; p++) c->target[(size_t)p * wd + d] = c->colout[p];
   }
+  return ZOLTAN_OK;
+}
 
-  if (info.alpha == 0.0) {
-    /* Nothing to anticipate: exactly the base method. */
-    ierr = zp_ctx_run_base(ctx, o.base, app_sizes, new_part);
-  } else if (!o.relabel) {
-    ierr = zp_ctx_run_base(ctx, o.base, target, new_part);
-    for (int p = 0; p < P && info.small_part < 0; p++)
-      if (flags[p]) info.small_part = p;
+/* Partition with the base method: exactly the base method when there is
+ * nothing to anticipate, with the target sizes as they come when
+ * ULBA_RELABEL=0, else relabelled (run_relabelled).  Records the last run
+ * for the kept cuts.  Collective. */
+static int run_base(ulba_call *c, int *new_part)
+{
+  const double *app_sizes = zp_ctx_part_sizes(c->ctx);
+  int ierr;
+  c->last.base = c->o.base;
+  c->last.new_part = new_part;
+  c->last.W = c->info.W;
+  if (c->info.alpha == 0.0) {
+    c->last.sizes = app_sizes;
+    c->last.app_sizes = 1;
+    return zp_ctx_run_base(c->ctx, c->o.base, app_sizes, new_part);
+  }
+  c->last.sizes = c->target;
+  if (!c->o.relabel) {
+    ierr = zp_ctx_run_base(c->ctx, c->o.base, c->target, new_part);
   } else {
-    ierr = object_growth(s, ctx, flags, use_obj_rate ? obj_rate : NULL, gw);
+    ierr = object_growth(c->s, c->ctx, c->flags, c->use_obj_rate ? c->obj_rate : NULL, c->gw);
     if (ierr == ZOLTAN_OK)
-      ierr = run_relabelled(ctx, o.base, app_sizes, target, flags, gw, new_part,
-                            &info.small_part);
+      ierr = run_relabelled(c->ctx, c->o.base, app_sizes, c->target, c->flags, c->gw, new_part,
+                            c->perm, c->run_sizes);
+    c->last.sizes = c->run_sizes;
+    c->last.part_map = c->perm;
   }
-  if (ierr < 0) goto end;
+  for (int p = 0; p < c->P && c->info.small_part < 0; p++)
+    if (c->flags[p]) c->info.small_part = p;
+  return ierr;
+}
 
-  /* Remember what each label holds now, for the next call's increase. */
-  {
-    int e = part_loads(ctx, new_part, loc, s->after);
-    if (e < 0) {
-      ierr = e;
-      goto end;
+/* A balance with enough objects: rates, overloading parts, sizes and the
+ * base method.  Collective. */
+static int balance(ulba_call *c, int *new_part)
+{
+  int ierr = find_rates(c);
+  if (ierr >= 0) ierr = detect_overloads(c);
+  if (ierr >= 0) ierr = compose_sizes(c);
+  if (ierr >= 0) ierr = run_base(c, new_part);
+  return ierr;
+}
+
+/* Sort key of a part for a tiny problem: larger sizes first, then lower
+ * numbers. */
+typedef struct part_rank {
+  double size; /* the application's size of the part (first weight) */
+  int part;    /* the part */
+} part_rank;
+
+static int part_rank_cmp(const void *pa, const void *pb)
+{
+  const part_rank *a = pa, *b = pb;
+  if (a->size != b->size) return a->size > b->size ? -1 : 1;
+  return (a->part > b->part) - (a->part < b->part);
+}
+
+/* Give each of the m gathered objects (sorted by ix) a part of its own:
+ * first, in global ID order, an object keeps its current part if that part
+ * has a positive size and no other object kept it; then the others take the
+ * free parts, largest size first.  The same on every rank. */
+static int place_tiny(const ulba_gid_index *ix, const int *cur, const double *sizes, int wd,
+                      int P, int *part)
+{
+  char *taken = calloc((size_t)P + 1, 1);
+  part_rank *pr = malloc(((size_t)P + 1) * sizeof *pr);
+  int next = 0;
+  if (taken == NULL || pr == NULL) {
+    free(taken);
+    free(pr);
+    return ZOLTAN_MEMERR;
+  }
+  for (int k = 0; k < ix->n; k++) {
+    int i = ix->order[k], p = cur[i];
+    part[i] = -1;
+    if (p >= 0 && p < P && sizes[(size_t)p * wd] > 0.0 && !taken[p]) {
+      part[i] = p;
+      taken[p] = 1;
     }
-    s->have_after = 1;
   }
-  remember_weights(s, ctx);
-  info.num_balances = s->info.num_balances + 1;
-  summarize(&info);
-  s->info = info;
-  if (zp_ctx_debug_level(ctx) >= 1 && rank == 0) {
-    printf("ZOLTAN ULBA: base %s, source %d, P %d, N %g, alpha %g (asked %g), a %g, m %g, W %g, "
-           "small part %d, sigma- %g, sigma+ %g, tau %g\n",
-           o.base, info.source, P, info.N, info.alpha, info.alpha_param, info.a, info.m, info.W,
-           info.small_part, info.sigma_minus, info.sigma_plus, info.tau);
-    fflush(stdout);
+  for (int p = 0; p < P; p++) {
+    pr[p].size = sizes[(size_t)p * wd];
+    pr[p].part = p;
   }
+  qsort(pr, (size_t)P, sizeof *pr, part_rank_cmp);
+  for (int k = 0; k < ix->n; k++) {
+    int i = ix->order[k];
+    if (part[i] >= 0) continue;
+    while (taken[pr[next].part]) next++; /* fewer objects than parts: one is free */
+    part[i] = pr[next].part;
+    taken[part[i]] = 1;
+  }
+  free(taken);
+  free(pr);
+  return ZOLTAN_OK;
+}
 
+/*
+ * A problem with fewer objects than parts (none at all, or a single object
+ * among several parts): every object gets a part of its own, staying where
+ * it is when it can, so no base method is needed (Zoltan's RCB fails on a
+ * single object when asked for complete lists).  The objects are gathered
+ * on every rank, which all compute the same answer.  Collective.
+ */
+static int assign_tiny(ulba_call *c, int *new_part)
+{
+  int size = 1, m = (int)c->total_obj, ngid = zp_ctx_num_gid_entries(c->ctx), ierr;
+  int *counts = NULL, *displs = NULL, *bcounts = NULL, *bdispls = NULL, *cur = NULL, *part = NULL;
+  ulba_gid_index ix = {NULL, NULL, m, ngid};
+  ZOLTAN_ID_TYPE *gids = NULL;
+  MPI_Comm_size(c->comm, &size);
+  c->undefined = "fewer objects than parts, each object has a part of its own";
+  c->info.alpha_param = c->o.alpha_auto ? 0.0 : c->o.alpha;
+  counts = malloc((size_t)size * sizeof *counts);
+  displs = malloc((size_t)size * sizeof *displs);
+  bcounts = malloc((size_t)size * sizeof *bcounts);
+  bdispls = malloc((size_t)size * sizeof *bdispls);
+  cur = malloc(((size_t)m + 1) * sizeof *cur);
+  part = malloc(((size_t)m + 1) * sizeof *part);
+  ix.order = malloc(((size_t)m + 1) * sizeof *ix.order);
+  gids = malloc(((size_t)m * ngid + 1) * sizeof *gids);
+  ierr = ulba_agree(c->comm, (counts && displs && bcounts && bdispls && cur && part && ix.order &&
+                              gids)
+                                 ? ZOLTAN_OK
+                                 : ZOLTAN_MEMERR);
+  if (ierr < 0) goto end;
+  MPI_Allgather(&c->n, 1, MPI_INT, counts, 1, MPI_INT, c->comm);
+  for (int r = 0, off = 0; r < size; off += counts[r], r++) {
+    displs[r] = off;
+    bcounts[r] = counts[r] * ngid * (int)sizeof *gids;
+    bdispls[r] = off * ngid * (int)sizeof *gids;
+  }
+  MPI_Allgatherv(zp_ctx_local_gids(c->ctx), bcounts[c->rank], MPI_BYTE, gids, bcounts, bdispls,
+                 MPI_BYTE, c->comm);
+  MPI_Allgatherv(zp_ctx_local_parts(c->ctx), c->n, MPI_INT, cur, counts, displs, MPI_INT, c->comm);
+  ix.gids = gids;
+  sort_by_gid(&ix);
+  ierr = ulba_agree(c->comm, place_tiny(&ix, cur, zp_ctx_part_sizes(c->ctx), c->wd, c->P, part));
+  for (int i = 0; ierr >= 0 && i < c->n; i++) new_part[i] = part[displs[c->rank] + i];
 end:
-  free(loc);
-  free(before);
-  free(wir);
-  free(target);
-  free(col);
-  free(colout);
-  free(flags);
-  free(obj_rate);
-  free(gw);
+  if (ierr == ZOLTAN_MEMERR) zp_error(c->yo, "ULBA: out of memory for %d objects", m);
+  free(counts);
+  free(displs);
+  free(bcounts);
+  free(bdispls);
+  free(cur);
+  free(part);
+  free(ix.order);
+  free(gids);
+  return ierr;
+}
+
+/* Why the bounds of the call's model are not numbers, or NULL when they
+ * all are.  NaN means the model is undefined, +infinity that no imbalance
+ * builds up (ulba_summarize). */
+static const char *undefined_reason(const ulba_call *c)
+{
+  const ulba_model_info *i = &c->info;
+  if (isfinite(i->sigma_minus) && isfinite(i->sigma_plus) && isfinite(i->tau)) return NULL;
+  if (c->undefined != NULL) return c->undefined;
+  if (i->source == ULBA_SOURCE_NONE) return "no growth measured yet";
+  if (i->P < 2) return "a single part";
+  if (!(i->W > 0.0)) return "no load to balance";
+  if (isnan(i->sigma_minus) || isnan(i->sigma_plus) || isnan(i->tau))
+    return "the measured rates give no model";
+  return "no part grows faster than the others, so no imbalance builds up";
+}
+
+/* One bound for the debug line: the number, or n/a when it is not one. */
+static void format_bound(char *buf, size_t cap, double v)
+{
+  if (isfinite(v)) snprintf(buf, cap, "%g", v);
+  else snprintf(buf, cap, "n/a");
+}
+
+/* The model line of DEBUG_LEVEL >= 1, on rank 0. */
+static void print_model_line(const ulba_call *c)
+{
+  const ulba_model_info *i = &c->info;
+  const char *why = undefined_reason(c);
+  char sm[32], sp[32], tau[32];
+  format_bound(sm, sizeof sm, i->sigma_minus);
+  format_bound(sp, sizeof sp, i->sigma_plus);
+  format_bound(tau, sizeof tau, i->tau);
+  printf("ZOLTAN ULBA: base %s, source %d, P %d, N %g, alpha %g (asked %g), a %g, m %g, W %g, "
+         "small part %d, sigma- %s, sigma+ %s, tau %s%s%s%s\n",
+         c->o.base, i->source, c->P, i->N, i->alpha, i->alpha_param, i->a, i->m, i->W,
+         i->small_part, sm, sp, tau, why ? " (" : "", why ? why : "", why ? ")" : "");
+  fflush(stdout);
+}
+
+/* After the partition: remember what each label holds now (for the next
+ * call's increase) and every object's weight, publish the model, print it,
+ * and keep the base method's cuts for the point and box queries.
+ * Collective. */
+static int finish_balance(ulba_call *c, int *new_part, int tiny)
+{
+  ulba_state *s = c->s;
+  int ierr = part_loads(c->ctx, new_part, c->loc, s->after);
+  if (ierr < 0) return ierr;
+  s->have_after = 1;
+  remember_weights(s, c->ctx);
+  c->info.num_balances = s->info.num_balances + 1;
+  summarize(&c->info);
+  s->info = c->info;
+  if (zp_ctx_debug_level(c->ctx) >= 1 && c->rank == 0) print_model_line(c);
+  if (tiny) ulba_cuts_free(&s->cuts, zp_ctx_zz(c->ctx));
+  else ulba_cuts_keep(&s->cuts, c->ctx, &c->last);
+  return ZOLTAN_OK;
+}
+
+static int ulba_partition(zp_context *ctx, void *state_ptr, int *new_part)
+{
+  ulba_call c;
+  int ierr, tiny = 0;
+  if (ulba_keeping_cuts) {
+    /* Only ZOLTAN_PLUGINS_LB_METHOD can make the copy that keeps the base
+     * method's cuts run ULBA; running it would copy again, forever. */
+    zp_error(zp_ctx_where(ctx), "ULBA: ZOLTAN_PLUGINS_LB_METHOD turned the base method of the "
+                                "copy that keeps the cuts into ULBA");
+    return ZOLTAN_FATAL;
+  }
+  ierr = call_begin(&c, ctx, state_ptr);
+  if (ierr >= 0) ierr = measure_loads(&c);
+  if (ierr >= 0) {
+    tiny = c.total_obj < c.P;
+    ierr = tiny ? assign_tiny(&c, new_part) : balance(&c, new_part);
+  }
+  if (ierr >= 0) ierr = finish_balance(&c, new_part, tiny);
+  call_end(&c);
   return ierr;
 }
 

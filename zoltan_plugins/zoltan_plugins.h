@@ -9,11 +9,13 @@
  * Zoltan, or LD_PRELOAD=libzoltan_plugins.so, is enough to use
  * LB_METHOD=GREEDY, REFINE, GREEDYREFINE, ULBA, ... through Zoltan's API.
  * This header is for code that registers its own method (zp_method.h),
- * writes a distributed method (zp_context.h) or observes balancing calls
- * (zp_hooks.h).
+ * writes a distributed method (zp_context.h), observes balancing calls
+ * (zp_hooks.h) or provides or reads the measured load history of a struct
+ * (zp_history.h).
  */
 
 #include "zp_context.h"
+#include "zp_history.h"
 #include "zp_hooks.h"
 #include "zp_method.h"
 

@@ -12,6 +12,7 @@
 
 #include <zoltan.h>
 
+#include "zp_history.h"
 #include "zp_hooks.h"
 #include "zp_method.h"
 
@@ -63,9 +64,6 @@ int zp_find_param(const char *clean_name, zp_param_ref *ref);
 int zp_check_value(const zp_param_def *def, const char *clean_value,
                    char *msg, size_t msg_cap);
 
-/* Is the cleaned name a native Zoltan LB_METHOD value? */
-int zp_is_native_method(const char *clean_name);
-
 
 /* --- plugin parameter values (zp_params.c) ------------------------------ */
 
@@ -111,6 +109,12 @@ typedef struct zp_record {
   size_t n_psizes, cap_psizes;
   zp_observer observer;      /* attached observer (observer.after_balance
                                 == NULL when none) */
+  zp_history_provider history; /* attached history provider (every function
+                                  NULL when none), see zp_history.h */
+  zp_geometry geometry;      /* cuts that answer the point and box queries
+                                for geometry_method (cuts == NULL: none) */
+  const zp_method *geometry_method; /* method that set geometry; the cuts
+                                       answer only while it is selected */
   int busy;                  /* >0 while our partition path runs on it */
 } zp_record;
 

@@ -185,6 +185,15 @@ ZP_API int zp_register_method(const zp_method *method);
 ZP_API const zp_method *zp_find_method(const char *name);
 
 /*
+ * zp_is_native_method - 1 when clean_name is an LB_METHOD value Zoltan
+ * understands itself (RCB, RIB, HSFC, PHG, GRAPH, BLOCK, ..., NONE), else 0.
+ * Not collective.  clean_name is upper case without surrounding spaces, as
+ * zp_param_string returns words.  For methods that run another method
+ * underneath (zp_ctx_run_base) and check its name before the first call.
+ */
+ZP_API int zp_is_native_method(const char *clean_name);
+
+/*
  * zp_method_count / zp_method_at - the registered methods, built-in ones
  * first, in registration order; zp_method_at returns NULL past the end.
  * Not collective.  Used to list methods and their parameters (the
@@ -208,6 +217,38 @@ ZP_API int zp_param_double(const zp_params *p, const char *name,
                            double *value, int *is_keyword);
 ZP_API int zp_param_string(const zp_params *p, const char *name,
                            const char **value);
+
+/* Longest parameter value the layer keeps after cleaning, '\0' included. */
+#define ZP_PARAM_VALUE_MAX 256
+
+/* A parameter value checked by zp_param_parse. */
+typedef struct zp_param_parsed {
+  char clean[ZP_PARAM_VALUE_MAX]; /* the value trimmed and upper-cased (the
+                                     row's default for DEFAULT) */
+  int is_keyword;                 /* 1 when clean is one of the row's words */
+  int int_value;                  /* ZP_PARAM_INT rows: the number (0 for a
+                                     keyword) */
+  double double_value;            /* ZP_PARAM_DOUBLE rows: the number (0 for
+                                     a keyword) */
+} zp_param_parsed;
+
+/*
+ * zp_param_parse - clean and check one value for one parameter row, with the
+ * rules and the messages that Zoltan_Set_Param applies to the parameters of
+ * registered methods: the value is trimmed and upper-cased, DEFAULT stands
+ * for the row's default, integers accept T... as 1 and F... as 0, numbers
+ * must lie in the row's range and words among its choices.  For components
+ * that keep a parameter table of their own (the adaptive trigger's
+ * ADAPTIVE_* parameters) and want the same behaviour.  Not collective.
+ * Input:  def, the row; value, as the user gave it.
+ * Output: *out, unchanged on error; on error, msg (msg_cap bytes; may be
+ *         NULL when msg_cap is 0) names the value and what is allowed, e.g.
+ *         "ULBA_ALPHA = 1.7 is outside [0, 1)".
+ * Returns ZOLTAN_OK; ZOLTAN_FATAL for a bad value, a value that does not fit
+ * ZP_PARAM_VALUE_MAX, or a NULL def, value or out.
+ */
+ZP_API int zp_param_parse(const zp_param_def *def, const char *value,
+                          zp_param_parsed *out, char *msg, size_t msg_cap);
 
 /*
  * zp_error / zp_warn - print a Zoltan-style message,

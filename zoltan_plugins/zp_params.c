@@ -186,3 +186,39 @@ void zp_params_print(const zp_params *p, const zp_method *m)
   }
   fflush(stdout);
 }
+
+int zp_param_parse(const zp_param_def *def, const char *value, zp_param_parsed *out, char *msg,
+                   size_t msg_cap)
+{
+  zp_param_parsed v;
+  char *m = msg_cap > 0 ? msg : NULL;
+  if (m != NULL) m[0] = '\0';
+  if (def == NULL || def->name == NULL || value == NULL || out == NULL) {
+    if (m != NULL) snprintf(m, msg_cap, "zp_param_parse: NULL argument");
+    return ZOLTAN_FATAL;
+  }
+  memset(&v, 0, sizeof v);
+  if (zp_clean_string(value, v.clean, sizeof v.clean) != 0) {
+    if (m != NULL) snprintf(m, msg_cap, "%s: value is too long", def->name);
+    return ZOLTAN_FATAL;
+  }
+  if (strcmp(v.clean, "DEFAULT") == 0 &&
+      (def->default_value == NULL ||
+       zp_clean_string(def->default_value, v.clean, sizeof v.clean) != 0)) {
+    if (m != NULL) snprintf(m, msg_cap, "%s: the row has no usable default", def->name);
+    return ZOLTAN_FATAL;
+  }
+  /* zp_check_value writes its message only on failure and needs a buffer. */
+  {
+    char local[512];
+    if (zp_check_value(def, v.clean, local, sizeof local) != ZOLTAN_OK) {
+      if (m != NULL) snprintf(m, msg_cap, "%s", local);
+      return ZOLTAN_FATAL;
+    }
+  }
+  v.is_keyword = zp_keyword(def, v.clean);
+  if (!v.is_keyword && def->type == ZP_PARAM_INT) zp_parse_int(v.clean, &v.int_value);
+  if (!v.is_keyword && def->type == ZP_PARAM_DOUBLE) zp_parse_double(v.clean, &v.double_value);
+  *out = v;
+  return ZOLTAN_OK;
+}

@@ -129,8 +129,13 @@ int zp_record_copy(zp_record *dst, const zp_record *src)
   dst->n_psizes = dst->cap_psizes = src->n_psizes;
   dst->state = state;
   dst->state_owner = state ? src->state_owner : NULL;
-  /* An observer watches one struct; the copy is not observed. */
+  /* An observer watches one struct, a history provider measures the
+   * application of one struct, and geometry describes the cuts of the last
+   * balance of one struct: the copy has none of them. */
   memset(&dst->observer, 0, sizeof dst->observer);
+  memset(&dst->history, 0, sizeof dst->history);
+  memset(&dst->geometry, 0, sizeof dst->geometry);
+  dst->geometry_method = NULL;
   return ZOLTAN_OK;
 end:
   zp_params_destroy(params);

@@ -18,6 +18,7 @@
 #include <adaptive_trigger.h>
 
 #include "adaptive_policy.h"
+#include "zp_history.h"
 #include "zp_hooks.h"
 
 /* This cmocka compares only floats; doubles are compared at full precision
@@ -442,6 +443,83 @@ static void attach_measures_the_cost_of_real_zoltan_calls(void **unused)
   Zoltan_Destroy(&zz);
 }
 
+/* Attached to a struct, the trigger is its history provider: the layer's
+ * queries give what the trigger's own accessors give; a struct without a
+ * provider answers "nothing measured"; a trigger detaches only itself. */
+static void attached_trigger_provides_the_history_through_the_layer(void **unused)
+{
+  struct Zoltan_Struct *zz;
+  adaptive_trigger *t, *t2;
+  float ver;
+  ZOLTAN_ID_TYPE gids[3] = {7, 8, 9};
+  double loads[3] = {1.0, 2.0, 3.0};
+  zp_object_loads ol;
+  zp_step_times st[4];
+  adaptive_record rec[4];
+  long step;
+  int n, ngid;
+  const ZOLTAN_ID_TYPE *g;
+  const double *l;
+  (void)unused;
+  Zoltan_Initialize(0, NULL, &ver);
+  zz = Zoltan_Create(MPI_COMM_WORLD);
+  assert_non_null(zz);
+  /* Nothing attached: nothing measured. */
+  assert_int_equal(zp_history_object_loads(zz, 0, &ol), ZOLTAN_WARN);
+  assert_int_equal(ol.num_obj, 0);
+  assert_null(ol.loads);
+  assert_int_equal(zp_history_step_times(zz, st, 4), 0);
+  assert_close(zp_history_balance_cost(zz), -1.0, 0.0);
+  assert_int_equal(zp_history_object_loads(zz, 0, NULL), ZOLTAN_FATAL);
+
+  t = adaptive_create(MPI_COMM_WORLD);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_POLICY", "NEVER"), ZOLTAN_OK);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_LB_COST", "0.25"), ZOLTAN_OK);
+  assert_int_equal(adaptive_attach(t, zz), ZOLTAN_OK);
+  for (int k = 0; k < 3; k++) {
+    loads[0] = 1.0 + k;
+    assert_int_equal(adaptive_report_objects(t, 3, 1, gids, loads), ZOLTAN_OK);
+    assert_int_equal(adaptive_should_balance(t, 0.01 * (k + 1)), 0);
+  }
+  /* Object loads: the same snapshots as adaptive_object_history. */
+  for (size_t back = 0; back < 3; back++) {
+    assert_int_equal(zp_history_object_loads(zz, back, &ol), ZOLTAN_OK);
+    assert_int_equal(adaptive_object_history(t, back, &step, &n, &ngid, &g, &l), ZOLTAN_OK);
+    assert_int_equal(ol.step, step);
+    assert_int_equal(ol.num_obj, n);
+    assert_int_equal(ol.num_gid_entries, ngid);
+    assert_ptr_equal(ol.gids, g);
+    assert_ptr_equal(ol.loads, l);
+  }
+  assert_int_equal(zp_history_object_loads(zz, 3, &ol), ZOLTAN_WARN);
+  /* Step times: the same records as adaptive_history, newest max kept. */
+  assert_int_equal(zp_history_step_times(zz, st, 2), adaptive_history(t, rec, 4));
+  assert_int_equal(adaptive_history(t, rec, 4), 3);
+  assert_int_equal(st[0].step, rec[1].step);
+  assert_int_equal(st[1].step, rec[2].step);
+  assert_close(st[1].t_max, rec[2].t_max, 0.0);
+  assert_close(st[1].t_avg, rec[2].t_avg, 0.0);
+  assert_close(st[1].t_min, rec[2].t_min, 0.0);
+  assert_int_equal(zp_history_step_times(zz, NULL, 1), ZOLTAN_FATAL);
+  /* The cost: C, the seed until a balance is measured. */
+  assert_close(zp_history_balance_cost(zz), adaptive_balance_cost(t), 0.0);
+  assert_close(zp_history_balance_cost(zz), 0.25, 0.0);
+
+  /* A second trigger takes the struct over; destroying the first one must
+   * not remove the second one's provider. */
+  t2 = adaptive_create(MPI_COMM_WORLD);
+  assert_int_equal(adaptive_attach(t2, zz), ZOLTAN_OK);
+  adaptive_destroy(&t);
+  assert_ptr_equal(zp_observer_of(zz, "adaptive_trigger"), t2);
+  assert_close(zp_history_balance_cost(zz), -1.0, 0.0); /* t2 knows no cost */
+  assert_int_equal(zp_history_detach(zz, (void *)&ver), ZOLTAN_WARN);
+  assert_int_equal(adaptive_attach(t2, NULL), ZOLTAN_OK);
+  assert_int_equal(zp_history_detach(zz, t2), ZOLTAN_WARN); /* already gone */
+  assert_int_equal(zp_history_step_times(zz, st, 4), 0);
+  adaptive_destroy(&t2);
+  Zoltan_Destroy(&zz);
+}
+
 int main(int argc, char **argv)
 {
   const struct CMUnitTest tests[] = {
@@ -454,6 +532,7 @@ int main(int argc, char **argv)
       cmocka_unit_test(threshold_reads_the_load_average_of_every_rank),
       cmocka_unit_test(history_gives_the_increase_rate_and_object_loads),
       cmocka_unit_test(attach_measures_the_cost_of_real_zoltan_calls),
+      cmocka_unit_test(attached_trigger_provides_the_history_through_the_layer),
   };
   int rc;
   MPI_Init(&argc, &argv);

@@ -23,18 +23,16 @@
  * "badparams" checks the errors for bad parameter values.
  * Exit 0 only if every check passed on every rank.
  */
-/* dup, dup2 and fileno are POSIX. */
-#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <zoltan.h>
 
 #include "adaptive_trigger.h"
+#include "ulba_grid.h"
 #include "ulba_zoltan.h"
 
 #define SIDE 40                 /* the objects form a SIDE x SIDE grid on [0, 1]^2 */
@@ -54,210 +52,18 @@
  */
 #define SHARE_TOL 0.05
 
-/* One application object. */
-typedef struct obj {
-  ZOLTAN_ID_TYPE gid; /* global ID, 1..NUM_OBJ */
-  double x, y;        /* coordinates */
-  double w;           /* weight */
-  int grows;          /* 1 for the growing objects */
-  int gone;           /* 1 after it was packed for another rank */
-} obj;
+typedef grid_obj obj;
+typedef grid_app app;
+#define CHECK GRID_CHECK
 
-/* The local objects. */
-typedef struct app {
-  obj *o;     /* objects */
-  int n, cap; /* used, allocated */
-} app;
-
-static int fails;
-
-#define CHECK(cond, ...)                                                                     \
-  do {                                                                                       \
-    if (!(cond)) {                                                                           \
-      int r_;                                                                                \
-      MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                                    \
-      fprintf(stderr, "[%d] FAIL %s:%d: ", r_, __FILE__, __LINE__);                          \
-      fprintf(stderr, __VA_ARGS__);                                                          \
-      fprintf(stderr, "\n");                                                                 \
-      fails++;                                                                               \
-    }                                                                                        \
-  } while (0)
-
-static int cb_num(void *d, int *ierr)
-{
-  app *a = d;
-  *ierr = ZOLTAN_OK;
-  return a->n;
-}
-
-static void cb_list(void *d, int ng, int nl, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int wdim,
-                    float *w, int *ierr)
-{
-  app *a = d;
-  (void)ng;
-  (void)nl;
-  for (int i = 0; i < a->n; i++) {
-    gids[i] = a->o[i].gid;
-    lids[i] = (ZOLTAN_ID_TYPE)i;
-    if (wdim > 0) w[i] = (float)a->o[i].w;
-  }
-  *ierr = ZOLTAN_OK;
-}
-
-static int cb_dim(void *d, int *ierr)
-{
-  (void)d;
-  *ierr = ZOLTAN_OK;
-  return 2;
-}
-
-static void cb_geom(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
-                    int dim, double *x, int *ierr)
-{
-  app *a = d;
-  (void)ng;
-  (void)nl;
-  (void)gids;
-  for (int i = 0; i < n; i++) {
-    x[(size_t)i * dim] = a->o[lids[i]].x;
-    x[(size_t)i * dim + 1] = a->o[lids[i]].y;
-  }
-  *ierr = ZOLTAN_OK;
-}
-
-static int cb_size(void *d, int ng, int nl, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l, int *ierr)
-{
-  (void)d;
-  (void)ng;
-  (void)nl;
-  (void)g;
-  (void)l;
-  *ierr = ZOLTAN_OK;
-  return (int)sizeof(obj);
-}
-
-static void cb_pack(void *d, int ng, int nl, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l, int dest, int size,
-                    char *buf, int *ierr)
-{
-  app *a = d;
-  (void)ng;
-  (void)nl;
-  (void)g;
-  (void)dest;
-  (void)size;
-  memcpy(buf, &a->o[*l], sizeof(obj));
-  a->o[*l].gone = 1;
-  *ierr = ZOLTAN_OK;
-}
-
-static void cb_unpack(void *d, int ng, ZOLTAN_ID_PTR g, int size, char *buf, int *ierr)
-{
-  app *a = d;
-  (void)ng;
-  (void)g;
-  (void)size;
-  if (a->n == a->cap) {
-    int cap = 2 * a->cap + 16;
-    obj *o = realloc(a->o, (size_t)cap * sizeof *o);
-    if (o == NULL) {
-      *ierr = ZOLTAN_MEMERR;
-      return;
-    }
-    a->o = o;
-    a->cap = cap;
-  }
-  memcpy(&a->o[a->n], buf, sizeof(obj));
-  a->o[a->n].gone = 0;
-  a->n++;
-  *ierr = ZOLTAN_OK;
-}
-
-/* Drop the objects packed for other ranks. */
-static void compact(app *a)
-{
-  int k = 0;
-  for (int i = 0; i < a->n; i++)
-    if (!a->o[i].gone) a->o[k++] = a->o[i];
-  a->n = k;
-}
-
-/* Rank r's share: GIDs r M / size + 1 .. (r + 1) M / size of the row-major
- * grid, i.e. a band of rows; the same global problem at every rank count. */
 static void make_objects(app *a, int rank, int size)
 {
-  int first = (int)((long)rank * NUM_OBJ / size), last = (int)((long)(rank + 1) * NUM_OBJ / size);
-  a->n = last - first;
-  a->cap = a->n + 1;
-  a->o = calloc((size_t)a->cap, sizeof(obj));
-  for (int k = 0; k < a->n; k++) {
-    int g = first + k, ix = g % SIDE, iy = g / SIDE;
-    obj *o = &a->o[k];
-    o->gid = (ZOLTAN_ID_TYPE)(g + 1);
-    o->x = (ix + 0.5) / SIDE;
-    o->y = (iy + 0.5) / SIDE;
-    o->w = 1.0;
-    /* The corner block ix < 4, iy < 4 grows; it lies in rank 0's rows. */
-    o->grows = ix < 4 && iy < 4;
-  }
+  grid_make(a, rank, size, NUM_OBJ, SIDE);
 }
 
-static struct Zoltan_Struct *make_zz(app *a, const char *method)
-{
-  struct Zoltan_Struct *zz = Zoltan_Create(MPI_COMM_WORLD);
-  Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
-  Zoltan_Set_Param(zz, "LB_METHOD", method);
-  Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
-  Zoltan_Set_Param(zz, "IMBALANCE_TOL", "1.01");
-  Zoltan_Set_Param(zz, "RETURN_LISTS", "ALL");
-  Zoltan_Set_Num_Obj_Fn(zz, cb_num, a);
-  Zoltan_Set_Obj_List_Fn(zz, cb_list, a);
-  Zoltan_Set_Num_Geom_Fn(zz, cb_dim, a);
-  Zoltan_Set_Geom_Multi_Fn(zz, cb_geom, a);
-  Zoltan_Set_Obj_Size_Fn(zz, cb_size, a);
-  Zoltan_Set_Pack_Obj_Fn(zz, cb_pack, a);
-  Zoltan_Set_Unpack_Obj_Fn(zz, cb_unpack, a);
-  return zz;
-}
-
-static int partition(struct Zoltan_Struct *zz)
-{
-  int changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa;
-  ZOLTAN_ID_PTR ig, il, eg, el;
-  int rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp,
-                               &eg, &el, &ep, &epa);
-  if (rc == ZOLTAN_OK || rc == ZOLTAN_WARN) {
-    Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
-    Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
-  }
-  return rc;
-}
-
-/* Every GID exactly once, count and weight conserved. */
 static void check_conservation(const app *a, double total_w)
 {
-  long n = a->n, all_n = 0;
-  double s[3] = {0, 0, 0}, all[3];
-  for (int i = 0; i < a->n; i++) {
-    double g = (double)a->o[i].gid;
-    s[0] += g;
-    s[1] += g * g;
-    s[2] += a->o[i].w;
-  }
-  MPI_Allreduce(&n, &all_n, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-  MPI_Allreduce(s, all, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  {
-    double M = (double)NUM_OBJ;
-    CHECK(all_n == (long)M, "object count %ld, expected %.0f", all_n, M);
-    /* Sum and sum of squares of 1..M identify the set when the count is right
-     * and no GID is outside 1..M (a duplicate must then miss another GID). */
-    CHECK(all[0] == M * (M + 1) / 2, "GID sum %.0f, expected %.0f", all[0], M * (M + 1) / 2);
-    CHECK(all[1] == M * (M + 1) * (2 * M + 1) / 6, "GID square sum differs");
-    CHECK(fabs(all[2] - total_w) <= 1e-9 * total_w, "total weight %g, expected %g", all[2],
-          total_w);
-  }
-  for (int i = 0; i < a->n; i++)
-    CHECK(a->o[i].gid >= 1 && a->o[i].gid <= (ZOLTAN_ID_TYPE)NUM_OBJ,
-          "GID %u out of range", (unsigned)a->o[i].gid);
+  grid_check_conservation(a, NUM_OBJ, total_w);
 }
 
 /* Steps per balance with an attached trigger (mode "trigger"). */
@@ -273,7 +79,7 @@ static int run_growth(const char *base, const char *first_base, const char *rela
   double total_w = (double)NUM_OBJ;
   int geometric = strcmp(base, "GREEDY") != 0;
   make_objects(&a, rank, size);
-  zz = make_zz(&a, "ULBA");
+  zz = grid_zz(&a, "ULBA");
   CHECK(Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", first_base) == ZOLTAN_OK, "base %s refused",
         first_base);
   CHECK(Zoltan_Set_Param(zz, "ULBA_RELABEL", relabel) == ZOLTAN_OK, "relabel %s refused", relabel);
@@ -295,10 +101,10 @@ static int run_growth(const char *base, const char *first_base, const char *rela
     /* The first balance may use another base method, which numbers the parts
      * its own way; the history is kept across the switch. */
     if (step == 1) Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", base);
-    rc = partition(zz);
+    rc = grid_partition(zz);
     CHECK(rc == ZOLTAN_OK, "%s step %d: Zoltan_LB_Partition returned %d", base, step, rc);
     if (rc != ZOLTAN_OK) break;
-    compact(&a);
+    grid_compact(&a);
     check_conservation(&a, total_w);
     CHECK(ulba_last_model(zz, &info) == ZOLTAN_OK, "ulba_last_model failed");
     for (int i = 0; i < a.n; i++) {
@@ -410,23 +216,6 @@ static int run_growth(const char *base, const char *first_base, const char *rela
   return 0;
 }
 
-/* The new part of every local object, by position, without migrating. */
-static int parts_of(struct Zoltan_Struct *zz, const app *a, int *part)
-{
-  int changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa;
-  ZOLTAN_ID_PTR ig, il, eg, el;
-  int rc;
-  Zoltan_Set_Param(zz, "RETURN_LISTS", "PARTS");
-  rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
-                           &el, &ep, &epa);
-  if (rc != ZOLTAN_OK) return rc;
-  for (int i = 0; i < a->n; i++) part[i] = -1;
-  for (int k = 0; k < nexp; k++) part[el[k]] = epa[k];
-  Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
-  Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
-  return rc;
-}
-
 static int run_alpha0(int rank, int size)
 {
   app a;
@@ -438,15 +227,15 @@ static int run_alpha0(int rank, int size)
     if (a.o[i].grows) a.o[i].w = 3.0;
   pr = malloc((size_t)a.n * sizeof *pr);
   pu = malloc((size_t)a.n * sizeof *pu);
-  zr = make_zz(&a, "RCB");
-  zu = make_zz(&a, "ULBA");
+  zr = grid_zz(&a, "RCB");
+  zu = grid_zz(&a, "ULBA");
   CHECK(Zoltan_Set_Param(zu, "ULBA_ALPHA", "0") == ZOLTAN_OK, "alpha 0 refused");
   /* Plain RCB with no part sizes at all: ULBA at alpha 0 must hand RCB the
    * application's (unset) sizes untouched and get the very same cuts. */
-  CHECK(parts_of(zr, &a, pr) == ZOLTAN_OK, "RCB failed");
+  CHECK(grid_parts_of(zr, &a, pr) == ZOLTAN_OK, "RCB failed");
   /* Twice: the second call has an increase rate (all zero), still alpha 0. */
-  CHECK(parts_of(zu, &a, pu) == ZOLTAN_OK, "ULBA failed");
-  CHECK(parts_of(zu, &a, pu) == ZOLTAN_OK, "ULBA failed");
+  CHECK(grid_parts_of(zu, &a, pu) == ZOLTAN_OK, "ULBA failed");
+  CHECK(grid_parts_of(zu, &a, pu) == ZOLTAN_OK, "ULBA failed");
   for (int i = 0; i < a.n; i++) diff += pr[i] != pu[i];
   MPI_Allreduce(&diff, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   CHECK(all == 0, "ULBA_ALPHA=0 differs from RCB for %d objects", all);
@@ -458,44 +247,27 @@ static int run_alpha0(int rank, int size)
   return 0;
 }
 
-/* Run fn-like code with stderr captured; returns 1 when `needle` appeared. */
-static int stderr_begin(FILE **f, int *saved)
+/* Whether the text captured since capture_begin contains needle. */
+static int captured_has(grid_capture *c, const char *needle)
 {
-  fflush(stderr);
-  *f = tmpfile();
-  if (*f == NULL) return -1;
-  *saved = dup(2);
-  dup2(fileno(*f), 2);
-  return 0;
-}
-
-static int stderr_end(FILE *f, int saved, const char *needle)
-{
-  char buf[8192];
-  size_t k;
-  fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  rewind(f);
-  k = fread(buf, 1, sizeof buf - 1, f);
-  buf[k] = '\0';
-  fclose(f);
-  fputs(buf, stderr);
-  return strstr(buf, needle) != NULL;
+  char *text = capture_end(c);
+  int seen = text != NULL && strstr(text, needle) != NULL;
+  free(text);
+  return seen;
 }
 
 static int run_badparams(int rank, int size)
 {
   app a;
   struct Zoltan_Struct *zz;
-  FILE *f;
-  int saved, rc, seen;
+  grid_capture cap;
+  int rc, seen;
   make_objects(&a, rank, size);
-  zz = make_zz(&a, "ULBA");
+  zz = grid_zz(&a, "ULBA");
   /* An alpha outside [0, 1) is refused when set, with the value named. */
-  if (stderr_begin(&f, &saved) == 0) {
+  if (capture_begin(&cap, 2) == 0) {
     rc = Zoltan_Set_Param(zz, "ULBA_ALPHA", "1.7");
-    seen = stderr_end(f, saved, "ULBA_ALPHA = 1.7");
+    seen = captured_has(&cap, "ULBA_ALPHA = 1.7");
     CHECK(rc != ZOLTAN_OK, "ULBA_ALPHA=1.7 accepted");
     CHECK(seen, "message does not name ULBA_ALPHA = 1.7");
   }
@@ -503,23 +275,23 @@ static int run_badparams(int rank, int size)
   CHECK(Zoltan_Set_Param(zz, "ULBA_ZSCORE_THRESHOLD", "0") != ZOLTAN_OK, "threshold 0 accepted");
   /* ULBA as its own base method fails at the balance, naming the value. */
   Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", "ULBA");
-  if (stderr_begin(&f, &saved) == 0) {
-    rc = partition(zz);
-    seen = stderr_end(f, saved, "ULBA_BASE_METHOD = ULBA");
+  if (capture_begin(&cap, 2) == 0) {
+    rc = grid_partition(zz);
+    seen = captured_has(&cap, "ULBA_BASE_METHOD = ULBA");
     CHECK(rc != ZOLTAN_OK && rc != ZOLTAN_WARN, "base ULBA accepted (%d)", rc);
     CHECK(seen, "message does not name ULBA_BASE_METHOD = ULBA");
   }
   /* An unknown base method fails at the balance, naming the value. */
   Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", "NOSUCHMETHOD");
-  if (stderr_begin(&f, &saved) == 0) {
-    rc = partition(zz);
-    seen = stderr_end(f, saved, "ULBA_BASE_METHOD = NOSUCHMETHOD");
+  if (capture_begin(&cap, 2) == 0) {
+    rc = grid_partition(zz);
+    seen = captured_has(&cap, "ULBA_BASE_METHOD = NOSUCHMETHOD");
     CHECK(rc != ZOLTAN_OK && rc != ZOLTAN_WARN, "unknown base accepted (%d)", rc);
     CHECK(seen, "message does not name ULBA_BASE_METHOD = NOSUCHMETHOD");
   }
   /* After the errors a good base method works again on the same struct. */
   Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", "HSFC");
-  CHECK(partition(zz) == ZOLTAN_OK, "HSFC after errors failed");
+  CHECK(grid_partition(zz) == ZOLTAN_OK, "HSFC after errors failed");
   Zoltan_Destroy(&zz);
   free(a.o);
   return 0;
@@ -527,15 +299,8 @@ static int run_badparams(int rank, int size)
 
 int main(int argc, char **argv)
 {
-  int rank, size, all = 0;
-  float ver;
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (Zoltan_Initialize(argc, argv, &ver) != ZOLTAN_OK) {
-    fprintf(stderr, "Zoltan_Initialize failed\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  int rank, size;
+  grid_begin(&argc, &argv, &rank, &size);
   if (argc >= 3 && strcmp(argv[1], "growth") == 0) {
     run_growth(argv[2], argc >= 4 ? argv[3] : argv[2], argc >= 5 ? argv[4] : "1", 0, "0.4", rank,
                size);
@@ -547,10 +312,7 @@ int main(int argc, char **argv)
     run_badparams(rank, size);
   } else {
     if (rank == 0) fprintf(stderr, "usage: %s growth BASE [FIRST_BASE [RELABEL]] | trigger BASE [ALPHA] | alpha0 | badparams\n", argv[0]);
-    fails++;
+    grid_fails++;
   }
-  MPI_Allreduce(&fails, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) printf("%s: %d failed checks\n", argc >= 2 ? argv[1] : "?", all);
-  MPI_Finalize();
-  return all == 0 ? 0 : 1;
+  return grid_end(argc >= 2 ? argv[1] : "?");
 }
