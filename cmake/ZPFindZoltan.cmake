@@ -83,6 +83,31 @@ if(NOT _zp_zoltan_mpi STREQUAL "unknown" AND NOT _zp_zoltan_mpi STREQUAL ZP_MPI_
     "binary crashes at run time. Configure with the MPI Zoltan uses, e.g. "
     "-DMPI_C_COMPILER=/usr/bin/mpicc.openmpi (OpenMPI) or /usr/bin/mpicc.mpich (MPICH).")
 endif()
+# The launcher must be the build MPI's own: on a machine with both MPIs,
+# FindMPI may pick the system default `mpiexec` (an alternative that points
+# at OpenMPI on Debian) for an MPICH build.  Hydra (MPICH) and ORTE (OpenMPI)
+# say who they are in --version.
+if(MPIEXEC_EXECUTABLE AND NOT ZP_MPI_FLAVOR STREQUAL "unknown")
+  execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE _zp_launcher_v
+                  ERROR_VARIABLE _zp_launcher_v TIMEOUT 20)
+  set(_zp_launcher_ok TRUE)
+  if(ZP_MPI_FLAVOR STREQUAL "MPICH" AND NOT _zp_launcher_v MATCHES "HYDRA")
+    set(_zp_launcher_ok FALSE)
+    set(_zp_launcher_name mpiexec.mpich)
+  elseif(ZP_MPI_FLAVOR STREQUAL "OpenMPI" AND NOT _zp_launcher_v MATCHES "Open MPI|OpenRTE")
+    set(_zp_launcher_ok FALSE)
+    set(_zp_launcher_name mpiexec.openmpi)
+  endif()
+  if(NOT _zp_launcher_ok)
+    find_program(_zp_launcher NAMES ${_zp_launcher_name} NO_CACHE)
+    if(NOT _zp_launcher)
+      message(FATAL_ERROR "MPIEXEC_EXECUTABLE=${MPIEXEC_EXECUTABLE} is not ${ZP_MPI_FLAVOR}'s launcher "
+                          "and ${_zp_launcher_name} was not found: pass -DMPIEXEC_EXECUTABLE=<${ZP_MPI_FLAVOR}'s mpiexec>")
+    endif()
+    message(STATUS "MPI launcher: ${MPIEXEC_EXECUTABLE} is not ${ZP_MPI_FLAVOR}'s; using ${_zp_launcher}")
+    set(MPIEXEC_EXECUTABLE ${_zp_launcher} CACHE FILEPATH "MPI launcher" FORCE)
+  endif()
+endif()
 message(STATUS "Zoltan: ${_zp_zoltan_real} (MPI: ${_zp_zoltan_mpi}); build MPI: ${ZP_MPI_FLAVOR}")
 
 add_library(zp::zoltan INTERFACE IMPORTED)

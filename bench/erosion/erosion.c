@@ -370,9 +370,17 @@ static int halo_exchange(sim *m)
 {
   size_t w = REC_WORDS(m->h), s = (size_t)m->h;
   MPI_Request *req = malloc(2 * (size_t)m->size * sizeof *req);
+  /* Real statuses rather than MPI_STATUSES_IGNORE: GCC 12 reads MPICH's
+   * sentinel pointer as a zero-sized array and rejects the call under
+   * -Werror=stringop-overflow. */
+  MPI_Status *st = malloc(2 * (size_t)m->size * sizeof *st);
   long soff = 0, roff = 0, k;
   int nreq = 0, r, i;
-  if (!req) return -1;
+  if (!req || !st) {
+    free(req);
+    free(st);
+    return -1;
+  }
   /* Pack: local index of each segment to send, by binary search. */
   for (k = 0; k < m->nsend; k++) {
     long *hit = bsearch(&m->slist[k], m->ids, (size_t)m->n, sizeof *m->ids, cmp_long);
@@ -390,8 +398,9 @@ static int halo_exchange(sim *m)
                 &req[nreq++]);
     soff += m->scount[r];
   }
-  MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+  MPI_Waitall(nreq, req, st);
   free(req);
+  free(st);
   for (k = 0; k < m->NO; k++) {
     m->colT[k] = NULL;
     m->colU[k] = NULL;
