@@ -170,11 +170,13 @@ static unsigned probe_needs(const zp_params *params)
   return ZP_NEEDS_GEOM | ZP_WANTS_GRAPH | ZP_NO_REMAP;
 }
 
-static const zp_method rotate_method = {.name = "ROTATE",
+static const zp_method rotate_method = {.abi = ZP_METHOD_ABI,
+                                        .name = "ROTATE",
                                         .summary = "test: every object to the next part",
                                         .needs = ZP_NO_REMAP,
                                         .partition_serial = rotate_partition};
-static const zp_method probe_method = {.name = "PROBE",
+static const zp_method probe_method = {.abi = ZP_METHOD_ABI,
+                                       .name = "PROBE",
                                        .summary = "test: needs coordinates and the graph",
                                        .partition_serial = probe_partition,
                                        .needs_for = probe_needs};
