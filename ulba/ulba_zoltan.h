@@ -5,7 +5,7 @@
 /*
  * LB_METHOD=ULBA: the underloading load-balancing approach of Boulmier et
  * al. over any base method (RCB, HSFC, RIB, PHG, GRAPH, GREEDY, ...).
- * Parameters and behaviour: ulba/README.md and docs/parameters_ulba.md.
+ * Parameters and behaviour: ulba/README.md and docs/parameters.md.
  *
  * This header is installed: ulba_last_model lets the adaptive trigger and
  * applications read the model quantities of the last ULBA balance.

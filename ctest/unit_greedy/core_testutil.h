@@ -33,7 +33,7 @@ uint64_t ct_rng_below(ct_rng *r, uint64_t bound);
 void ct_heavy_tailed(ct_rng *r, size_t n, double min, double max, double *w);
 
 /*
- * ct_check_assignment - the checker STYLE.md asks for.  Verifies that each
+ * ct_check_assignment - the assignment checker run after every strategy.  Verifies that each
  * of the n objects has exactly one part in [0, nparts) (part[i] is that
  * part), that no object is assigned to a part whose every target is zero
  * (when target_frac != NULL and forbid_zero is set), and that the weight

@@ -230,7 +230,7 @@ static void greedy_balances_every_weight_dimension(void **state)
   free(part);
 }
 
-/* 16 heavy-tailed objects per part reach max/avg <= 1.01 (issue 2 target). */
+/* 16 heavy-tailed objects per part reach max/avg <= 1.01 (the GREEDY core's balance goal). */
 static void greedy_reaches_one_percent_with_16_objects_per_part(void **state)
 {
   (void)state;
