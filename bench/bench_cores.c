@@ -55,10 +55,10 @@ static void block_mapping(size_t n, int nparts, int *part)
 /* GREEDY on n heavy-tailed objects; baseline: qsort of the same weights. */
 static int bench_greedy(size_t n, int nparts)
 {
-  ct_rng rng;
+  zp_rng rng;
   double *w = xmalloc(n * sizeof(double)), *ws = xmalloc(n * sizeof(double));
   int *part = xmalloc(n * sizeof(int)), *blk = xmalloc(n * sizeof(int));
-  ct_rng_seed(&rng, 12345);
+  zp_rng_seed(&rng, 12345);
   ct_heavy_tailed(&rng, n, 1.0, 1000.0, w);
   double t_sort = 1e30, t_greedy = 1e30;
   for (int r = 0; r < REPEATS; r++) {
@@ -93,22 +93,22 @@ static int bench_greedy(size_t n, int nparts)
 /* REFINE with 20% of the parts overloaded; baseline: GREEDY on the input. */
 static int bench_refine(size_t n, int nparts)
 {
-  ct_rng rng;
+  zp_rng rng;
   double *w = xmalloc(n * sizeof(double));
   int *cur = xmalloc(n * sizeof(int)), *out = xmalloc(n * sizeof(int));
   int *g = xmalloc(n * sizeof(int));
   char *over = calloc((size_t)nparts, 1);
   refine_options o;
   refine_stats st;
-  ct_rng_seed(&rng, 777);
+  zp_rng_seed(&rng, 777);
   /* Balanced start (GREEDY on uniform weights), then 20% of the parts get
    * 30% more work on every object. */
   for (size_t i = 0; i < n; i++)
-    w[i] = 1.0 + ct_rng_uniform(&rng);
+    w[i] = 1.0 + zp_rng_uniform(&rng);
   if (greedy_assign(n, 1, w, nparts, NULL, cur) != GREEDY_OK)
     return 1;
   for (int k = 0; k < nparts / 5;) {
-    int p = (int)ct_rng_below(&rng, (uint64_t)nparts);
+    int p = (int)zp_rng_below(&rng, (uint64_t)nparts);
     if (!over[p]) {
       over[p] = 1;
       k++;
@@ -152,13 +152,13 @@ static int bench_refine(size_t n, int nparts)
 /* Charm++ lb_test shape: block mapping, then every load redrawn. */
 static int bench_lbtest(size_t n, int nparts, uint64_t seed)
 {
-  ct_rng rng;
+  zp_rng rng;
   double *w = xmalloc(n * sizeof(double));
   int *cur = xmalloc(n * sizeof(int)), *g = xmalloc(n * sizeof(int));
   int *rf = xmalloc(n * sizeof(int)), *gr = xmalloc(n * sizeof(int));
   refine_options o;
   refine_stats sr, sg;
-  ct_rng_seed(&rng, seed);
+  zp_rng_seed(&rng, seed);
   block_mapping(n, nparts, cur);
   ct_heavy_tailed(&rng, n, 1.0, 1000.0, w);
   refine_default_options(&o);
@@ -209,13 +209,13 @@ static int bench_scaling(const char *csv, size_t nmax)
   printf("scaling (CSV %s):\n", csv);
   for (size_t n = 1000; n <= nmax; n *= 10) {
     int nparts = 1000;
-    ct_rng rng;
+    zp_rng rng;
     double *w = xmalloc(n * sizeof(double)), *ws = xmalloc(n * sizeof(double));
     int *g = xmalloc(n * sizeof(int)), *out = xmalloc(n * sizeof(int));
     double tg = 1e30, tr = 1e30, ts = 1e30;
     refine_options o;
     refine_stats st;
-    ct_rng_seed(&rng, 99 + n);
+    zp_rng_seed(&rng, 99 + n);
     ct_heavy_tailed(&rng, n, 1.0, 1000.0, w);
     refine_default_options(&o);
     o.tolerance = 1.05;
@@ -259,12 +259,12 @@ static int bench_parts(const char *csv, size_t n)
   FILE *f = fopen(csv, "a");
   double *w = xmalloc(n * sizeof(double)), *ws = xmalloc(n * sizeof(double));
   int *g = xmalloc(n * sizeof(int)), *out = xmalloc(n * sizeof(int));
-  ct_rng rng;
+  zp_rng rng;
   refine_options o;
   refine_stats st;
   if (f == NULL)
     return 1;
-  ct_rng_seed(&rng, 4242);
+  zp_rng_seed(&rng, 4242);
   ct_heavy_tailed(&rng, n, 1.0, 1000.0, w);
   refine_default_options(&o);
   o.tolerance = 1.05;

@@ -51,6 +51,7 @@
 #include <zoltan.h>
 #include <zoltan_mem.h>
 
+#include "zp_rng.h"
 #include "zpt_app.h"
 
 typedef zpt_obj obj;
@@ -60,18 +61,10 @@ typedef zpt_app app;
 /* Register FIRST/NEXT_OBJ instead of OBJ_LIST (--first-next). */
 static int g_first_next;
 
-static uint64_t mix64(uint64_t x)
-{
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 /* Uniform in [0, 1) from a seed and a key. */
 static double unif(uint64_t seed, uint64_t key)
 {
-  return (double)(mix64(seed * 0x100000001b3ULL + key) >> 11) / 9007199254740992.0;
+  return zp_unit_double(zp_mix64(seed * 0x100000001b3ULL + key));
 }
 
 static int fail_count = 0;

@@ -39,6 +39,7 @@
 
 #include <zoltan.h>
 
+#include "zp_rng.h"
 #include "zpt_app.h"
 
 #include "zp_method.h"
@@ -49,16 +50,13 @@ static uint64_t rng_state;
 
 static uint64_t rng_next(void)
 {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+  return zp_splitmix64(&rng_state);
 }
 
 /* Uniform in [0, 1). */
 static double rng_unif(void)
 {
-  return (double)(rng_next() >> 11) / 9007199254740992.0;
+  return zp_unit_double(rng_next());
 }
 
 /* Uniform integer in [lo, hi]. */
