@@ -13,16 +13,9 @@
 #include <zoltan.h>
 #include <zoltan_plugins.h>
 
-static int g_rank, g_fail;
-#define CHECK(cond, ...)                              \
-  do {                                                \
-    if (!(cond)) {                                    \
-      fprintf(stderr, "[%d] CHECK FAILED: ", g_rank); \
-      fprintf(stderr, __VA_ARGS__);                   \
-      fprintf(stderr, "\n");                          \
-      g_fail++;                                       \
-    }                                                 \
-  } while (0)
+#include "zpt_check.h"
+
+static int g_rank;
 
 static const zp_param_def rr_params[] = {
   {"RR_OFFSET", ZP_PARAM_INT, "0", 0, 1000000, 0, NULL, "first part of the round robin"},
@@ -114,14 +107,14 @@ static int run(struct Zoltan_Struct *zz, int P, int offset, int expect_exact)
   ZOLTAN_ID_PTR ig, il, eg, el;
   int newp[NLOC];
   ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep, &epa);
-  CHECK(ierr == ZOLTAN_OK, "ROUNDROBIN returned %d", ierr);
+  ZPT_CHECK(ierr == ZOLTAN_OK, "ROUNDROBIN returned %d", ierr);
   if (ierr != ZOLTAN_OK) return -1;
   for (i = 0; i < NLOC; i++) newp[i] = g_parts[i];
   for (i = 0; i < nexp; i++) newp[el[i]] = epa[i];
   for (i = 0; i < NLOC; i++) {
     /* GID g is the (g-1)-th object in GID order. */
     int want = (int)((g_gids[i] - 1 + (ZOLTAN_ID_TYPE)offset) % (ZOLTAN_ID_TYPE)P);
-    if (expect_exact) CHECK(newp[i] == want, "GID %u went to part %d, expected %d", g_gids[i], newp[i], want);
+    if (expect_exact) ZPT_CHECK(newp[i] == want, "GID %u went to part %d, expected %d", g_gids[i], newp[i], want);
     stay += newp[i] == g_parts[i];
   }
   Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
@@ -143,14 +136,14 @@ int main(int argc, char **argv)
   Zoltan_Initialize(argc, argv, &ver);
 
   /* A good description registers; bad ones are refused with a message. */
-  CHECK(zp_register_method(&rr_method) == ZOLTAN_OK, "ROUNDROBIN refused");
-  CHECK(zp_register_method(&keep_method) == ZOLTAN_OK, "KEEPPARTS refused");
-  CHECK(zp_register_method(&rr_method) == ZOLTAN_FATAL, "duplicate ROUNDROBIN accepted");
-  CHECK(zp_register_method(&clash) == ZOLTAN_FATAL, "parameter clash accepted");
-  CHECK(zp_register_method(&native) == ZOLTAN_FATAL, "native name RCB accepted");
-  CHECK(zp_register_method(&both) == ZOLTAN_FATAL, "method with two partition functions accepted");
-  CHECK(zp_register_method(&baddef) == ZOLTAN_FATAL, "out-of-range default accepted");
-  CHECK(zp_find_method("roundrobin") == &rr_method, "lookup is not case-insensitive");
+  ZPT_CHECK(zp_register_method(&rr_method) == ZOLTAN_OK, "ROUNDROBIN refused");
+  ZPT_CHECK(zp_register_method(&keep_method) == ZOLTAN_OK, "KEEPPARTS refused");
+  ZPT_CHECK(zp_register_method(&rr_method) == ZOLTAN_FATAL, "duplicate ROUNDROBIN accepted");
+  ZPT_CHECK(zp_register_method(&clash) == ZOLTAN_FATAL, "parameter clash accepted");
+  ZPT_CHECK(zp_register_method(&native) == ZOLTAN_FATAL, "native name RCB accepted");
+  ZPT_CHECK(zp_register_method(&both) == ZOLTAN_FATAL, "method with two partition functions accepted");
+  ZPT_CHECK(zp_register_method(&baddef) == ZOLTAN_FATAL, "out-of-range default accepted");
+  ZPT_CHECK(zp_find_method("roundrobin") == &rr_method, "lookup is not case-insensitive");
 
   /* Objects: rank r holds GIDs r+1, r+1+P, ...: interleaved across ranks. */
   for (i = 0; i < NLOC; i++) {
@@ -162,19 +155,19 @@ int main(int argc, char **argv)
   Zoltan_Set_Num_Obj_Fn(zz, num_obj, NULL);
   Zoltan_Set_Obj_List_Fn(zz, obj_list, NULL);
   Zoltan_Set_Part_Multi_Fn(zz, part_multi, NULL);
-  CHECK(Zoltan_Set_Param(zz, "LB_METHOD", " roundRobin ") == ZOLTAN_OK, "LB_METHOD=roundRobin refused");
+  ZPT_CHECK(Zoltan_Set_Param(zz, "LB_METHOD", " roundRobin ") == ZOLTAN_OK, "LB_METHOD=roundRobin refused");
 
   /* Parameter checks: out of range, not a number, keywords, DEFAULT. */
-  CHECK(Zoltan_Set_Param(zz, "RR_OFFSET", "-1") == ZOLTAN_FATAL, "RR_OFFSET=-1 accepted");
-  CHECK(Zoltan_Set_Param(zz, "RR_OFFSET", "3x") == ZOLTAN_FATAL, "RR_OFFSET=3x accepted");
-  CHECK(Zoltan_Set_Param(zz, "RR_SCALE", "1") == ZOLTAN_FATAL, "RR_SCALE=1 accepted though [0,1)");
-  CHECK(Zoltan_Set_Param(zz, "RR_SCALE", "nan") == ZOLTAN_FATAL, "RR_SCALE=nan accepted");
-  CHECK(Zoltan_Set_Param(zz, "RR_SCALE", "auto") == ZOLTAN_OK, "RR_SCALE=auto refused");
-  CHECK(Zoltan_Set_Param_Vec(zz, "RR_OFFSET", "1", 2) == ZOLTAN_FATAL, "vector index on a scalar accepted");
-  CHECK(Zoltan_Set_Param(zz, "RR_OFFSET", "true") == ZOLTAN_OK, "RR_OFFSET=true refused");
+  ZPT_CHECK(Zoltan_Set_Param(zz, "RR_OFFSET", "-1") == ZOLTAN_FATAL, "RR_OFFSET=-1 accepted");
+  ZPT_CHECK(Zoltan_Set_Param(zz, "RR_OFFSET", "3x") == ZOLTAN_FATAL, "RR_OFFSET=3x accepted");
+  ZPT_CHECK(Zoltan_Set_Param(zz, "RR_SCALE", "1") == ZOLTAN_FATAL, "RR_SCALE=1 accepted though [0,1)");
+  ZPT_CHECK(Zoltan_Set_Param(zz, "RR_SCALE", "nan") == ZOLTAN_FATAL, "RR_SCALE=nan accepted");
+  ZPT_CHECK(Zoltan_Set_Param(zz, "RR_SCALE", "auto") == ZOLTAN_OK, "RR_SCALE=auto refused");
+  ZPT_CHECK(Zoltan_Set_Param_Vec(zz, "RR_OFFSET", "1", 2) == ZOLTAN_FATAL, "vector index on a scalar accepted");
+  ZPT_CHECK(Zoltan_Set_Param(zz, "RR_OFFSET", "true") == ZOLTAN_OK, "RR_OFFSET=true refused");
   Zoltan_Set_Param(zz, "REMAP", "0");
   run(zz, P, 1, 1); /* "true" is 1, as in Zoltan */
-  CHECK(Zoltan_Set_Param(zz, "RR_OFFSET", "DEFAULT") == ZOLTAN_OK, "DEFAULT refused");
+  ZPT_CHECK(Zoltan_Set_Param(zz, "RR_OFFSET", "DEFAULT") == ZOLTAN_OK, "DEFAULT refused");
   stay_plain = run(zz, P, 0, 1);
 
   /* REMAP=1 may relabel parts but never keeps fewer objects in place. */
@@ -185,30 +178,29 @@ int main(int argc, char **argv)
     int stay_off1;
     Zoltan_Set_Param(zz, "REMAP", "0");
     stay_off1 = run(zz, P, 1, 1);
-    CHECK(stay_remap >= stay_off1, "REMAP kept %d objects in place, without it %d", stay_remap, stay_off1);
-    CHECK(stay_remap >= stay_plain, "REMAP kept %d objects in place, best labelling keeps %d", stay_remap,
+    ZPT_CHECK(stay_remap >= stay_off1, "REMAP kept %d objects in place, without it %d", stay_remap, stay_off1);
+    ZPT_CHECK(stay_remap >= stay_plain, "REMAP kept %d objects in place, best labelling keeps %d", stay_remap,
           stay_plain);
   }
 
   /* A distributed method that keeps everything: no changes, empty lists. */
   Zoltan_Set_Param(zz, "LB_METHOD", "KEEPPARTS");
   ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep, &epa);
-  CHECK(ierr == ZOLTAN_OK && changes == 0 && nimp == 0 && nexp == 0, "KEEPPARTS: ierr %d changes %d lists %d/%d",
+  ZPT_CHECK(ierr == ZOLTAN_OK && changes == 0 && nimp == 0 && nexp == 0, "KEEPPARTS: ierr %d changes %d lists %d/%d",
         ierr, changes, nimp, nexp);
   Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
   Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
 
   /* Switching back to a native method forwards it untouched. */
-  CHECK(Zoltan_Set_Param(zz, "LB_METHOD", "BLOCK") == ZOLTAN_OK, "LB_METHOD=BLOCK refused");
+  ZPT_CHECK(Zoltan_Set_Param(zz, "LB_METHOD", "BLOCK") == ZOLTAN_OK, "LB_METHOD=BLOCK refused");
   ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep, &epa);
-  CHECK(ierr == ZOLTAN_OK, "BLOCK returned %d", ierr);
+  ZPT_CHECK(ierr == ZOLTAN_OK, "BLOCK returned %d", ierr);
   Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
   Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
 
   Zoltan_Destroy(&zz);
   {
-    int g;
-    MPI_Allreduce(&g_fail, &g, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    int g = zpt_check_total();
     if (g_rank == 0) printf("zp_thirdparty: %s\n", g ? "FAILED" : "passed");
     MPI_Finalize();
     return g ? 1 : 0;

@@ -36,6 +36,8 @@
 
 #include "adaptive_trigger.h"
 #include "ulba_zoltan.h"
+#include "zpt_app.h"
+#include "zpt_check.h"
 
 #define SIDE 40                 /* the objects form a SIDE x SIDE grid on [0, 1]^2 */
 #define NUM_OBJ (SIDE * SIDE)   /* objects in the whole problem */
@@ -54,131 +56,24 @@
  */
 #define SHARE_TOL 0.05
 
-/* One application object. */
-typedef struct obj {
-  ZOLTAN_ID_TYPE gid; /* global ID, 1..NUM_OBJ */
-  double x, y;        /* coordinates */
-  double w;           /* weight */
-  int grows;          /* 1 for the growing objects */
-  int gone;           /* 1 after it was packed for another rank */
-} obj;
+/* The object store of the MPI test programs; the growing objects and the
+ * coordinates are functions of the GID. */
+typedef zpt_app app;
 
-/* The local objects. */
-typedef struct app {
-  obj *o;     /* objects */
-  int n, cap; /* used, allocated */
-} app;
-
-static int fails;
-
-#define CHECK(cond, ...)                                                                     \
-  do {                                                                                       \
-    if (!(cond)) {                                                                           \
-      int r_;                                                                                \
-      MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                                    \
-      fprintf(stderr, "[%d] FAIL %s:%d: ", r_, __FILE__, __LINE__);                          \
-      fprintf(stderr, __VA_ARGS__);                                                          \
-      fprintf(stderr, "\n");                                                                 \
-      fails++;                                                                               \
-    }                                                                                        \
-  } while (0)
-
-static int cb_num(void *d, int *ierr)
+/* 1 for the objects of the growing corner block ix < 4, iy < 4 of the
+ * row-major grid; it lies in rank 0's rows. */
+static int grows(ZOLTAN_ID_TYPE gid)
 {
-  app *a = d;
-  *ierr = ZOLTAN_OK;
-  return a->n;
+  int g = (int)gid - 1;
+  return g % SIDE < 4 && g / SIDE < 4;
 }
 
-static void cb_list(void *d, int ng, int nl, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int wdim,
-                    float *w, int *ierr)
+/* The centre of the object's grid cell in the unit square. */
+static void grid_coords(ZOLTAN_ID_TYPE gid, double xy[2])
 {
-  app *a = d;
-  (void)ng;
-  (void)nl;
-  for (int i = 0; i < a->n; i++) {
-    gids[i] = a->o[i].gid;
-    lids[i] = (ZOLTAN_ID_TYPE)i;
-    if (wdim > 0) w[i] = (float)a->o[i].w;
-  }
-  *ierr = ZOLTAN_OK;
-}
-
-static int cb_dim(void *d, int *ierr)
-{
-  (void)d;
-  *ierr = ZOLTAN_OK;
-  return 2;
-}
-
-static void cb_geom(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
-                    int dim, double *x, int *ierr)
-{
-  app *a = d;
-  (void)ng;
-  (void)nl;
-  (void)gids;
-  for (int i = 0; i < n; i++) {
-    x[(size_t)i * dim] = a->o[lids[i]].x;
-    x[(size_t)i * dim + 1] = a->o[lids[i]].y;
-  }
-  *ierr = ZOLTAN_OK;
-}
-
-static int cb_size(void *d, int ng, int nl, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l, int *ierr)
-{
-  (void)d;
-  (void)ng;
-  (void)nl;
-  (void)g;
-  (void)l;
-  *ierr = ZOLTAN_OK;
-  return (int)sizeof(obj);
-}
-
-static void cb_pack(void *d, int ng, int nl, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l, int dest, int size,
-                    char *buf, int *ierr)
-{
-  app *a = d;
-  (void)ng;
-  (void)nl;
-  (void)g;
-  (void)dest;
-  (void)size;
-  memcpy(buf, &a->o[*l], sizeof(obj));
-  a->o[*l].gone = 1;
-  *ierr = ZOLTAN_OK;
-}
-
-static void cb_unpack(void *d, int ng, ZOLTAN_ID_PTR g, int size, char *buf, int *ierr)
-{
-  app *a = d;
-  (void)ng;
-  (void)g;
-  (void)size;
-  if (a->n == a->cap) {
-    int cap = 2 * a->cap + 16;
-    obj *o = realloc(a->o, (size_t)cap * sizeof *o);
-    if (o == NULL) {
-      *ierr = ZOLTAN_MEMERR;
-      return;
-    }
-    a->o = o;
-    a->cap = cap;
-  }
-  memcpy(&a->o[a->n], buf, sizeof(obj));
-  a->o[a->n].gone = 0;
-  a->n++;
-  *ierr = ZOLTAN_OK;
-}
-
-/* Drop the objects packed for other ranks. */
-static void compact(app *a)
-{
-  int k = 0;
-  for (int i = 0; i < a->n; i++)
-    if (!a->o[i].gone) a->o[k++] = a->o[i];
-  a->n = k;
+  int g = (int)gid - 1, ix = g % SIDE, iy = g / SIDE;
+  xy[0] = (ix + 0.5) / SIDE;
+  xy[1] = (iy + 0.5) / SIDE;
 }
 
 /* Rank r's share: GIDs r M / size + 1 .. (r + 1) M / size of the row-major
@@ -186,18 +81,15 @@ static void compact(app *a)
 static void make_objects(app *a, int rank, int size)
 {
   int first = (int)((long)rank * NUM_OBJ / size), last = (int)((long)(rank + 1) * NUM_OBJ / size);
-  a->n = last - first;
-  a->cap = a->n + 1;
-  a->o = calloc((size_t)a->cap, sizeof(obj));
-  for (int k = 0; k < a->n; k++) {
-    int g = first + k, ix = g % SIDE, iy = g / SIDE;
-    obj *o = &a->o[k];
-    o->gid = (ZOLTAN_ID_TYPE)(g + 1);
-    o->x = (ix + 0.5) / SIDE;
-    o->y = (iy + 0.5) / SIDE;
-    o->w = 1.0;
-    /* The corner block ix < 4, iy < 4 grows; it lies in rank 0's rows. */
-    o->grows = ix < 4 && iy < 4;
+  zpt_app_init(a);
+  a->coords = grid_coords;
+  for (int g = first; g < last; g++) {
+    zpt_obj o;
+    o.gid = (ZOLTAN_ID_TYPE)(g + 1);
+    o.w = 1.0;
+    o.part = rank;
+    o.gone = 0;
+    zpt_app_push(a, o);
   }
 }
 
@@ -209,13 +101,8 @@ static struct Zoltan_Struct *make_zz(app *a, const char *method)
   Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
   Zoltan_Set_Param(zz, "IMBALANCE_TOL", "1.01");
   Zoltan_Set_Param(zz, "RETURN_LISTS", "ALL");
-  Zoltan_Set_Num_Obj_Fn(zz, cb_num, a);
-  Zoltan_Set_Obj_List_Fn(zz, cb_list, a);
-  Zoltan_Set_Num_Geom_Fn(zz, cb_dim, a);
-  Zoltan_Set_Geom_Multi_Fn(zz, cb_geom, a);
-  Zoltan_Set_Obj_Size_Fn(zz, cb_size, a);
-  Zoltan_Set_Pack_Obj_Fn(zz, cb_pack, a);
-  Zoltan_Set_Unpack_Obj_Fn(zz, cb_unpack, a);
+  zpt_register(zz, a);
+  zpt_register_geometry(zz, a);
   return zz;
 }
 
@@ -247,16 +134,16 @@ static void check_conservation(const app *a, double total_w)
   MPI_Allreduce(s, all, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   {
     double M = (double)NUM_OBJ;
-    CHECK(all_n == (long)M, "object count %ld, expected %.0f", all_n, M);
+    ZPT_CHECK(all_n == (long)M, "object count %ld, expected %.0f", all_n, M);
     /* Sum and sum of squares of 1..M identify the set when the count is right
      * and no GID is outside 1..M (a duplicate must then miss another GID). */
-    CHECK(all[0] == M * (M + 1) / 2, "GID sum %.0f, expected %.0f", all[0], M * (M + 1) / 2);
-    CHECK(all[1] == M * (M + 1) * (2 * M + 1) / 6, "GID square sum differs");
-    CHECK(fabs(all[2] - total_w) <= 1e-9 * total_w, "total weight %g, expected %g", all[2],
+    ZPT_CHECK(all[0] == M * (M + 1) / 2, "GID sum %.0f, expected %.0f", all[0], M * (M + 1) / 2);
+    ZPT_CHECK(all[1] == M * (M + 1) * (2 * M + 1) / 6, "GID square sum differs");
+    ZPT_CHECK(fabs(all[2] - total_w) <= 1e-9 * total_w, "total weight %g, expected %g", all[2],
           total_w);
   }
   for (int i = 0; i < a->n; i++)
-    CHECK(a->o[i].gid >= 1 && a->o[i].gid <= (ZOLTAN_ID_TYPE)NUM_OBJ,
+    ZPT_CHECK(a->o[i].gid >= 1 && a->o[i].gid <= (ZOLTAN_ID_TYPE)NUM_OBJ,
           "GID %u out of range", (unsigned)a->o[i].gid);
 }
 
@@ -274,19 +161,19 @@ static int run_growth(const char *base, const char *first_base, const char *rela
   int geometric = strcmp(base, "GREEDY") != 0;
   make_objects(&a, rank, size);
   zz = make_zz(&a, "ULBA");
-  CHECK(Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", first_base) == ZOLTAN_OK, "base %s refused",
+  ZPT_CHECK(Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", first_base) == ZOLTAN_OK, "base %s refused",
         first_base);
-  CHECK(Zoltan_Set_Param(zz, "ULBA_RELABEL", relabel) == ZOLTAN_OK, "relabel %s refused", relabel);
-  CHECK(Zoltan_Set_Param(zz, "ULBA_ALPHA", alpha) == ZOLTAN_OK, "alpha %s refused", alpha);
+  ZPT_CHECK(Zoltan_Set_Param(zz, "ULBA_RELABEL", relabel) == ZOLTAN_OK, "relabel %s refused", relabel);
+  ZPT_CHECK(Zoltan_Set_Param(zz, "ULBA_ALPHA", alpha) == ZOLTAN_OK, "alpha %s refused", alpha);
   Zoltan_Set_Param(zz, "AUTO_MIGRATE", "TRUE");
   if (use_trigger) {
     /* The trigger records the object loads of every step; it decides on a
      * balance every SUBSTEPS steps, when this program balances anyway. */
     trig = adaptive_create(MPI_COMM_WORLD);
-    CHECK(trig != NULL, "adaptive_create failed");
-    CHECK(adaptive_set_param(trig, "ADAPTIVE_POLICY", "PERIODIC") == ZOLTAN_OK, "policy");
-    CHECK(adaptive_set_param(trig, "ADAPTIVE_PERIOD", "3") == ZOLTAN_OK, "period");
-    CHECK(adaptive_attach(trig, zz) == ZOLTAN_OK, "adaptive_attach failed");
+    ZPT_CHECK(trig != NULL, "adaptive_create failed");
+    ZPT_CHECK(adaptive_set_param(trig, "ADAPTIVE_POLICY", "PERIODIC") == ZOLTAN_OK, "policy");
+    ZPT_CHECK(adaptive_set_param(trig, "ADAPTIVE_PERIOD", "3") == ZOLTAN_OK, "period");
+    ZPT_CHECK(adaptive_attach(trig, zz) == ZOLTAN_OK, "adaptive_attach failed");
   }
   for (int step = 0; step < STEPS; step++) {
     double load = 0.0, gw = 0.0, *loads = NULL, *gws = NULL;
@@ -296,14 +183,14 @@ static int run_growth(const char *base, const char *first_base, const char *rela
      * its own way; the history is kept across the switch. */
     if (step == 1) Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", base);
     rc = partition(zz);
-    CHECK(rc == ZOLTAN_OK, "%s step %d: Zoltan_LB_Partition returned %d", base, step, rc);
+    ZPT_CHECK(rc == ZOLTAN_OK, "%s step %d: Zoltan_LB_Partition returned %d", base, step, rc);
     if (rc != ZOLTAN_OK) break;
-    compact(&a);
+    zpt_app_compact(&a);
     check_conservation(&a, total_w);
-    CHECK(ulba_last_model(zz, &info) == ZOLTAN_OK, "ulba_last_model failed");
+    ZPT_CHECK(ulba_last_model(zz, &info) == ZOLTAN_OK, "ulba_last_model failed");
     for (int i = 0; i < a.n; i++) {
       load += a.o[i].w;
-      if (a.o[i].grows) gw += a.o[i].w;
+      if (grows(a.o[i].gid)) gw += a.o[i].w;
     }
     loads = malloc((size_t)size * sizeof *loads);
     gws = malloc((size_t)size * sizeof *gws);
@@ -318,7 +205,7 @@ static int run_growth(const char *base, const char *first_base, const char *rela
     }
     if (step == 0) {
       /* No increase rate is known at the first balance: plain base method. */
-      CHECK(info.source == ULBA_SOURCE_NONE && info.alpha == 0.0,
+      ZPT_CHECK(info.source == ULBA_SOURCE_NONE && info.alpha == 0.0,
             "%s: first balance used source %d alpha %g", base, info.source, info.alpha);
     } else {
       /* Parts are ranks (NUM_GLOBAL_PARTS = size), so part p lives on rank p. */
@@ -328,48 +215,48 @@ static int run_growth(const char *base, const char *first_base, const char *rela
         gtot += gws[p];
         if (gws[p] > gws[g]) g = p;
       }
-      CHECK(info.source == (use_trigger ? ULBA_SOURCE_TRIGGER : ULBA_SOURCE_WEIGHTS),
+      ZPT_CHECK(info.source == (use_trigger ? ULBA_SOURCE_TRIGGER : ULBA_SOURCE_WEIGHTS),
             "%s step %d: source %d", base, step, info.source);
-      CHECK(info.P == size, "P %g", info.P);
-      CHECK(fabs(info.W - total_w) <= 1e-6 * total_w, "W %g, expected %g", info.W, total_w);
+      ZPT_CHECK(info.P == size, "P %g", info.P);
+      ZPT_CHECK(fabs(info.W - total_w) <= 1e-6 * total_w, "W %g, expected %g", info.W, total_w);
       if (is_auto) {
         /* AUTO stays in [0, 0.9] (the adapter's cap) and is used unless half
          * of the parts overload.  The chosen alpha may let the base method cut
          * through the growing block, so the block checks below do not apply. */
-        CHECK(info.alpha_param >= 0.0 && info.alpha_param <= 0.9, "AUTO alpha %g",
+        ZPT_CHECK(info.alpha_param >= 0.0 && info.alpha_param <= 0.9, "AUTO alpha %g",
               info.alpha_param);
-        CHECK(info.alpha == (2 * info.N < info.P && info.N > 0 ? info.alpha_param : 0.0),
+        ZPT_CHECK(info.alpha == (2 * info.N < info.P && info.N > 0 ? info.alpha_param : 0.0),
               "AUTO: alpha used %g, chosen %g, N %g", info.alpha, info.alpha_param, info.N);
       } else if (geometric) {
         /* The growing block stays together, so exactly one part overloads
          * and it receives the small size. */
-        CHECK(info.N == 1.0 && fabs(info.alpha - ALPHA) < 1e-12, "%s step %d: N %g alpha %g",
+        ZPT_CHECK(info.N == 1.0 && fabs(info.alpha - ALPHA) < 1e-12, "%s step %d: N %g alpha %g",
               base, step, info.N, info.alpha);
-        CHECK(gws[g] >= 0.9 * gtot, "%s step %d: growing objects split, part %d has %g of %g",
+        ZPT_CHECK(gws[g] >= 0.9 * gtot, "%s step %d: growing objects split, part %d has %g of %g",
               base, step, g, gws[g], gtot);
-        CHECK(info.small_part == g, "%s step %d: small part %d but growing objects in %d", base,
+        ZPT_CHECK(info.small_part == g, "%s step %d: small part %d but growing objects in %d", base,
               step, info.small_part, g);
         /* The rate measured is the growth of one interval, GROW * GROWTH, or
          * with the trigger of one step, GROW * GROWTH / SUBSTEPS.  Zoltan
          * passes weights as floats: allow their rounding. */
         double m_expect = GROW * GROWTH / (use_trigger ? SUBSTEPS : 1);
-        CHECK(fabs(info.m - m_expect) < 1e-3 && fabs(info.a) < 1e-3,
+        ZPT_CHECK(fabs(info.m - m_expect) < 1e-3 && fabs(info.a) < 1e-3,
               "%s step %d: a %g m %g, expected 0 and %g", base, step, info.a, info.m, m_expect);
       }
       if (info.alpha > 0.0 && info.m > 0.0) {
         /* Eq. (8) by hand from the reported quantities. */
         double x = (1.0 + info.N / (info.P - info.N)) * info.alpha * info.W / (info.m * info.P);
-        CHECK(info.sigma_minus == floor(x) || fabs(x - floor(x + 0.5)) < 1e-9,
+        ZPT_CHECK(info.sigma_minus == floor(x) || fabs(x - floor(x + 0.5)) < 1e-9,
               "sigma_minus %g, Eq. (8) gives floor(%g)", info.sigma_minus, x);
-        CHECK(info.sigma_plus >= info.sigma_minus, "sigma_plus %g < sigma_minus %g",
+        ZPT_CHECK(info.sigma_plus >= info.sigma_minus, "sigma_plus %g < sigma_minus %g",
               info.sigma_plus, info.sigma_minus);
       }
       if (info.alpha > 0.0) {
         int sp = info.small_part;
-        CHECK(sp >= 0 && sp < size, "small part %d", sp);
+        ZPT_CHECK(sp >= 0 && sp < size, "small part %d", sp);
         if (sp >= 0 && sp < size) {
           share = loads[sp] / avg;
-          CHECK(fabs(share - (1.0 - info.alpha)) <= SHARE_TOL,
+          ZPT_CHECK(fabs(share - (1.0 - info.alpha)) <= SHARE_TOL,
                 "%s step %d: part %d holds %.4f of the average, expected %.4f +- %.2f", base, step,
                 sp, share, 1.0 - info.alpha, SHARE_TOL);
           if (rank == 0)
@@ -383,22 +270,22 @@ static int run_growth(const char *base, const char *first_base, const char *rela
     /* The application's steps: the growing objects gain weight. */
     if (!use_trigger) {
       for (int i = 0; i < a.n; i++)
-        if (a.o[i].grows) a.o[i].w += GROWTH;
+        if (grows(a.o[i].gid)) a.o[i].w += GROWTH;
     }
     for (int sub = 0; use_trigger && sub < SUBSTEPS; sub++) {
       ZOLTAN_ID_TYPE *g = malloc(((size_t)a.n + 1) * sizeof *g);
       double *l = malloc(((size_t)a.n + 1) * sizeof *l), mine = 0.0;
       int d;
       for (int i = 0; i < a.n; i++) {
-        if (a.o[i].grows) a.o[i].w += GROWTH / SUBSTEPS;
+        if (grows(a.o[i].gid)) a.o[i].w += GROWTH / SUBSTEPS;
         g[i] = a.o[i].gid;
         l[i] = a.o[i].w;
         mine += l[i];
       }
-      CHECK(adaptive_report_objects(trig, a.n, 1, g, l) == ZOLTAN_OK, "report_objects");
+      ZPT_CHECK(adaptive_report_objects(trig, a.n, 1, g, l) == ZOLTAN_OK, "report_objects");
       /* A step time proportional to the load: 1 ms per weight unit. */
       d = adaptive_should_balance(trig, 1e-3 * mine);
-      CHECK(d == (sub == SUBSTEPS - 1), "step %d.%d: trigger said %d", step, sub, d);
+      ZPT_CHECK(d == (sub == SUBSTEPS - 1), "step %d.%d: trigger said %d", step, sub, d);
       free(g);
       free(l);
     }
@@ -435,21 +322,21 @@ static int run_alpha0(int rank, int size)
   make_objects(&a, rank, size);
   /* Unequal weights make the comparison meaningful. */
   for (int i = 0; i < a.n; i++)
-    if (a.o[i].grows) a.o[i].w = 3.0;
+    if (grows(a.o[i].gid)) a.o[i].w = 3.0;
   pr = malloc((size_t)a.n * sizeof *pr);
   pu = malloc((size_t)a.n * sizeof *pu);
   zr = make_zz(&a, "RCB");
   zu = make_zz(&a, "ULBA");
-  CHECK(Zoltan_Set_Param(zu, "ULBA_ALPHA", "0") == ZOLTAN_OK, "alpha 0 refused");
+  ZPT_CHECK(Zoltan_Set_Param(zu, "ULBA_ALPHA", "0") == ZOLTAN_OK, "alpha 0 refused");
   /* Plain RCB with no part sizes at all: ULBA at alpha 0 must hand RCB the
    * application's (unset) sizes untouched and get the very same cuts. */
-  CHECK(parts_of(zr, &a, pr) == ZOLTAN_OK, "RCB failed");
+  ZPT_CHECK(parts_of(zr, &a, pr) == ZOLTAN_OK, "RCB failed");
   /* Twice: the second call has an increase rate (all zero), still alpha 0. */
-  CHECK(parts_of(zu, &a, pu) == ZOLTAN_OK, "ULBA failed");
-  CHECK(parts_of(zu, &a, pu) == ZOLTAN_OK, "ULBA failed");
+  ZPT_CHECK(parts_of(zu, &a, pu) == ZOLTAN_OK, "ULBA failed");
+  ZPT_CHECK(parts_of(zu, &a, pu) == ZOLTAN_OK, "ULBA failed");
   for (int i = 0; i < a.n; i++) diff += pr[i] != pu[i];
   MPI_Allreduce(&diff, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  CHECK(all == 0, "ULBA_ALPHA=0 differs from RCB for %d objects", all);
+  ZPT_CHECK(all == 0, "ULBA_ALPHA=0 differs from RCB for %d objects", all);
   Zoltan_Destroy(&zr);
   Zoltan_Destroy(&zu);
   free(pr);
@@ -496,30 +383,30 @@ static int run_badparams(int rank, int size)
   if (stderr_begin(&f, &saved) == 0) {
     rc = Zoltan_Set_Param(zz, "ULBA_ALPHA", "1.7");
     seen = stderr_end(f, saved, "ULBA_ALPHA = 1.7");
-    CHECK(rc != ZOLTAN_OK, "ULBA_ALPHA=1.7 accepted");
-    CHECK(seen, "message does not name ULBA_ALPHA = 1.7");
+    ZPT_CHECK(rc != ZOLTAN_OK, "ULBA_ALPHA=1.7 accepted");
+    ZPT_CHECK(seen, "message does not name ULBA_ALPHA = 1.7");
   }
   /* A threshold of 0 is refused (it must be > 0). */
-  CHECK(Zoltan_Set_Param(zz, "ULBA_ZSCORE_THRESHOLD", "0") != ZOLTAN_OK, "threshold 0 accepted");
+  ZPT_CHECK(Zoltan_Set_Param(zz, "ULBA_ZSCORE_THRESHOLD", "0") != ZOLTAN_OK, "threshold 0 accepted");
   /* ULBA as its own base method fails at the balance, naming the value. */
   Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", "ULBA");
   if (stderr_begin(&f, &saved) == 0) {
     rc = partition(zz);
     seen = stderr_end(f, saved, "ULBA_BASE_METHOD = ULBA");
-    CHECK(rc != ZOLTAN_OK && rc != ZOLTAN_WARN, "base ULBA accepted (%d)", rc);
-    CHECK(seen, "message does not name ULBA_BASE_METHOD = ULBA");
+    ZPT_CHECK(rc != ZOLTAN_OK && rc != ZOLTAN_WARN, "base ULBA accepted (%d)", rc);
+    ZPT_CHECK(seen, "message does not name ULBA_BASE_METHOD = ULBA");
   }
   /* An unknown base method fails at the balance, naming the value. */
   Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", "NOSUCHMETHOD");
   if (stderr_begin(&f, &saved) == 0) {
     rc = partition(zz);
     seen = stderr_end(f, saved, "ULBA_BASE_METHOD = NOSUCHMETHOD");
-    CHECK(rc != ZOLTAN_OK && rc != ZOLTAN_WARN, "unknown base accepted (%d)", rc);
-    CHECK(seen, "message does not name ULBA_BASE_METHOD = NOSUCHMETHOD");
+    ZPT_CHECK(rc != ZOLTAN_OK && rc != ZOLTAN_WARN, "unknown base accepted (%d)", rc);
+    ZPT_CHECK(seen, "message does not name ULBA_BASE_METHOD = NOSUCHMETHOD");
   }
   /* After the errors a good base method works again on the same struct. */
   Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", "HSFC");
-  CHECK(partition(zz) == ZOLTAN_OK, "HSFC after errors failed");
+  ZPT_CHECK(partition(zz) == ZOLTAN_OK, "HSFC after errors failed");
   Zoltan_Destroy(&zz);
   free(a.o);
   return 0;
@@ -547,9 +434,9 @@ int main(int argc, char **argv)
     run_badparams(rank, size);
   } else {
     if (rank == 0) fprintf(stderr, "usage: %s growth BASE [FIRST_BASE [RELABEL]] | trigger BASE [ALPHA] | alpha0 | badparams\n", argv[0]);
-    fails++;
+    zpt_check_failed("unknown mode");
   }
-  MPI_Allreduce(&fails, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  all = zpt_check_total();
   if (rank == 0) printf("%s: %d failed checks\n", argc >= 2 ? argv[1] : "?", all);
   MPI_Finalize();
   return all == 0 ? 0 : 1;

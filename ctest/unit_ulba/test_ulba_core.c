@@ -1,16 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of ulba/ulba_core.c against values computed by hand from the
  * equations of Boulmier et al. (sections III.A and III.B). */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#include <cmocka.h>
-
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "ulba_test.h"
 
 #include "ulba_core.h"
 #include "ulba_study.h"
@@ -23,13 +17,6 @@ static ulba_model hand_model(void)
 {
   ulba_model q = {.P = 10, .N = 2, .a = 1, .m = 4, .W = 1000, .C = 20, .omega = 1};
   return q;
-}
-
-static void assert_close(double x, double y, double rel)
-{
-  double tol = rel * fmax(1.0, fmax(fabs(x), fabs(y)));
-  if (!(fabs(x - y) <= tol))
-    fail_msg("%.17g and %.17g differ by more than %.3g", x, y, tol);
 }
 
 /* The slope of exact lines is recovered, with and without explicit times. */
@@ -435,6 +422,22 @@ static ulba_model random_model(zp_rng *rng)
   return inst.model;
 }
 
+/* The objective ulba_auto_alpha minimises at alpha: the predicted time of
+ * horizon iterations, or with horizon 0 the time per iteration of one
+ * interval. */
+static double auto_objective(const ulba_model *q, double alpha, long horizon)
+{
+  double f;
+  long L;
+  if (horizon > 0) {
+    assert_int_equal(ulba_predicted_time(q, alpha, horizon, &f, NULL), ULBA_OK);
+    return f;
+  }
+  assert_int_equal(ulba_interval_length(q, alpha, 1000000, &L), ULBA_OK);
+  assert_int_equal(ulba_interval_time(q, alpha, L, &f), ULBA_OK);
+  return f / (double)L;
+}
+
 /* AUTO is never worse than alpha = 0 and within 0.1% of the best of a
  * fixed grid of alphas, for both of its objectives. */
 static void ulba_auto_alpha_beats_fixed_alphas(void **state)
@@ -450,26 +453,9 @@ static void ulba_auto_alpha_beats_fixed_alphas(void **state)
       assert_int_equal(ulba_auto_alpha(&q, horizon, 0.99, &alpha, &obj), ULBA_OK);
       assert_true(alpha >= 0.0 && alpha <= 0.99);
       /* The reported objective is the objective of the reported alpha. */
-      double check;
-      if (horizon > 0) {
-        assert_int_equal(ulba_predicted_time(&q, alpha, horizon, &check, NULL), ULBA_OK);
-      } else {
-        long L;
-        assert_int_equal(ulba_interval_length(&q, alpha, 1000000, &L), ULBA_OK);
-        assert_int_equal(ulba_interval_time(&q, alpha, L, &check), ULBA_OK);
-        check /= (double)L;
-      }
-      assert_close(obj, check, 1e-14);
+      assert_close(obj, auto_objective(&q, alpha, horizon), 1e-14);
       for (int k = 0; k < 100; ++k) {
-        double fixed = k / 100.0, f;
-        if (horizon > 0) {
-          assert_int_equal(ulba_predicted_time(&q, fixed, horizon, &f, NULL), ULBA_OK);
-        } else {
-          long L;
-          assert_int_equal(ulba_interval_length(&q, fixed, 1000000, &L), ULBA_OK);
-          assert_int_equal(ulba_interval_time(&q, fixed, L, &f), ULBA_OK);
-          f /= (double)L;
-        }
+        double f = auto_objective(&q, k / 100.0, horizon);
         if (k == 0)
           assert_true(obj <= f);
         else

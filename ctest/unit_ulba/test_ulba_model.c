@@ -2,26 +2,13 @@
 /* Tests of the model study (ulba/model/ulba_study.c) on tiny
  * configurations: the exact optimum against brute force, the figures'
  * guarantees, Table II's ranges and determinism with a seed. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#include <cmocka.h>
-
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ulba_test.h"
+
 #include "ulba_core.h"
 #include "ulba_study.h"
-
-static void assert_close(double x, double y, double rel)
-{
-  double tol = rel * fmax(1.0, fmax(fabs(x), fabs(y)));
-  if (!(fabs(x - y) <= tol))
-    fail_msg("%.17g and %.17g differ by more than %.3g", x, y, tol);
-}
 
 /* Instances respect the ranges of Table II and dW = a P + m N. */
 static void ulba_sampled_instances_follow_table_ii(void **state)
