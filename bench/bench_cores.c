@@ -52,29 +52,88 @@ static void block_mapping(size_t n, int nparts, int *part)
     part[i] = (int)((i * (size_t)nparts) / n);
 }
 
-/* GREEDY on n heavy-tailed objects; baseline: qsort of the same weights. */
-static int bench_greedy(size_t n, int nparts)
+/* Best of REPEATS times of GREEDY on the n weights w into nparts parts
+ * (the answer in g), or -1 when GREEDY fails. */
+static double time_greedy(size_t n, const double *w, int nparts, int *g)
 {
-  ct_rng rng;
-  double *w = xmalloc(n * sizeof(double)), *ws = xmalloc(n * sizeof(double));
-  int *part = xmalloc(n * sizeof(int)), *blk = xmalloc(n * sizeof(int));
-  ct_rng_seed(&rng, 12345);
-  ct_heavy_tailed(&rng, n, 1.0, 1000.0, w);
-  double t_sort = 1e30, t_greedy = 1e30;
+  double best = 1e30;
+  for (int r = 0; r < REPEATS; r++) {
+    double t0 = now();
+    if (greedy_assign(n, 1, w, nparts, NULL, g) != GREEDY_OK)
+      return -1.0;
+    double t1 = now();
+    best = t1 - t0 < best ? t1 - t0 : best;
+  }
+  return best;
+}
+
+/* Best of REPEATS times of REFINE at tolerance 1.05 from the assignment g
+ * on the n weights ws (the answer in out, the statistics of the last run in
+ * *st and its return code in *rc), or -1 when REFINE fails. */
+static double time_refine(size_t n, const double *ws, int nparts, const int *g, int *out,
+                          refine_stats *st, int *rc)
+{
+  double best = 1e30;
+  refine_options o;
+  refine_default_options(&o);
+  o.tolerance = 1.05;
+  for (int r = 0; r < REPEATS; r++) {
+    double t0 = now();
+    *rc = refine_run(n, 1, ws, nparts, NULL, g, &o, out, st);
+    if (*rc < 0)
+      return -1.0;
+    double t1 = now();
+    best = t1 - t0 < best ? t1 - t0 : best;
+  }
+  return best;
+}
+
+/*
+ * The timings of the scaling series: GREEDY on the n weights w into nparts
+ * parts (the answer in g), then REFINE from that answer after the objects of
+ * every fifth part became 30% heavier (the weights in the scratch ws, the
+ * answer in out).  Returns 1 when a strategy fails.
+ */
+static int time_greedy_then_refine(size_t n, const double *w, int nparts, double *ws, int *g,
+                                   int *out, double *tg, double *tr)
+{
+  refine_stats st;
+  int rc;
+  *tg = time_greedy(n, w, nparts, g);
+  if (*tg < 0.0)
+    return 1;
+  for (size_t i = 0; i < n; i++)
+    ws[i] = (g[i] % 5 == 0) ? 1.3 * w[i] : w[i];
+  *tr = time_refine(n, ws, nparts, g, out, &st, &rc);
+  return *tr < 0.0;
+}
+
+/* Best of REPEATS times of sorting the n weights w heaviest first (in the
+ * scratch ws): the baseline GREEDY's own sort is measured against. */
+static double time_qsort(size_t n, const double *w, double *ws)
+{
+  double best = 1e30;
   for (int r = 0; r < REPEATS; r++) {
     memcpy(ws, w, n * sizeof(double));
     double t0 = now();
     qsort(ws, n, sizeof(double), cmp_double_desc);
     double t1 = now();
-    if (greedy_assign(n, 1, w, nparts, NULL, part) != GREEDY_OK)
-      return 1;
-    double t2 = now();
-    if (t1 - t0 < t_sort)
-      t_sort = t1 - t0;
-    if (t2 - t1 < t_greedy)
-      t_greedy = t2 - t1;
+    best = t1 - t0 < best ? t1 - t0 : best;
   }
-  if (ct_check_assignment(n, 1, w, nparts, NULL, 1, part))
+  return best;
+}
+
+/* GREEDY on n heavy-tailed objects; baseline: qsort of the same weights. */
+static int bench_greedy(size_t n, int nparts)
+{
+  zp_rng rng;
+  double *w = xmalloc(n * sizeof(double)), *ws = xmalloc(n * sizeof(double));
+  int *part = xmalloc(n * sizeof(int)), *blk = xmalloc(n * sizeof(int));
+  zp_rng_seed(&rng, 12345);
+  ct_heavy_tailed(&rng, n, 1.0, 1000.0, w);
+  double t_sort = time_qsort(n, w, ws);
+  double t_greedy = time_greedy(n, w, nparts, part);
+  if (t_greedy < 0.0 || ct_check_assignment(n, 1, w, nparts, NULL, 1, part))
     return 1;
   block_mapping(n, nparts, blk);
   double q = ct_max_rel_load(n, w, nparts, NULL, part);
@@ -93,22 +152,22 @@ static int bench_greedy(size_t n, int nparts)
 /* REFINE with 20% of the parts overloaded; baseline: GREEDY on the input. */
 static int bench_refine(size_t n, int nparts)
 {
-  ct_rng rng;
+  zp_rng rng;
   double *w = xmalloc(n * sizeof(double));
   int *cur = xmalloc(n * sizeof(int)), *out = xmalloc(n * sizeof(int));
   int *g = xmalloc(n * sizeof(int));
   char *over = calloc((size_t)nparts, 1);
-  refine_options o;
   refine_stats st;
-  ct_rng_seed(&rng, 777);
+  int rc = 0;
+  zp_rng_seed(&rng, 777);
   /* Balanced start (GREEDY on uniform weights), then 20% of the parts get
    * 30% more work on every object. */
   for (size_t i = 0; i < n; i++)
-    w[i] = 1.0 + ct_rng_uniform(&rng);
+    w[i] = 1.0 + zp_rng_uniform(&rng);
   if (greedy_assign(n, 1, w, nparts, NULL, cur) != GREEDY_OK)
     return 1;
   for (int k = 0; k < nparts / 5;) {
-    int p = (int)ct_rng_below(&rng, (uint64_t)nparts);
+    int p = (int)zp_rng_below(&rng, (uint64_t)nparts);
     if (!over[p]) {
       over[p] = 1;
       k++;
@@ -117,23 +176,9 @@ static int bench_refine(size_t n, int nparts)
   for (size_t i = 0; i < n; i++)
     if (over[cur[i]])
       w[i] *= 1.3;
-  refine_default_options(&o);
-  o.tolerance = 1.05;
-  double t_ref = 1e30, t_gr = 1e30;
-  int rc = 0;
-  for (int r = 0; r < REPEATS; r++) {
-    double t0 = now();
-    rc = refine_run(n, 1, w, nparts, NULL, cur, &o, out, &st);
-    double t1 = now();
-    if (greedy_assign(n, 1, w, nparts, NULL, g) != GREEDY_OK)
-      return 1;
-    double t2 = now();
-    if (t1 - t0 < t_ref)
-      t_ref = t1 - t0;
-    if (t2 - t1 < t_gr)
-      t_gr = t2 - t1;
-  }
-  if (rc < 0 || ct_check_assignment(n, 1, w, nparts, NULL, 1, out))
+  double t_ref = time_refine(n, w, nparts, cur, out, &st, &rc);
+  double t_gr = time_greedy(n, w, nparts, g);
+  if (t_ref < 0.0 || t_gr < 0.0 || ct_check_assignment(n, 1, w, nparts, NULL, 1, out))
     return 1;
   size_t gm = ct_moved(n, cur, g);
   printf("REFINE  n=%zu parts=%d, 20%% of parts overloaded by 30%%, tolerance 1.05\n", n, nparts);
@@ -152,13 +197,13 @@ static int bench_refine(size_t n, int nparts)
 /* Charm++ lb_test shape: block mapping, then every load redrawn. */
 static int bench_lbtest(size_t n, int nparts, uint64_t seed)
 {
-  ct_rng rng;
+  zp_rng rng;
   double *w = xmalloc(n * sizeof(double));
   int *cur = xmalloc(n * sizeof(int)), *g = xmalloc(n * sizeof(int));
   int *rf = xmalloc(n * sizeof(int)), *gr = xmalloc(n * sizeof(int));
   refine_options o;
   refine_stats sr, sg;
-  ct_rng_seed(&rng, seed);
+  zp_rng_seed(&rng, seed);
   block_mapping(n, nparts, cur);
   ct_heavy_tailed(&rng, n, 1.0, 1000.0, w);
   refine_default_options(&o);
@@ -197,9 +242,10 @@ static int bench_lbtest(size_t n, int nparts, uint64_t seed)
   return 0;
 }
 
-/* Time of the GREEDY and REFINE cores against N at 10^3 parts (best of
- * REPEATS), written as CSV for the time-vs-N plot; REFINE starts from GREEDY's
- * answer on the same weights after 20% of the parts got 30% heavier. */
+/* Time of GREEDY, REFINE and the qsort baseline against N at 10^3 parts
+ * (best of REPEATS), written as CSV for the time-vs-N plot; REFINE starts
+ * from GREEDY's answer on the same weights after 20% of the parts got 30%
+ * heavier. */
 static int bench_scaling(const char *csv, size_t nmax)
 {
   FILE *f = fopen(csv, "w");
@@ -209,36 +255,15 @@ static int bench_scaling(const char *csv, size_t nmax)
   printf("scaling (CSV %s):\n", csv);
   for (size_t n = 1000; n <= nmax; n *= 10) {
     int nparts = 1000;
-    ct_rng rng;
+    zp_rng rng;
     double *w = xmalloc(n * sizeof(double)), *ws = xmalloc(n * sizeof(double));
     int *g = xmalloc(n * sizeof(int)), *out = xmalloc(n * sizeof(int));
-    double tg = 1e30, tr = 1e30, ts = 1e30;
-    refine_options o;
-    refine_stats st;
-    ct_rng_seed(&rng, 99 + n);
+    double tg, tr;
+    zp_rng_seed(&rng, 99 + n);
     ct_heavy_tailed(&rng, n, 1.0, 1000.0, w);
-    refine_default_options(&o);
-    o.tolerance = 1.05;
-    for (int r = 0; r < REPEATS; r++) {
-      memcpy(ws, w, n * sizeof(double));
-      double t0 = now();
-      qsort(ws, n, sizeof(double), cmp_double_desc);
-      double t1 = now();
-      if (greedy_assign(n, 1, w, nparts, NULL, g) != GREEDY_OK)
-        return 1;
-      double t2 = now();
-      ts = t1 - t0 < ts ? t1 - t0 : ts;
-      tg = t2 - t1 < tg ? t2 - t1 : tg;
-    }
-    for (size_t i = 0; i < n; i++)
-      ws[i] = (g[i] % 5 == 0) ? 1.3 * w[i] : w[i];
-    for (int r = 0; r < REPEATS; r++) {
-      double t0 = now();
-      if (refine_run(n, 1, ws, nparts, NULL, g, &o, out, &st) < 0)
-        return 1;
-      double t1 = now();
-      tr = t1 - t0 < tr ? t1 - t0 : tr;
-    }
+    double ts = time_qsort(n, w, ws);
+    if (time_greedy_then_refine(n, w, nparts, ws, g, out, &tg, &tr))
+      return 1;
     fprintf(f, "%zu,%d,%.6e,%.6e,%.6e\n", n, nparts, tg, tr, ts);
     printf("  n=%-8zu GREEDY %.4f s  REFINE %.4f s  qsort %.4f s\n", n, tg, tr, ts);
     free(w);
@@ -259,41 +284,24 @@ static int bench_parts(const char *csv, size_t n)
   FILE *f = fopen(csv, "a");
   double *w = xmalloc(n * sizeof(double)), *ws = xmalloc(n * sizeof(double));
   int *g = xmalloc(n * sizeof(int)), *out = xmalloc(n * sizeof(int));
-  ct_rng rng;
-  refine_options o;
-  refine_stats st;
+  zp_rng rng;
   if (f == NULL)
     return 1;
-  ct_rng_seed(&rng, 4242);
+  zp_rng_seed(&rng, 4242);
   ct_heavy_tailed(&rng, n, 1.0, 1000.0, w);
-  refine_default_options(&o);
-  o.tolerance = 1.05;
   printf("parts scaling at n=%zu (CSV %s):\n", n, csv);
   for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
-    double tg = 1e30, tr = 1e30, mx = 0.0, tot = 0.0;
+    double mx = 0.0, tot = 0.0, tg, tr;
     int P = parts[k];
     double *load = calloc((size_t)P, sizeof(double));
-    for (int r = 0; r < REPEATS; r++) {
-      double t0 = now();
-      if (greedy_assign(n, 1, w, P, NULL, g) != GREEDY_OK)
-        return 1;
-      double t1 = now();
-      tg = t1 - t0 < tg ? t1 - t0 : tg;
-    }
+    if (time_greedy_then_refine(n, w, P, ws, g, out, &tg, &tr))
+      return 1;
     for (size_t i = 0; i < n; i++) {
       load[g[i]] += w[i];
       tot += w[i];
-      ws[i] = (g[i] % 5 == 0) ? 1.3 * w[i] : w[i];
     }
     for (int p = 0; p < P; p++)
       mx = load[p] > mx ? load[p] : mx;
-    for (int r = 0; r < REPEATS; r++) {
-      double t0 = now();
-      if (refine_run(n, 1, ws, P, NULL, g, &o, out, &st) < 0)
-        return 1;
-      double t1 = now();
-      tr = t1 - t0 < tr ? t1 - t0 : tr;
-    }
     fprintf(f, "%zu,%d,%.6e,%.6e,\n", n, P, tg, tr);
     printf("  parts=%-5d GREEDY %.4f s (max/avg %.5f)  REFINE %.4f s\n", P, tg, mx / (tot / P), tr);
     free(load);

@@ -55,7 +55,7 @@
 
 #include <zoltan.h>
 
-#include "core_testutil.h"
+#include "zp_rng.h"
 
 /* The tolerance every method is given (IMBALANCE_TOL, REFINE_TOLERANCE). */
 #define BZ_TOL 1.05
@@ -341,7 +341,7 @@ static const char *const topo_name[] = {"ring", "mesh2d", "mesh3d", "random"};
 /* Objects on a ring, a 2D or 3D mesh (as near square as n allows, last row
  * partial) or a random graph of average degree 6 in the unit cube; the
  * coordinates follow the topology so that geometric methods see it. */
-static void make_topology(problem *pb, enum topo t, ct_rng *rng)
+static void make_topology(problem *pb, enum topo t, zp_rng *rng)
 {
   int n = pb->n, np = 0, cap = 3 * n + 8;
   int *pairs = xcalloc((size_t)cap * 2, sizeof *pairs);
@@ -397,12 +397,12 @@ static void make_topology(problem *pb, enum topo t, ct_rng *rng)
   } else {
     for (int i = 0; i < n; i++)
       for (int c = 0; c < 3; c++)
-        pb->x[3 * i + c] = ct_rng_uniform(rng);
+        pb->x[3 * i + c] = zp_rng_uniform(rng);
     /* Each object links to 3 random others; self loops are skipped and a
      * repeated pair merely doubles that edge's weight in the cut. */
     for (int i = 0; i < n && n > 1; i++)
       for (int k = 0; k < 3; k++) {
-        int j = (int)ct_rng_below(rng, (uint64_t)n);
+        int j = (int)zp_rng_below(rng, (uint64_t)n);
         if (j == i)
           continue;
         pairs[2 * np] = i;
@@ -416,10 +416,10 @@ static void make_topology(problem *pb, enum topo t, ct_rng *rng)
 
 /* lb_test load: 10 + 990 U^4 microseconds, rounded to float as Zoltan
  * stores weights, so that our metrics see what the methods saw. */
-static void draw_loads(problem *pb, ct_rng *rng)
+static void draw_loads(problem *pb, zp_rng *rng)
 {
   for (int i = 0; i < pb->n; i++)
-    pb->w[i] = (float)(10.0 + 990.0 * pow(ct_rng_uniform(rng), 4.0));
+    pb->w[i] = (float)(10.0 + 990.0 * pow(zp_rng_uniform(rng), 4.0));
 }
 
 /* ---- metrics ------------------------------------------------------------- */
@@ -739,10 +739,10 @@ static void run_case(problem *pb, const char *workload, const char *cname, int s
 static void wl_charm(int reps, int check)
 {
   problem pb;
-  ct_rng rng;
+  zp_rng rng;
   result res[NMETHODS];
   problem_alloc(&pb, 32, 8);
-  ct_rng_seed(&rng, 1001);
+  zp_rng_seed(&rng, 1001);
   make_topology(&pb, TOPO_RING, &rng);
   draw_loads(&pb, &rng);
   for (int i = 0; i < pb.n; i++)
@@ -781,11 +781,11 @@ static void wl_charm(int reps, int check)
 static void wl_lbtest(int n, int nparts, enum topo t, uint64_t seed, int reps, int check)
 {
   problem pb;
-  ct_rng rng;
+  zp_rng rng;
   result res[NMETHODS];
   char cname[64];
   problem_alloc(&pb, n, nparts);
-  ct_rng_seed(&rng, seed);
+  zp_rng_seed(&rng, seed);
   make_topology(&pb, t, &rng);
   draw_loads(&pb, &rng);
   for (int i = 0; i < n; i++)
@@ -804,7 +804,7 @@ static void wl_hotspot(int n, int nparts, int steps, int reps, int check, int he
 {
   const char *wname = heating ? "hotgrow" : "hotspot";
   problem pb;
-  ct_rng rng;
+  zp_rng rng;
   result res[NMETHODS];
   double sum_moved[NMETHODS] = {0}, sum_maxavg[NMETHODS] = {0}, sum_time[NMETHODS] = {0};
   /* before[st][k]: max/avg of method k's previous answer under step st's
@@ -814,12 +814,12 @@ static void wl_hotspot(int n, int nparts, int steps, int reps, int check, int he
   struct Zoltan_Struct *kept[NMETHODS] = {NULL};
   char cname[64];
   problem_alloc(&pb, n, nparts);
-  ct_rng_seed(&rng, 4242);
+  zp_rng_seed(&rng, 4242);
   make_topology(&pb, TOPO_MESH2D, &rng);
   int s = (int)ceil(sqrt((double)n));
   double *base = xcalloc((size_t)n, sizeof *base);
   for (int i = 0; i < n; i++) {
-    base[i] = 10.0 + ct_rng_uniform(&rng);
+    base[i] = 10.0 + zp_rng_uniform(&rng);
     pb.part[i] = (int)(((long long)i * nparts) / n);
   }
   int **states = xcalloc(NMETHODS, sizeof *states);
@@ -932,11 +932,11 @@ static void print_gather_bytes(const problem *pb)
 static void wl_scaling(int n, int reps, int check)
 {
   problem pb;
-  ct_rng rng;
+  zp_rng rng;
   result res[NMETHODS];
   char cname[64];
   problem_alloc(&pb, n, 16);
-  ct_rng_seed(&rng, 100 + (uint64_t)TOPO_MESH2D);
+  zp_rng_seed(&rng, 100 + (uint64_t)TOPO_MESH2D);
   make_topology(&pb, TOPO_MESH2D, &rng);
   draw_loads(&pb, &rng);
   for (int i = 0; i < n; i++)

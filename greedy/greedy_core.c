@@ -34,13 +34,25 @@ static void ctx_free(greedy_ctx *c)
   memset(c, 0, sizeof(*c));
 }
 
-/* Check the common arguments once and build the normalised capacities. */
+/* 1 when every one of the n part ids is in [0, nparts), else 0. */
+static int parts_in_range(size_t n, const int *part, int nparts)
+{
+  for (size_t i = 0; i < n; i++)
+    if (part[i] < 0 || part[i] >= nparts)
+      return 0;
+  return 1;
+}
+
+/* Check the common arguments once (with the n part ids of part, when the
+ * entry point takes an assignment) and build the normalised capacities. */
 static int ctx_init(greedy_ctx *c, size_t n, int wdim, const double *w,
-                    int nparts, const double *target_frac)
+                    int nparts, const double *target_frac, const int *part)
 {
   int rc = GREEDY_EINVAL;
   memset(c, 0, sizeof(*c));
   if (wdim < 1 || nparts < 1 || (n > 0 && !w))
+    return GREEDY_EINVAL;
+  if (part && !parts_in_range(n, part, nparts))
     return GREEDY_EINVAL;
   size_t pw = (size_t)nparts * (size_t)wdim;
   c->n = n;
@@ -162,32 +174,51 @@ static int heap_of_parts(const greedy_ctx *c, greedy_heap *h)
   return GREEDY_OK;
 }
 
+/*
+ * GREEDY's placement: every object whose part_out is still negative goes,
+ * in the given order (heaviest first), to the eligible part of least
+ * relative load.  Objects already placed are in c's loads.
+ */
+static int place_rest(greedy_ctx *c, const size_t *order, int *part_out)
+{
+  greedy_heap h;
+  int rc = heap_of_parts(c, &h);
+  if (rc != GREEDY_OK)
+    return rc;
+  for (size_t k = 0; k < c->n; k++)
+    if (part_out[order[k]] < 0)
+      part_out[order[k]] = place_least(c, &h, order[k]);
+  greedy_heap_free(&h);
+  return GREEDY_OK;
+}
+
+/* The objects heaviest first in a new array *order (free with free()). */
+static int new_heavy_order(const greedy_ctx *c, size_t **order)
+{
+  *order = malloc((c->n ? c->n : 1) * sizeof(size_t));
+  if (!*order)
+    return GREEDY_ENOMEM;
+  return heavy_order(c, *order);
+}
+
 int greedy_assign(size_t n, int wdim, const double *w, int nparts,
                   const double *target_frac, int *part_out)
 {
   greedy_ctx c;
-  greedy_heap h;
   size_t *order = NULL;
   int rc;
-  memset(&h, 0, sizeof(h));
   if (n > 0 && !part_out)
     return GREEDY_EINVAL;
-  rc = ctx_init(&c, n, wdim, w, nparts, target_frac);
+  rc = ctx_init(&c, n, wdim, w, nparts, target_frac, NULL);
   if (rc)
     return rc;
-  rc = GREEDY_ENOMEM;
-  order = malloc((n ? n : 1) * sizeof(size_t));
-  if (!order)
-    goto end;
-  if ((rc = heavy_order(&c, order)) != GREEDY_OK)
-    goto end;
-  if ((rc = heap_of_parts(&c, &h)) != GREEDY_OK)
-    goto end;
-  for (size_t k = 0; k < n; k++)
-    part_out[order[k]] = place_least(&c, &h, order[k]);
-  rc = GREEDY_OK;
-end:
-  greedy_heap_free(&h);
+  rc = new_heavy_order(&c, &order);
+  if (rc == GREEDY_OK) {
+    /* Plain GREEDY keeps nothing: every object is still to be placed. */
+    for (size_t i = 0; i < n; i++)
+      part_out[i] = -1;
+    rc = place_rest(&c, order, part_out);
+  }
   free(order);
   ctx_free(&c);
   return rc;
@@ -209,20 +240,13 @@ int greedy_assign_keep(size_t n, int wdim, const double *w, int nparts,
   if (!(keep_limit >= 0.0) ||
       (mode != GREEDY_KEEP_HEAVY_FIRST && mode != GREEDY_KEEP_LIGHT_FIRST))
     return GREEDY_EINVAL;
-  for (size_t i = 0; i < n; i++)
-    if (cur_part[i] < 0 || cur_part[i] >= nparts)
-      return GREEDY_EINVAL;
-  rc = ctx_init(&c, n, wdim, w, nparts, target_frac);
+  rc = ctx_init(&c, n, wdim, w, nparts, target_frac, cur_part);
   if (rc)
     return rc;
   /* Loads summed in another order differ in the last bits; a part exactly
    * at the limit by the caller's sum must still count as within it. */
   double limit = keep_limit * (1.0 + GREEDY_KEEP_EPS);
-  rc = GREEDY_ENOMEM;
-  order = malloc((n ? n : 1) * sizeof(size_t));
-  if (!order)
-    goto end;
-  if ((rc = heavy_order(&c, order)) != GREEDY_OK)
+  if ((rc = new_heavy_order(&c, &order)) != GREEDY_OK)
     goto end;
   if (mode == GREEDY_KEEP_HEAVY_FIRST) {
     if ((rc = heap_of_parts(&c, &h)) != GREEDY_OK)
@@ -252,11 +276,8 @@ int greedy_assign_keep(size_t n, int wdim, const double *w, int nparts,
       }
     }
     /* Phase 2: the rest, heaviest first, onto the least loaded parts. */
-    if ((rc = heap_of_parts(&c, &h)) != GREEDY_OK)
+    if ((rc = place_rest(&c, order, part_out)) != GREEDY_OK)
       goto end;
-    for (size_t k = 0; k < n; k++)
-      if (part_out[order[k]] < 0)
-        part_out[order[k]] = place_least(&c, &h, order[k]);
   }
   for (size_t i = 0; i < n; i++)
     nmoved += part_out[i] != cur_part[i];
@@ -278,10 +299,7 @@ int greedy_imbalance(size_t n, int wdim, const double *w, int nparts,
   int rc;
   if (!imbalance || (n > 0 && !part))
     return GREEDY_EINVAL;
-  for (size_t i = 0; i < n; i++)
-    if (part[i] < 0 || part[i] >= nparts)
-      return GREEDY_EINVAL;
-  rc = ctx_init(&c, n, wdim, w, nparts, target_frac);
+  rc = ctx_init(&c, n, wdim, w, nparts, target_frac, part);
   if (rc)
     return rc;
   for (size_t i = 0; i < n; i++)

@@ -125,6 +125,22 @@ static uint64_t key_bits(double x)
 #define RADIX_BITS 11
 #define RADIX_SIZE (1u << RADIX_BITS)
 
+/* One pass of a radix sort on the digit at shift: count the digits of the
+ * n keys k, then turn the counts into the first position of each digit's
+ * bucket. */
+static void digit_offsets(const uint64_t *k, size_t n, int shift, size_t *count)
+{
+  memset(count, 0, RADIX_SIZE * sizeof(size_t));
+  for (size_t i = 0; i < n; i++)
+    count[(k[i] >> shift) & (RADIX_SIZE - 1)]++;
+  size_t sum = 0;
+  for (size_t d = 0; d < RADIX_SIZE; d++) {
+    size_t c = count[d];
+    count[d] = sum;
+    sum += c;
+  }
+}
+
 static int radix_sort(size_t n, const double *key, size_t *order, int desc)
 {
   int rc = -2;
@@ -151,15 +167,7 @@ static int radix_sort(size_t n, const double *key, size_t *order, int desc)
     uint64_t mask = (uint64_t)(RADIX_SIZE - 1) << shift;
     if (((all_or ^ all_and) & mask) == 0)
       continue;
-    memset(count, 0, RADIX_SIZE * sizeof(size_t));
-    for (size_t i = 0; i < n; i++)
-      count[(ks[i] >> shift) & (RADIX_SIZE - 1)]++;
-    size_t sum = 0;
-    for (size_t d = 0; d < RADIX_SIZE; d++) {
-      size_t c = count[d];
-      count[d] = sum;
-      sum += c;
-    }
+    digit_offsets(ks, n, shift, count);
     for (size_t i = 0; i < n; i++) {
       size_t dst = count[(ks[i] >> shift) & (RADIX_SIZE - 1)]++;
       kd[dst] = ks[i];
@@ -247,15 +255,7 @@ static int packed_sort(size_t n, const double *key, size_t *order, int desc)
     uint64_t mask = (uint64_t)(RADIX_SIZE - 1) << shift;
     if (((all_or ^ all_and) & mask) == 0)
       continue;
-    memset(count, 0, RADIX_SIZE * sizeof(size_t));
-    for (size_t i = 0; i < n; i++)
-      count[(a[i] >> shift) & (RADIX_SIZE - 1)]++;
-    size_t sum = 0;
-    for (size_t d = 0; d < RADIX_SIZE; d++) {
-      size_t c = count[d];
-      count[d] = sum;
-      sum += c;
-    }
+    digit_offsets(a, n, shift, count);
     for (size_t i = 0; i < n; i++)
       b[count[(a[i] >> shift) & (RADIX_SIZE - 1)]++] = a[i];
     uint64_t *t = a;

@@ -73,30 +73,22 @@ static double rel_of(double load, double cap)
   return load > 0.0 ? INFINITY : 0.0;
 }
 
-/* Alive entry at or after k (m when none). */
-static size_t find_next(refine_state *r, size_t k)
+/*
+ * Root of k in one of the two link arrays (nxt or prv): follow the links
+ * until an entry points at itself, then point every entry of the path
+ * straight at that root, so that later lookups through them are O(1).
+ * With nxt the root is the alive entry at or after k (m when none); with prv
+ * it is the alive entry at or before k, as a shifted index (0 when none).
+ */
+static size_t find_alive(size_t *link, size_t k)
 {
   size_t root = k;
-  while (r->nxt[root] != root)
-    root = r->nxt[root];
-  while (r->nxt[k] != root) {
-    size_t up = r->nxt[k];
-    r->nxt[k] = root;
+  while (link[root] != root)
+    root = link[root];
+  while (link[k] != root) {
+    size_t up = link[k];
+    link[k] = root;
     k = up;
-  }
-  return root;
-}
-
-/* Alive entry at or before k, as shifted index (0 when none). */
-static size_t find_prev_shifted(refine_state *r, size_t k1)
-{
-  size_t root = k1;
-  while (r->prv[root] != root)
-    root = r->prv[root];
-  while (r->prv[k1] != root) {
-    size_t up = r->prv[k1];
-    r->prv[k1] = root;
-    k1 = up;
   }
   return root;
 }
@@ -107,25 +99,17 @@ static void kill_entry(refine_state *r, size_t k)
   r->prv[k + 1] = k;
 }
 
-/* First index in [b, e) with val >= x (e when none). */
-static size_t lower_bound(const double *val, size_t b, size_t e, double x)
+/*
+ * First index in [b, e) of the ascending val whose value is >= x when
+ * include_equal is set (a lower bound), or > x when it is not (an upper
+ * bound); e when there is none.
+ */
+static size_t bound_index(const double *val, size_t b, size_t e, double x,
+                          int include_equal)
 {
   while (b < e) {
     size_t mid = b + (e - b) / 2;
-    if (val[mid] < x)
-      b = mid + 1;
-    else
-      e = mid;
-  }
-  return b;
-}
-
-/* First index in [b, e) with val > x (e when none). */
-static size_t upper_bound(const double *val, size_t b, size_t e, double x)
-{
-  while (b < e) {
-    size_t mid = b + (e - b) / 2;
-    if (val[mid] <= x)
+    if (val[mid] < x || (!include_equal && val[mid] == x))
       b = mid + 1;
     else
       e = mid;
@@ -137,7 +121,7 @@ static size_t upper_bound(const double *val, size_t b, size_t e, double x)
 static size_t alive_at_least(refine_state *r, int d, double x)
 {
   size_t b = r->seg[d], e = r->seg[d + 1];
-  size_t k = find_next(r, lower_bound(r->val, b, e, x));
+  size_t k = find_alive(r->nxt, bound_index(r->val, b, e, x, 1));
   if (k >= e || !(r->val[k] > 0.0))
     return (size_t)-1;
   return k;
@@ -147,10 +131,10 @@ static size_t alive_at_least(refine_state *r, int d, double x)
 static size_t alive_at_most(refine_state *r, int d, double x)
 {
   size_t b = r->seg[d], e = r->seg[d + 1];
-  size_t ub = upper_bound(r->val, b, e, x);
+  size_t ub = bound_index(r->val, b, e, x, 0);
   if (ub == b)
     return (size_t)-1;
-  size_t k1 = find_prev_shifted(r, ub); /* entry ub-1 is shifted ub */
+  size_t k1 = find_alive(r->prv, ub); /* entry ub-1 is shifted ub */
   if (k1 <= b || !(r->val[k1 - 1] > 0.0))
     return (size_t)-1;
   return k1 - 1;
@@ -448,134 +432,208 @@ static double scalar_imbalance(size_t n, const double *s, int nparts,
   return m;
 }
 
+/*
+ * First step of refine_scalar: the per-part arrays, every part's target
+ * (its share of the total scalar weight) and limit (tolerance x target).
+ * Leaves everything else of *r zero, so that state_free is always safe.
+ */
+static int state_init(refine_state *r, size_t n, const double *s, int nparts,
+                      const double *frac, double tol,
+                      const refine_graph *comm_graph, int *out)
+{
+  memset(r, 0, sizeof(*r));
+  r->n = n;
+  r->nparts = nparts;
+  r->s = s;
+  r->out = out;
+  r->g = comm_graph;
+  r->cap = calloc((size_t)nparts, sizeof(double));
+  r->limit = calloc((size_t)nparts, sizeof(double));
+  r->load = calloc((size_t)nparts, sizeof(double));
+  r->donor = calloc((size_t)nparts, 1);
+  r->seg = calloc((size_t)nparts + 1, sizeof(size_t));
+  if (!r->cap || !r->limit || !r->load || !r->donor || !r->seg)
+    return REFINE_ENOMEM;
+  double total = 0.0;
+  for (size_t i = 0; i < n; i++)
+    total += s[i];
+  for (int p = 0; p < nparts; p++) {
+    r->cap[p] = frac[p] * total;
+    r->limit[p] = tol * r->cap[p];
+  }
+  return REFINE_OK;
+}
+
+/* Flag the parts above their limit under the loads in r->load as donors;
+ * returns how many there are. */
+static int mark_donors(refine_state *r)
+{
+  int ndonors = 0;
+  for (int p = 0; p < r->nparts; p++)
+    if (r->load[p] > r->limit[p]) {
+      r->donor[p] = 1;
+      ndonors++;
+    }
+  return ndonors;
+}
+
+/*
+ * The objects of the donors grouped by part, lightest first (seg, obj,
+ * val), with every entry alive in the next/previous links.  A stable
+ * bucket pass over the objects in ascending weight order gives the
+ * grouping and keeps ties in index order.
+ */
+static int collect_donor_objects(refine_state *r, const int *cur)
+{
+  size_t n = r->n, *fill = NULL;
+  int nparts = r->nparts, rc = REFINE_ENOMEM;
+  size_t *order = malloc((n ? n : 1) * sizeof(size_t));
+  if (!order || greedy_sort_asc(n, r->s, order))
+    goto end;
+  for (size_t i = 0; i < n; i++)
+    if (r->donor[cur[i]])
+      r->seg[cur[i] + 1]++;
+  for (int p = 0; p < nparts; p++)
+    r->seg[p + 1] += r->seg[p];
+  r->m = r->seg[nparts];
+  r->obj = malloc((r->m ? r->m : 1) * sizeof(size_t));
+  r->val = malloc((r->m ? r->m : 1) * sizeof(double));
+  r->nxt = malloc((r->m + 1) * sizeof(size_t));
+  r->prv = malloc((r->m + 1) * sizeof(size_t));
+  fill = malloc((size_t)nparts * sizeof(size_t));
+  if (!r->obj || !r->val || !r->nxt || !r->prv || !fill)
+    goto end;
+  memcpy(fill, r->seg, (size_t)nparts * sizeof(size_t));
+  for (size_t k = 0; k < n; k++) {
+    size_t i = order[k];
+    if (r->donor[cur[i]]) {
+      size_t at = fill[cur[i]]++;
+      r->obj[at] = i;
+      r->val[at] = r->s[i];
+    }
+  }
+  for (size_t k = 0; k <= r->m; k++) {
+    r->nxt[k] = k;
+    r->prv[k] = k;
+  }
+  rc = REFINE_OK;
+end:
+  free(fill);
+  free(order);
+  return rc;
+}
+
+/* Scratch of comm_receiver, needed only when a graph steers the moves; a
+ * connection of -1 marks a part that no neighbour has touched yet. */
+static int comm_scratch_init(refine_state *r)
+{
+  if (!r->g)
+    return REFINE_OK;
+  r->conn = malloc((size_t)r->nparts * sizeof(double));
+  r->touched = malloc((size_t)r->nparts * sizeof(int));
+  if (!r->conn || !r->touched)
+    return REFINE_ENOMEM;
+  for (int p = 0; p < r->nparts; p++)
+    r->conn[p] = -1.0;
+  return REFINE_OK;
+}
+
+/*
+ * The moves: the strict phase, then the best-effort phase for the donors
+ * it left stuck.  Donors are served most overloaded (relative) first,
+ * because such a donor needs the most help and gets first pick while the
+ * receivers have the most room.  Receivers are taken most absolute room
+ * first, because that admits the largest set of candidate objects and
+ * levels the receivers.
+ */
+static int move_objects(refine_state *r)
+{
+  greedy_heap donors, recv, stuck;
+  int nparts = r->nparts, rc = REFINE_ENOMEM;
+  memset(&donors, 0, sizeof(donors));
+  memset(&recv, 0, sizeof(recv));
+  memset(&stuck, 0, sizeof(stuck));
+  if (greedy_heap_init(&donors, nparts) || greedy_heap_init(&recv, nparts) ||
+      greedy_heap_init(&stuck, nparts))
+    goto end;
+  for (int p = 0; p < nparts; p++) {
+    if (r->donor[p])
+      greedy_heap_set(&donors, p, -rel_of(r->load[p], r->cap[p]), 0.0);
+    else if (r->limit[p] - r->load[p] > 0.0)
+      greedy_heap_set(&recv, p, -(r->limit[p] - r->load[p]), 0.0);
+  }
+  strict_phase(r, &donors, &recv, &stuck);
+  if (stuck.size > 0) {
+    /* The best-effort phase takes receivers by smallest relative load. */
+    greedy_heap_free(&recv);
+    if (greedy_heap_init(&recv, nparts))
+      goto end;
+    for (int p = 0; p < nparts; p++)
+      if (stuck.pos[p] < 0 && r->cap[p] > 0.0)
+        greedy_heap_set(&recv, p, rel_of(r->load[p], r->cap[p]), 0.0);
+    relaxed_phase(r, &stuck, &recv);
+  }
+  rc = REFINE_OK;
+end:
+  greedy_heap_free(&donors);
+  greedy_heap_free(&recv);
+  greedy_heap_free(&stuck);
+  return rc;
+}
+
+/*
+ * Last step of refine_scalar: judge the result on loads summed from
+ * scratch, and never hand back something worse than the input cur.
+ * Returns REFINE_WARN when a part is still above its limit.
+ */
+static int judge_result(refine_state *r, const int *cur, refine_stats *st)
+{
+  size_t n = r->n;
+  int worst;
+  st->imbalance_after = scalar_imbalance(n, r->s, r->nparts, r->cap, r->out, r->load, &worst);
+  if (st->imbalance_after > st->imbalance_before) {
+    memcpy(r->out, cur, n * sizeof(int));
+    st->imbalance_after = scalar_imbalance(n, r->s, r->nparts, r->cap, r->out, r->load, &worst);
+    st->pass = REFINE_PASS_NONE;
+  }
+  st->worst_part = worst;
+  st->infeasible = 0;
+  for (int p = 0; p < r->nparts; p++)
+    if (r->load[p] > r->limit[p] * (1.0 + REFINE_EPS))
+      st->infeasible = 1;
+  return st->infeasible ? REFINE_WARN : REFINE_OK;
+}
+
+/*
+ * REFINE on scalar weights s with normalised part targets frac, from the
+ * complete assignment cur into out: only the parts above tol x target give
+ * objects away, and a result worse than cur is never returned.
+ */
 static int refine_scalar(size_t n, const double *s, int nparts,
                          const double *frac, const int *cur, double tol,
                          const refine_graph *comm_graph, int *out,
                          refine_stats *st)
 {
   refine_state r;
-  greedy_heap donors, recv, stuck;
-  size_t *order = NULL;
-  int rc = REFINE_ENOMEM, worst;
-  memset(&r, 0, sizeof(r));
-  memset(&donors, 0, sizeof(donors));
-  memset(&recv, 0, sizeof(recv));
-  memset(&stuck, 0, sizeof(stuck));
-  r.n = n;
-  r.nparts = nparts;
-  r.s = s;
-  r.out = out;
-  r.g = comm_graph;
-  r.cap = calloc((size_t)nparts, sizeof(double));
-  r.limit = calloc((size_t)nparts, sizeof(double));
-  r.load = calloc((size_t)nparts, sizeof(double));
-  r.donor = calloc((size_t)nparts, 1);
-  r.seg = calloc((size_t)nparts + 1, sizeof(size_t));
-  if (!r.cap || !r.limit || !r.load || !r.donor || !r.seg)
+  int worst;
+  int rc = state_init(&r, n, s, nparts, frac, tol, comm_graph, out);
+  if (rc)
     goto end;
-  double total = 0.0;
-  for (size_t i = 0; i < n; i++)
-    total += s[i];
-  for (int p = 0; p < nparts; p++) {
-    r.cap[p] = frac[p] * total;
-    r.limit[p] = tol * r.cap[p];
-  }
   memcpy(out, cur, n * sizeof(int));
   st->imbalance_before = scalar_imbalance(n, s, nparts, r.cap, cur, r.load, &worst);
   st->pass = REFINE_PASS_NONE;
-  int ndonors = 0;
-  for (int p = 0; p < nparts; p++)
-    if (r.load[p] > r.limit[p]) {
-      r.donor[p] = 1;
-      ndonors++;
-    }
-  if (ndonors > 0) {
+  if (mark_donors(&r) > 0) {
     st->pass = REFINE_PASS_REFINE;
-    /* Donor objects grouped by part, lightest first: a stable bucket pass
-     * over the objects in ascending weight order. */
-    order = malloc((n ? n : 1) * sizeof(size_t));
-    if (!order || greedy_sort_asc(n, s, order))
+    rc = collect_donor_objects(&r, cur);
+    if (!rc)
+      rc = comm_scratch_init(&r);
+    if (!rc)
+      rc = move_objects(&r);
+    if (rc)
       goto end;
-    for (size_t i = 0; i < n; i++)
-      if (r.donor[cur[i]])
-        r.seg[cur[i] + 1]++;
-    for (int p = 0; p < nparts; p++)
-      r.seg[p + 1] += r.seg[p];
-    r.m = r.seg[nparts];
-    r.obj = malloc((r.m ? r.m : 1) * sizeof(size_t));
-    r.val = malloc((r.m ? r.m : 1) * sizeof(double));
-    r.nxt = malloc((r.m + 1) * sizeof(size_t));
-    r.prv = malloc((r.m + 1) * sizeof(size_t));
-    size_t *fill = malloc((size_t)nparts * sizeof(size_t));
-    if (!r.obj || !r.val || !r.nxt || !r.prv || !fill) {
-      free(fill);
-      goto end;
-    }
-    memcpy(fill, r.seg, (size_t)nparts * sizeof(size_t));
-    for (size_t k = 0; k < n; k++) {
-      size_t i = order[k];
-      if (r.donor[cur[i]]) {
-        size_t at = fill[cur[i]]++;
-        r.obj[at] = i;
-        r.val[at] = s[i];
-      }
-    }
-    free(fill);
-    for (size_t k = 0; k <= r.m; k++) {
-      r.nxt[k] = k;
-      r.prv[k] = k;
-    }
-    if (comm_graph) {
-      r.conn = malloc((size_t)nparts * sizeof(double));
-      r.touched = malloc((size_t)nparts * sizeof(int));
-      if (!r.conn || !r.touched)
-        goto end;
-      for (int p = 0; p < nparts; p++)
-        r.conn[p] = -1.0;
-    }
-    if (greedy_heap_init(&donors, nparts) || greedy_heap_init(&recv, nparts) ||
-        greedy_heap_init(&stuck, nparts))
-      goto end;
-    /* Donors: most overloaded (relative) first, because it needs the most
-     * help and gets first pick while receivers have the most room.
-     * Receivers: most absolute room first, because that admits the largest
-     * set of candidate objects and levels the receivers. */
-    for (int p = 0; p < nparts; p++) {
-      if (r.donor[p])
-        greedy_heap_set(&donors, p, -rel_of(r.load[p], r.cap[p]), 0.0);
-      else if (r.limit[p] - r.load[p] > 0.0)
-        greedy_heap_set(&recv, p, -(r.limit[p] - r.load[p]), 0.0);
-    }
-    strict_phase(&r, &donors, &recv, &stuck);
-    if (stuck.size > 0) {
-      greedy_heap_free(&recv);
-      if (greedy_heap_init(&recv, nparts))
-        goto end;
-      for (int p = 0; p < nparts; p++)
-        if (stuck.pos[p] < 0 && r.cap[p] > 0.0)
-          greedy_heap_set(&recv, p, rel_of(r.load[p], r.cap[p]), 0.0);
-      relaxed_phase(&r, &stuck, &recv);
-    }
   }
-  /* Judge the result on loads summed from scratch, and never hand back
-   * something worse than the input. */
-  st->imbalance_after = scalar_imbalance(n, s, nparts, r.cap, out, r.load, &worst);
-  if (st->imbalance_after > st->imbalance_before) {
-    memcpy(out, cur, n * sizeof(int));
-    st->imbalance_after = scalar_imbalance(n, s, nparts, r.cap, out, r.load, &worst);
-    st->pass = REFINE_PASS_NONE;
-  }
-  st->worst_part = worst;
-  st->infeasible = 0;
-  for (int p = 0; p < nparts; p++)
-    if (r.load[p] > r.limit[p] * (1.0 + REFINE_EPS))
-      st->infeasible = 1;
-  rc = st->infeasible ? REFINE_WARN : REFINE_OK;
+  rc = judge_result(&r, cur, st);
 end:
-  greedy_heap_free(&donors);
-  greedy_heap_free(&recv);
-  greedy_heap_free(&stuck);
-  free(order);
   state_free(&r);
   return rc;
 }
@@ -593,6 +651,26 @@ static void finish_stats(size_t n, const int *cur, const int *out,
     st->have_cut = 1;
 }
 
+/*
+ * The start both entry points share: the default options when *opt is
+ * NULL (kept in *defaults), a scratch record when *st is NULL (in *local),
+ * the statistics cleared, then the argument checks.
+ */
+static int begin_call(size_t n, int wdim, const double *w, int nparts,
+                      const int *cur_part, const int *part_out,
+                      const refine_options **opt, refine_options *defaults,
+                      refine_stats **st, refine_stats *local)
+{
+  if (!*opt) {
+    refine_default_options(defaults);
+    *opt = defaults;
+  }
+  if (!*st)
+    *st = local;
+  memset(*st, 0, sizeof(**st));
+  return check_args(n, wdim, w, nparts, cur_part, *opt, part_out);
+}
+
 int refine_run(size_t n, int wdim, const double *w, int nparts,
                const double *target_frac, const int *cur_part,
                const refine_options *opt, int *part_out, refine_stats *st)
@@ -600,15 +678,8 @@ int refine_run(size_t n, int wdim, const double *w, int nparts,
   refine_options defaults;
   refine_stats local;
   double *s = NULL, *frac = NULL;
-  int rc;
-  if (!opt) {
-    refine_default_options(&defaults);
-    opt = &defaults;
-  }
-  if (!st)
-    st = &local;
-  memset(st, 0, sizeof(*st));
-  rc = check_args(n, wdim, w, nparts, cur_part, opt, part_out);
+  int rc = begin_call(n, wdim, w, nparts, cur_part, part_out, &opt, &defaults,
+                      &st, &local);
   if (rc)
     return rc;
   rc = scalarise(n, wdim, w, nparts, target_frac, &s, &frac);
@@ -639,15 +710,9 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts,
   refine_stats local;
   int *cand = NULL, *fix = NULL;
   double before, greedy_max, best_max;
-  int rc, grc;
-  if (!opt) {
-    refine_default_options(&defaults);
-    opt = &defaults;
-  }
-  if (!st)
-    st = &local;
-  memset(st, 0, sizeof(*st));
-  rc = check_args(n, wdim, w, nparts, cur_part, opt, part_out);
+  int grc;
+  int rc = begin_call(n, wdim, w, nparts, cur_part, part_out, &opt, &defaults,
+                      &st, &local);
   if (rc)
     return rc;
   grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cur_part, &before);

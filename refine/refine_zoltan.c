@@ -174,46 +174,50 @@ static int complete_current(const zp_problem *pb, const char *who, const int **c
   return ZOLTAN_OK;
 }
 
-static int refine_partition(const zp_problem *pb, void *state, int *new_part)
+/* refine_run and refine_greedyrefine: the core entry points, which share
+ * one signature. */
+typedef int (*refine_entry)(size_t n, int wdim, const double *w, int nparts,
+                            const double *target_frac, const int *cur_part,
+                            const refine_options *opt, int *part_out,
+                            refine_stats *st);
+
+/*
+ * The partition path of both methods, which differ only in the core entry
+ * point and in the name their messages carry: options from the parameters,
+ * a complete current assignment, the core, then its return code reported
+ * as a Zoltan code.
+ */
+static int run_method(const zp_problem *pb, const char *who, refine_entry entry,
+                      int *new_part)
 {
   refine_options o;
   refine_graph g;
   refine_stats st;
   double *edge_sum = NULL;
-  (void)state;
   const int *cur = NULL;
   int *owned = NULL;
-  int ierr = read_options(pb, "REFINE", &o, &g, &edge_sum);
-  if (ierr == ZOLTAN_OK) ierr = complete_current(pb, "REFINE", &cur, &owned);
+  int ierr = read_options(pb, who, &o, &g, &edge_sum);
+  if (ierr == ZOLTAN_OK) ierr = complete_current(pb, who, &cur, &owned);
   if (ierr == ZOLTAN_OK) {
-    int rc = refine_run(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts,
-                        pb->part_sizes, cur, &o, new_part, &st);
-    ierr = report(pb, "REFINE", rc, &o, &st);
+    int rc = entry(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts,
+                   pb->part_sizes, cur, &o, new_part, &st);
+    ierr = report(pb, who, rc, &o, &st);
   }
   free(owned);
   options_free(edge_sum);
   return ierr;
 }
 
+static int refine_partition(const zp_problem *pb, void *state, int *new_part)
+{
+  (void)state;
+  return run_method(pb, "REFINE", refine_run, new_part);
+}
+
 static int greedyrefine_partition(const zp_problem *pb, void *state, int *new_part)
 {
-  refine_options o;
-  refine_graph g;
-  refine_stats st;
-  double *edge_sum = NULL;
   (void)state;
-  const int *cur = NULL;
-  int *owned = NULL;
-  int ierr = read_options(pb, "GREEDYREFINE", &o, &g, &edge_sum);
-  if (ierr == ZOLTAN_OK) ierr = complete_current(pb, "GREEDYREFINE", &cur, &owned);
-  if (ierr == ZOLTAN_OK) {
-    int rc = refine_greedyrefine(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts,
-                                 pb->part_sizes, cur, &o, new_part, &st);
-    ierr = report(pb, "GREEDYREFINE", rc, &o, &st);
-  }
-  free(owned);
-  options_free(edge_sum);
-  return ierr;
+  return run_method(pb, "GREEDYREFINE", refine_greedyrefine, new_part);
 }
 
 /* The graph costs a gather of every edge on the root: ask for it only when

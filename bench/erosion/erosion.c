@@ -183,6 +183,18 @@ static int sim_reserve(sim *m, int need)
   return 0;
 }
 
+/* The lists and buffers of the halo exchange, which the exchange plan
+ * rebuilds whenever the column owners change. */
+static void halo_free(sim *m)
+{
+  free(m->slist);
+  free(m->rlist);
+  free(m->sbuf);
+  free(m->rbuf);
+  free(m->hT);
+  free(m->hU);
+}
+
 static void sim_free(sim *m)
 {
   free(m->strong);
@@ -198,12 +210,7 @@ static void sim_free(sim *m)
   free(m->colU);
   free(m->scount);
   free(m->rcount);
-  free(m->slist);
-  free(m->rlist);
-  free(m->sbuf);
-  free(m->rbuf);
-  free(m->hT);
-  free(m->hU);
+  halo_free(m);
   free(m->col_units);
   memset(m, 0, sizeof *m);
 }
@@ -335,12 +342,7 @@ static int rebuild(sim *m)
       size_t w = REC_WORDS(m->h);
       m->nsend = ns;
       m->nrecv = nr;
-      free(m->slist);
-      free(m->rlist);
-      free(m->sbuf);
-      free(m->rbuf);
-      free(m->hT);
-      free(m->hU);
+      halo_free(m);
       m->slist = malloc(((size_t)ns + 1) * sizeof *m->slist);
       m->rlist = malloc(((size_t)nr + 1) * sizeof *m->rlist);
       m->sbuf = malloc(((size_t)ns + 1) * w * sizeof *m->sbuf);

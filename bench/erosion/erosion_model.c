@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "zp_rng.h"
+
 /* The value a wall (rock cell) imposes on its fluid neighbours, and the
  * value flowing in through the left boundary of the domain. */
 #define WALL_VALUE 0.0
@@ -31,24 +33,15 @@ long erosion_width(const erosion_config *cfg)
   return (long)cfg->P * cfg->s;
 }
 
-/* splitmix64's finaliser: a bijection that spreads every input bit. */
-static uint64_t mix64(uint64_t z)
-{
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 double erosion_uniform(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
 {
   /* Chaining the keys through the mixer (rather than adding them) keeps
    * (a, b, c) and permutations of it apart. */
-  uint64_t h = mix64(seed ^ 0x6a09e667f3bcc909ULL);
-  h = mix64(h ^ a);
-  h = mix64(h ^ b);
-  h = mix64(h ^ c);
-  return (double)(h >> 11) * (1.0 / 9007199254740992.0);
+  uint64_t h = zp_mix64(seed ^ 0x6a09e667f3bcc909ULL);
+  h = zp_mix64(h ^ a);
+  h = zp_mix64(h ^ b);
+  h = zp_mix64(h ^ c);
+  return zp_unit_double(h);
 }
 
 int erosion_strong_rocks(const erosion_config *cfg, unsigned char *flags)
@@ -233,7 +226,7 @@ uint64_t erosion_segment_hash(int s, long x, int y0, int h, const unsigned char 
   uint64_t h64 = 0;
   int i;
   for (i = 0; i < h; i++)
-    h64 += mix64(((uint64_t)x * (uint64_t)s + (uint64_t)(y0 + i)) * 4u + type[i]);
+    h64 += zp_mix64(((uint64_t)x * (uint64_t)s + (uint64_t)(y0 + i)) * 4u + type[i]);
   return h64;
 }
 

@@ -30,6 +30,7 @@
 #include <zoltan.h>
 
 #include "zpt_app.h"
+#include "zpt_check.h"
 
 #include "zp_method.h"
 
@@ -40,18 +41,6 @@ typedef zpt_fault fault;
 
 /* The application's local data. */
 typedef zpt_app app;
-
-static int g_fail, g_rank;
-static const char *g_case = "?";
-#define CHECK(cond, ...)                                            \
-  do {                                                              \
-    if (!(cond)) {                                                  \
-      fprintf(stderr, "[%d] %s: CHECK FAILED: ", g_rank, g_case);   \
-      fprintf(stderr, __VA_ARGS__);                                 \
-      fprintf(stderr, "\n");                                        \
-      g_fail++;                                                     \
-    }                                                               \
-  } while (0)
 
 /* ---- global views --------------------------------------------------------- */
 
@@ -73,28 +62,17 @@ static int rec_cmp(const void *x, const void *y)
 /* All objects of all ranks, sorted, on every rank. */
 static rec *snapshot(const app *a, int *total)
 {
-  int i, tot = 0, bytes = a->n * (int)sizeof(rec), *cnt = malloc((size_t)a->size * sizeof(int)),
-         *dsp = malloc((size_t)a->size * sizeof(int));
+  int i;
   rec *mine = malloc(((size_t)a->n + 1) * sizeof *mine), *all;
   for (i = 0; i < a->n; i++) {
     memset(&mine[i], 0, sizeof mine[i]);
     mine[i].gid = a->o[i].gid;
     mine[i].rank = a->rank;
     mine[i].part = a->o[i].part;
-    mine[i].w = a->o[i].w;
+    mine[i].w = (float)a->o[i].w;
   }
-  MPI_Allgather(&bytes, 1, MPI_INT, cnt, 1, MPI_INT, MPI_COMM_WORLD);
-  for (i = 0; i < a->size; i++) {
-    dsp[i] = tot;
-    tot += cnt[i];
-  }
-  all = malloc((size_t)tot + 1);
-  MPI_Allgatherv(mine, bytes, MPI_BYTE, all, cnt, dsp, MPI_BYTE, MPI_COMM_WORLD);
-  *total = tot / (int)sizeof(rec);
-  qsort(all, (size_t)*total, sizeof(rec), rec_cmp);
+  all = zpt_gather_sorted(mine, a->n, sizeof(rec), rec_cmp, total);
   free(mine);
-  free(cnt);
-  free(dsp);
   return all;
 }
 
@@ -202,7 +180,8 @@ static int all_ranks(int cond)
   return g;
 }
 
-/* Runs one case with one method on every rank; failures go to g_fail. */
+/* Runs one case with one method on every rank; failures are counted by
+ * zpt_check. */
 static void run_case(app *a, const char *name, const char *method)
 {
   int i, nb, na, ierr, changes = -1, ngid, nlid, nimp = -9, nexp = -9, *ip = NULL, *ipa = NULL, *ep = NULL,
@@ -216,7 +195,7 @@ static void run_case(app *a, const char *name, const char *method)
   a->n = 0;
   make_case(name, method, a, &s);
   method = s.method;
-  g_case = name;
+  zpt_check_context("%s: ", name);
   /* Objects 1..M dealt cyclically, weight 1 + gid % 5, part = rank. */
   for (i = 1; i <= s.M; i++) {
     if ((i - 1) % a->size == a->rank) {
@@ -238,10 +217,10 @@ static void run_case(app *a, const char *name, const char *method)
   Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
   Zoltan_Set_Param(zz, "AUTO_MIGRATE", "TRUE");
   zpt_register(zz, a);
-  CHECK(Zoltan_Set_Param(zz, "LB_METHOD", method) == ZOLTAN_OK, "LB_METHOD %s refused", method);
+  ZPT_CHECK(Zoltan_Set_Param(zz, "LB_METHOD", method) == ZOLTAN_OK, "LB_METHOD %s refused", method);
   if (s.nparts > 0) {
     snprintf(buf, sizeof buf, "%d", s.nparts);
-    CHECK(Zoltan_Set_Param(zz, "NUM_GLOBAL_PARTS", buf) == ZOLTAN_OK, "NUM_GLOBAL_PARTS %s refused", buf);
+    ZPT_CHECK(Zoltan_Set_Param(zz, "NUM_GLOBAL_PARTS", buf) == ZOLTAN_OK, "NUM_GLOBAL_PARTS %s refused", buf);
   }
   if (s.psizes_kind != 0) {
     int np = s.nparts > 0 ? s.nparts : a->size, *ids = malloc((size_t)np * sizeof *ids),
@@ -260,11 +239,11 @@ static void run_case(app *a, const char *name, const char *method)
     free(sz);
   }
   if (s.out != OUT_PARAM && s.pname != NULL)
-    CHECK(Zoltan_Set_Param(zz, s.pname, s.good_value) == ZOLTAN_OK, "%s = %s refused", s.pname, s.good_value);
+    ZPT_CHECK(Zoltan_Set_Param(zz, s.pname, s.good_value) == ZOLTAN_OK, "%s = %s refused", s.pname, s.good_value);
   if (s.out == OUT_PARAM) {
     for (i = 0; s.bad_values[i] != NULL; i++) {
       int e = Zoltan_Set_Param(zz, s.pname, s.bad_values[i]);
-      CHECK(all_ranks(e == ZOLTAN_FATAL), "%s = '%s' returned %d, expected ZOLTAN_FATAL on every rank", s.pname,
+      ZPT_CHECK(all_ranks(e == ZOLTAN_FATAL), "%s = '%s' returned %d, expected ZOLTAN_FATAL on every rank", s.pname,
             s.bad_values[i], e);
     }
   }
@@ -274,38 +253,33 @@ static void run_case(app *a, const char *name, const char *method)
     ierr = Zoltan_LB_Balance(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &nexp, &eg, &el, &ep);
   else
     ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep, &epa);
-  {
-    int i2, k = 0;
-    for (i2 = 0; i2 < a->n; i2++)
-      if (!a->o[i2].gone) a->o[k++] = a->o[i2];
-    a->n = k;
-  }
+  zpt_app_compact(a);
   after = snapshot(a, &na);
 
   if (s.out == OUT_ERROR) {
-    CHECK(all_ranks(ierr < 0), "expected an error on every rank, got %d here", ierr);
-    CHECK(nimp <= 0 && nexp <= 0, "error return left lists (%d imports, %d exports)", nimp, nexp);
+    ZPT_CHECK(all_ranks(ierr < 0), "expected an error on every rank, got %d here", ierr);
+    ZPT_CHECK(nimp <= 0 && nexp <= 0, "error return left lists (%d imports, %d exports)", nimp, nexp);
     /* No partial migration: the objects are exactly as before. */
-    CHECK(na == nb && memcmp(before, after, (size_t)nb * sizeof *before) == 0,
+    ZPT_CHECK(na == nb && memcmp(before, after, (size_t)nb * sizeof *before) == 0,
           "objects changed although the balance failed (%d before, %d after)", nb, na);
   } else {
     int np = s.nparts > 0 ? s.nparts : a->size;
     double wb = 0.0, wa = 0.0;
-    CHECK(all_ranks(ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN), "expected success on every rank, got %d here",
+    ZPT_CHECK(all_ranks(ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN), "expected success on every rank, got %d here",
           ierr);
-    CHECK(na == s.M, "%d objects after, expected %d", na, s.M);
+    ZPT_CHECK(na == s.M, "%d objects after, expected %d", na, s.M);
     for (i = 0; i < na; i++) {
-      CHECK(after[i].gid == (unsigned)(i + 1), "GID %u at position %d (lost or duplicated)", after[i].gid, i);
-      CHECK(after[i].part >= 0 && after[i].part < np, "GID %u in part %d outside [0, %d)", after[i].gid,
+      ZPT_CHECK(after[i].gid == (unsigned)(i + 1), "GID %u at position %d (lost or duplicated)", after[i].gid, i);
+      ZPT_CHECK(after[i].part >= 0 && after[i].part < np, "GID %u in part %d outside [0, %d)", after[i].gid,
             after[i].part, np);
       /* A part whose requested size is zero receives no weight. */
       if (s.psizes_kind == 3)
-        CHECK(after[i].part % 2 == 0, "GID %u went to part %d whose size is zero", after[i].gid, after[i].part);
+        ZPT_CHECK(after[i].part % 2 == 0, "GID %u went to part %d whose size is zero", after[i].gid, after[i].part);
       wa += after[i].w;
     }
     for (i = 0; i < nb; i++) wb += before[i].w;
-    CHECK(wa == wb, "total weight %.9g after, %.9g before", wa, wb);
-    if (s.M == 0) CHECK(changes == 0 && nimp == 0 && nexp == 0, "no objects but changes %d, lists %d/%d", changes,
+    ZPT_CHECK(wa == wb, "total weight %.9g after, %.9g before", wa, wb);
+    if (s.M == 0) ZPT_CHECK(changes == 0 && nimp == 0 && nexp == 0, "no objects but changes %d, lists %d/%d", changes,
                         nimp, nexp);
   }
   free(before);
@@ -315,7 +289,7 @@ static void run_case(app *a, const char *name, const char *method)
   if (s.out == OUT_PARAM) {
     /* A good value is still accepted after the refused ones. */
     int e = Zoltan_Set_Param(zz, s.pname, s.good_value);
-    CHECK(all_ranks(e == ZOLTAN_OK), "%s = %s refused after bad values (%d)", s.pname, s.good_value, e);
+    ZPT_CHECK(all_ranks(e == ZOLTAN_OK), "%s = %s refused after bad values (%d)", s.pname, s.good_value, e);
   }
   Zoltan_Destroy(&zz);
 }
@@ -331,8 +305,6 @@ int main(int argc, char **argv)
 
   MPI_Init(&argc, &argv);
   zpt_app_init(&a);
-  MPI_Comm_size(MPI_COMM_WORLD, &a.size);
-  g_rank = a.rank;
   for (i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--case") && i + 1 < argc) name = argv[++i];
     else if (!strcmp(argv[i], "--method") && i + 1 < argc) method = argv[++i];
@@ -356,12 +328,12 @@ int main(int argc, char **argv)
     if (strcmp(name, "all") == 0 && is_ulba && zp_find_method("ULBA") == NULL) continue;
     for (j = 0; all_methods[j] != NULL; j++) {
       const char *m = strcmp(method, "ALL") == 0 ? all_methods[j] : method;
-      int before_fail = g_fail, gf;
+      int before_fail = zpt_check_failures(), gf;
       /* Cases that fix their own method run once. */
       if ((strcmp(method, "ALL") != 0 || is_ulba) && j > 0) break;
       run_case(&a, cn, m);
       runs++;
-      gf = g_fail - before_fail;
+      gf = zpt_check_failures() - before_fail;
       MPI_Allreduce(MPI_IN_PLACE, &gf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
       if (a.rank == 0) printf("zp_badinput %s (%s, %d ranks): %s\n", cn, is_ulba ? "ULBA" : m, a.size,
                               gf ? "FAILED" : "passed");
@@ -369,7 +341,7 @@ int main(int argc, char **argv)
     if (strcmp(name, "all") != 0) break;
   }
   free(a.o);
-  MPI_Allreduce(&g_fail, &g, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  g = zpt_check_total();
   if (a.rank == 0) printf("zp_badinput: %d case runs at %d ranks, %s\n", runs, a.size, g ? "FAILED" : "passed");
   MPI_Finalize();
   return g ? 1 : 0;

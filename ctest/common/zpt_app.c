@@ -49,7 +49,7 @@ void zpt_cb_obj_list(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gids, ZOLTAN_ID_
   for (i = 0; i < a->n; i++) {
     gids[i] = a->o[i].gid;
     lids[i] = (ZOLTAN_ID_TYPE)i;
-    if (wdim > 0) w[i * wdim] = a->o[i].w;
+    if (wdim > 0) w[i * wdim] = (float)a->o[i].w;
   }
   *ierr = a->f.obj_list_err_rank == a->rank ? ZOLTAN_FATAL : ZOLTAN_OK;
 }
@@ -131,6 +131,55 @@ static void cb_post(void *d, int ngid, int nlid, int nimp, ZOLTAN_ID_PTR ig, ZOL
   for (i = 0; i < nexp; i++)
     if (ep[i] == a->rank && epa) a->o[el[i]].part = epa[i];
   *ierr = ZOLTAN_OK;
+}
+
+static int cb_num_geom(void *d, int *ierr)
+{
+  (void)d;
+  *ierr = ZOLTAN_OK;
+  return 2;
+}
+
+static void cb_geom(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int dim, double *x,
+                    int *ierr)
+{
+  zpt_app *a = d;
+  int i;
+  (void)ngid;
+  (void)nlid;
+  (void)lids;
+  for (i = 0; i < n; i++) a->coords(gids[i], &x[(size_t)i * dim]);
+  *ierr = ZOLTAN_OK;
+}
+
+void zpt_register_geometry(struct Zoltan_Struct *zz, zpt_app *a)
+{
+  Zoltan_Set_Num_Geom_Fn(zz, cb_num_geom, a);
+  Zoltan_Set_Geom_Multi_Fn(zz, cb_geom, a);
+}
+
+void *zpt_gather_sorted(const void *mine, int n, size_t size, int (*cmp)(const void *, const void *), int *total)
+{
+  int nranks, i, tot = 0, bytes = n * (int)size, *cnt, *dsp;
+  char *all;
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  cnt = malloc((size_t)nranks * sizeof *cnt);
+  dsp = malloc((size_t)nranks * sizeof *dsp);
+  if (cnt == NULL || dsp == NULL) MPI_Abort(MPI_COMM_WORLD, 3);
+  MPI_Allgather(&bytes, 1, MPI_INT, cnt, 1, MPI_INT, MPI_COMM_WORLD);
+  for (i = 0; i < nranks; i++) {
+    dsp[i] = tot;
+    tot += cnt[i];
+  }
+  /* One byte more, so that an empty gather is still a valid allocation. */
+  all = malloc((size_t)tot + 1);
+  if (all == NULL) MPI_Abort(MPI_COMM_WORLD, 3);
+  MPI_Allgatherv(mine, bytes, MPI_BYTE, all, cnt, dsp, MPI_BYTE, MPI_COMM_WORLD);
+  *total = tot / (int)size;
+  qsort(all, (size_t)*total, size, cmp);
+  free(cnt);
+  free(dsp);
+  return all;
 }
 
 void zpt_register(struct Zoltan_Struct *zz, zpt_app *a)

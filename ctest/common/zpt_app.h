@@ -4,9 +4,12 @@
 
 /*
  * The object store shared by the MPI test programs (zp_testapp, zp_soak,
- * zp_badinput): one weight per object, the part the application believes
- * the object is in, and the Zoltan callbacks that list, pack and unpack the
- * objects, with optional injected callback failures.  Test code only.
+ * zp_badinput, ulba_growth): one weight per object, the part the
+ * application believes the object is in, and the Zoltan callbacks that
+ * list, pack and unpack the objects, with optional injected callback
+ * failures; optional 2-D coordinates given as a function of the GID; and
+ * the gather of per-object records that the programs check globally.
+ * Test code only.
  */
 
 #include <mpi.h>
@@ -16,7 +19,7 @@
 /* One application object; it travels whole in a migration. */
 typedef struct zpt_obj {
   ZOLTAN_ID_TYPE gid; /* global ID */
-  float w;            /* weight */
+  double w;           /* weight (Zoltan receives it as a float) */
   int part;           /* part the application believes it is in */
   int gone;           /* 1 after it was packed for another rank */
 } zpt_obj;
@@ -29,13 +32,18 @@ typedef struct zpt_fault {
   int parts_err_rank;    /* rank whose PART_MULTI callback fails */
 } zpt_fault;
 
+/* Coordinates of an object as a function of its GID alone, so that they
+ * travel with the object without being stored. */
+typedef void zpt_coords_fn(ZOLTAN_ID_TYPE gid, double xy[2]);
+
 /* The local objects of one rank. */
 typedef struct zpt_app {
-  zpt_obj *o;     /* objects, in local-ID order */
-  int n, cap;     /* used and allocated entries */
-  int rank, size; /* position in MPI_COMM_WORLD */
-  zpt_fault f;    /* injected failures */
-  int bad_packs;  /* packs or unpacks whose GID did not match */
+  zpt_obj *o;            /* objects, in local-ID order */
+  int n, cap;            /* used and allocated entries */
+  int rank, size;        /* position in MPI_COMM_WORLD */
+  zpt_fault f;           /* injected failures */
+  int bad_packs;         /* packs or unpacks whose GID did not match */
+  zpt_coords_fn *coords; /* coordinates for zpt_register_geometry, or NULL */
 } zpt_app;
 
 /* Empty store for this rank, no faults. */
@@ -49,5 +57,15 @@ void zpt_app_compact(zpt_app *a);
 void zpt_register(struct Zoltan_Struct *zz, zpt_app *a);
 /* The OBJ_LIST callback alone (for programs that register FIRST/NEXT). */
 ZOLTAN_OBJ_LIST_FN zpt_cb_obj_list;
+/* Register NUM_GEOM (2) and GEOM_MULTI on zz, answering with a->coords. */
+void zpt_register_geometry(struct Zoltan_Struct *zz, zpt_app *a);
+
+/*
+ * zpt_gather_sorted - the n records of size bytes of every rank, on every
+ * rank, sorted with cmp.  Collective on MPI_COMM_WORLD.  Returns an array of
+ * *total records to free with free() (aborts the test on memory exhaustion).
+ */
+void *zpt_gather_sorted(const void *mine, int n, size_t size,
+                        int (*cmp)(const void *, const void *), int *total);
 
 #endif

@@ -51,7 +51,9 @@
 #include <zoltan.h>
 #include <zoltan_mem.h>
 
+#include "zp_rng.h"
 #include "zpt_app.h"
+#include "zpt_check.h"
 
 typedef zpt_obj obj;
 
@@ -60,30 +62,12 @@ typedef zpt_app app;
 /* Register FIRST/NEXT_OBJ instead of OBJ_LIST (--first-next). */
 static int g_first_next;
 
-static uint64_t mix64(uint64_t x)
-{
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 /* Uniform in [0, 1) from a seed and a key. */
 static double unif(uint64_t seed, uint64_t key)
 {
-  return (double)(mix64(seed * 0x100000001b3ULL + key) >> 11) / 9007199254740992.0;
+  return zp_unit_double(zp_mix64(seed * 0x100000001b3ULL + key));
 }
 
-static int fail_count = 0;
-#define CHECK(cond, ...)                                      \
-  do {                                                        \
-    if (!(cond)) {                                            \
-      fprintf(stderr, "[%d] CHECK FAILED: ", g_rank);         \
-      fprintf(stderr, __VA_ARGS__);                           \
-      fprintf(stderr, "\n");                                  \
-      fail_count++;                                           \
-    }                                                         \
-  } while (0)
 static int g_rank;
 
 /* Owner rank of every GID (1-based), kept current after each balance so
@@ -124,30 +108,13 @@ static int cb_next(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR
   return 1;
 }
 
-static int cb_num_geom(void *d, int *ierr)
-{
-  (void)d;
-  *ierr = ZOLTAN_OK;
-  return 2;
-}
-
 /* Objects sit on a GRID_W-wide grid by GID, with a deterministic jitter so
  * that geometric methods see no ties. */
-static void cb_geom(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int dim,
-                    double *x, int *ierr)
+static void grid_coords(ZOLTAN_ID_TYPE gid, double xy[2])
 {
-  int i;
-  (void)d;
-  (void)ngid;
-  (void)nlid;
-  (void)lids;
-  (void)dim;
-  for (i = 0; i < n; i++) {
-    ZOLTAN_ID_TYPE g = gids[i] - 1;
-    x[2 * i] = (double)(g % GRID_W) + 0.25 * unif(99, g);
-    x[2 * i + 1] = (double)(g / GRID_W) + 0.25 * unif(98, g);
-  }
-  *ierr = ZOLTAN_OK;
+  ZOLTAN_ID_TYPE g = gid - 1;
+  xy[0] = (double)(g % GRID_W) + 0.25 * unif(99, g);
+  xy[1] = (double)(g / GRID_W) + 0.25 * unif(98, g);
 }
 
 /* Grid neighbours: left, right, up, down, when they exist. */
@@ -241,49 +208,32 @@ static int rec_cmp(const void *x, const void *y)
 }
 
 /* Gather (gid, part, weight) of all objects on every rank, sorted by GID. */
-static rec *gather_all(MPI_Comm comm, const rec *mine, int n, int *total)
+static rec *gather_all(const rec *mine, int n, int *total)
 {
-  int size, i, *cnt, *dsp, tot = 0;
-  rec *all;
-  MPI_Comm_size(comm, &size);
-  cnt = malloc(size * sizeof *cnt);
-  dsp = malloc(size * sizeof *dsp);
-  n *= (int)sizeof(rec);
-  MPI_Allgather(&n, 1, MPI_INT, cnt, 1, MPI_INT, comm);
-  for (i = 0; i < size; i++) {
-    dsp[i] = tot;
-    tot += cnt[i];
-  }
-  all = malloc(tot + 1);
-  MPI_Allgatherv(mine, n, MPI_BYTE, all, cnt, dsp, MPI_BYTE, comm);
-  *total = tot / (int)sizeof(rec);
-  qsort(all, *total, sizeof(rec), rec_cmp);
-  free(cnt);
-  free(dsp);
-  return all;
+  return zpt_gather_sorted(mine, n, sizeof(rec), rec_cmp, total);
 }
 
 /* Every GID 1..M once, weights conserved, parts in range, balance bound. */
-static void check_assignment(MPI_Comm comm, rec *mine, int n, int M, double wtotal, int nparts,
+static void check_assignment(rec *mine, int n, int M, double wtotal, int nparts,
                              const double *target, double bound)
 {
   int total, i;
-  rec *all = gather_all(comm, mine, n, &total);
+  rec *all = gather_all(mine, n, &total);
   double s = 0.0, *load = calloc(nparts, sizeof *load), maxr = 0.0;
-  CHECK(total == M, "object count %d after balancing, expected %d", total, M);
+  ZPT_CHECK(total == M, "object count %d after balancing, expected %d", total, M);
   for (i = 0; i < total; i++) {
-    CHECK(all[i].gid == (unsigned)(i + 1), "GID at position %d is %u, expected %d (lost or duplicated)", i,
+    ZPT_CHECK(all[i].gid == (unsigned)(i + 1), "GID at position %d is %u, expected %d (lost or duplicated)", i,
           all[i].gid, i + 1);
     if (all[i].gid != (unsigned)(i + 1)) break;
-    CHECK(all[i].part >= 0 && all[i].part < nparts, "GID %u in part %d outside [0,%d)", all[i].gid, all[i].part,
+    ZPT_CHECK(all[i].part >= 0 && all[i].part < nparts, "GID %u in part %d outside [0,%d)", all[i].gid, all[i].part,
           nparts);
     if (all[i].part >= 0 && all[i].part < nparts) load[all[i].part] += all[i].w;
     s += all[i].w;
   }
-  CHECK(fabs(s - wtotal) <= 1e-9 * (1.0 + fabs(wtotal)), "total weight %.17g, expected %.17g", s, wtotal);
+  ZPT_CHECK(fabs(s - wtotal) <= 1e-9 * (1.0 + fabs(wtotal)), "total weight %.17g, expected %.17g", s, wtotal);
   for (i = 0; i < nparts; i++)
     if (target[i] > 0) maxr = fmax(maxr, load[i] / (target[i] * s));
-  if (bound > 0 && s > 0) CHECK(maxr <= bound, "max load/target = %.4f exceeds %.4f", maxr, bound);
+  if (bound > 0 && s > 0) ZPT_CHECK(maxr <= bound, "max load/target = %.4f exceeds %.4f", maxr, bound);
   if (g_rank == 0) printf("check: %d objects, weight %.6g, max load/target %.4f\n", total, s, maxr);
   free(load);
   free(all);
@@ -291,7 +241,7 @@ static void check_assignment(MPI_Comm comm, rec *mine, int n, int M, double wtot
 
 /* Imports and exports must describe the same moves: gather (gid, dest part)
  * of both lists and compare. */
-static void check_lists(MPI_Comm comm, int nimp, ZOLTAN_ID_PTR ig, int *ipa, int nexp, ZOLTAN_ID_PTR eg, int *epa)
+static void check_lists(int nimp, ZOLTAN_ID_PTR ig, int *ipa, int nexp, ZOLTAN_ID_PTR eg, int *epa)
 {
   rec *a = malloc((nimp + 1) * sizeof *a), *b = malloc((nexp + 1) * sizeof *b), *ga, *gb;
   int i, ta, tb;
@@ -305,11 +255,11 @@ static void check_lists(MPI_Comm comm, int nimp, ZOLTAN_ID_PTR ig, int *ipa, int
     b[i].part = epa ? epa[i] : -1;
     b[i].w = 0;
   }
-  ga = gather_all(comm, a, nimp, &ta);
-  gb = gather_all(comm, b, nexp, &tb);
-  CHECK(ta == tb, "%d imports but %d exports in total", ta, tb);
+  ga = gather_all(a, nimp, &ta);
+  gb = gather_all(b, nexp, &tb);
+  ZPT_CHECK(ta == tb, "%d imports but %d exports in total", ta, tb);
   for (i = 0; i < ta && i < tb; i++) {
-    CHECK(ga[i].gid == gb[i].gid && ga[i].part == gb[i].part, "import (%u -> %d) differs from export (%u -> %d)",
+    ZPT_CHECK(ga[i].gid == gb[i].gid && ga[i].part == gb[i].part, "import (%u -> %d) differs from export (%u -> %d)",
           ga[i].gid, ga[i].part, gb[i].gid, gb[i].part);
     if (ga[i].gid != gb[i].gid) break;
   }
@@ -335,6 +285,7 @@ int main(int argc, char **argv)
 
   MPI_Init(&argc, &argv);
   zpt_app_init(&a);
+  a.coords = grid_coords;
   g_rank = a.rank;
   for (i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--method") && i + 1 < argc) method = argv[++i];
@@ -407,8 +358,7 @@ int main(int argc, char **argv)
     Zoltan_Set_First_Obj_Fn(zz, cb_first, &a);
     Zoltan_Set_Next_Obj_Fn(zz, cb_next, &a);
   }
-  Zoltan_Set_Num_Geom_Fn(zz, cb_num_geom, &a);
-  Zoltan_Set_Geom_Multi_Fn(zz, cb_geom, &a);
+  zpt_register_geometry(zz, &a);
   Zoltan_Set_Num_Edges_Multi_Fn(zz, cb_num_edges, &a);
   Zoltan_Set_Edge_List_Multi_Fn(zz, cb_edges, &a);
   for (i = 0; i < nparams; i++) {
@@ -463,15 +413,14 @@ int main(int argc, char **argv)
       size_t n = Zoltan_Serialize_Size(zz);
       char *buf = malloc(n);
       int e = Zoltan_Serialize(zz, n, buf);
-      CHECK(e == ZOLTAN_OK, "Zoltan_Serialize returned %d", e);
+      ZPT_CHECK(e == ZOLTAN_OK, "Zoltan_Serialize returned %d", e);
       use = Zoltan_Create(MPI_COMM_WORLD);
       e = Zoltan_Deserialize(use, n, buf);
-      CHECK(e == ZOLTAN_OK, "Zoltan_Deserialize returned %d", e);
+      ZPT_CHECK(e == ZOLTAN_OK, "Zoltan_Deserialize returned %d", e);
       free(buf);
       /* Callbacks are not serialised by Zoltan: set them again. */
       zpt_register(use, &a);
-      Zoltan_Set_Num_Geom_Fn(use, cb_num_geom, &a);
-      Zoltan_Set_Geom_Multi_Fn(use, cb_geom, &a);
+      zpt_register_geometry(use, &a);
       Zoltan_Set_Num_Edges_Multi_Fn(use, cb_num_edges, &a);
       Zoltan_Set_Edge_List_Multi_Fn(use, cb_edges, &a);
     }
@@ -509,41 +458,41 @@ int main(int argc, char **argv)
         int mine_err = ierr < 0, all_err, all_seen;
         MPI_Allreduce(&mine_err, &all_err, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
         MPI_Allreduce(&errors_seen, &all_seen, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        CHECK(all_err || all_seen, "expected an error on every rank, got %d here", ierr);
+        ZPT_CHECK(all_err || all_seen, "expected an error on every rank, got %d here", ierr);
         if (!all_seen)
-          CHECK(nimp <= 0 && nexp <= 0, "error return left lists (%d imports, %d exports)", nimp, nexp);
+          ZPT_CHECK(nimp <= 0 && nexp <= 0, "error return left lists (%d imports, %d exports)", nimp, nexp);
         Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
         Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
         break;
       }
-      CHECK(gerr >= 0, "Zoltan_LB_%s returned %d (min over ranks %d)", balance_api ? "Balance" : "Partition",
+      ZPT_CHECK(gerr >= 0, "Zoltan_LB_%s returned %d (min over ranks %d)", balance_api ? "Balance" : "Partition",
             ierr, gerr);
       if (gerr < 0) break;
-      CHECK(changes == 0 || changes == 1, "changes = %d", changes);
+      ZPT_CHECK(changes == 0 || changes == 1, "changes = %d", changes);
 
       if (!changes && strcmp(rl, "PARTS") != 0) {
-        CHECK(nimp == 0 && nexp == 0, "no changes but lists of %d/%d", nimp, nexp);
+        ZPT_CHECK(nimp == 0 && nexp == 0, "no changes but lists of %d/%d", nimp, nexp);
       } else if (!strcmp(rl, "NONE")) {
-        CHECK(nimp == -1 && nexp == -1, "RETURN_LISTS=NONE gave counts %d/%d, expected -1", nimp, nexp);
+        ZPT_CHECK(nimp == -1 && nexp == -1, "RETURN_LISTS=NONE gave counts %d/%d, expected -1", nimp, nexp);
       } else if (!strcmp(rl, "IMPORT")) {
-        CHECK(nexp == -1 && nimp >= 0, "RETURN_LISTS=IMPORT gave counts %d/%d", nimp, nexp);
+        ZPT_CHECK(nexp == -1 && nimp >= 0, "RETURN_LISTS=IMPORT gave counts %d/%d", nimp, nexp);
       } else if (!strcmp(rl, "EXPORT")) {
-        CHECK(nimp == -1 && nexp >= 0, "RETURN_LISTS=EXPORT gave counts %d/%d", nimp, nexp);
+        ZPT_CHECK(nimp == -1 && nexp >= 0, "RETURN_LISTS=EXPORT gave counts %d/%d", nimp, nexp);
       } else if (!strcmp(rl, "PARTS")) {
-        CHECK(nexp == a.n, "RETURN_LISTS=PARTS gave %d exports for %d objects", nexp, a.n);
+        ZPT_CHECK(nexp == a.n, "RETURN_LISTS=PARTS gave %d exports for %d objects", nexp, a.n);
       } else if (changes) {
-        check_lists(MPI_COMM_WORLD, nimp, ig, balance_api ? NULL : ipa, nexp, eg, balance_api ? NULL : epa);
+        check_lists(nimp, ig, balance_api ? NULL : ipa, nexp, eg, balance_api ? NULL : epa);
       }
 
       if (migrate) {
         zpt_app_compact(&a);
-        CHECK(a.bad_packs == 0, "%d packed or unpacked objects did not match their GID", a.bad_packs);
+        ZPT_CHECK(a.bad_packs == 0, "%d packed or unpacked objects did not match their GID", a.bad_packs);
         update_owners(&a);
       } else if (nexp >= 0 && changes) {
         /* Apply the export list to the application's own part numbers. */
         for (i = 0; i < nexp; i++) {
           int l = (int)el[i];
-          CHECK(l >= 0 && l < a.n && a.o[l].gid == eg[i], "export %d has a bad local ID", i);
+          ZPT_CHECK(l >= 0 && l < a.n && a.o[l].gid == eg[i], "export %d has a bad local ID", i);
           if (l >= 0 && l < a.n) a.o[l].part = balance_api ? ep[i] : epa[i];
         }
       }
@@ -559,11 +508,11 @@ int main(int argc, char **argv)
         }
         if (migrate && nparts == a.size && !psizes)
           for (i = 0; i < a.n; i++)
-            CHECK(a.o[i].part == a.rank, "GID %u of part %d lives on rank %d", a.o[i].gid, a.o[i].part, a.rank);
-        check_assignment(MPI_COMM_WORLD, mine, a.n, M, wtotal, nparts, target, bound);
+            ZPT_CHECK(a.o[i].part == a.rank, "GID %u of part %d lives on rank %d", a.o[i].gid, a.o[i].part, a.rank);
+        check_assignment(mine, a.n, M, wtotal, nparts, target, bound);
         if (dump != NULL) {
           int tot;
-          rec *all = gather_all(MPI_COMM_WORLD, mine, a.n, &tot);
+          rec *all = gather_all(mine, a.n, &tot);
           if (a.rank == 0) {
             FILE *f = fopen(dump, "w");
             for (i = 0; f && i < tot; i++) fprintf(f, "%u %d\n", all[i].gid, all[i].part);
@@ -582,13 +531,12 @@ int main(int argc, char **argv)
     /* Every array the layer handed out came from Zoltan's allocator and was
      * freed by Zoltan_LB_Free_Part or internally: nothing may remain. */
     size_t left = Zoltan_Memory_Usage(ZOLTAN_MEM_STAT_TOTAL);
-    CHECK(left == 0, "%zu bytes allocated through Zoltan_Malloc were never freed", left);
+    ZPT_CHECK(left == 0, "%zu bytes allocated through Zoltan_Malloc were never freed", left);
   }
   free(a.o);
   free(g_owner);
   {
-    int g;
-    MPI_Allreduce(&fail_count, &g, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    int g = zpt_check_total();
     if (a.rank == 0) printf("zp_testapp: %s\n", g ? "FAILED" : "passed");
     MPI_Finalize();
     return g ? 1 : 0;

@@ -39,7 +39,9 @@
 
 #include <zoltan.h>
 
+#include "zp_rng.h"
 #include "zpt_app.h"
+#include "zpt_check.h"
 
 #include "zp_method.h"
 
@@ -49,16 +51,13 @@ static uint64_t rng_state;
 
 static uint64_t rng_next(void)
 {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+  return zp_splitmix64(&rng_state);
 }
 
 /* Uniform in [0, 1). */
 static double rng_unif(void)
 {
-  return (double)(rng_next() >> 11) / 9007199254740992.0;
+  return zp_unit_double(rng_next());
 }
 
 /* Uniform integer in [lo, hi]. */
@@ -75,45 +74,14 @@ typedef zpt_obj obj;
 /* The local objects of this rank. */
 typedef zpt_app app;
 
-static int g_fail;
-static int g_rank;
 static uint64_t g_seed;
-static int g_round;
-
-#define CHECK(cond, ...)                                                           \
-  do {                                                                             \
-    if (!(cond)) {                                                                 \
-      fprintf(stderr, "[%d] seed %llu round %d: CHECK FAILED: ", g_rank,          \
-              (unsigned long long)g_seed, g_round);                                \
-      fprintf(stderr, __VA_ARGS__);                                                \
-      fprintf(stderr, "\n");                                                       \
-      g_fail++;                                                                    \
-    }                                                                              \
-  } while (0)
-
-static int cb_num_geom(void *d, int *ierr)
-{
-  (void)d;
-  *ierr = ZOLTAN_OK;
-  return 2;
-}
 
 /* Coordinates are a hash of the GID, so they travel with the object. */
-static void cb_geom(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int dim,
-                    double *x, int *ierr)
+static void hash_coords(ZOLTAN_ID_TYPE gid, double xy[2])
 {
-  int i;
-  (void)d;
-  (void)ngid;
-  (void)nlid;
-  (void)lids;
-  (void)dim;
-  for (i = 0; i < n; i++) {
-    uint64_t h = (uint64_t)gids[i] * 0x9e3779b97f4a7c15ULL;
-    x[2 * i] = (double)(h >> 40) / 16777216.0;
-    x[2 * i + 1] = (double)((h >> 16) & 0xffffffu) / 16777216.0;
-  }
-  *ierr = ZOLTAN_OK;
+  uint64_t h = (uint64_t)gid * 0x9e3779b97f4a7c15ULL;
+  xy[0] = (double)(h >> 40) / 16777216.0;
+  xy[1] = (double)((h >> 16) & 0xffffffu) / 16777216.0;
 }
 
 /* ---- gathering and checking --------------------------------------------- */
@@ -137,23 +105,7 @@ static int rec_cmp(const void *x, const void *y)
 /* All ranks' records, sorted by GID then rank, on every rank. */
 static rec *gather_all(const rec *mine, int n, int *total)
 {
-  int size, i, *cnt, *dsp, tot = 0, bytes = n * (int)sizeof(rec);
-  rec *all;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  cnt = malloc((size_t)size * sizeof *cnt);
-  dsp = malloc((size_t)size * sizeof *dsp);
-  MPI_Allgather(&bytes, 1, MPI_INT, cnt, 1, MPI_INT, MPI_COMM_WORLD);
-  for (i = 0; i < size; i++) {
-    dsp[i] = tot;
-    tot += cnt[i];
-  }
-  all = malloc((size_t)tot + 1);
-  MPI_Allgatherv(mine, bytes, MPI_BYTE, all, cnt, dsp, MPI_BYTE, MPI_COMM_WORLD);
-  *total = tot / (int)sizeof(rec);
-  qsort(all, (size_t)*total, sizeof(rec), rec_cmp);
-  free(cnt);
-  free(dsp);
-  return all;
+  return zpt_gather_sorted(mine, n, sizeof(rec), rec_cmp, total);
 }
 
 static rec *snapshot(const app *a, int *total)
@@ -206,39 +158,39 @@ static void check_round(const rec *before, int nb, const rec *after, int na, con
                         const rec *exp, int ne, int nparts, int M)
 {
   int i;
-  CHECK(nb == M, "%d objects before the round, expected %d", nb, M);
-  CHECK(na == M, "%d objects after the round, expected %d", na, M);
+  ZPT_CHECK(nb == M, "%d objects before the round, expected %d", nb, M);
+  ZPT_CHECK(na == M, "%d objects after the round, expected %d", na, M);
   for (i = 0; i < na; i++) {
     int b;
-    CHECK(i == 0 || after[i].gid != after[i - 1].gid, "GID %u exists twice (ranks %d and %d)", after[i].gid,
+    ZPT_CHECK(i == 0 || after[i].gid != after[i - 1].gid, "GID %u exists twice (ranks %d and %d)", after[i].gid,
           after[i - 1].rank, after[i].rank);
-    CHECK(after[i].part >= 0 && after[i].part < nparts, "GID %u is in part %d, outside [0, %d)", after[i].gid,
+    ZPT_CHECK(after[i].part >= 0 && after[i].part < nparts, "GID %u is in part %d, outside [0, %d)", after[i].gid,
           after[i].part, nparts);
     b = find_gid(before, nb, after[i].gid);
-    CHECK(b >= 0, "GID %u appeared from nowhere", after[i].gid);
+    ZPT_CHECK(b >= 0, "GID %u appeared from nowhere", after[i].gid);
     if (b < 0) continue;
-    CHECK(before[b].w == after[i].w, "GID %u changed weight %.9g -> %.9g", after[i].gid, before[b].w,
+    ZPT_CHECK(before[b].w == after[i].w, "GID %u changed weight %.9g -> %.9g", after[i].gid, before[b].w,
           after[i].w);
     {
       int e = find_gid(exp, ne, after[i].gid);
       int want_rank = e >= 0 ? exp[e].other : before[b].rank;
       int want_part = e >= 0 ? exp[e].part : before[b].part;
-      CHECK(e < 0 || exp[e].rank == before[b].rank, "GID %u exported by rank %d but held by rank %d",
+      ZPT_CHECK(e < 0 || exp[e].rank == before[b].rank, "GID %u exported by rank %d but held by rank %d",
             after[i].gid, e >= 0 ? exp[e].rank : -1, before[b].rank);
-      CHECK(after[i].rank == want_rank && after[i].part == want_part,
+      ZPT_CHECK(after[i].rank == want_rank && after[i].part == want_part,
             "GID %u is on rank %d part %d; the lists say rank %d part %d", after[i].gid, after[i].rank,
             after[i].part, want_rank, want_part);
     }
   }
   for (i = 0; i < nb; i++)
-    CHECK(find_gid(after, na, before[i].gid) >= 0, "GID %u was lost", before[i].gid);
-  CHECK(ni == ne, "%d imports but %d exports in total", ni, ne);
+    ZPT_CHECK(find_gid(after, na, before[i].gid) >= 0, "GID %u was lost", before[i].gid);
+  ZPT_CHECK(ni == ne, "%d imports but %d exports in total", ni, ne);
   for (i = 0; i < ni && i < ne; i++) {
-    CHECK(imp[i].gid == exp[i].gid && imp[i].part == exp[i].part && imp[i].rank == exp[i].other &&
+    ZPT_CHECK(imp[i].gid == exp[i].gid && imp[i].part == exp[i].part && imp[i].rank == exp[i].other &&
               imp[i].other == exp[i].rank,
           "import (GID %u, %d -> %d, part %d) differs from export (GID %u, %d -> %d, part %d)", imp[i].gid,
           imp[i].other, imp[i].rank, imp[i].part, exp[i].gid, exp[i].rank, exp[i].other, exp[i].part);
-    CHECK(i == 0 || exp[i].gid != exp[i - 1].gid, "GID %u is exported twice", exp[i].gid);
+    ZPT_CHECK(i == 0 || exp[i].gid != exp[i - 1].gid, "GID %u is exported twice", exp[i].gid);
   }
 }
 
@@ -320,8 +272,7 @@ int main(int argc, char **argv)
 
   MPI_Init(&argc, &argv);
   zpt_app_init(&a);
-  MPI_Comm_size(MPI_COMM_WORLD, &a.size);
-  g_rank = a.rank;
+  a.coords = hash_coords;
   g_seed = 12345;
   for (i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = atoi(argv[++i]);
@@ -357,7 +308,7 @@ int main(int argc, char **argv)
     rec *before, *after, *imp, *exp;
     char buf[64];
 
-    g_round = round;
+    zpt_check_context("seed %llu round %d: ", (unsigned long long)g_seed, round);
     /* Every 10th round (and the first) starts from a fresh distribution;
      * one in eight of those has no objects at all. */
     nparts = rng_int(1, 2 * a.size + 6);
@@ -380,10 +331,10 @@ int main(int argc, char **argv)
     Zoltan_Set_Param(zz, "IMBALANCE_TOL", buf);
     Zoltan_Set_Param(zz, "AUTO_MIGRATE", "TRUE");
     if (rng_unif() < 0.3) Zoltan_Set_Param(zz, "REMAP", "1");
-    CHECK(Zoltan_Set_Param(zz, "LB_METHOD", method) == ZOLTAN_OK, "LB_METHOD %s refused", method);
+    ZPT_CHECK(Zoltan_Set_Param(zz, "LB_METHOD", method) == ZOLTAN_OK, "LB_METHOD %s refused", method);
     if (!strcmp(method, "REFINE") && rng_unif() < 0.5) {
       snprintf(buf, sizeof buf, "%.4f", 1.0 + 0.5 * rng_unif());
-      CHECK(Zoltan_Set_Param(zz, "REFINE_TOLERANCE", buf) == ZOLTAN_OK, "REFINE_TOLERANCE %s refused", buf);
+      ZPT_CHECK(Zoltan_Set_Param(zz, "REFINE_TOLERANCE", buf) == ZOLTAN_OK, "REFINE_TOLERANCE %s refused", buf);
     }
     if (!strcmp(method, "ULBA") && (nparts > a.size || model == 3 || use_sizes)) {
       /* Zoltan 13.2's own geometric methods fail on one rank and leave the
@@ -392,19 +343,18 @@ int main(int argc, char **argv)
        * HSFC with weights spanning 1e-20..1e20 and zero-size parts
        * ("BSEARCH RETURNED ERROR").  Plain Zoltan hangs the same way (see
        * docs/reliability.md), so those rounds run ULBA over our GREEDY. */
-      CHECK(Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", "GREEDY") == ZOLTAN_OK, "ULBA_BASE_METHOD refused");
+      ZPT_CHECK(Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", "GREEDY") == ZOLTAN_OK, "ULBA_BASE_METHOD refused");
     }
     if (!strcmp(method, "GREEDYREFINE")) {
       snprintf(buf, sizeof buf, "%.4f", 1.0 + 0.5 * rng_unif());
-      CHECK(Zoltan_Set_Param(zz, "GREEDYREFINE_TOLERANCE", buf) == ZOLTAN_OK, "tolerance %s refused", buf);
+      ZPT_CHECK(Zoltan_Set_Param(zz, "GREEDYREFINE_TOLERANCE", buf) == ZOLTAN_OK, "tolerance %s refused", buf);
       snprintf(buf, sizeof buf, "%.4f", 1.0 + 2.0 * rng_unif());
-      CHECK(Zoltan_Set_Param(zz, "GREEDYREFINE_THRESHOLD", buf) == ZOLTAN_OK, "threshold %s refused", buf);
+      ZPT_CHECK(Zoltan_Set_Param(zz, "GREEDYREFINE_THRESHOLD", buf) == ZOLTAN_OK, "threshold %s refused", buf);
     }
     zpt_register(zz, &a);
     /* Geometry, for methods that run a geometric base method (ULBA over
      * RCB); zoltan 13.2's RCB crashes without these callbacks. */
-    Zoltan_Set_Num_Geom_Fn(zz, cb_num_geom, &a);
-    Zoltan_Set_Geom_Multi_Fn(zz, cb_geom, &a);
+    zpt_register_geometry(zz, &a);
     if (use_sizes) {
       /* Random relative sizes, some zero but not all; rank 0 gives them,
        * the other ranks give none (Zoltan merges them). */
@@ -429,11 +379,11 @@ int main(int argc, char **argv)
     ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep, &epa);
     MPI_Allreduce(&ierr, &gerr, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(&ierr, &gmax, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    CHECK(gerr == gmax, "ranks disagree on the return code (%d .. %d)", gerr, gmax);
-    CHECK(ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN, "%s returned %d (M=%d parts=%d wdim=%d model=%d sizes=%d)",
+    ZPT_CHECK(gerr == gmax, "ranks disagree on the return code (%d .. %d)", gerr, gmax);
+    ZPT_CHECK(ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN, "%s returned %d (M=%d parts=%d wdim=%d model=%d sizes=%d)",
           method, ierr, M, nparts, wdim, model, use_sizes);
     zpt_app_compact(&a);
-    CHECK(a.bad_packs == 0, "%d packed or unpacked objects did not match their GID", a.bad_packs);
+    ZPT_CHECK(a.bad_packs == 0, "%d packed or unpacked objects did not match their GID", a.bad_packs);
     after = snapshot(&a, &na);
     imp = gather_list(ierr >= 0 ? nimp : 0, ig, ip, ipa, a.rank, &ni);
     exp = gather_list(ierr >= 0 ? nexp : 0, eg, ep, epa, a.rank, &ne);
@@ -447,7 +397,7 @@ int main(int argc, char **argv)
     Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
     Zoltan_Destroy(&zz);
     /* Stop at the first failing round so that its messages are the last. */
-    MPI_Allreduce(&g_fail, &total_fail, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    total_fail = zpt_check_total();
     if (total_fail) {
       round++;
       break;

@@ -48,16 +48,16 @@ static double max_load(size_t n, const double *w, int p, const int *part)
 static void greedy_keeps_lpt_bound_against_brute_force(void **state)
 {
   (void)state;
-  ct_rng rng;
-  ct_rng_seed(&rng, 2024);
+  zp_rng rng;
+  zp_rng_seed(&rng, 2024);
   double worst_ratio = 0.0;
   for (int trial = 0; trial < 300; trial++) {
-    int p = 2 + (int)ct_rng_below(&rng, 3);            /* 2..4 parts */
-    size_t n = (size_t)p + 1 + ct_rng_below(&rng, p == 4 ? 5 : 7);
+    int p = 2 + (int)zp_rng_below(&rng, 3);            /* 2..4 parts */
+    size_t n = (size_t)p + 1 + zp_rng_below(&rng, p == 4 ? 5 : 7);
     double w[12];
     int part[12];
     for (size_t i = 0; i < n; i++)
-      w[i] = trial % 2 ? (double)(1 + ct_rng_below(&rng, 20)) : 1.0 + 9.0 * ct_rng_uniform(&rng);
+      w[i] = trial % 2 ? (double)(1 + zp_rng_below(&rng, 20)) : 1.0 + 9.0 * zp_rng_uniform(&rng);
     assert_int_equal(greedy_assign(n, 1, w, p, NULL, part), GREEDY_OK);
     assert_int_equal(ct_check_assignment(n, 1, w, p, NULL, 1, part), 0);
     double opt = brute_force_opt(n, w, p);
@@ -74,15 +74,15 @@ static void greedy_keeps_lpt_bound_against_brute_force(void **state)
 static void greedy_honours_part_sizes(void **state)
 {
   (void)state;
-  ct_rng rng;
-  ct_rng_seed(&rng, 7);
+  zp_rng rng;
+  zp_rng_seed(&rng, 7);
   const double frac[4] = {0.1, 0.2, 0.3, 0.4};
   size_t n = 4000;
   double *w = malloc(n * sizeof(double));
   int *part = malloc(n * sizeof(int));
   double wmax = 0.0, total = 0.0;
   for (size_t i = 0; i < n; i++) {
-    w[i] = 1.0 + ct_rng_uniform(&rng);
+    w[i] = 1.0 + zp_rng_uniform(&rng);
     wmax = fmax(wmax, w[i]);
     total += w[i];
   }
@@ -160,18 +160,18 @@ static void greedy_is_independent_of_distribution_order(void **state)
 {
   (void)state;
   enum { N = 3000 };
-  ct_rng rng;
-  ct_rng_seed(&rng, 99);
+  zp_rng rng;
+  zp_rng_seed(&rng, 99);
   gid_obj *a = malloc(N * sizeof(gid_obj)), *b = malloc(N * sizeof(gid_obj));
   double *wa = malloc(N * sizeof(double)), *wb = malloc(N * sizeof(double));
   int *pa = malloc(N * sizeof(int)), *pb = malloc(N * sizeof(int));
   for (unsigned i = 0; i < N; i++) {
     a[i].gid = 7 * i + 3;
-    a[i].w = (double)(1 + ct_rng_below(&rng, 5)); /* only five values: ties */
+    a[i].w = (double)(1 + zp_rng_below(&rng, 5)); /* only five values: ties */
   }
   memcpy(b, a, N * sizeof(gid_obj));
   for (size_t i = N - 1; i > 0; i--) {
-    size_t j = (size_t)ct_rng_below(&rng, i + 1);
+    size_t j = (size_t)zp_rng_below(&rng, i + 1);
     gid_obj t = b[i];
     b[i] = b[j];
     b[j] = t;
@@ -203,12 +203,12 @@ static void greedy_balances_every_weight_dimension(void **state)
 {
   (void)state;
   enum { N = 2000, P = 4 };
-  ct_rng rng;
-  ct_rng_seed(&rng, 5);
+  zp_rng rng;
+  zp_rng_seed(&rng, 5);
   double *w = malloc(2 * N * sizeof(double));
   int *part = malloc(N * sizeof(int));
   for (size_t i = 0; i < N; i++) {
-    double u = ct_rng_uniform(&rng);
+    double u = zp_rng_uniform(&rng);
     w[2 * i] = u;           /* anti-correlated dimensions: a single-weight */
     w[2 * i + 1] = 1.0 - u; /* method would balance only one of them */
   }
@@ -235,8 +235,8 @@ static void greedy_reaches_one_percent_with_16_objects_per_part(void **state)
 {
   (void)state;
   enum { P = 64, N = 16 * P };
-  ct_rng rng;
-  ct_rng_seed(&rng, 16);
+  zp_rng rng;
+  zp_rng_seed(&rng, 16);
   double w[N];
   int part[N];
   ct_heavy_tailed(&rng, N, 1.0, 1000.0, w);
@@ -250,8 +250,8 @@ static void greedy_keep_moves_nothing_when_input_fits(void **state)
 {
   (void)state;
   enum { N = 500, P = 10 };
-  ct_rng rng;
-  ct_rng_seed(&rng, 11);
+  zp_rng rng;
+  zp_rng_seed(&rng, 11);
   double w[N];
   int cur[N], out[N];
   ct_heavy_tailed(&rng, N, 1.0, 50.0, w);
@@ -311,16 +311,16 @@ static void greedy_sort_orders_by_key_then_index(void **state)
 {
   (void)state;
   enum { N = 5000 };
-  ct_rng rng;
-  ct_rng_seed(&rng, 3);
+  zp_rng rng;
+  zp_rng_seed(&rng, 3);
   double *key = malloc(N * sizeof(double));
   size_t *o = malloc(N * sizeof(size_t));
   for (size_t i = 0; i < N; i++) {
-    uint64_t r = ct_rng_below(&rng, 6);
+    uint64_t r = zp_rng_below(&rng, 6);
     /* Values equal in their upper 32 bits but different below, exact ties,
      * zeros, and an infinity. */
     key[i] = r == 0 ? 0.0 : r == 1 ? 1.0 : r == 2 ? nextafter(1.0, 2.0)
-           : r == 3 ? 3.0 * ct_rng_uniform(&rng) : r == 4 ? INFINITY : 1e-300;
+           : r == 3 ? 3.0 * zp_rng_uniform(&rng) : r == 4 ? INFINITY : 1e-300;
   }
   for (int desc = 0; desc < 2; desc++) {
     assert_int_equal(desc ? greedy_sort_desc(N, key, o) : greedy_sort_asc(N, key, o), 0);
@@ -348,20 +348,20 @@ static void greedy_heap_matches_linear_scan(void **state)
 {
   (void)state;
   enum { P = 37 };
-  ct_rng rng;
-  ct_rng_seed(&rng, 8);
+  zp_rng rng;
+  zp_rng_seed(&rng, 8);
   greedy_heap h;
   double key[P], key2[P];
   int in[P] = {0};
   assert_int_equal(greedy_heap_init(&h, P), 0);
   for (int step = 0; step < 20000; step++) {
-    int id = (int)ct_rng_below(&rng, P);
-    if (ct_rng_below(&rng, 4) == 0) {
+    int id = (int)zp_rng_below(&rng, P);
+    if (zp_rng_below(&rng, 4) == 0) {
       greedy_heap_remove(&h, id);
       in[id] = 0;
     } else {
-      key[id] = (double)ct_rng_below(&rng, 8);
-      key2[id] = (double)ct_rng_below(&rng, 3);
+      key[id] = (double)zp_rng_below(&rng, 8);
+      key2[id] = (double)zp_rng_below(&rng, 3);
       greedy_heap_set(&h, id, key[id], key2[id]);
       in[id] = 1;
     }

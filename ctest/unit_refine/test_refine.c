@@ -24,8 +24,8 @@ typedef struct lbcase {
 
 static void lb_make(lbcase *c, size_t n, int p, double wmax, uint64_t seed)
 {
-  ct_rng rng;
-  ct_rng_seed(&rng, seed);
+  zp_rng rng;
+  zp_rng_seed(&rng, seed);
   c->n = n;
   c->p = p;
   c->w = malloc(n * sizeof(double));
@@ -111,22 +111,22 @@ static void refine_reaches_tolerance_when_feasible(void **state)
 static void refine_is_never_worse_than_input(void **state)
 {
   (void)state;
-  ct_rng rng;
-  ct_rng_seed(&rng, 42);
+  zp_rng rng;
+  zp_rng_seed(&rng, 42);
   for (int trial = 0; trial < 200; trial++) {
-    size_t n = 5 + ct_rng_below(&rng, 60);
-    int p = 2 + (int)ct_rng_below(&rng, 6);
+    size_t n = 5 + zp_rng_below(&rng, 60);
+    int p = 2 + (int)zp_rng_below(&rng, 6);
     double w[64], frac[8];
     int cur[64], out[64];
     refine_options o;
     refine_stats st;
     ct_heavy_tailed(&rng, n, 0.0, 100.0, w);
     for (size_t i = 0; i < n; i++)
-      cur[i] = (int)ct_rng_below(&rng, (uint64_t)p);
+      cur[i] = (int)zp_rng_below(&rng, (uint64_t)p);
     for (int q = 0; q < p; q++)
-      frac[q] = (double)ct_rng_below(&rng, 4); /* some zero-size parts */
+      frac[q] = (double)zp_rng_below(&rng, 4); /* some zero-size parts */
     frac[0] += 1.0;
-    opts(&o, 1.0 + 0.1 * ct_rng_uniform(&rng));
+    opts(&o, 1.0 + 0.1 * zp_rng_uniform(&rng));
     int rc = refine_run(n, 1, w, p, frac, cur, &o, out, &st);
     assert_true(rc == REFINE_OK || rc == REFINE_WARN);
     assert_int_equal(ct_check_assignment(n, 1, w, p, NULL, 0, out), 0);
@@ -211,12 +211,12 @@ static void refine_comm_aware_keeps_or_reduces_cut(void **state)
   double *w = malloc(N * sizeof(double));
   int *cur = malloc(N * sizeof(int)), *plain = malloc(N * sizeof(int)),
       *comm = malloc(N * sizeof(int));
-  ct_rng rng;
-  ct_rng_seed(&rng, 4);
+  zp_rng rng;
+  zp_rng_seed(&rng, 4);
   grid(W, H, start, adj);
   for (int i = 0; i < N; i++) {
     cur[i] = (i / W) / (H / P); /* horizontal strips */
-    w[i] = 1.0 + ct_rng_uniform(&rng) + (cur[i] == 3 ? 0.6 : 0.0);
+    w[i] = 1.0 + zp_rng_uniform(&rng) + (cur[i] == 3 ? 0.6 : 0.0);
   }
   refine_graph g = {start, adj, NULL};
   refine_options o;
@@ -314,15 +314,15 @@ static void refine_balances_combined_load_of_two_weights(void **state)
 {
   (void)state;
   enum { N = 2000, P = 10 };
-  ct_rng rng;
-  ct_rng_seed(&rng, 12);
+  zp_rng rng;
+  zp_rng_seed(&rng, 12);
   double *w = malloc(2 * N * sizeof(double)), *s = malloc(N * sizeof(double));
   int *cur = malloc(N * sizeof(int)), *out = malloc(N * sizeof(int));
   double tot[2] = {0, 0};
   for (int i = 0; i < N; i++) {
     cur[i] = i * P / N;
-    w[2 * i] = 1.0 + ct_rng_uniform(&rng) * (cur[i] == 0 ? 2.0 : 1.0);
-    w[2 * i + 1] = 1.0 + ct_rng_uniform(&rng);
+    w[2 * i] = 1.0 + zp_rng_uniform(&rng) * (cur[i] == 0 ? 2.0 : 1.0);
+    w[2 * i + 1] = 1.0 + zp_rng_uniform(&rng);
     tot[0] += w[2 * i];
     tot[1] += w[2 * i + 1];
   }

@@ -1,16 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of ulba/ulba_core.c against values computed by hand from the
  * equations of Boulmier et al. (sections III.A and III.B). */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#include <cmocka.h>
-
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "ulba_test.h"
 
 #include "ulba_core.h"
 #include "ulba_study.h"
@@ -23,13 +17,6 @@ static ulba_model hand_model(void)
 {
   ulba_model q = {.P = 10, .N = 2, .a = 1, .m = 4, .W = 1000, .C = 20, .omega = 1};
   return q;
-}
-
-static void assert_close(double x, double y, double rel)
-{
-  double tol = rel * fmax(1.0, fmax(fabs(x), fabs(y)));
-  if (!(fabs(x - y) <= tol))
-    fail_msg("%.17g and %.17g differ by more than %.3g", x, y, tol);
 }
 
 /* The slope of exact lines is recovered, with and without explicit times. */
@@ -113,13 +100,13 @@ static void ulba_detects_one_growing_pe_at_small_and_large_p(void **state)
   for (size_t k = 0; k < NUM_TEST_PES; ++k) {
     size_t P = test_pes[k];
     for (uint64_t seed = 0; seed < 200; ++seed) {
-      ulba_rng rng;
-      ulba_rng_seed(&rng, seed, P);
+      zp_rng rng;
+      zp_rng_seed_stream(&rng, seed, P);
       double x[64];
       int flags[64];
       double noise = seed == 0 ? 0.0 : 0.05;
       for (size_t i = 0; i < P; ++i)
-        x[i] = 1.0 + ulba_rng_uniform(&rng, -noise, noise);
+        x[i] = 1.0 + zp_rng_range(&rng, -noise, noise);
       size_t grower = (size_t)(seed % P);
       x[grower] = 2.0;
       size_t n = 99;
@@ -163,13 +150,13 @@ static void ulba_noise_flags_nobody(void **state)
     size_t P = test_pes[k];
     long alarms_without_floor = 0;
     for (uint64_t seed = 0; seed < 1000; ++seed) {
-      ulba_rng rng;
-      ulba_rng_seed(&rng, seed, 100 + P);
+      zp_rng rng;
+      zp_rng_seed_stream(&rng, seed, 100 + P);
       double x[64];
       int flags[64];
       size_t n = 99;
       for (size_t i = 0; i < P; ++i)
-        x[i] = 1.0 + ulba_rng_uniform(&rng, -0.05, 0.05);
+        x[i] = 1.0 + zp_rng_range(&rng, -0.05, 0.05);
       assert_int_equal(ulba_detect_overloading(P, x, ULBA_DEFAULT_THRESHOLD, 0.1, flags, &n),
                        ULBA_OK);
       assert_int_equal(n, 0);
@@ -255,17 +242,17 @@ static void ulba_part_sizes_follow_eq6(void **state)
 static void ulba_part_sizes_sum_to_one(void **state)
 {
   (void)state;
-  ulba_rng rng;
-  ulba_rng_seed(&rng, 7, 7);
+  zp_rng rng;
+  zp_rng_seed_stream(&rng, 7, 7);
   for (int trial = 0; trial < 500; ++trial) {
-    size_t P = 2 + (size_t)(ulba_rng_next(&rng) % 63);
+    size_t P = 2 + (size_t)(zp_rng_next(&rng) % 63);
     double base[64], s[64], used;
     int f[64];
     for (size_t p = 0; p < P; ++p) {
-      base[p] = ulba_rng_uniform(&rng, 0.1, 3.0);
-      f[p] = ulba_rng_uniform(&rng, 0.0, 1.0) < 0.2;
+      base[p] = zp_rng_range(&rng, 0.1, 3.0);
+      f[p] = zp_rng_range(&rng, 0.0, 1.0) < 0.2;
     }
-    double alpha = ulba_rng_uniform(&rng, 0.0, 0.99);
+    double alpha = zp_rng_range(&rng, 0.0, 0.99);
     assert_int_equal(ulba_part_sizes(P, base, f, alpha, s, &used), ULBA_OK);
     double sum = 0.0;
     size_t N = 0;
@@ -392,19 +379,19 @@ static void ulba_sigma_plus_at_alpha_zero_is_menon_tau(void **state)
 static void ulba_interval_time_matches_explicit_pes(void **state)
 {
   (void)state;
-  ulba_rng rng;
-  ulba_rng_seed(&rng, 11, 0);
+  zp_rng rng;
+  zp_rng_seed_stream(&rng, 11, 0);
   for (int trial = 0; trial < 300; ++trial) {
     ulba_model q;
-    q.P = (double)(2 + ulba_rng_next(&rng) % 12);
-    q.N = (double)(ulba_rng_next(&rng) % (uint64_t)q.P);
-    q.a = ulba_rng_uniform(&rng, 0.0, 3.0);
-    q.m = trial % 10 == 0 ? 0.0 : ulba_rng_uniform(&rng, 0.0, 20.0);
-    q.W = ulba_rng_uniform(&rng, 10.0, 1000.0);
-    q.C = ulba_rng_uniform(&rng, 0.0, 50.0);
-    q.omega = ulba_rng_uniform(&rng, 0.5, 2.0);
-    double alpha = trial % 7 == 0 ? 0.0 : ulba_rng_uniform(&rng, 0.0, 0.99);
-    long L = (long)(ulba_rng_next(&rng) % 60);
+    q.P = (double)(2 + zp_rng_next(&rng) % 12);
+    q.N = (double)(zp_rng_next(&rng) % (uint64_t)q.P);
+    q.a = zp_rng_range(&rng, 0.0, 3.0);
+    q.m = trial % 10 == 0 ? 0.0 : zp_rng_range(&rng, 0.0, 20.0);
+    q.W = zp_rng_range(&rng, 10.0, 1000.0);
+    q.C = zp_rng_range(&rng, 0.0, 50.0);
+    q.omega = zp_rng_range(&rng, 0.5, 2.0);
+    double alpha = trial % 7 == 0 ? 0.0 : zp_rng_range(&rng, 0.0, 0.99);
+    long L = (long)(zp_rng_next(&rng) % 60);
     double load[16], expect = q.C;
     int P = (int)q.P, N = (int)q.N;
     for (int p = 0; p < P; ++p)
@@ -428,11 +415,27 @@ static void ulba_interval_time_matches_explicit_pes(void **state)
 }
 
 /* A random model of the size of the paper's Table II, smaller numbers. */
-static ulba_model random_model(ulba_rng *rng)
+static ulba_model random_model(zp_rng *rng)
 {
   ulba_instance inst;
   assert_int_equal(ulba_study_sample(rng, 0.0, &inst), ULBA_OK);
   return inst.model;
+}
+
+/* The objective ulba_auto_alpha minimises at alpha: the predicted time of
+ * horizon iterations, or with horizon 0 the time per iteration of one
+ * interval. */
+static double auto_objective(const ulba_model *q, double alpha, long horizon)
+{
+  double f;
+  long L;
+  if (horizon > 0) {
+    assert_int_equal(ulba_predicted_time(q, alpha, horizon, &f, NULL), ULBA_OK);
+    return f;
+  }
+  assert_int_equal(ulba_interval_length(q, alpha, 1000000, &L), ULBA_OK);
+  assert_int_equal(ulba_interval_time(q, alpha, L, &f), ULBA_OK);
+  return f / (double)L;
 }
 
 /* AUTO is never worse than alpha = 0 and within 0.1% of the best of a
@@ -440,8 +443,8 @@ static ulba_model random_model(ulba_rng *rng)
 static void ulba_auto_alpha_beats_fixed_alphas(void **state)
 {
   (void)state;
-  ulba_rng rng;
-  ulba_rng_seed(&rng, 3, 3);
+  zp_rng rng;
+  zp_rng_seed_stream(&rng, 3, 3);
   for (int trial = 0; trial < 60; ++trial) {
     ulba_model q = random_model(&rng);
     for (int mode = 0; mode < 2; ++mode) {
@@ -450,26 +453,9 @@ static void ulba_auto_alpha_beats_fixed_alphas(void **state)
       assert_int_equal(ulba_auto_alpha(&q, horizon, 0.99, &alpha, &obj), ULBA_OK);
       assert_true(alpha >= 0.0 && alpha <= 0.99);
       /* The reported objective is the objective of the reported alpha. */
-      double check;
-      if (horizon > 0) {
-        assert_int_equal(ulba_predicted_time(&q, alpha, horizon, &check, NULL), ULBA_OK);
-      } else {
-        long L;
-        assert_int_equal(ulba_interval_length(&q, alpha, 1000000, &L), ULBA_OK);
-        assert_int_equal(ulba_interval_time(&q, alpha, L, &check), ULBA_OK);
-        check /= (double)L;
-      }
-      assert_close(obj, check, 1e-14);
+      assert_close(obj, auto_objective(&q, alpha, horizon), 1e-14);
       for (int k = 0; k < 100; ++k) {
-        double fixed = k / 100.0, f;
-        if (horizon > 0) {
-          assert_int_equal(ulba_predicted_time(&q, fixed, horizon, &f, NULL), ULBA_OK);
-        } else {
-          long L;
-          assert_int_equal(ulba_interval_length(&q, fixed, 1000000, &L), ULBA_OK);
-          assert_int_equal(ulba_interval_time(&q, fixed, L, &f), ULBA_OK);
-          f /= (double)L;
-        }
+        double f = auto_objective(&q, k / 100.0, horizon);
         if (k == 0)
           assert_true(obj <= f);
         else
@@ -547,14 +533,14 @@ static void assert_is_permutation(size_t P, const int *perm)
 static void ulba_relabel_is_optimal_on_small_cases(void **state)
 {
   (void)state;
-  ulba_rng rng;
-  ulba_rng_seed(&rng, 5, 5);
+  zp_rng rng;
+  zp_rng_seed_stream(&rng, 5, 5);
   for (int trial = 0; trial < 400; ++trial) {
     size_t P = 1 + (size_t)(trial % 7);
     double w[49];
     for (size_t k = 0; k < P * P; ++k)
-      w[k] = trial % 2 ? (double)(ulba_rng_next(&rng) % 4) /* many ties */
-                       : ulba_rng_uniform(&rng, 0.0, 10.0);
+      w[k] = trial % 2 ? (double)(zp_rng_next(&rng) % 4) /* many ties */
+                       : zp_rng_range(&rng, 0.0, 10.0);
     double best = brute_force_overlap(P, w), total;
     int perm[8];
     assert_int_equal(ulba_relabel(P, w, ULBA_RELABEL_EXACT, perm, &total), ULBA_OK);
@@ -600,14 +586,14 @@ static void ulba_relabel_handles_hundreds_of_parts(void **state)
   int *perm = malloc(P * sizeof *perm);
   assert_non_null(w);
   assert_non_null(perm);
-  ulba_rng rng;
-  ulba_rng_seed(&rng, 9, 9);
+  zp_rng rng;
+  zp_rng_seed_stream(&rng, 9, 9);
   /* A hidden permutation with strong overlap plus sparse noise: the exact
    * answer must recover the hidden one. */
   for (size_t i = 0; i < P; ++i) {
-    w[i * P + (i * 7 + 3) % P] = 10.0 + ulba_rng_uniform(&rng, 0.0, 1.0);
+    w[i * P + (i * 7 + 3) % P] = 10.0 + zp_rng_range(&rng, 0.0, 1.0);
     for (int k = 0; k < 3; ++k)
-      w[i * P + ulba_rng_next(&rng) % P] += ulba_rng_uniform(&rng, 0.0, 1.0);
+      w[i * P + zp_rng_next(&rng) % P] += zp_rng_range(&rng, 0.0, 1.0);
   }
   double exact, greedy;
   assert_int_equal(ulba_relabel(P, w, ULBA_RELABEL_EXACT, perm, &exact), ULBA_OK);

@@ -2,58 +2,20 @@
 /* Tests of the model study (ulba/model/ulba_study.c) on tiny
  * configurations: the exact optimum against brute force, the figures'
  * guarantees, Table II's ranges and determinism with a seed. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#include <cmocka.h>
-
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ulba_test.h"
+
 #include "ulba_core.h"
 #include "ulba_study.h"
-
-static void assert_close(double x, double y, double rel)
-{
-  double tol = rel * fmax(1.0, fmax(fabs(x), fabs(y)));
-  if (!(fabs(x - y) <= tol))
-    fail_msg("%.17g and %.17g differ by more than %.3g", x, y, tol);
-}
-
-/* The same seed and stream give the same numbers; other seeds or streams
- * give other numbers; uniforms stay in their interval. */
-static void ulba_rng_is_deterministic_and_in_range(void **state)
-{
-  (void)state;
-  ulba_rng a, b, c, d;
-  ulba_rng_seed(&a, 42, 1);
-  ulba_rng_seed(&b, 42, 1);
-  ulba_rng_seed(&c, 43, 1);
-  ulba_rng_seed(&d, 42, 2);
-  int differ_c = 0, differ_d = 0;
-  for (int i = 0; i < 1000; ++i) {
-    uint64_t x = ulba_rng_next(&a);
-    assert_true(x == ulba_rng_next(&b));
-    differ_c += x != ulba_rng_next(&c);
-    differ_d += x != ulba_rng_next(&d);
-    double u = ulba_rng_uniform(&a, -2.0, 3.0);
-    (void)ulba_rng_uniform(&b, -2.0, 3.0);
-    (void)ulba_rng_uniform(&c, -2.0, 3.0);
-    (void)ulba_rng_uniform(&d, -2.0, 3.0);
-    assert_true(u >= -2.0 && u < 3.0);
-  }
-  assert_true(differ_c > 990 && differ_d > 990);
-}
 
 /* Instances respect the ranges of Table II and dW = a P + m N. */
 static void ulba_sampled_instances_follow_table_ii(void **state)
 {
   (void)state;
-  ulba_rng rng;
-  ulba_rng_seed(&rng, 1, 1);
+  zp_rng rng;
+  zp_rng_seed_stream(&rng, 1, 1);
   int seen[4] = {0};
   for (int k = 0; k < 2000; ++k) {
     ulba_instance in;
@@ -101,15 +63,15 @@ static double brute_force_optimum(const ulba_model *q, double alpha, long gamma)
 }
 
 /* A small random model where several schedules compete. */
-static ulba_model tiny_model(ulba_rng *rng)
+static ulba_model tiny_model(zp_rng *rng)
 {
   ulba_model q;
-  q.P = (double)(4 + ulba_rng_next(rng) % 13);
-  q.N = (double)(1 + ulba_rng_next(rng) % 3);
-  q.a = ulba_rng_uniform(rng, 0.0, 1.0);
-  q.m = ulba_rng_uniform(rng, 0.5, 10.0);
-  q.W = q.P * ulba_rng_uniform(rng, 5.0, 50.0);
-  q.C = ulba_rng_uniform(rng, 0.5, 30.0);
+  q.P = (double)(4 + zp_rng_next(rng) % 13);
+  q.N = (double)(1 + zp_rng_next(rng) % 3);
+  q.a = zp_rng_range(rng, 0.0, 1.0);
+  q.m = zp_rng_range(rng, 0.5, 10.0);
+  q.W = q.P * zp_rng_range(rng, 5.0, 50.0);
+  q.C = zp_rng_range(rng, 0.5, 30.0);
   q.omega = 1.0;
   return q;
 }
@@ -119,11 +81,11 @@ static ulba_model tiny_model(ulba_rng *rng)
 static void ulba_dp_optimum_matches_brute_force(void **state)
 {
   (void)state;
-  ulba_rng rng;
-  ulba_rng_seed(&rng, 17, 0);
+  zp_rng rng;
+  zp_rng_seed_stream(&rng, 17, 0);
   for (int trial = 0; trial < 150; ++trial) {
     ulba_model q = tiny_model(&rng);
-    double alpha = trial % 3 == 0 ? 0.0 : ulba_rng_uniform(&rng, 0.0, 0.95);
+    double alpha = trial % 3 == 0 ? 0.0 : zp_rng_range(&rng, 0.0, 0.95);
     long gamma = 1 + trial % 12;
     double dp, check;
     unsigned char lb[16];
@@ -146,11 +108,11 @@ static void ulba_dp_optimum_matches_brute_force(void **state)
 static void ulba_sigma_plus_schedule_is_feasible_and_not_better_than_optimum(void **state)
 {
   (void)state;
-  ulba_rng rng;
-  ulba_rng_seed(&rng, 23, 0);
+  zp_rng rng;
+  zp_rng_seed_stream(&rng, 23, 0);
   for (int trial = 0; trial < 200; ++trial) {
     ulba_model q = tiny_model(&rng);
-    double alpha = ulba_rng_uniform(&rng, 0.0, 0.9);
+    double alpha = zp_rng_range(&rng, 0.0, 0.9);
     long gamma = 40;
     unsigned char lb[40] = {0};
     long i = 0, steps = 0;
@@ -181,11 +143,11 @@ static void ulba_sigma_plus_schedule_is_feasible_and_not_better_than_optimum(voi
 static void ulba_closed_form_bounds_match_brute_force(void **state)
 {
   (void)state;
-  ulba_rng rng;
-  ulba_rng_seed(&rng, 29, 0);
+  zp_rng rng;
+  zp_rng_seed_stream(&rng, 29, 0);
   for (int trial = 0; trial < 300; ++trial) {
     ulba_model q = tiny_model(&rng);
-    double alpha = ulba_rng_uniform(&rng, 0.0, 0.95);
+    double alpha = zp_rng_range(&rng, 0.0, 0.95);
     double sm, sp;
     assert_int_equal(ulba_sigma_minus(&q, alpha, &sm), ULBA_OK);
     assert_int_equal(ulba_sigma_plus(&q, alpha, &sp), ULBA_OK);
@@ -325,8 +287,8 @@ static void ulba_study_refuses_bad_arguments(void **state)
   assert_int_equal(ulba_study_fig3(1, 1, 3, 2, 10, 100, r), ULBA_ERR_ARG);
   assert_int_equal(ulba_study_fig3(1, 1, 1, 1, 0, 100, r), ULBA_ERR_ARG);
   assert_int_equal(ulba_study_fig2(1, 0, 100, r2), ULBA_ERR_ARG);
-  ulba_rng rng;
-  ulba_rng_seed(&rng, 1, 1);
+  zp_rng rng;
+  zp_rng_seed_stream(&rng, 1, 1);
   ulba_instance in;
   assert_int_equal(ulba_study_sample(&rng, 0.5, &in), ULBA_ERR_ARG);
 }
@@ -334,7 +296,6 @@ static void ulba_study_refuses_bad_arguments(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(ulba_rng_is_deterministic_and_in_range),
       cmocka_unit_test(ulba_sampled_instances_follow_table_ii),
       cmocka_unit_test(ulba_dp_optimum_matches_brute_force),
       cmocka_unit_test(ulba_sigma_plus_schedule_is_feasible_and_not_better_than_optimum),

@@ -5,53 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t splitmix64(uint64_t *x)
-{
-  uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-  return (x << k) | (x >> (64 - k));
-}
-
-void ulba_rng_seed(ulba_rng *rng, uint64_t seed, uint64_t stream)
-{
-  /* Mix the stream tag into the seed through splitmix64 itself, so that
-   * neighbouring tags do not give overlapping splitmix sequences. */
-  uint64_t x = seed;
-  uint64_t h = splitmix64(&x);
-  x = h ^ (stream * 0xd1342543de82ef95ULL + 0x632be59bd9b4e019ULL);
-  for (int i = 0; i < 4; ++i)
-    rng->s[i] = splitmix64(&x);
-  if ((rng->s[0] | rng->s[1] | rng->s[2] | rng->s[3]) == 0)
-    rng->s[0] = 1; /* the all-zero state is a fixed point of xoshiro */
-}
-
-uint64_t ulba_rng_next(ulba_rng *rng)
-{
-  uint64_t *s = rng->s;
-  uint64_t result = rotl(s[1] * 5, 7) * 9;
-  uint64_t t = s[1] << 17;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl(s[3], 45);
-  return result;
-}
-
-double ulba_rng_uniform(ulba_rng *rng, double lo, double hi)
-{
-  double u = (double)(ulba_rng_next(rng) >> 11) * 0x1.0p-53;
-  return lo + (hi - lo) * u;
-}
-
-int ulba_study_sample(ulba_rng *rng, double fraction, ulba_instance *inst)
+int ulba_study_sample(zp_rng *rng, double fraction, ulba_instance *inst)
 {
   if (rng == NULL || inst == NULL || !isfinite(fraction) || fraction >= 0.5)
     return ULBA_ERR_ARG;
@@ -60,13 +14,13 @@ int ulba_study_sample(ulba_rng *rng, double fraction, ulba_instance *inst)
   memset(&r, 0, sizeof r);
   /* The draws happen in a fixed order whatever fraction is, so that one
    * seed gives the same W, dW, ... for every percentage of figure 3. */
-  double P = procs[ulba_rng_next(rng) >> 62];
-  double v = ulba_rng_uniform(rng, 0.01, 0.2);
-  double w0 = ulba_rng_uniform(rng, 52e7 * P, 1165e7 * P);
-  double x = ulba_rng_uniform(rng, 0.01, 0.3);
-  double y = ulba_rng_uniform(rng, 0.8, 1.0);
-  double alpha = ulba_rng_uniform(rng, 0.0, 1.0);
-  double z = ulba_rng_uniform(rng, 0.1, 3.0);
+  double P = procs[zp_rng_next(rng) >> 62];
+  double v = zp_rng_range(rng, 0.01, 0.2);
+  double w0 = zp_rng_range(rng, 52e7 * P, 1165e7 * P);
+  double x = zp_rng_range(rng, 0.01, 0.3);
+  double y = zp_rng_range(rng, 0.8, 1.0);
+  double alpha = zp_rng_range(rng, 0.0, 1.0);
+  double z = zp_rng_range(rng, 0.1, 3.0);
   if (fraction > 0.0)
     v = fraction;
   double N = fmax(1.0, floor(P * v + 0.5));
@@ -171,8 +125,8 @@ int ulba_study_fig2(uint64_t seed, long n, long gamma, ulba_fig2_row *rows)
 {
   if (rows == NULL || n < 1 || gamma < 1)
     return ULBA_ERR_ARG;
-  ulba_rng rng;
-  ulba_rng_seed(&rng, seed, 2);
+  zp_rng rng;
+  zp_rng_seed_stream(&rng, seed, 2);
   for (long k = 0; k < n; ++k) {
     ulba_fig2_row r;
     memset(&r, 0, sizeof r);
@@ -199,8 +153,8 @@ int ulba_study_fig3(uint64_t seed, long n, int pct_lo, int pct_hi,
     return ULBA_ERR_ARG;
   long out = 0;
   for (int pct = pct_lo; pct <= pct_hi; ++pct) {
-    ulba_rng rng;
-    ulba_rng_seed(&rng, seed, 1000u + (uint64_t)pct);
+    zp_rng rng;
+    zp_rng_seed_stream(&rng, seed, 1000u + (uint64_t)pct);
     for (long k = 0; k < n; ++k) {
       ulba_fig3_row r;
       memset(&r, 0, sizeof r);

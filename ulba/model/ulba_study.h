@@ -10,33 +10,19 @@
  *
  * Pure computation on arrays, no I/O; ulba_model_main.c writes the CSV
  * files.  Nothing is collective.  Every function returns ULBA_OK or a
- * negative ULBA_ERR_* code from ulba_core.h.
+ * negative ULBA_ERR_* code from ulba_core.h.  The study's only source of
+ * randomness is the seeded zp_rng (util/zp_rng.h), so that a seed fixes
+ * every number it prints.
  */
 
 #include <stdint.h>
 
 #include "ulba_core.h"
+#include "zp_rng.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* A xoshiro256** generator seeded through splitmix64: the study's only
- * source of randomness, so that a seed fixes every number it prints. */
-typedef struct ulba_rng {
-  uint64_t s[4]; /* generator state, never all zero */
-} ulba_rng;
-
-/* ulba_rng_seed - seed *rng from seed and a stream tag (two different tags
- * give unrelated streams for the same seed).  Not collective, no errors. */
-void ulba_rng_seed(ulba_rng *rng, uint64_t seed, uint64_t stream);
-
-/* ulba_rng_next - the next 64 random bits.  Not collective, no errors. */
-uint64_t ulba_rng_next(ulba_rng *rng);
-
-/* ulba_rng_uniform - a double uniformly distributed in [lo, hi), built from
- * the top 53 bits.  Not collective, no errors. */
-double ulba_rng_uniform(ulba_rng *rng, double lo, double hi);
 
 /* One random application of Table II. */
 typedef struct ulba_instance {
@@ -62,7 +48,7 @@ typedef struct ulba_instance {
  * Not collective.
  * Errors: ULBA_ERR_ARG for NULL pointers or fraction >= 0.5.
  */
-int ulba_study_sample(ulba_rng *rng, double fraction, ulba_instance *inst);
+int ulba_study_sample(zp_rng *rng, double fraction, ulba_instance *inst);
 
 /*
  * ulba_study_schedule_time - Eq. (4) for an explicit schedule: lb[i] != 0

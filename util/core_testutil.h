@@ -3,34 +3,18 @@
 #define CORE_TESTUTIL_H
 
 /*
- * Helpers shared by the GREEDY/REFINE unit tests and bench/bench_cores:
- * a seeded generator of our own (tests must not depend on rand()), the
- * heavy-tailed workload of Charm++'s lb_test, and the assignment checker
- * every strategy's output goes through.  Not collective; no MPI.
+ * Helpers shared by the GREEDY/REFINE unit tests and the benchmarks: the
+ * heavy-tailed workload of Charm++'s lb_test, drawn from the project's
+ * seeded generator (zp_rng.h), and the assignment checker every strategy's
+ * output goes through.  Not collective; no MPI.
  */
 
 #include <stddef.h>
-#include <stdint.h>
 
-/* xoshiro256** state, seeded through splitmix64. */
-typedef struct ct_rng {
-  uint64_t s[4]; /* generator state, never all zero */
-} ct_rng;
-
-/* ct_rng_seed - seed the generator; equal seeds give equal streams. */
-void ct_rng_seed(ct_rng *r, uint64_t seed);
-
-/* ct_rng_next - next 64 random bits. */
-uint64_t ct_rng_next(ct_rng *r);
-
-/* ct_rng_uniform - a double in [0, 1) with 53 random bits. */
-double ct_rng_uniform(ct_rng *r);
-
-/* ct_rng_below - an integer in [0, bound), bound > 0. */
-uint64_t ct_rng_below(ct_rng *r, uint64_t bound);
+#include "zp_rng.h"
 
 /* ct_heavy_tailed - n weights min + (max - min) * U^4 (lb_test shape). */
-void ct_heavy_tailed(ct_rng *r, size_t n, double min, double max, double *w);
+void ct_heavy_tailed(zp_rng *r, size_t n, double min, double max, double *w);
 
 /*
  * ct_check_assignment - the assignment checker run after every strategy.  Verifies that each

@@ -5,59 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static uint64_t splitmix64(uint64_t *x)
-{
-  uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-  return (x << k) | (x >> (64 - k));
-}
-
-void ct_rng_seed(ct_rng *r, uint64_t seed)
-{
-  for (int i = 0; i < 4; i++)
-    r->s[i] = splitmix64(&seed);
-}
-
-uint64_t ct_rng_next(ct_rng *r)
-{
-  uint64_t *s = r->s;
-  uint64_t result = rotl(s[1] * 5, 7) * 9;
-  uint64_t t = s[1] << 17;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl(s[3], 45);
-  return result;
-}
-
-double ct_rng_uniform(ct_rng *r)
-{
-  return (double)(ct_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-uint64_t ct_rng_below(ct_rng *r, uint64_t bound)
-{
-  /* Rejection removes the modulo bias; bound is small in our uses. */
-  uint64_t lim = UINT64_MAX - UINT64_MAX % bound;
-  uint64_t x;
-  do
-    x = ct_rng_next(r);
-  while (x >= lim);
-  return x % bound;
-}
-
-void ct_heavy_tailed(ct_rng *r, size_t n, double min, double max, double *w)
+void ct_heavy_tailed(zp_rng *r, size_t n, double min, double max, double *w)
 {
   for (size_t i = 0; i < n; i++) {
-    double u = ct_rng_uniform(r);
+    double u = zp_rng_uniform(r);
     w[i] = min + (max - min) * u * u * u * u;
   }
 }
