@@ -10,9 +10,24 @@
  * the object lives; at the end every counter must equal the number of steps
  * and every object must exist exactly once, which checks the migrations.
  *
- * Usage: example_adaptive [POLICY] [LB_METHOD] [STEPS] [TRACE.csv]
- * (defaults ZHAI, RCB, 200, no trace).  Exit status 0 when the checks pass.
+ * The trigger gets its times in one of two ways:
+ *   measured  (default) each rank burns CPU in proportion to its weight and
+ *             passes the MPI_Wtime of its step; the attached trigger times
+ *             the balancing calls itself.  This is what an application does,
+ *             but the decisions then depend on the machine and its load.
+ *   modelled  (--modelled) a rank's step time is its weight times a unit
+ *             cost, and every balance, the initial one included, costs a
+ *             fixed C reported with adaptive_balance_done.  The decisions are
+ *             then a function of the model alone, the same on every run and
+ *             every machine, which is what a test can assert.
+ *
+ * Usage: example_adaptive [--modelled [--unit-cost S] [--lb-cost S]]
+ *                         [POLICY [LB_METHOD [STEPS [TRACE.csv]]]]
+ * (defaults ZHAI, RCB, 200, no trace; unit cost 1e-3 s, balance cost 0.1 s).
+ * Exit status 0 when the checks pass, 1 when one fails, 2 on bad arguments.
  */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +40,8 @@
 #define OBJ_PER_RANK 64
 #define WORK_PER_UNIT 3000 /* inner iterations per unit of weight */
 #define HOT_GROWTH 0.05    /* weight added per step to a hot object */
+#define DEFAULT_UNIT_COST 1e-3 /* modelled seconds per unit of weight and step */
+#define DEFAULT_LB_COST 0.1    /* modelled seconds per balance */
 
 /* The objects this rank owns. */
 typedef struct app {
@@ -158,17 +175,23 @@ static void unpack_obj(void *d, int ng, ZOLTAN_ID_PTR gid, int size, char *buf, 
   *ierr = ZOLTAN_OK;
 }
 
-/* One time step: work proportional to the weight of each local object. */
-static double compute(app *a)
+/* One time step on the local objects; returns their total weight, the work
+ * of the step.  With burn, the CPU does work proportional to each weight;
+ * the modelled run leaves that out, since its times come from the weights
+ * and the busy loop would only slow down the machine's other users. */
+static double compute(app *a, int burn)
 {
   volatile double acc = 0.0;
+  double work = 0.0;
   int i, k, iters;
   for (i = 0; i < a->n; i++) {
-    iters = (int)(weight(a, a->gid[i]) * WORK_PER_UNIT);
+    double w = weight(a, a->gid[i]);
+    iters = burn ? (int)(w * WORK_PER_UNIT) : 0;
     for (k = 0; k < iters; k++) acc = acc * 0.999 + 1e-3;
     a->count[i] += 1.0;
+    work += w;
   }
-  return acc;
+  return work;
 }
 
 static int balance(struct Zoltan_Struct *zz)
@@ -183,26 +206,97 @@ static int balance(struct Zoltan_Struct *zz)
   return rc;
 }
 
+/* How the times given to the trigger are obtained (see the top comment). */
+typedef struct timing {
+  int modelled;     /* 1: times from the model; 0: measured with MPI_Wtime */
+  double unit_cost; /* modelled seconds per unit of weight and step */
+  double lb_cost;   /* modelled seconds per balance */
+} timing;
+
+/* Reads a finite number >= lo (or > lo when strict) into *out; 0 or -1. */
+static int parse_number(const char *s, double lo, int strict, double *out)
+{
+  char *end;
+  double v;
+  if (s == NULL) return -1;
+  errno = 0;
+  v = strtod(s, &end);
+  if (end == s || *end != '\0' || errno != 0 || !isfinite(v) || v < lo || (strict && v == lo))
+    return -1;
+  *out = v;
+  return 0;
+}
+
+/* Reads the options and the positional arguments (POLICY, LB_METHOD, STEPS,
+ * TRACE) into tm, pos and *nsteps.  Returns 0, or -1 after printing why on
+ * rank 0; every rank parses the same arguments, so all agree. */
+static int parse_args(int argc, char **argv, int rank, timing *tm, const char *pos[4], int *nsteps)
+{
+  int i, npos = 0;
+  long n;
+  char *end;
+  for (i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    if (strcmp(arg, "--modelled") == 0) {
+      tm->modelled = 1;
+    } else if (strcmp(arg, "--unit-cost") == 0 || strcmp(arg, "--lb-cost") == 0) {
+      int unit = strcmp(arg, "--unit-cost") == 0;
+      const char *v = i + 1 < argc ? argv[++i] : NULL;
+      /* A zero unit cost would make every step free and every decision moot. */
+      if (parse_number(v, 0.0, unit, unit ? &tm->unit_cost : &tm->lb_cost) != 0) {
+        if (rank == 0)
+          fprintf(stderr, "example_adaptive: %s %s: give seconds %s 0\n", arg, v ? v : "(missing)",
+                  unit ? ">" : ">=");
+        return -1;
+      }
+    } else if (strncmp(arg, "--", 2) == 0 || npos == 4) {
+      if (rank == 0) fprintf(stderr, "example_adaptive: unexpected argument '%s'\n", arg);
+      return -1;
+    } else {
+      pos[npos++] = arg;
+    }
+  }
+  errno = 0;
+  n = strtol(pos[2], &end, 10);
+  if (end == pos[2] || *end != '\0' || errno != 0 || n < 1 || n > 1000000) {
+    if (rank == 0)
+      fprintf(stderr, "example_adaptive: STEPS = %s: give a whole number in [1, 1000000]\n",
+              pos[2]);
+    return -1;
+  }
+  *nsteps = (int)n;
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
-  const char *policy = argc > 1 ? argv[1] : "ZHAI";
-  const char *method = argc > 2 ? argv[2] : "RCB";
-  int nsteps = argc > 3 ? atoi(argv[3]) : 200;
-  const char *trace = argc > 4 ? argv[4] : NULL;
+  const char *pos[4] = {"ZHAI", "RCB", "200", NULL}; /* POLICY, LB_METHOD, STEPS, TRACE */
+  timing tm = {0, DEFAULT_UNIT_COST, DEFAULT_LB_COST};
+  const char *policy, *method, *trace;
   struct Zoltan_Struct *zz = NULL;
   adaptive_trigger *t = NULL;
   app a;
   float ver;
-  int rank, size, i, step, rc = 0, bad = 0, nbal = 0;
-  double t_start, wall, local_w, max_w, sum_w;
+  int rank, size, i, step, nsteps = 0, rc = 0, bad = 0, nbal = 0;
+  double t_start, wall, local_w, max_w, sum_w, sum_tmax = 0.0;
   long total_n, local_n;
 
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (parse_args(argc, argv, rank, &tm, pos, &nsteps) != 0) {
+    if (rank == 0)
+      fprintf(stderr, "usage: example_adaptive [--modelled [--unit-cost S] [--lb-cost S]] "
+                      "[POLICY [LB_METHOD [STEPS [TRACE.csv]]]]\n");
+    MPI_Finalize();
+    return 2;
+  }
+  policy = pos[0];
+  method = pos[1];
+  trace = pos[3];
   memset(&a, 0, sizeof a);
   a.total = (ZOLTAN_ID_TYPE)(OBJ_PER_RANK * size);
-  if (nsteps < 1 || grow(&a, OBJ_PER_RANK) != 0) MPI_Abort(MPI_COMM_WORLD, 2);
+  if (grow(&a, OBJ_PER_RANK) != 0) MPI_Abort(MPI_COMM_WORLD, 2);
   for (i = 0; i < OBJ_PER_RANK; i++) {
     a.gid[i] = (ZOLTAN_ID_TYPE)(rank * OBJ_PER_RANK + i + 1);
     a.count[i] = 0.0;
@@ -232,23 +326,38 @@ int main(int argc, char **argv)
       (trace && adaptive_set_param(t, "ADAPTIVE_TRACE_FILE", trace) != ZOLTAN_OK) ||
       adaptive_attach(t, zz) != ZOLTAN_OK)
     MPI_Abort(MPI_COMM_WORLD, 2);
+  if (tm.modelled && rank == 0)
+    /* The hot objects gain HOT_GROWTH each per step; even all on one rank,
+     * they cannot make the slowest step grow faster than this. */
+    printf("example_adaptive: modelled time: unit cost %.9g s, balance cost %.9g s, "
+           "T_max grows by at most %.9g s per step\n",
+           tm.unit_cost, tm.lb_cost, tm.unit_cost * HOT_GROWTH * (double)(a.total / 8));
 
-  /* The initial partition is itself a measured balance: it seeds C. */
+  /* The initial partition is itself a balance: it seeds C.  Attached, the
+   * trigger measures it; a cost given by adaptive_balance_done (the model's)
+   * replaces that measurement. */
   if (balance(zz) != ZOLTAN_OK) MPI_Abort(MPI_COMM_WORLD, 3);
+  if (tm.modelled && adaptive_balance_done(t, tm.lb_cost) != ZOLTAN_OK)
+    MPI_Abort(MPI_COMM_WORLD, 4);
 
   t_start = MPI_Wtime();
   for (step = 0; step < nsteps; step++) {
-    double t0, dt;
+    double t0, dt, work;
+    adaptive_record rec;
     a.step = step;
     t0 = MPI_Wtime();
-    compute(&a);
-    dt = MPI_Wtime() - t0;
+    work = compute(&a, !tm.modelled);
+    dt = tm.modelled ? work * tm.unit_cost : MPI_Wtime() - t0;
     rc = adaptive_should_balance(t, dt); /* collective, same answer everywhere */
     if (rc < 0) MPI_Abort(MPI_COMM_WORLD, 4);
+    /* The newest record is this step's, with T_max over the ranks. */
+    if (adaptive_history(t, &rec, 1) >= 1) sum_tmax += rec.t_max;
     if (rc == 1) {
       if (balance(zz) != ZOLTAN_OK) MPI_Abort(MPI_COMM_WORLD, 3);
       nbal++;
-      /* No adaptive_balance_done: the attached trigger measured the call. */
+      /* Measured: nothing to do, the attached trigger timed the call. */
+      if (tm.modelled && adaptive_balance_done(t, tm.lb_cost) != ZOLTAN_OK)
+        MPI_Abort(MPI_COMM_WORLD, 4);
     }
   }
   wall = MPI_Wtime() - t_start;
@@ -262,16 +371,25 @@ int main(int argc, char **argv)
   /* The trigger counts the initial balance too; a balance in the last step
    * is committed only by a next adaptive_should_balance, which never came. */
   if (adaptive_num_balances(t) != nbal + 1 - (rc == 1)) bad = 1;
+  /* Every balance cost the model's C, so their running average is C: a
+   * measured time that leaked into C would change it. */
+  if (tm.modelled && fabs(adaptive_balance_cost(t) - tm.lb_cost) > 1e-12 * tm.lb_cost) bad = 1;
   MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   local_w = 0.0;
   for (i = 0; i < a.n; i++) local_w += weight(&a, a.gid[i]);
   MPI_Allreduce(&local_w, &max_w, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   MPI_Allreduce(&local_w, &sum_w, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0)
+  if (rank == 0) {
     printf("example_adaptive: policy %s, LB_METHOD %s, %d ranks, %d steps: %d balances, "
-           "C = %.3g s, final imbalance max/avg weight = %.3f, loop %.3f s: %s\n",
-           policy, method, size, nsteps, nbal, adaptive_balance_cost(t),
-           max_w / (sum_w / size), wall, bad ? "CHECK FAILED" : "OK");
+           "C = %.3g s, final imbalance max/avg weight = %.3f, ",
+           policy, method, size, nsteps, nbal, adaptive_balance_cost(t), max_w / (sum_w / size));
+    if (tm.modelled)
+      printf("modelled time %.4f s (steps %.4f s + balances %.4f s)", sum_tmax + nbal * tm.lb_cost,
+             sum_tmax, nbal * tm.lb_cost);
+    else
+      printf("loop %.3f s", wall);
+    printf(": %s\n", bad ? "CHECK FAILED" : "OK");
+  }
 
   adaptive_destroy(&t);
   Zoltan_Destroy(&zz);
