@@ -9,9 +9,9 @@
 #include <stdlib.h>
 
 /* Names accepted by ADAPTIVE_POLICY, indexed by adaptive_policy_id. */
-static const char *const policy_names[] = {
-    "ZHAI",     "MENON",  "MENON_CUMULATIVE", "ULBA",      "PERIODIC",
-    "ALWAYS",   "NEVER",  "THRESHOLD",        "EFFICIENCY"};
+static const char *const policy_names[] = {"ZHAI",  "MENON",     "MENON_CUMULATIVE",
+                                           "ULBA",  "PERIODIC",  "ALWAYS",
+                                           "NEVER", "THRESHOLD", "EFFICIENCY"};
 #define NUM_POLICIES (sizeof policy_names / sizeof policy_names[0])
 
 const char *adaptive_policy_name(adaptive_policy_id id)
@@ -70,8 +70,7 @@ int adaptive_config_check(const adaptive_config *cfg)
   if (!(cfg->cost_weight >= 0.0 && cfg->cost_weight <= 1.0)) return ADAPTIVE_EINVAL;
   if (!(cfg->eff_min > 0.0 && cfg->eff_min <= 1.0)) return ADAPTIVE_EINVAL;
   if (!(cfg->threshold >= 0.0) || !isfinite(cfg->threshold)) return ADAPTIVE_EINVAL;
-  if (cfg->index_source != ADAPTIVE_INDEX_TIME &&
-      cfg->index_source != ADAPTIVE_INDEX_LOADAVG)
+  if (cfg->index_source != ADAPTIVE_INDEX_TIME && cfg->index_source != ADAPTIVE_INDEX_LOADAVG)
     return ADAPTIVE_EINVAL;
   if (cfg->util_source != ADAPTIVE_UTIL_TIME && cfg->util_source != ADAPTIVE_UTIL_LOAD)
     return ADAPTIVE_EINVAL;
@@ -82,13 +81,10 @@ int adaptive_config_check(const adaptive_config *cfg)
 }
 
 /* A value the trigger accepts as a time, a load or a cost. */
-static int good_value(double v)
-{
-  return isfinite(v) && v >= 0.0;
-}
+static int good_value(double v) { return isfinite(v) && v >= 0.0; }
 
-int adaptive_step_from_times(size_t n, const double *times, const double *index,
-                             const double *util, adaptive_step *out)
+int adaptive_step_from_times(size_t n, const double *times, const double *index, const double *util,
+                             adaptive_step *out)
 {
   size_t i;
   double sum_t = 0.0, sum_u = 0.0;
@@ -164,12 +160,11 @@ double adaptive_ulba_overhead(const adaptive_ulba_model *m, double steps)
   return m->alpha * N / (P - N) * (m->W + steps * dW) / (m->omega * P);
 }
 
-int adaptive_ulba_bounds(const adaptive_ulba_model *m, double C,
-                         double *sigma_minus, double *sigma_plus)
+int adaptive_ulba_bounds(const adaptive_ulba_model *m, double C, double *sigma_minus,
+                         double *sigma_plus)
 {
   ulba_model u;
-  if (adaptive_ulba_check(m) != ADAPTIVE_OK || !good_value(C) || !sigma_minus ||
-      !sigma_plus)
+  if (adaptive_ulba_check(m) != ADAPTIVE_OK || !good_value(C) || !sigma_minus || !sigma_plus)
     return ADAPTIVE_EINVAL;
   /* Without overloading PEs the model builds no imbalance, so no balance is
    * ever worth its cost. */
@@ -204,10 +199,7 @@ double adaptive_ls_slope(size_t n, const double *x, const double *y)
 }
 
 /* The cost C the policies use: 0 while no sample is known. */
-static double cost_or_zero(const adaptive_state *s)
-{
-  return s->cost_count > 0 ? s->cost : 0.0;
-}
+static double cost_or_zero(const adaptive_state *s) { return s->cost_count > 0 ? s->cost : 0.0; }
 
 /* Recomputes the ULBA bounds after the model or C changed. */
 static void update_bounds(adaptive_state *s)
@@ -215,8 +207,7 @@ static void update_bounds(adaptive_state *s)
   s->sigma_minus = 0.0;
   s->sigma_plus = INFINITY;
   if (s->have_model) {
-    int rc = adaptive_ulba_bounds(&s->model, cost_or_zero(s), &s->sigma_minus,
-                                  &s->sigma_plus);
+    int rc = adaptive_ulba_bounds(&s->model, cost_or_zero(s), &s->sigma_minus, &s->sigma_plus);
     /* The model and C were checked when they were stored. */
     assert(rc == ADAPTIVE_OK);
     (void)rc;
@@ -298,10 +289,7 @@ static double recent_median(const adaptive_state *s)
 /* A cost-versus-accumulated-loss test: loss >= limit, or loss > 0 when the
  * limit is 0 (C still unknown and no overhead), so that an unknown C
  * balances as soon as any loss is measured. */
-static int exceeds(double loss, double limit)
-{
-  return limit > 0.0 ? loss >= limit : loss > 0.0;
-}
+static int exceeds(double loss, double limit) { return limit > 0.0 ? loss >= limit : loss > 0.0; }
 
 /* Checks the step's values that the configured sources use. */
 static int check_step(const adaptive_config *cfg, const adaptive_step *in)
@@ -318,8 +306,7 @@ static int check_step(const adaptive_config *cfg, const adaptive_step *in)
   return ADAPTIVE_OK;
 }
 
-int adaptive_state_step(adaptive_state *s, const adaptive_step *in,
-                        adaptive_quantities *q)
+int adaptive_state_step(adaptive_state *s, const adaptive_step *in, adaptive_quantities *q)
 {
   adaptive_quantities loc;
   const adaptive_config *cfg;
@@ -361,8 +348,8 @@ int adaptive_state_step(adaptive_state *s, const adaptive_step *in,
 
   /* THRESHOLD and EFFICIENCY measure only after the settling steps, then
    * every interval steps (Stellner's two measurement intervals). */
-  q->measured = s->since >= cfg->settle_steps &&
-                (s->since - cfg->settle_steps) % cfg->interval == 0;
+  q->measured =
+      s->since >= cfg->settle_steps && (s->since - cfg->settle_steps) % cfg->interval == 0;
   if (cfg->index_source == ADAPTIVE_INDEX_LOADAVG)
     q->spread = in->idx_max - in->idx_min;
   else
@@ -396,9 +383,9 @@ int adaptive_state_step(adaptive_state *s, const adaptive_step *in,
        * than that by C plus the overhead means the growth went elsewhere
        * than predicted (for example onto a neighbour of the underloaded
        * part), and waiting for sigma-minus would only lose time. */
-      decision = cfg->ulba_guard &&
-                 exceeds(s->degradation - s->model.a * n * (n - 1.0) / (2.0 * s->model.omega),
-                         zhai_limit);
+      decision =
+          cfg->ulba_guard &&
+          exceeds(s->degradation - s->model.a * n * (n - 1.0) / (2.0 * s->model.omega), zhai_limit);
     break;
   case ADAPTIVE_POLICY_PERIODIC:
     decision = s->since >= cfg->period;
@@ -448,10 +435,7 @@ void adaptive_ring_free(adaptive_ring *h)
   h->capacity = h->start = h->count = 0;
 }
 
-void adaptive_ring_clear(adaptive_ring *h)
-{
-  h->start = h->count = 0;
-}
+void adaptive_ring_clear(adaptive_ring *h) { h->start = h->count = 0; }
 
 void adaptive_ring_push(adaptive_ring *h, const adaptive_record *r)
 {

@@ -25,21 +25,21 @@ extern "C" {
 #endif
 
 /* Return codes of the core (the MPI layer maps them to ZOLTAN_* codes). */
-#define ADAPTIVE_OK 0
+#define ADAPTIVE_OK     0
 #define ADAPTIVE_EINVAL (-1)
 #define ADAPTIVE_ENOMEM (-2)
 
 /* The policies, one per source; see docs/adaptive_trigger.md for formulas. */
 typedef enum adaptive_policy_id {
-  ADAPTIVE_POLICY_ZHAI = 0,         /* degradation accumulation (Zhai et al.) */
-  ADAPTIVE_POLICY_MENON = 1,        /* tau = sqrt(2C/m_hat) (MetaBalancer) */
+  ADAPTIVE_POLICY_ZHAI = 0,             /* degradation accumulation (Zhai et al.) */
+  ADAPTIVE_POLICY_MENON = 1,            /* tau = sqrt(2C/m_hat) (MetaBalancer) */
   ADAPTIVE_POLICY_MENON_CUMULATIVE = 2, /* sum of (max - avg) >= C */
-  ADAPTIVE_POLICY_ULBA = 3,         /* within [sigma-, sigma+] (Eqs. 8, 12) */
-  ADAPTIVE_POLICY_PERIODIC = 4,     /* every ADAPTIVE_PERIOD steps */
-  ADAPTIVE_POLICY_ALWAYS = 5,       /* every step */
-  ADAPTIVE_POLICY_NEVER = 6,        /* never */
-  ADAPTIVE_POLICY_THRESHOLD = 7,    /* max - min load index > threshold */
-  ADAPTIVE_POLICY_EFFICIENCY = 8    /* U_avg / U_max < eff_min */
+  ADAPTIVE_POLICY_ULBA = 3,             /* within [sigma-, sigma+] (Eqs. 8, 12) */
+  ADAPTIVE_POLICY_PERIODIC = 4,         /* every ADAPTIVE_PERIOD steps */
+  ADAPTIVE_POLICY_ALWAYS = 5,           /* every step */
+  ADAPTIVE_POLICY_NEVER = 6,            /* never */
+  ADAPTIVE_POLICY_THRESHOLD = 7,        /* max - min load index > threshold */
+  ADAPTIVE_POLICY_EFFICIENCY = 8        /* U_avg / U_max < eff_min */
 } adaptive_policy_id;
 
 /* Where the THRESHOLD policy's load index comes from. */
@@ -56,23 +56,23 @@ typedef enum adaptive_util_source {
 
 /* Settings of the decision logic (the ADAPTIVE_* parameters). */
 typedef struct adaptive_config {
-  adaptive_policy_id policy;   /* which policy decides */
-  long period;                 /* PERIODIC: balance every period steps, >= 1 */
-  double initial_cost;         /* seed of C in seconds, < 0 when none (AUTO) */
-  double cost_weight;          /* weight of a new cost sample in (0, 1];
+  adaptive_policy_id policy;          /* which policy decides */
+  long period;                        /* PERIODIC: balance every period steps, >= 1 */
+  double initial_cost;                /* seed of C in seconds, < 0 when none (AUTO) */
+  double cost_weight;                 /* weight of a new cost sample in (0, 1];
                                   0 selects the plain mean of all samples */
-  double eff_min;              /* EFFICIENCY: balance below this, (0, 1] */
-  double threshold;            /* THRESHOLD: balance when spread > this, >= 0 */
+  double eff_min;                     /* EFFICIENCY: balance below this, (0, 1] */
+  double threshold;                   /* THRESHOLD: balance when spread > this, >= 0 */
   adaptive_index_source index_source; /* THRESHOLD's load index */
   adaptive_util_source util_source;   /* EFFICIENCY's utilization */
-  long settle_steps;           /* THRESHOLD/EFFICIENCY: first measurement at
+  long settle_steps;                  /* THRESHOLD/EFFICIENCY: first measurement at
                                   since == settle_steps, >= 1 */
-  long interval;               /* THRESHOLD/EFFICIENCY: then every interval
+  long interval;                      /* THRESHOLD/EFFICIENCY: then every interval
                                   steps, >= 1 */
-  int ulba_early;              /* ULBA: 1 = balance between sigma- and sigma+
+  int ulba_early;                     /* ULBA: 1 = balance between sigma- and sigma+
                                   when the measured degradation passes C plus
                                   the overhead; 0 = only at sigma+ */
-  int ulba_guard;              /* ULBA: 1 = also balance before sigma- when the
+  int ulba_guard;                     /* ULBA: 1 = also balance before sigma- when the
                                   measured degradation exceeds the model's
                                   own by C plus the overhead (the model is
                                   wrong); 0 = never before sigma- */
@@ -151,8 +151,8 @@ int adaptive_config_check(const adaptive_config *cfg);
  * idx_max/idx_min, util (optional) gives u_max/u_avg.  Returns
  * ADAPTIVE_EINVAL when n == 0 or a value is not finite and >= 0.
  */
-int adaptive_step_from_times(size_t n, const double *times, const double *index,
-                             const double *util, adaptive_step *out);
+int adaptive_step_from_times(size_t n, const double *times, const double *index, const double *util,
+                             adaptive_step *out);
 
 /* adaptive_state_init - start a state: nothing measured, C seeded from
  * cfg->initial_cost when >= 0.  Returns ADAPTIVE_EINVAL on a bad config. */
@@ -169,8 +169,7 @@ int adaptive_state_configure(adaptive_state *s, const adaptive_config *cfg);
  * (state unchanged) when a value is not finite, negative, or not ordered
  * t_min <= t_avg <= t_max (u_avg <= u_max, idx_min <= idx_max when used).
  */
-int adaptive_state_step(adaptive_state *s, const adaptive_step *in,
-                        adaptive_quantities *q);
+int adaptive_state_step(adaptive_state *s, const adaptive_step *in, adaptive_quantities *q);
 
 /*
  * adaptive_state_balanced - a balance happened after the last step; cost is
@@ -187,8 +186,7 @@ int adaptive_state_set_model(adaptive_state *s, const adaptive_ulba_model *m);
 /* adaptive_cost_update - the running average after one more sample:
  * the sample itself when count == 0, the plain mean of count + 1 samples
  * when weight == 0, else weight * sample + (1 - weight) * cost. */
-double adaptive_cost_update(double cost, long count, double sample,
-                            double weight);
+double adaptive_cost_update(double cost, long count, double sample, double weight);
 
 /* adaptive_ulba_check - ADAPTIVE_OK when the model is within its ranges. */
 int adaptive_ulba_check(const adaptive_ulba_model *m);
@@ -199,8 +197,8 @@ int adaptive_ulba_check(const adaptive_ulba_model *m);
  * seconds (C >= 0).  When N == 0 or m == 0 no imbalance builds up: sigma-
  * is 0 and sigma+ is +inf.  Returns ADAPTIVE_EINVAL on a bad model or C.
  */
-int adaptive_ulba_bounds(const adaptive_ulba_model *m, double C,
-                         double *sigma_minus, double *sigma_plus);
+int adaptive_ulba_bounds(const adaptive_ulba_model *m, double C, double *sigma_minus,
+                         double *sigma_plus);
 
 /* adaptive_ulba_overhead - Eq. 11 for a balance `steps` steps after the last
  * one: alpha N / (P - N) * (W + steps * dW) / (omega P), dW = aP + mN. */
@@ -220,8 +218,7 @@ void adaptive_ring_clear(adaptive_ring *h);
 /* adaptive_ring_push - append, dropping the oldest record when full. */
 void adaptive_ring_push(adaptive_ring *h, const adaptive_record *r);
 /* adaptive_ring_get - the i-th oldest record (i < count), else NULL. */
-const adaptive_record *adaptive_ring_get(const adaptive_ring *h,
-                                            size_t i);
+const adaptive_record *adaptive_ring_get(const adaptive_ring *h, size_t i);
 
 /* adaptive_policy_name / adaptive_policy_parse - between ids and the
  * upper-case names used by ADAPTIVE_POLICY; parse is case-insensitive and

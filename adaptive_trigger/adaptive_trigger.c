@@ -27,10 +27,26 @@ static const char *const auto_word[] = {"AUTO", NULL};
 
 /* Row numbers of the parameter table, in table order. */
 enum {
-  P_POLICY, P_PERIOD, P_LB_COST, P_COST_WEIGHT, P_EFF_MIN, P_THRESHOLD,
-  P_LOAD_INDEX, P_UTILIZATION, P_SPEED, P_SETTLE_STEPS, P_INTERVAL,
-  P_ULBA_EARLY, P_ULBA_GUARD, P_HISTORY, P_OBJ_HISTORY, P_DEBUG_LEVEL, P_SPEED_FILE,
-  P_LOADAVG_FILE, P_TRACE_FILE, P_COUNT
+  P_POLICY,
+  P_PERIOD,
+  P_LB_COST,
+  P_COST_WEIGHT,
+  P_EFF_MIN,
+  P_THRESHOLD,
+  P_LOAD_INDEX,
+  P_UTILIZATION,
+  P_SPEED,
+  P_SETTLE_STEPS,
+  P_INTERVAL,
+  P_ULBA_EARLY,
+  P_ULBA_GUARD,
+  P_HISTORY,
+  P_OBJ_HISTORY,
+  P_DEBUG_LEVEL,
+  P_SPEED_FILE,
+  P_LOADAVG_FILE,
+  P_TRACE_FILE,
+  P_COUNT
 };
 
 /* Rows with type ZP_PARAM_STRING and choices == NULL are file paths: their
@@ -52,8 +68,8 @@ static const zp_param_def param_table[P_COUNT] = {
      "THRESHOLD: load index from step TIME or LOADAVG (1+avenrun)/speed"},
     {"ADAPTIVE_UTILIZATION", ZP_PARAM_STRING, "TIME", 0, 0, 0, util_words,
      "EFFICIENCY: utilization is the step TIME or the reported LOAD / speed"},
-    {"ADAPTIVE_SPEED", ZP_PARAM_DOUBLE, "1", 0, 0, ZP_PARAM_MIN_OPEN | ZP_PARAM_NO_MAX,
-     NULL, "this rank's speed (capacity) alpha_i; may differ between ranks"},
+    {"ADAPTIVE_SPEED", ZP_PARAM_DOUBLE, "1", 0, 0, ZP_PARAM_MIN_OPEN | ZP_PARAM_NO_MAX, NULL,
+     "this rank's speed (capacity) alpha_i; may differ between ranks"},
     {"ADAPTIVE_SETTLE_STEPS", ZP_PARAM_INT, "3", 1, 0, ZP_PARAM_NO_MAX, NULL,
      "THRESHOLD/EFFICIENCY: first measurement this many steps after a balance"},
     {"ADAPTIVE_INTERVAL", ZP_PARAM_INT, "1", 1, 0, ZP_PARAM_NO_MAX, NULL,
@@ -87,20 +103,28 @@ static const zp_param_def param_table[P_COUNT] = {
  * makes the decision the same on every rank.
  */
 enum {
-  R_FLAGS = 0,             /* OR */
-  R_TMAX, R_TMIN, R_IMAX, R_IMIN, R_UMAX, R_COST, R_FP, R_FPNEG, /* MAX */
-  R_TSUM, R_USUM = R_TSUM + 4, /* SUM, four 32-bit limbs each */
+  R_FLAGS = 0, /* OR */
+  R_TMAX,
+  R_TMIN,
+  R_IMAX,
+  R_IMIN,
+  R_UMAX,
+  R_COST,
+  R_FP,
+  R_FPNEG, /* MAX */
+  R_TSUM,
+  R_USUM = R_TSUM + 4, /* SUM, four 32-bit limbs each */
   R_COUNT = R_USUM + 4
 };
 #define R_FIRST_MAX R_TMAX
 #define R_FIRST_SUM R_TSUM
 
 /* Bits of R_FLAGS. */
-#define F_BAD_TIME 0x1  /* a rank gave a NaN, infinite or negative time */
-#define F_BAD_INDEX 0x2 /* a rank could not read its load average */
-#define F_NO_LOAD 0x4   /* a rank did not report its load (LOAD source) */
-#define F_EVENT 0x8     /* a rank saw a balance since the previous call */
-#define F_NOEVENT 0x10  /* a rank saw no balance since the previous call */
+#define F_BAD_TIME  0x1  /* a rank gave a NaN, infinite or negative time */
+#define F_BAD_INDEX 0x2  /* a rank could not read its load average */
+#define F_NO_LOAD   0x4  /* a rank did not report its load (LOAD source) */
+#define F_EVENT     0x8  /* a rank saw a balance since the previous call */
+#define F_NOEVENT   0x10 /* a rank saw no balance since the previous call */
 #define F_TOO_LARGE 0x20 /* a value is beyond the fixed-point range */
 
 /* Values summed in fixed point must be below this (2^64). */
@@ -177,38 +201,38 @@ typedef struct obj_snapshot {
 } obj_snapshot;
 
 struct adaptive_trigger {
-  MPI_Comm comm;              /* duplicate of the user's communicator */
-  int rank, size;             /* this rank and the size of comm */
-  MPI_Datatype vec_type;      /* R_COUNT int64 slots as one element */
-  MPI_Op vec_op;              /* reduce_op */
-  adaptive_config cfg;        /* settings of the decision logic */
-  adaptive_state core;        /* the decision logic */
-  adaptive_quantities last;   /* quantities of the last decision */
-  int have_last;              /* 1 once a decision was made */
-  double speed;               /* ADAPTIVE_SPEED of this rank */
-  int history_cap;            /* ADAPTIVE_HISTORY */
-  int obj_cap;                /* ADAPTIVE_OBJ_HISTORY */
-  int debug_level;            /* ADAPTIVE_DEBUG_LEVEL */
-  char *speed_file;           /* ADAPTIVE_SPEED_FILE, or NULL */
-  char *loadavg_file;         /* ADAPTIVE_LOADAVG_FILE */
-  char *trace_file;           /* ADAPTIVE_TRACE_FILE, or NULL */
-  FILE *trace;                /* open trace (rank 0 only), or NULL */
-  adaptive_ring hist;         /* step records since the last balance */
-  obj_snapshot *objs;         /* obj_cap snapshot slots (ring) */
-  int obj_start, obj_count;   /* ring position and fill of objs */
-  struct Zoltan_Struct *zz;   /* attached struct, or NULL */
-  long step;                  /* successful adaptive_should_balance calls */
-  long balances;              /* balances committed */
-  int awaiting;               /* the last decision was 1 and no balance has
+  MPI_Comm comm;            /* duplicate of the user's communicator */
+  int rank, size;           /* this rank and the size of comm */
+  MPI_Datatype vec_type;    /* R_COUNT int64 slots as one element */
+  MPI_Op vec_op;            /* reduce_op */
+  adaptive_config cfg;      /* settings of the decision logic */
+  adaptive_state core;      /* the decision logic */
+  adaptive_quantities last; /* quantities of the last decision */
+  int have_last;            /* 1 once a decision was made */
+  double speed;             /* ADAPTIVE_SPEED of this rank */
+  int history_cap;          /* ADAPTIVE_HISTORY */
+  int obj_cap;              /* ADAPTIVE_OBJ_HISTORY */
+  int debug_level;          /* ADAPTIVE_DEBUG_LEVEL */
+  char *speed_file;         /* ADAPTIVE_SPEED_FILE, or NULL */
+  char *loadavg_file;       /* ADAPTIVE_LOADAVG_FILE */
+  char *trace_file;         /* ADAPTIVE_TRACE_FILE, or NULL */
+  FILE *trace;              /* open trace (rank 0 only), or NULL */
+  adaptive_ring hist;       /* step records since the last balance */
+  obj_snapshot *objs;       /* obj_cap snapshot slots (ring) */
+  int obj_start, obj_count; /* ring position and fill of objs */
+  struct Zoltan_Struct *zz; /* attached struct, or NULL */
+  long step;                /* successful adaptive_should_balance calls */
+  long balances;            /* balances committed */
+  int awaiting;             /* the last decision was 1 and no balance has
                                  been reported since */
-  int event;                  /* a balance happened since the last call */
-  double observed_cost;       /* sum of observed Zoltan call times */
-  double reported_cost;       /* sum of adaptive_balance_done costs */
-  int cost_reported;          /* 1 when adaptive_balance_done gave a cost */
-  int observed;               /* Zoltan calls observed since the last call */
-  double my_load;             /* reported load for the coming step */
-  int load_reported;          /* 1 when my_load is set */
-  int load_explicit;          /* 1 when adaptive_report_load set my_load
+  int event;                /* a balance happened since the last call */
+  double observed_cost;     /* sum of observed Zoltan call times */
+  double reported_cost;     /* sum of adaptive_balance_done costs */
+  int cost_reported;        /* 1 when adaptive_balance_done gave a cost */
+  int observed;             /* Zoltan calls observed since the last call */
+  double my_load;           /* reported load for the coming step */
+  int load_reported;        /* 1 when my_load is set */
+  int load_explicit;        /* 1 when adaptive_report_load set my_load
                                  (object sums then do not replace it) */
 };
 
@@ -290,8 +314,7 @@ static int resize_history(adaptive_trigger *t, int cap)
   int rc = adaptive_ring_init(&n, (size_t)cap);
   if (rc != ADAPTIVE_OK) return rc == ADAPTIVE_ENOMEM ? ZOLTAN_MEMERR : ZOLTAN_FATAL;
   skip = t->hist.count > n.capacity ? t->hist.count - n.capacity : 0;
-  for (i = skip; i < t->hist.count; i++)
-    adaptive_ring_push(&n, adaptive_ring_get(&t->hist, i));
+  for (i = skip; i < t->hist.count; i++) adaptive_ring_push(&n, adaptive_ring_get(&t->hist, i));
   adaptive_ring_free(&t->hist);
   t->hist = n;
   t->history_cap = cap;
@@ -318,8 +341,7 @@ static int read_speed_file(const char *path, double *speed, char *msg, size_t ca
   }
   fclose(f);
   if (!found) {
-    snprintf(msg, cap, "ADAPTIVE_SPEED_FILE = %s has no line for host %s (nor '*')",
-             path, host);
+    snprintf(msg, cap, "ADAPTIVE_SPEED_FILE = %s has no line for host %s (nor '*')", path, host);
     return ZOLTAN_FATAL;
   }
   if (!(v > 0.0) || !isfinite(v)) {
@@ -372,8 +394,7 @@ adaptive_trigger *adaptive_create(MPI_Comm comm)
   t->loadavg_file = trimmed_copy(param_table[P_LOADAVG_FILE].default_value);
   if (!t->loadavg_file) goto fail;
   if (resize_history(t, atoi(param_table[P_HISTORY].default_value)) != ZOLTAN_OK) goto fail;
-  if (resize_objects(t, atoi(param_table[P_OBJ_HISTORY].default_value)) != ZOLTAN_OK)
-    goto fail;
+  if (resize_objects(t, atoi(param_table[P_OBJ_HISTORY].default_value)) != ZOLTAN_OK) goto fail;
   return t;
 fail:
   adaptive_destroy(&t);
@@ -469,27 +490,54 @@ static int apply_param(adaptive_trigger *t, int row, const zp_param_parsed *v, a
   int iv = v->int_value;
   double dv = v->double_value;
   switch (row) {
-  case P_POLICY: adaptive_policy_parse(cval, &cfg->policy); break;
-  case P_PERIOD: cfg->period = iv; break;
-  case P_LB_COST: cfg->initial_cost = v->is_keyword ? -1.0 : dv; break;
-  case P_COST_WEIGHT: cfg->cost_weight = dv; break;
-  case P_EFF_MIN: cfg->eff_min = dv; break;
-  case P_THRESHOLD: cfg->threshold = dv; break;
+  case P_POLICY:
+    adaptive_policy_parse(cval, &cfg->policy);
+    break;
+  case P_PERIOD:
+    cfg->period = iv;
+    break;
+  case P_LB_COST:
+    cfg->initial_cost = v->is_keyword ? -1.0 : dv;
+    break;
+  case P_COST_WEIGHT:
+    cfg->cost_weight = dv;
+    break;
+  case P_EFF_MIN:
+    cfg->eff_min = dv;
+    break;
+  case P_THRESHOLD:
+    cfg->threshold = dv;
+    break;
   case P_LOAD_INDEX:
     cfg->index_source = strcmp(cval, "LOADAVG") == 0 ? ADAPTIVE_INDEX_LOADAVG : ADAPTIVE_INDEX_TIME;
     break;
   case P_UTILIZATION:
     cfg->util_source = strcmp(cval, "LOAD") == 0 ? ADAPTIVE_UTIL_LOAD : ADAPTIVE_UTIL_TIME;
     break;
-  case P_SPEED: t->speed = dv; break;
-  case P_SETTLE_STEPS: cfg->settle_steps = iv; break;
-  case P_INTERVAL: cfg->interval = iv; break;
-  case P_ULBA_EARLY: cfg->ulba_early = iv; break;
-  case P_ULBA_GUARD: cfg->ulba_guard = iv; break;
-  case P_HISTORY: return resize_history(t, iv);
-  case P_OBJ_HISTORY: return resize_objects(t, iv);
-  case P_DEBUG_LEVEL: t->debug_level = iv; break;
-  default: break;
+  case P_SPEED:
+    t->speed = dv;
+    break;
+  case P_SETTLE_STEPS:
+    cfg->settle_steps = iv;
+    break;
+  case P_INTERVAL:
+    cfg->interval = iv;
+    break;
+  case P_ULBA_EARLY:
+    cfg->ulba_early = iv;
+    break;
+  case P_ULBA_GUARD:
+    cfg->ulba_guard = iv;
+    break;
+  case P_HISTORY:
+    return resize_history(t, iv);
+  case P_OBJ_HISTORY:
+    return resize_objects(t, iv);
+  case P_DEBUG_LEVEL:
+    t->debug_level = iv;
+    break;
+  default:
+    break;
   }
   return ZOLTAN_OK;
 }
@@ -537,7 +585,8 @@ int adaptive_set_param(adaptive_trigger *t, const char *name, const char *value)
     return ZOLTAN_FATAL;
   }
   t->cfg = cfg;
-  if (t->debug_level >= 1 && t->rank == 0) printf("ADAPTIVE Parameter %s = %s\n", def->name, v.clean);
+  if (t->debug_level >= 1 && t->rank == 0)
+    printf("ADAPTIVE Parameter %s = %s\n", def->name, v.clean);
   return ZOLTAN_OK;
 }
 
@@ -577,10 +626,7 @@ static long provide_step_times(void *arg, zp_step_times *out, size_t max)
   return (long)n;
 }
 
-static double provide_balance_cost(void *arg)
-{
-  return adaptive_balance_cost(arg);
-}
+static double provide_balance_cost(void *arg) { return adaptive_balance_cost(arg); }
 
 /* Stops observing and providing for the attached struct, if any; what
  * another component attached to it since is left alone. */
@@ -698,8 +744,8 @@ int adaptive_report_objects(adaptive_trigger *t, int num_obj, int num_gid_entrie
     s->num_gid_entries = gids ? num_gid_entries : 0;
     s->loads = malloc((size_t)(num_obj > 0 ? num_obj : 1) * sizeof *s->loads);
     if (gids)
-      s->gids = malloc((size_t)(num_obj > 0 ? num_obj : 1) * (size_t)num_gid_entries *
-                       sizeof *s->gids);
+      s->gids =
+          malloc((size_t)(num_obj > 0 ? num_obj : 1) * (size_t)num_gid_entries * sizeof *s->gids);
     if (!s->loads || (gids && !s->gids)) {
       free_snapshot(s);
       s->step = -1; /* an empty snapshot; it is dropped at the next balance */
@@ -714,8 +760,7 @@ int adaptive_report_objects(adaptive_trigger *t, int num_obj, int num_gid_entrie
 }
 
 int adaptive_object_history(const adaptive_trigger *t, size_t back, long *step, int *num_obj,
-                            int *num_gid_entries, const ZOLTAN_ID_TYPE **gids,
-                            const double **loads)
+                            int *num_gid_entries, const ZOLTAN_ID_TYPE **gids, const double **loads)
 {
   const obj_snapshot *s;
   if (!t || !step || !num_obj || !num_gid_entries || !gids || !loads) return ZOLTAN_FATAL;
@@ -844,8 +889,10 @@ static void measure_local(const adaptive_trigger *t, double my_step_time, local_
   if (t->cfg.util_source == ADAPTIVE_UTIL_LOAD) {
     if (!t->load_reported) {
       ls->flags |= F_NO_LOAD;
-      zp_error(yo, "ADAPTIVE_UTILIZATION = LOAD but rank %d reported no load for the step "
-               "(adaptive_report_load)", t->rank);
+      zp_error(yo,
+               "ADAPTIVE_UTILIZATION = LOAD but rank %d reported no load for the step "
+               "(adaptive_report_load)",
+               t->rank);
     } else {
       ls->util = t->my_load / t->speed;
       if (!isfinite(ls->util) || ls->util >= FIX_LIMIT) {
@@ -964,8 +1011,8 @@ static void record_step(adaptive_trigger *t, double my_step_time, const adaptive
   t->have_last = 1;
   write_trace(t, st, q);
   if (t->rank == 0 && (t->debug_level >= 2 || (t->debug_level >= 1 && decision == 1)))
-    printf("ADAPTIVE step %ld (%ld since balance): %s, policy %s, degradation %g, C %g\n",
-           t->step, q->since, decision ? "balance" : "wait", adaptive_policy_name(t->cfg.policy),
+    printf("ADAPTIVE step %ld (%ld since balance): %s, policy %s, degradation %g, C %g\n", t->step,
+           q->since, decision ? "balance" : "wait", adaptive_policy_name(t->cfg.policy),
            q->degradation, q->cost);
   t->awaiting = decision;
   t->load_reported = t->load_explicit = 0;
@@ -1063,14 +1110,11 @@ double adaptive_balance_cost(const adaptive_trigger *t)
   return t->core.cost;
 }
 
-long adaptive_num_balances(const adaptive_trigger *t)
-{
-  return t ? t->balances : -1;
-}
+long adaptive_num_balances(const adaptive_trigger *t) { return t ? t->balances : -1; }
 
 int adaptive_last_quantities(const adaptive_trigger *t, double *degradation, double *m_hat,
-                             double *tau, double *sigma_minus, double *sigma_plus,
-                             double *spread, double *eff)
+                             double *tau, double *sigma_minus, double *sigma_plus, double *spread,
+                             double *eff)
 {
   if (!t) return ZOLTAN_FATAL;
   if (!t->have_last) return ZOLTAN_WARN;

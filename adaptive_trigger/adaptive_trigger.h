@@ -68,8 +68,7 @@ ZP_API adaptive_trigger *adaptive_create(MPI_Comm comm);
  * ZOLTAN_FATAL, with a message naming the value and the allowed range, for
  * a bad value (the old value stays); ZOLTAN_MEMERR.
  */
-ZP_API int adaptive_set_param(adaptive_trigger *t, const char *name,
-                              const char *value);
+ZP_API int adaptive_set_param(adaptive_trigger *t, const char *name, const char *value);
 
 /*
  * adaptive_attach - let the plugin layer time every Zoltan_LB_Partition and
@@ -124,8 +123,7 @@ ZP_API void adaptive_destroy(adaptive_trigger **t);
  * Returns ZOLTAN_OK, or ZOLTAN_FATAL (model unchanged) when a field is out
  * of its range.
  */
-ZP_API int adaptive_set_ulba_model(adaptive_trigger *t,
-                                   const adaptive_ulba_model *model);
+ZP_API int adaptive_set_ulba_model(adaptive_trigger *t, const adaptive_ulba_model *model);
 
 /*
  * adaptive_report_load - this rank's abstract load (cells, particles, ...)
@@ -145,10 +143,8 @@ ZP_API int adaptive_report_load(adaptive_trigger *t, double load);
  * Returns ZOLTAN_OK, ZOLTAN_FATAL on a bad argument (negative count, load
  * not finite and >= 0), or ZOLTAN_MEMERR.
  */
-ZP_API int adaptive_report_objects(adaptive_trigger *t, int num_obj,
-                                   int num_gid_entries,
-                                   const ZOLTAN_ID_TYPE *gids,
-                                   const double *loads);
+ZP_API int adaptive_report_objects(adaptive_trigger *t, int num_obj, int num_gid_entries,
+                                   const ZOLTAN_ID_TYPE *gids, const double *loads);
 
 /*
  * adaptive_object_history - the object-load snapshot `back` steps ago
@@ -157,10 +153,8 @@ ZP_API int adaptive_report_objects(adaptive_trigger *t, int num_obj,
  * Returns ZOLTAN_OK, ZOLTAN_WARN when no such snapshot is held (outputs 0 /
  * NULL), or ZOLTAN_FATAL on a NULL argument.
  */
-ZP_API int adaptive_object_history(const adaptive_trigger *t, size_t back,
-                                   long *step, int *num_obj,
-                                   int *num_gid_entries,
-                                   const ZOLTAN_ID_TYPE **gids,
+ZP_API int adaptive_object_history(const adaptive_trigger *t, size_t back, long *step, int *num_obj,
+                                   int *num_gid_entries, const ZOLTAN_ID_TYPE **gids,
                                    const double **loads);
 
 /*
@@ -170,8 +164,7 @@ ZP_API int adaptive_object_history(const adaptive_trigger *t, size_t back,
  * negative ZOLTAN_FATAL when t is NULL or out is NULL with max > 0.
  * Not collective.
  */
-ZP_API long adaptive_history(const adaptive_trigger *t, adaptive_record *out,
-                             size_t max);
+ZP_API long adaptive_history(const adaptive_trigger *t, adaptive_record *out, size_t max);
 
 /*
  * adaptive_increase_rate - least-squares slope per step, over the history
@@ -180,8 +173,7 @@ ZP_API long adaptive_history(const adaptive_trigger *t, adaptive_record *out,
  * paper.  Not collective.  Returns ZOLTAN_OK; ZOLTAN_WARN with *rate = 0
  * when fewer than two usable steps are held; ZOLTAN_FATAL on bad arguments.
  */
-ZP_API int adaptive_increase_rate(const adaptive_trigger *t, int what,
-                                  double *rate);
+ZP_API int adaptive_increase_rate(const adaptive_trigger *t, int what, double *rate);
 
 /* adaptive_steps_since_balance - steps recorded since the last balance
  * (0 right after one), or -1 when t is NULL.  Not collective. */
@@ -201,11 +193,9 @@ ZP_API long adaptive_num_balances(const adaptive_trigger *t);
  * (NULL outputs are skipped).  Not collective.  Returns ZOLTAN_OK, or
  * ZOLTAN_WARN before the first decision, ZOLTAN_FATAL when t is NULL.
  */
-ZP_API int adaptive_last_quantities(const adaptive_trigger *t,
-                                    double *degradation, double *m_hat,
-                                    double *tau, double *sigma_minus,
-                                    double *sigma_plus, double *spread,
-                                    double *eff);
+ZP_API int adaptive_last_quantities(const adaptive_trigger *t, double *degradation, double *m_hat,
+                                    double *tau, double *sigma_minus, double *sigma_plus,
+                                    double *spread, double *eff);
 
 #ifdef __cplusplus
 }

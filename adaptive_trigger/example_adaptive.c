@@ -37,19 +37,19 @@
 
 #include <zoltan_plugins/adaptive_trigger.h>
 
-#define OBJ_PER_RANK 64
-#define WORK_PER_UNIT 3000 /* inner iterations per unit of weight */
-#define HOT_GROWTH 0.05    /* weight added per step to a hot object */
+#define OBJ_PER_RANK      64
+#define WORK_PER_UNIT     3000 /* inner iterations per unit of weight */
+#define HOT_GROWTH        0.05 /* weight added per step to a hot object */
 #define DEFAULT_UNIT_COST 1e-3 /* modelled seconds per unit of weight and step */
-#define DEFAULT_LB_COST 0.1    /* modelled seconds per balance */
+#define DEFAULT_LB_COST   0.1  /* modelled seconds per balance */
 
 /* The objects this rank owns. */
 typedef struct app {
-  int n, cap;          /* number of objects, allocated slots */
-  ZOLTAN_ID_TYPE *gid; /* global IDs, 1 .. total */
-  double *count;       /* steps computed on the object so far */
-  ZOLTAN_ID_TYPE total;/* objects over all ranks */
-  int step;            /* current step, for the weights */
+  int n, cap;           /* number of objects, allocated slots */
+  ZOLTAN_ID_TYPE *gid;  /* global IDs, 1 .. total */
+  double *count;        /* steps computed on the object so far */
+  ZOLTAN_ID_TYPE total; /* objects over all ranks */
+  int step;             /* current step, for the weights */
 } app;
 
 static double weight(const app *a, ZOLTAN_ID_TYPE g)
@@ -147,8 +147,16 @@ static void mid_migrate(void *d, int ng, int nl, int nimp, ZOLTAN_ID_PTR igid, Z
 {
   app *a = d;
   int i, k = 0;
-  (void)ng; (void)nl; (void)nimp; (void)igid; (void)ilid; (void)iproc; (void)ipart;
-  (void)egid; (void)eproc; (void)epart;
+  (void)ng;
+  (void)nl;
+  (void)nimp;
+  (void)igid;
+  (void)ilid;
+  (void)iproc;
+  (void)ipart;
+  (void)egid;
+  (void)eproc;
+  (void)epart;
   for (i = 0; i < nexp; i++) a->gid[elid[i]] = 0; /* 0 is never a used ID */
   for (i = 0; i < a->n; i++) {
     if (a->gid[i] == 0) continue;
@@ -199,8 +207,8 @@ static int balance(struct Zoltan_Struct *zz)
   int changes, ngid, nlid, nimp, nexp, *iproc, *ipart, *eproc, *epart, rc;
   ZOLTAN_ID_PTR igid, ilid, egid, elid;
   /* AUTO_MIGRATE is on: Zoltan moves the objects through the callbacks. */
-  rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &igid, &ilid, &iproc, &ipart,
-                           &nexp, &egid, &elid, &eproc, &epart);
+  rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &igid, &ilid, &iproc, &ipart, &nexp,
+                           &egid, &elid, &eproc, &epart);
   Zoltan_LB_Free_Part(&igid, &ilid, &iproc, &ipart);
   Zoltan_LB_Free_Part(&egid, &elid, &eproc, &epart);
   return rc;

@@ -48,8 +48,7 @@ static void *xmalloc(size_t bytes)
 
 static void block_mapping(size_t n, int nparts, int *part)
 {
-  for (size_t i = 0; i < n; i++)
-    part[i] = (int)((i * (size_t)nparts) / n);
+  for (size_t i = 0; i < n; i++) part[i] = (int)((i * (size_t)nparts) / n);
 }
 
 /* Best of REPEATS times of GREEDY on the n weights w into nparts parts
@@ -59,8 +58,7 @@ static double time_greedy(size_t n, const double *w, int nparts, int *g)
   double best = 1e30;
   for (int r = 0; r < REPEATS; r++) {
     double t0 = now();
-    if (greedy_assign(n, 1, w, nparts, NULL, g) != GREEDY_OK)
-      return -1.0;
+    if (greedy_assign(n, 1, w, nparts, NULL, g) != GREEDY_OK) return -1.0;
     double t1 = now();
     best = t1 - t0 < best ? t1 - t0 : best;
   }
@@ -80,8 +78,7 @@ static double time_refine(size_t n, const double *ws, int nparts, const int *g, 
   for (int r = 0; r < REPEATS; r++) {
     double t0 = now();
     *rc = refine_run(n, 1, ws, nparts, NULL, g, &o, out, st);
-    if (*rc < 0)
-      return -1.0;
+    if (*rc < 0) return -1.0;
     double t1 = now();
     best = t1 - t0 < best ? t1 - t0 : best;
   }
@@ -100,10 +97,8 @@ static int time_greedy_then_refine(size_t n, const double *w, int nparts, double
   refine_stats st;
   int rc;
   *tg = time_greedy(n, w, nparts, g);
-  if (*tg < 0.0)
-    return 1;
-  for (size_t i = 0; i < n; i++)
-    ws[i] = (g[i] % 5 == 0) ? 1.3 * w[i] : w[i];
+  if (*tg < 0.0) return 1;
+  for (size_t i = 0; i < n; i++) ws[i] = (g[i] % 5 == 0) ? 1.3 * w[i] : w[i];
   *tr = time_refine(n, ws, nparts, g, out, &st, &rc);
   return *tr < 0.0;
 }
@@ -133,14 +128,13 @@ static int bench_greedy(size_t n, int nparts)
   ct_heavy_tailed(&rng, n, 1.0, 1000.0, w);
   double t_sort = time_qsort(n, w, ws);
   double t_greedy = time_greedy(n, w, nparts, part);
-  if (t_greedy < 0.0 || ct_check_assignment(n, 1, w, nparts, NULL, 1, part))
-    return 1;
+  if (t_greedy < 0.0 || ct_check_assignment(n, 1, w, nparts, NULL, 1, part)) return 1;
   block_mapping(n, nparts, blk);
   double q = ct_max_rel_load(n, w, nparts, NULL, part);
   double qb = ct_max_rel_load(n, w, nparts, NULL, blk);
   printf("GREEDY  n=%zu parts=%d (w = 1 + 999 U^4)\n", n, nparts);
-  printf("  time %.4f s   baseline qsort of the weights %.4f s   ratio %.2f\n",
-         t_greedy, t_sort, t_greedy / t_sort);
+  printf("  time %.4f s   baseline qsort of the weights %.4f s   ratio %.2f\n", t_greedy, t_sort,
+         t_greedy / t_sort);
   printf("  max/avg %.5f   baseline block mapping %.5f   ratio %.4f\n", q, qb, q / qb);
   free(w);
   free(ws);
@@ -162,10 +156,8 @@ static int bench_refine(size_t n, int nparts)
   zp_rng_seed(&rng, 777);
   /* Balanced start (GREEDY on uniform weights), then 20% of the parts get
    * 30% more work on every object. */
-  for (size_t i = 0; i < n; i++)
-    w[i] = 1.0 + zp_rng_uniform(&rng);
-  if (greedy_assign(n, 1, w, nparts, NULL, cur) != GREEDY_OK)
-    return 1;
+  for (size_t i = 0; i < n; i++) w[i] = 1.0 + zp_rng_uniform(&rng);
+  if (greedy_assign(n, 1, w, nparts, NULL, cur) != GREEDY_OK) return 1;
   for (int k = 0; k < nparts / 5;) {
     int p = (int)zp_rng_below(&rng, (uint64_t)nparts);
     if (!over[p]) {
@@ -174,12 +166,10 @@ static int bench_refine(size_t n, int nparts)
     }
   }
   for (size_t i = 0; i < n; i++)
-    if (over[cur[i]])
-      w[i] *= 1.3;
+    if (over[cur[i]]) w[i] *= 1.3;
   double t_ref = time_refine(n, w, nparts, cur, out, &st, &rc);
   double t_gr = time_greedy(n, w, nparts, g);
-  if (t_ref < 0.0 || t_gr < 0.0 || ct_check_assignment(n, 1, w, nparts, NULL, 1, out))
-    return 1;
+  if (t_ref < 0.0 || t_gr < 0.0 || ct_check_assignment(n, 1, w, nparts, NULL, 1, out)) return 1;
   size_t gm = ct_moved(n, cur, g);
   printf("REFINE  n=%zu parts=%d, 20%% of parts overloaded by 30%%, tolerance 1.05\n", n, nparts);
   printf("  time %.4f s   baseline GREEDY %.4f s   ratio %.2f\n", t_ref, t_gr, t_ref / t_gr);
@@ -209,8 +199,7 @@ static int bench_lbtest(size_t n, int nparts, uint64_t seed)
   refine_default_options(&o);
   o.tolerance = 1.05;
   double t0 = now();
-  if (greedy_assign(n, 1, w, nparts, NULL, g) != GREEDY_OK)
-    return 1;
+  if (greedy_assign(n, 1, w, nparts, NULL, g) != GREEDY_OK) return 1;
   double t1 = now();
   int rc = refine_run(n, 1, w, nparts, NULL, cur, &o, rf, &sr);
   double t2 = now();
@@ -225,15 +214,14 @@ static int bench_lbtest(size_t n, int nparts, uint64_t seed)
   double qr = ct_max_rel_load(n, w, nparts, NULL, rf);
   double qgr = ct_max_rel_load(n, w, nparts, NULL, gr);
   size_t mg = ct_moved(n, cur, g), mr = ct_moved(n, cur, rf), mgr = ct_moved(n, cur, gr);
-  printf("lb_test n=%zu parts=%d (%zu objects/part), block start max/avg %.4f\n", n,
-         nparts, n / (size_t)nparts, q0);
-  printf("  %-13s max/avg %.5f (x%.4f of GREEDY)  moved %6.2f%%  %.4f s\n", "GREEDY", qg,
-         1.0, 100.0 * mg / n, t1 - t0);
-  printf("  %-13s max/avg %.5f (x%.4f of GREEDY)  moved %6.2f%%  %.4f s  %s\n",
-         "REFINE 1.05", qr, qr / qg, 100.0 * mr / n, t2 - t1,
-         rc == REFINE_OK ? "" : "(WARN)");
-  printf("  %-13s max/avg %.5f (x%.4f of GREEDY)  moved %6.2f%%  %.4f s  pass %d\n",
-         "GREEDYREFINE", qgr, qgr / qg, 100.0 * mgr / n, t3 - t2, sg.pass);
+  printf("lb_test n=%zu parts=%d (%zu objects/part), block start max/avg %.4f\n", n, nparts,
+         n / (size_t)nparts, q0);
+  printf("  %-13s max/avg %.5f (x%.4f of GREEDY)  moved %6.2f%%  %.4f s\n", "GREEDY", qg, 1.0,
+         100.0 * mg / n, t1 - t0);
+  printf("  %-13s max/avg %.5f (x%.4f of GREEDY)  moved %6.2f%%  %.4f s  %s\n", "REFINE 1.05", qr,
+         qr / qg, 100.0 * mr / n, t2 - t1, rc == REFINE_OK ? "" : "(WARN)");
+  printf("  %-13s max/avg %.5f (x%.4f of GREEDY)  moved %6.2f%%  %.4f s  pass %d\n", "GREEDYREFINE",
+         qgr, qgr / qg, 100.0 * mgr / n, t3 - t2, sg.pass);
   free(w);
   free(cur);
   free(g);
@@ -249,8 +237,7 @@ static int bench_lbtest(size_t n, int nparts, uint64_t seed)
 static int bench_scaling(const char *csv, size_t nmax)
 {
   FILE *f = fopen(csv, "w");
-  if (f == NULL)
-    return 1;
+  if (f == NULL) return 1;
   fprintf(f, "objects,parts,greedy_s,refine_s,qsort_s\n");
   printf("scaling (CSV %s):\n", csv);
   for (size_t n = 1000; n <= nmax; n *= 10) {
@@ -262,8 +249,7 @@ static int bench_scaling(const char *csv, size_t nmax)
     zp_rng_seed(&rng, 99 + n);
     ct_heavy_tailed(&rng, n, 1.0, 1000.0, w);
     double ts = time_qsort(n, w, ws);
-    if (time_greedy_then_refine(n, w, nparts, ws, g, out, &tg, &tr))
-      return 1;
+    if (time_greedy_then_refine(n, w, nparts, ws, g, out, &tg, &tr)) return 1;
     fprintf(f, "%zu,%d,%.6e,%.6e,%.6e\n", n, nparts, tg, tr, ts);
     printf("  n=%-8zu GREEDY %.4f s  REFINE %.4f s  qsort %.4f s\n", n, tg, tr, ts);
     free(w);
@@ -285,8 +271,7 @@ static int bench_parts(const char *csv, size_t n)
   double *w = xmalloc(n * sizeof(double)), *ws = xmalloc(n * sizeof(double));
   int *g = xmalloc(n * sizeof(int)), *out = xmalloc(n * sizeof(int));
   zp_rng rng;
-  if (f == NULL)
-    return 1;
+  if (f == NULL) return 1;
   zp_rng_seed(&rng, 4242);
   ct_heavy_tailed(&rng, n, 1.0, 1000.0, w);
   printf("parts scaling at n=%zu (CSV %s):\n", n, csv);
@@ -294,14 +279,12 @@ static int bench_parts(const char *csv, size_t n)
     double mx = 0.0, tot = 0.0, tg, tr;
     int P = parts[k];
     double *load = calloc((size_t)P, sizeof(double));
-    if (time_greedy_then_refine(n, w, P, ws, g, out, &tg, &tr))
-      return 1;
+    if (time_greedy_then_refine(n, w, P, ws, g, out, &tg, &tr)) return 1;
     for (size_t i = 0; i < n; i++) {
       load[g[i]] += w[i];
       tot += w[i];
     }
-    for (int p = 0; p < P; p++)
-      mx = load[p] > mx ? load[p] : mx;
+    for (int p = 0; p < P; p++) mx = load[p] > mx ? load[p] : mx;
     fprintf(f, "%zu,%d,%.6e,%.6e,\n", n, P, tg, tr);
     printf("  parts=%-5d GREEDY %.4f s (max/avg %.5f)  REFINE %.4f s\n", P, tg, mx / (tot / P), tr);
     free(load);
@@ -335,7 +318,6 @@ int main(int argc, char **argv)
   fail |= bench_lbtest(100000, 1000, 2);
   fail |= bench_lbtest(1000000 / scale, 1000, 3);
   fail |= bench_lbtest(1024, 8, 4);
-  if (fail)
-    fprintf(stderr, "bench_cores: a strategy failed its checks\n");
+  if (fail) fprintf(stderr, "bench_cores: a strategy failed its checks\n");
   return fail;
 }

@@ -121,13 +121,13 @@ static const method methods[] = {
 
 /* What one balancing call gave. */
 typedef struct result {
-  int ierr;         /* Zoltan's return code (minimum over ranks) */
-  double time;      /* median over repetitions of the slowest rank, seconds */
-  double maxavg;    /* largest part load / average part load */
-  double moved;     /* fraction of objects whose part changed */
-  double moved_w;   /* fraction of the total load that changed part */
-  double cut;       /* edges between different parts */
-  int bookkeeping;  /* 1 if every object was accounted for */
+  int ierr;        /* Zoltan's return code (minimum over ranks) */
+  double time;     /* median over repetitions of the slowest rank, seconds */
+  double maxavg;   /* largest part load / average part load */
+  double moved;    /* fraction of objects whose part changed */
+  double moved_w;  /* fraction of the total load that changed part */
+  double cut;      /* edges between different parts */
+  int bookkeeping; /* 1 if every object was accounted for */
 } result;
 
 static int g_rank;
@@ -142,33 +142,29 @@ static int selected(int k)
 {
   const char *p = g_methods;
   size_t len = strlen(methods[k].label);
-  if (!strcmp(methods[k].label, "GRAPH-SCOTCH") && !g_scotch_ok)
+  if (!strcmp(methods[k].label, "GRAPH-SCOTCH") && !g_scotch_ok) return 0;
+  if (g_no_graph &&
+      (!strcmp(methods[k].lb_method, "GRAPH") || !strcmp(methods[k].lb_method, "HYPERGRAPH")))
     return 0;
-  if (g_no_graph && (!strcmp(methods[k].lb_method, "GRAPH") ||
-                     !strcmp(methods[k].lb_method, "HYPERGRAPH")))
-    return 0;
-  if (p == NULL || k == 0)
-    return 1;
+  if (p == NULL || k == 0) return 1;
   while (*p) {
-    if (!strncmp(p, methods[k].label, len) && (p[len] == ',' || p[len] == '\0'))
-      return 1;
+    if (!strncmp(p, methods[k].label, len) && (p[len] == ',' || p[len] == '\0')) return 1;
     p = strchr(p, ',');
-    if (p == NULL)
-      break;
+    if (p == NULL) break;
     p++;
   }
   return 0;
 }
 static FILE *g_csv;
 
-#define BZ_FAIL(...)                                          \
-  do {                                                        \
-    if (g_rank == 0) {                                        \
-      fprintf(stderr, "bench_zoltan: FAILED: ");              \
-      fprintf(stderr, __VA_ARGS__);                           \
-      fprintf(stderr, "\n");                                  \
-    }                                                         \
-    g_fail = 1;                                               \
+#define BZ_FAIL(...)                                                                               \
+  do {                                                                                             \
+    if (g_rank == 0) {                                                                             \
+      fprintf(stderr, "bench_zoltan: FAILED: ");                                                   \
+      fprintf(stderr, __VA_ARGS__);                                                                \
+      fprintf(stderr, "\n");                                                                       \
+    }                                                                                              \
+    g_fail = 1;                                                                                    \
   } while (0)
 
 static void *xcalloc(size_t n, size_t size)
@@ -192,8 +188,7 @@ static void set_ownership(problem *pb)
 {
   pb->nlocal = 0;
   for (int i = 0; i < pb->n; i++)
-    if (part_owner(pb, pb->part[i]) == pb->rank)
-      pb->lobj[pb->nlocal++] = i;
+    if (part_owner(pb, pb->part[i]) == pb->rank) pb->lobj[pb->nlocal++] = i;
 }
 
 /* ---- Zoltan callbacks ---------------------------------------------------- */
@@ -214,8 +209,7 @@ static void cb_obj_list(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gids, ZOLTAN_
     int i = pb->lobj[k];
     gids[k] = (ZOLTAN_ID_TYPE)(i + 1);
     lids[k] = (ZOLTAN_ID_TYPE)k;
-    if (wdim > 0)
-      w[k * wdim] = (float)pb->w[i];
+    if (wdim > 0) w[k * wdim] = (float)pb->w[i];
   }
   *ierr = ZOLTAN_OK;
 }
@@ -227,8 +221,7 @@ static void cb_parts(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOL
   (void)ngid;
   (void)nlid;
   (void)lids;
-  for (int k = 0; k < n; k++)
-    parts[k] = pb->part[gids[k] - 1];
+  for (int k = 0; k < n; k++) parts[k] = pb->part[gids[k] - 1];
   *ierr = ZOLTAN_OK;
 }
 
@@ -247,13 +240,12 @@ static void cb_geom(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLT
   (void)nlid;
   (void)lids;
   for (int k = 0; k < n; k++)
-    for (int c = 0; c < 3 && c < dim; c++)
-      x[k * dim + c] = pb->x[3 * (gids[k] - 1) + c];
+    for (int c = 0; c < 3 && c < dim; c++) x[k * dim + c] = pb->x[3 * (gids[k] - 1) + c];
   *ierr = ZOLTAN_OK;
 }
 
-static void cb_num_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids,
-                         ZOLTAN_ID_PTR lids, int *ne, int *ierr)
+static void cb_num_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                         int *ne, int *ierr)
 {
   problem *pb = d;
   (void)ngid;
@@ -281,8 +273,7 @@ static void cb_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOL
     for (int e = pb->xadj[i]; e < pb->xadj[i + 1]; e++, off++) {
       nbr[off] = (ZOLTAN_ID_TYPE)(pb->adj[e] + 1);
       nbr_proc[off] = part_owner(pb, pb->part[pb->adj[e]]);
-      if (wdim > 0)
-        ew[off * wdim] = 1.0f;
+      if (wdim > 0) ew[off * wdim] = 1.0f;
     }
   }
   *ierr = ZOLTAN_OK;
@@ -299,8 +290,7 @@ static void build_graph(problem *pb, int npairs, const int *pairs)
     deg[pairs[2 * e + 1]]++;
   }
   pb->xadj = xcalloc((size_t)pb->n + 1, sizeof *pb->xadj);
-  for (int i = 0; i < pb->n; i++)
-    pb->xadj[i + 1] = pb->xadj[i] + deg[i];
+  for (int i = 0; i < pb->n; i++) pb->xadj[i + 1] = pb->xadj[i] + deg[i];
   pb->adj = xcalloc((size_t)pb->xadj[pb->n], sizeof *pb->adj);
   memset(deg, 0, (size_t)pb->n * sizeof *deg);
   for (int e = 0; e < npairs; e++) {
@@ -396,15 +386,13 @@ static void make_topology(problem *pb, enum topo t, zp_rng *rng)
     }
   } else {
     for (int i = 0; i < n; i++)
-      for (int c = 0; c < 3; c++)
-        pb->x[3 * i + c] = zp_rng_uniform(rng);
+      for (int c = 0; c < 3; c++) pb->x[3 * i + c] = zp_rng_uniform(rng);
     /* Each object links to 3 random others; self loops are skipped and a
      * repeated pair merely doubles that edge's weight in the cut. */
     for (int i = 0; i < n && n > 1; i++)
       for (int k = 0; k < 3; k++) {
         int j = (int)zp_rng_below(rng, (uint64_t)n);
-        if (j == i)
-          continue;
+        if (j == i) continue;
         pairs[2 * np] = i;
         pairs[2 * np + 1] = j;
         np++;
@@ -418,8 +406,7 @@ static void make_topology(problem *pb, enum topo t, zp_rng *rng)
  * stores weights, so that our metrics see what the methods saw. */
 static void draw_loads(problem *pb, zp_rng *rng)
 {
-  for (int i = 0; i < pb->n; i++)
-    pb->w[i] = (float)(10.0 + 990.0 * pow(zp_rng_uniform(rng), 4.0));
+  for (int i = 0; i < pb->n; i++) pb->w[i] = (float)(10.0 + 990.0 * pow(zp_rng_uniform(rng), 4.0));
 }
 
 /* ---- metrics ------------------------------------------------------------- */
@@ -430,16 +417,13 @@ static double max_avg(const problem *pb, const int *part, double *lower)
   for (int i = 0; i < pb->n; i++) {
     load[part[i]] += pb->w[i];
     tot += pb->w[i];
-    if (pb->w[i] > wmax)
-      wmax = pb->w[i];
+    if (pb->w[i] > wmax) wmax = pb->w[i];
   }
   for (int p = 0; p < pb->nparts; p++)
-    if (load[p] > mx)
-      mx = load[p];
+    if (load[p] > mx) mx = load[p];
   free(load);
   double avg = tot / pb->nparts;
-  if (lower)
-    *lower = avg > 0 ? fmax(1.0, wmax / avg) : 1.0;
+  if (lower) *lower = avg > 0 ? fmax(1.0, wmax / avg) : 1.0;
   return avg > 0 ? mx / avg : 1.0;
 }
 
@@ -448,8 +432,7 @@ static double max_load(const problem *pb, const int *part)
 {
   double lower;
   double tot = 0.0;
-  for (int i = 0; i < pb->n; i++)
-    tot += pb->w[i];
+  for (int i = 0; i < pb->n; i++) tot += pb->w[i];
   return max_avg(pb, part, &lower) * tot / pb->nparts;
 }
 
@@ -458,8 +441,7 @@ static double edge_cut(const problem *pb, const int *part)
   double cut = 0.0;
   for (int i = 0; i < pb->n; i++)
     for (int e = pb->xadj[i]; e < pb->xadj[i + 1]; e++)
-      if (pb->adj[e] > i && part[pb->adj[e]] != part[i])
-        cut += 1.0;
+      if (pb->adj[e] > i && part[pb->adj[e]] != part[i]) cut += 1.0;
   return cut;
 }
 
@@ -487,10 +469,8 @@ static void configure(struct Zoltan_Struct *zz, problem *pb, const method *m)
    * that the benchmark sees the whole new assignment for every method. */
   Zoltan_Set_Param(zz, "MIGRATE_ONLY_PROC_CHANGES", "0");
   Zoltan_Set_Param(zz, "LB_METHOD", m->lb_method);
-  if (m->p1)
-    Zoltan_Set_Param(zz, m->p1, m->v1);
-  if (m->p2)
-    Zoltan_Set_Param(zz, m->p2, m->v2);
+  if (m->p1) Zoltan_Set_Param(zz, m->p1, m->v1);
+  if (m->p2) Zoltan_Set_Param(zz, m->p2, m->v2);
   Zoltan_Set_Num_Obj_Fn(zz, cb_num_obj, pb);
   Zoltan_Set_Obj_List_Fn(zz, cb_obj_list, pb);
   Zoltan_Set_Part_Multi_Fn(zz, cb_parts, pb);
@@ -524,10 +504,8 @@ static void run_method(problem *pb, const method *m, int reps, int *newpart, res
     reps = 1;
     *keep = zz;
   }
-  if (fresh)
-    configure(zz, pb, m);
-  for (int i = 0; i < pb->n; i++)
-    mine[i] = -1;
+  if (fresh) configure(zz, pb, m);
+  for (int i = 0; i < pb->n; i++) mine[i] = -1;
   for (int rep = 0; rep < reps; rep++) {
     int changes, ngid, nlid, nimp, nexp, *ip = NULL, *ipa = NULL, *ep = NULL, *epa = NULL;
     ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
@@ -590,8 +568,7 @@ static void run_method(problem *pb, const method *m, int reps, int *newpart, res
         r->bookkeeping = 0;
         break;
       }
-    if (bad || nimp_tot != nexp_tot)
-      r->bookkeeping = 0;
+    if (bad || nimp_tot != nexp_tot) r->bookkeeping = 0;
   }
   if (ierr >= 0 && r->bookkeeping) {
     double tot = 0.0, mw = 0.0;
@@ -614,8 +591,7 @@ static void run_method(problem *pb, const method *m, int reps, int *newpart, res
   }
   if (ierr >= 0 && !r->bookkeeping)
     BZ_FAIL("%s: the new assignment does not account for every object once", m->label);
-  if (!keep)
-    Zoltan_Destroy(&zz);
+  if (!keep) Zoltan_Destroy(&zz);
   free(times);
   free(mine);
   free(count);
@@ -629,16 +605,15 @@ static const char *g_plotdir = ".";
 static void csv_row(const char *workload, const char *cname, int step, const problem *pb,
                     const method *m, const result *r, double lower, double cut0, double tblock)
 {
-  if (g_rank != 0 || g_csv == NULL)
-    return;
+  if (g_rank != 0 || g_csv == NULL) return;
   fprintf(g_csv, "%s,%s,%d,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.0f,%.0f,%.6e,%.4f\n", workload,
           cname, step, m->label, pb->size, pb->n, pb->nparts, r->ierr, r->maxavg, lower, r->moved,
           r->moved_w, r->cut, cut0, r->time, tblock > 0 ? r->time / tblock : 0.0);
 }
 
 /* Checks the promises of our methods on one result (with --check). */
-static void check_promises(const char *cname, const problem *pb, const method *m,
-                           const result *r, const result *greedy)
+static void check_promises(const char *cname, const problem *pb, const method *m, const result *r,
+                           const result *greedy)
 {
   int per_part = pb->n / pb->nparts;
   if (r->ierr < 0) {
@@ -648,12 +623,11 @@ static void check_promises(const char *cname, const problem *pb, const method *m
   if (!strcmp(m->label, "GREEDY") && per_part >= 16 && r->maxavg > 1.01)
     BZ_FAIL("%s GREEDY max/avg %.5f > 1.01 at %d objects per part", cname, r->maxavg, per_part);
   if (!strcmp(m->label, "REFINE") && r->ierr == ZOLTAN_OK && r->maxavg > BZ_TOL + 1e-9)
-    BZ_FAIL("%s REFINE max/avg %.5f > tolerance %.2f though it reported success", cname,
-            r->maxavg, BZ_TOL);
+    BZ_FAIL("%s REFINE max/avg %.5f > tolerance %.2f though it reported success", cname, r->maxavg,
+            BZ_TOL);
   if (!strcmp(m->label, "GREEDYREFINE") && greedy && per_part >= 16 &&
       r->maxavg > 1.01 * greedy->maxavg + 1e-9)
-    BZ_FAIL("%s GREEDYREFINE max/avg %.5f > 1.01 x GREEDY %.5f", cname, r->maxavg,
-            greedy->maxavg);
+    BZ_FAIL("%s GREEDYREFINE max/avg %.5f > 1.01 x GREEDY %.5f", cname, r->maxavg, greedy->maxavg);
 }
 
 /* Runs every method on one input and prints the table.  step >= 0 marks an
@@ -680,12 +654,12 @@ static void run_case(problem *pb, const char *workload, const char *cname, int s
     if (step >= 0)
       printf("   step %d: each method starts from its own previous answer; the block\n"
              "   mapping of these loads would give max/avg %.4f, cut %.0f\n",
-           step, start, edge_cut(pb, input));
+             step, start, edge_cut(pb, input));
     else
       printf("   input max/avg %.4f   input cut %.0f\n", start, edge_cut(pb, input));
     printf("   lower bound max(avg, heaviest object)/avg %.4f\n", lower);
-    printf("   %-13s %9s %9s %8s %8s %8s %10s %8s  %s\n", "method", "max/avg", "x bound",
-           "moved%", "load%", "cut", "time ms", "x BLOCK", "");
+    printf("   %-13s %9s %9s %8s %8s %8s %10s %8s  %s\n", "method", "max/avg", "x bound", "moved%",
+           "load%", "cut", "time ms", "x BLOCK", "");
   }
   max_avg(pb, input, &lower);
   cut0 = edge_cut(pb, input);
@@ -701,10 +675,8 @@ static void run_case(problem *pb, const char *workload, const char *cname, int s
     else
       memcpy(pb->part, input, (size_t)pb->n * sizeof *pb->part);
     run_method(pb, &methods[k], reps, np, r, methods[k].stateful ? &kept[k] : NULL);
-    if (k == 0)
-      tblock = r->time;
-    if (!strcmp(methods[k].label, "GREEDY"))
-      gi = k;
+    if (k == 0) tblock = r->time;
+    if (!strcmp(methods[k].label, "GREEDY")) gi = k;
     if (g_rank == 0) {
       if (r->ierr < 0)
         printf("   %-13s   error %d\n", methods[k].label, r->ierr);
@@ -712,19 +684,18 @@ static void run_case(problem *pb, const char *workload, const char *cname, int s
         printf("   %-13s %9.4f %9.4f %8.2f %8.2f %8.0f %10.3f %8.2f  %s\n", methods[k].label,
                r->maxavg, r->maxavg / lower, 100.0 * r->moved, 100.0 * r->moved_w, r->cut,
                1e3 * r->time, tblock > 0 ? r->time / tblock : 0.0,
-               r->ierr == ZOLTAN_WARN ? "(warn)" : methods[k].stateful ? "(1 call)" : "");
+               r->ierr == ZOLTAN_WARN ? "(warn)"
+               : methods[k].stateful  ? "(1 call)"
+                                      : "");
       if (scatter && r->ierr >= 0)
         fprintf(scatter, "%s %.6f %.6f\n", methods[k].label, 100.0 * r->moved, r->maxavg);
     }
     csv_row(workload, cname, step, pb, &methods[k], r, lower, cut0, tblock);
-    if (check)
-      check_promises(cname, pb, &methods[k], r, gi >= 0 && gi < k ? &out[gi] : NULL);
-    if (states)
-      memcpy(states[k], np, (size_t)pb->n * sizeof *np);
+    if (check) check_promises(cname, pb, &methods[k], r, gi >= 0 && gi < k ? &out[gi] : NULL);
+    if (states) memcpy(states[k], np, (size_t)pb->n * sizeof *np);
   }
   memcpy(pb->part, input, (size_t)pb->n * sizeof *input);
-  if (scatter)
-    fclose(scatter);
+  if (scatter) fclose(scatter);
   free(input);
   free(np);
 }
@@ -745,8 +716,7 @@ static void wl_charm(int reps, int check)
   zp_rng_seed(&rng, 1001);
   make_topology(&pb, TOPO_RING, &rng);
   draw_loads(&pb, &rng);
-  for (int i = 0; i < pb.n; i++)
-    pb.part[i] = i % pb.nparts;
+  for (int i = 0; i < pb.n; i++) pb.part[i] = i % pb.nparts;
   int **states = xcalloc(NMETHODS, sizeof *states);
   for (int k = 0; k < NMETHODS; k++) {
     states[k] = xcalloc((size_t)pb.n, sizeof **states);
@@ -759,8 +729,7 @@ static void wl_charm(int reps, int check)
            "   balancing after 500/1000/1500 (3 measured calls charged):\n");
     printf("   %-13s %10.1f us/iter  ratio 1.000\n", "no balancing", t_none);
     for (int k = 0; k < NMETHODS; k++) {
-      if (res[k].ierr < 0)
-        continue;
+      if (res[k].ierr < 0) continue;
       double t_bal = max_load(&pb, states[k]);
       double per = (500.0 * t_none + 1500.0 * t_bal + 3.0 * 1e6 * res[k].time) / 2000.0;
       printf("   %-13s %10.1f us/iter  ratio %.3f  (balanced iteration %.1f us)\n",
@@ -770,8 +739,7 @@ static void wl_charm(int reps, int check)
                 methods[k].label, pb.size, pb.n, pb.nparts, res[k].ierr, per, t_none);
     }
   }
-  for (int k = 0; k < NMETHODS; k++)
-    free(states[k]);
+  for (int k = 0; k < NMETHODS; k++) free(states[k]);
   free(states);
   problem_free(&pb);
 }
@@ -788,8 +756,7 @@ static void wl_lbtest(int n, int nparts, enum topo t, uint64_t seed, int reps, i
   zp_rng_seed(&rng, seed);
   make_topology(&pb, t, &rng);
   draw_loads(&pb, &rng);
-  for (int i = 0; i < n; i++)
-    pb.part[i] = (int)(((long long)i * nparts) / n);
+  for (int i = 0; i < n; i++) pb.part[i] = (int)(((long long)i * nparts) / n);
   snprintf(cname, sizeof cname, "%s_n%d_p%d", topo_name[t], n, nparts);
   run_case(&pb, "lbtest", cname, -1, reps, check, NULL, res, NULL);
   problem_free(&pb);
@@ -856,29 +823,27 @@ static void wl_hotspot(int n, int nparts, int steps, int reps, int check, int he
       if (res[k].ierr != -99)
         fprintf(scatter, "%s %.6f %.6f\n", methods[k].label, 100.0 * sum_moved[k] / steps,
                 sum_maxavg[k] / steps);
-    if (scatter)
-      fclose(scatter);
-    printf("\n== %s summary over %d steps (each method from its own previous answer)\n",
-           wname, steps);
+    if (scatter) fclose(scatter);
+    printf("\n== %s summary over %d steps (each method from its own previous answer)\n", wname,
+           steps);
     printf("   %-13s %12s %14s %12s %8s\n", "method", "mean max/avg", "moved%/step", "mean ms",
            "x BLOCK");
     for (int k = 0; k < NMETHODS; k++)
       if (res[k].ierr != -99)
         printf("   %-13s %12.4f %14.2f %12.3f %8.2f\n", methods[k].label, sum_maxavg[k] / steps,
-             100.0 * sum_moved[k] / steps, 1e3 * sum_time[k] / steps,
-             sum_time[0] > 0 ? sum_time[k] / sum_time[0] : 0.0);
+               100.0 * sum_moved[k] / steps, 1e3 * sum_time[k] / steps,
+               sum_time[0] > 0 ? sum_time[k] / sum_time[0] : 0.0);
     /* Step 0 starts every method from the block mapping, so the figures
      * differ from step 1 on. */
     printf("\n   max/avg just before each balance (previous answer, this step's loads);\n"
-           "   mean over steps 1..%d\n   %-13s", steps - 1, "method");
-    for (int st = 1; st < steps && st < BZ_MAX_STEPS; st++)
-      printf("   step %d", st);
+           "   mean over steps 1..%d\n   %-13s",
+           steps - 1, "method");
+    for (int st = 1; st < steps && st < BZ_MAX_STEPS; st++) printf("   step %d", st);
     printf("  %8s\n", "mean");
     for (int k = 0; k < NMETHODS; k++) {
       double sum = 0.0;
       int cnt = 0;
-      if (res[k].ierr == -99)
-        continue;
+      if (res[k].ierr == -99) continue;
       printf("   %-13s", methods[k].label);
       for (int st = 1; st < steps && st < BZ_MAX_STEPS; st++) {
         printf(" %8.4f", before[st][k]);
@@ -888,14 +853,13 @@ static void wl_hotspot(int n, int nparts, int steps, int reps, int check, int he
       printf("  %8.4f\n", cnt ? sum / cnt : 0.0);
       if (g_csv)
         fprintf(g_csv, "%s,mean_maxavg_before_balance,-1,%s,%d,%d,%d,%d,%.6f,0,0,0,0,0,0,0\n",
-                wname, methods[k].label, pb.size, pb.n, pb.nparts, res[k].ierr, cnt ? sum / cnt : 0.0);
+                wname, methods[k].label, pb.size, pb.n, pb.nparts, res[k].ierr,
+                cnt ? sum / cnt : 0.0);
     }
   }
   for (int k = 0; k < NMETHODS; k++)
-    if (kept[k])
-      Zoltan_Destroy(&kept[k]);
-  for (int k = 0; k < NMETHODS; k++)
-    free(states[k]);
+    if (kept[k]) Zoltan_Destroy(&kept[k]);
+  for (int k = 0; k < NMETHODS; k++) free(states[k]);
   free(states);
   free(base);
   problem_free(&pb);
@@ -913,11 +877,11 @@ static void print_gather_bytes(const problem *pb)
   const size_t id = sizeof(ZOLTAN_ID_TYPE), wdim = 1, gdim = 3;
   const size_t obj = id + 8 * wdim + 2 * sizeof(int), edge = id + 8;
   double deg = (double)pb->xadj[pb->n] / pb->n;
-  if (g_rank != 0)
-    return;
+  if (g_rank != 0) return;
   printf("\n   bytes per object through the root for the centralised methods\n"
          "   (NUM_GID_ENTRIES 1, ZOLTAN_ID_TYPE %zu bytes, OBJ_WEIGHT_DIM 1,\n"
-         "   %.2f edge ends per object in this graph):\n", id, deg);
+         "   %.2f edge ends per object in this graph):\n",
+         id, deg);
   printf("   %-44s %8s %8s %10s\n", "input gathered", "gather", "scatter", "root MB");
   printf("   %-44s %8zu %8zu %10.2f\n", "IDs, weight, part (GREEDY, GREEDYREFINE)", obj,
          sizeof(int), (double)pb->n * obj / 1048576.0);
@@ -939,8 +903,7 @@ static void wl_scaling(int n, int reps, int check)
   zp_rng_seed(&rng, 100 + (uint64_t)TOPO_MESH2D);
   make_topology(&pb, TOPO_MESH2D, &rng);
   draw_loads(&pb, &rng);
-  for (int i = 0; i < n; i++)
-    pb.part[i] = (int)(((long long)i * pb.nparts) / n);
+  for (int i = 0; i < n; i++) pb.part[i] = (int)(((long long)i * pb.nparts) / n);
   snprintf(cname, sizeof cname, "%s_n%d_p%d", topo_name[TOPO_MESH2D], n, pb.nparts);
   run_case(&pb, "scaling", cname, -1, reps, check, NULL, res, NULL);
   print_gather_bytes(&pb);
@@ -965,10 +928,8 @@ int main(int argc, char **argv)
       scale_n = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
       steps = atoi(argv[++i]);
-      if (steps > BZ_MAX_STEPS)
-        steps = BZ_MAX_STEPS;
-    }
-    else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
+      if (steps > BZ_MAX_STEPS) steps = BZ_MAX_STEPS;
+    } else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
       csv = argv[++i];
     else if (!strcmp(argv[i], "--plotdir") && i + 1 < argc)
       g_plotdir = argv[++i];
@@ -981,14 +942,12 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[i], "--only") && i + 1 < argc)
       only = argv[++i];
     else {
-      if (g_rank == 0)
-        fprintf(stderr, "bench_zoltan: unknown option %s\n", argv[i]);
+      if (g_rank == 0) fprintf(stderr, "bench_zoltan: unknown option %s\n", argv[i]);
       MPI_Finalize();
       return 2;
     }
   }
-  if (reps < 1)
-    reps = 1;
+  if (reps < 1) reps = 1;
   /* Debian's PT-Scotch 7 through Zoltan never returned (over 10 minutes)
    * on the 2D mesh lb_test case at 4 ranks, while it finished at 1 and 2
    * ranks; GRAPH-SCOTCH is therefore skipped above 2 ranks unless asked
@@ -999,7 +958,8 @@ int main(int argc, char **argv)
     g_scotch_ok = g_scotch_ok || size <= 2;
     if (!g_scotch_ok && g_rank == 0)
       printf("note: GRAPH-SCOTCH skipped at %d ranks (hangs at 4 ranks on mesh2d; "
-             "--scotch-all to try)\n", size);
+             "--scotch-all to try)\n",
+             size);
   }
   Zoltan_Initialize(argc, argv, &ver);
   if (g_rank == 0) {
@@ -1008,16 +968,13 @@ int main(int argc, char **argv)
       fprintf(g_csv, "workload,case,step,method,ranks,objects,parts,ierr,maxavg,lower_bound,"
                      "moved_frac,moved_load_frac,cut,input_cut,time_s,time_x_block\n");
   }
-  if (!only || !strcmp(only, "charm"))
-    wl_charm(reps, check);
+  if (!only || !strcmp(only, "charm")) wl_charm(reps, check);
   if (!only || !strcmp(only, "lbtest")) {
     int n = quick ? 1024 : 16384, p = 16;
-    for (int t = 0; t < 4; t++)
-      wl_lbtest(n, p, (enum topo)t, 100 + (uint64_t)t, reps, check);
+    for (int t = 0; t < 4; t++) wl_lbtest(n, p, (enum topo)t, 100 + (uint64_t)t, reps, check);
     /* The GREEDY goal's edge: exactly 16 objects per part. */
     wl_lbtest(16 * 64, 64, TOPO_MESH2D, 200, reps, check);
-    if (!quick)
-      wl_lbtest(262144, 64, TOPO_MESH3D, 300, reps, check);
+    if (!quick) wl_lbtest(262144, 64, TOPO_MESH3D, 300, reps, check);
   }
   if (!only || !strcmp(only, "hotspot"))
     wl_hotspot(quick ? 1024 : 16384, 16, steps > 0 ? steps : quick ? 3 : 5, reps, check, 0);
@@ -1030,11 +987,9 @@ int main(int argc, char **argv)
   /* Not part of the default run: it repeats the lbtest 2D mesh case. */
   if (only && !strcmp(only, "scaling"))
     wl_scaling(scale_n > 0 ? scale_n : quick ? 1024 : 16384, reps, check);
-  if (g_csv)
-    fclose(g_csv);
+  if (g_csv) fclose(g_csv);
   MPI_Allreduce(MPI_IN_PLACE, &g_fail, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (g_rank == 0)
-    printf("\nbench_zoltan: %s\n", g_fail ? "FAILED" : "all checks passed");
+  if (g_rank == 0) printf("\nbench_zoltan: %s\n", g_fail ? "FAILED" : "all checks passed");
   MPI_Finalize();
   return g_fail ? 1 : 0;
 }

@@ -83,7 +83,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       const zdrive_elem *e = &mesh.elems[i];
       assert(e->gid == (ZOLTAN_ID_TYPE)(i + 1));
       assert(e->nadj >= 0);
-      for (j = 0; j < e->nadj; j++) assert(e->adj[j] >= 1 && e->adj[j] <= (ZOLTAN_ID_TYPE)mesh.gnvtx);
+      for (j = 0; j < e->nadj; j++)
+        assert(e->adj[j] >= 1 && e->adj[j] <= (ZOLTAN_ID_TYPE)mesh.gnvtx);
     }
   }
   zdrive_free_mesh(&mesh);

@@ -45,8 +45,7 @@ static int is_vertex(const zdrive_mesh *m, ZOLTAN_ID_TYPE id)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   static const char *ext[4] = {"mtx", "hg", "mtxp", "mtx"};
-  static const int ftype[4] = {ZDRIVE_FILE_MM, ZDRIVE_FILE_HG, ZDRIVE_FILE_MMPLUS,
-                               ZDRIVE_FILE_MM};
+  static const int ftype[4] = {ZDRIVE_FILE_MM, ZDRIVE_FILE_HG, ZDRIVE_FILE_MMPLUS, ZDRIVE_FILE_MM};
   static char base[256];
   char path[300];
   zdrive_deck deck;

@@ -36,11 +36,15 @@ static const char *const fz_choices[] = {"TIME", "WEIGHT", "A_LONG_CHOICE_WORD",
 /* One row of every shape the registry supports. */
 static const zp_param_def fz_params[] = {
     {"FUZZ_INT", ZP_PARAM_INT, "4", 1.0, 1000.0, 0, NULL, "closed int range"},
-    {"FUZZ_INT_OPEN", ZP_PARAM_INT, "0", -5.0, 5.0, ZP_PARAM_MIN_OPEN | ZP_PARAM_MAX_OPEN, NULL, "open int range"},
-    {"FUZZ_INT_FREE", ZP_PARAM_INT, "0", 0.0, 0.0, ZP_PARAM_NO_MIN | ZP_PARAM_NO_MAX, fz_words, "any int or word"},
-    {"FUZZ_DBL", ZP_PARAM_DOUBLE, "0.5", 0.0, 1.0, ZP_PARAM_MAX_OPEN, fz_words, "[0, 1) or AUTO/NONE"},
+    {"FUZZ_INT_OPEN", ZP_PARAM_INT, "0", -5.0, 5.0, ZP_PARAM_MIN_OPEN | ZP_PARAM_MAX_OPEN, NULL,
+     "open int range"},
+    {"FUZZ_INT_FREE", ZP_PARAM_INT, "0", 0.0, 0.0, ZP_PARAM_NO_MIN | ZP_PARAM_NO_MAX, fz_words,
+     "any int or word"},
+    {"FUZZ_DBL", ZP_PARAM_DOUBLE, "0.5", 0.0, 1.0, ZP_PARAM_MAX_OPEN, fz_words,
+     "[0, 1) or AUTO/NONE"},
     {"FUZZ_DBL_MIN", ZP_PARAM_DOUBLE, "1.0", 1.0, 0.0, ZP_PARAM_NO_MAX, NULL, ">= 1"},
-    {"FUZZ_DBL_NEG", ZP_PARAM_DOUBLE, "-1", 0.0, -1e-300, ZP_PARAM_NO_MIN | ZP_PARAM_MAX_OPEN, NULL, "< -1e-300"},
+    {"FUZZ_DBL_NEG", ZP_PARAM_DOUBLE, "-1", 0.0, -1e-300, ZP_PARAM_NO_MIN | ZP_PARAM_MAX_OPEN, NULL,
+     "< -1e-300"},
     {"FUZZ_STR", ZP_PARAM_STRING, "TIME", 0.0, 0.0, 0, fz_choices, "one of the words"},
     {"FUZZ_STR_ANY", ZP_PARAM_STRING, "X", 0.0, 0.0, 0, NULL, "any word"},
 };
@@ -136,8 +140,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
       assert(zp_parse_double(clean, &v) == 0);
     }
-    if (!(def->flags & ZP_PARAM_NO_MIN)) assert(v > def->min || (v == def->min && !(def->flags & ZP_PARAM_MIN_OPEN)));
-    if (!(def->flags & ZP_PARAM_NO_MAX)) assert(v < def->max || (v == def->max && !(def->flags & ZP_PARAM_MAX_OPEN)));
+    if (!(def->flags & ZP_PARAM_NO_MIN))
+      assert(v > def->min || (v == def->min && !(def->flags & ZP_PARAM_MIN_OPEN)));
+    if (!(def->flags & ZP_PARAM_NO_MAX))
+      assert(v < def->max || (v == def->max && !(def->flags & ZP_PARAM_MAX_OPEN)));
   }
   if (def->type == ZP_PARAM_STRING && def->choices != NULL) assert(fz_is_word(def->choices, clean));
 

@@ -13,15 +13,15 @@
 
 /* Normalised view of a problem that every entry point shares. */
 typedef struct greedy_ctx {
-  size_t n;          /* number of objects */
-  int wdim;          /* weights per object */
-  const double *w;   /* n * wdim weights */
-  int nparts;        /* number of parts */
-  double *cap;       /* nparts * wdim: target share times total weight */
-  double *total;     /* wdim totals */
-  char *eligible;    /* nparts flags: part may receive objects */
-  double *load;      /* nparts * wdim current loads */
-  double *count;     /* nparts object counts (heap tie-break) */
+  size_t n;        /* number of objects */
+  int wdim;        /* weights per object */
+  const double *w; /* n * wdim weights */
+  int nparts;      /* number of parts */
+  double *cap;     /* nparts * wdim: target share times total weight */
+  double *total;   /* wdim totals */
+  char *eligible;  /* nparts flags: part may receive objects */
+  double *load;    /* nparts * wdim current loads */
+  double *count;   /* nparts object counts (heap tie-break) */
 } greedy_ctx;
 
 static void ctx_free(greedy_ctx *c)
@@ -38,22 +38,19 @@ static void ctx_free(greedy_ctx *c)
 static int parts_in_range(size_t n, const int *part, int nparts)
 {
   for (size_t i = 0; i < n; i++)
-    if (part[i] < 0 || part[i] >= nparts)
-      return 0;
+    if (part[i] < 0 || part[i] >= nparts) return 0;
   return 1;
 }
 
 /* Check the common arguments once (with the n part ids of part, when the
  * entry point takes an assignment) and build the normalised capacities. */
-static int ctx_init(greedy_ctx *c, size_t n, int wdim, const double *w,
-                    int nparts, const double *target_frac, const int *part)
+static int ctx_init(greedy_ctx *c, size_t n, int wdim, const double *w, int nparts,
+                    const double *target_frac, const int *part)
 {
   int rc = GREEDY_EINVAL;
   memset(c, 0, sizeof(*c));
-  if (wdim < 1 || nparts < 1 || (n > 0 && !w))
-    return GREEDY_EINVAL;
-  if (part && !parts_in_range(n, part, nparts))
-    return GREEDY_EINVAL;
+  if (wdim < 1 || nparts < 1 || (n > 0 && !w)) return GREEDY_EINVAL;
+  if (part && !parts_in_range(n, part, nparts)) return GREEDY_EINVAL;
   size_t pw = (size_t)nparts * (size_t)wdim;
   c->n = n;
   c->wdim = wdim;
@@ -69,26 +66,22 @@ static int ctx_init(greedy_ctx *c, size_t n, int wdim, const double *w,
     goto fail;
   }
   for (size_t i = 0; i < n * (size_t)wdim; i++) {
-    if (!isfinite(w[i]) || w[i] < 0.0)
-      goto fail;
+    if (!isfinite(w[i]) || w[i] < 0.0) goto fail;
     c->total[i % (size_t)wdim] += w[i];
   }
   for (int d = 0; d < wdim; d++) {
     double sum = 0.0;
     for (int p = 0; p < nparts; p++) {
       double t = target_frac ? target_frac[(size_t)p * wdim + d] : 1.0;
-      if (!isfinite(t) || t < 0.0)
-        goto fail;
+      if (!isfinite(t) || t < 0.0) goto fail;
       sum += t;
     }
     for (int p = 0; p < nparts; p++) {
       /* An all-zero column carries no information: treat it as equal sizes. */
-      double t = (target_frac && sum > 0.0)
-                     ? target_frac[(size_t)p * wdim + d] / sum
-                     : 1.0 / nparts;
+      double t =
+          (target_frac && sum > 0.0) ? target_frac[(size_t)p * wdim + d] / sum : 1.0 / nparts;
       c->cap[(size_t)p * wdim + d] = t * c->total[d];
-      if (t > 0.0)
-        c->eligible[p] = 1;
+      if (t > 0.0) c->eligible[p] = 1;
     }
   }
   return GREEDY_OK;
@@ -104,8 +97,7 @@ static double rel_load(const greedy_ctx *c, int p, const double *extra)
     return (c->load[p] + (extra ? extra[0] : 0.0)) / c->cap[p];
   double r = 0.0;
   for (int d = 0; d < c->wdim; d++) {
-    if (c->total[d] <= 0.0)
-      continue;
+    if (c->total[d] <= 0.0) continue;
     size_t k = (size_t)p * c->wdim + d;
     double l = c->load[k] + (extra ? extra[d] : 0.0);
     double q;
@@ -113,16 +105,14 @@ static double rel_load(const greedy_ctx *c, int p, const double *extra)
       q = l / c->cap[k];
     else
       q = l > 0.0 ? INFINITY : 0.0;
-    if (q > r)
-      r = q;
+    if (q > r) r = q;
   }
   return r;
 }
 
 static void add_object(greedy_ctx *c, int p, size_t i)
 {
-  for (int d = 0; d < c->wdim; d++)
-    c->load[(size_t)p * c->wdim + d] += c->w[i * c->wdim + d];
+  for (int d = 0; d < c->wdim; d++) c->load[(size_t)p * c->wdim + d] += c->w[i * c->wdim + d];
   c->count[p] += 1.0;
 }
 
@@ -133,18 +123,15 @@ static void add_object(greedy_ctx *c, int p, size_t i)
  */
 static int heavy_order(const greedy_ctx *c, size_t *order)
 {
-  if (c->wdim == 1)
-    return greedy_sort_desc(c->n, c->w, order) ? GREEDY_ENOMEM : GREEDY_OK;
+  if (c->wdim == 1) return greedy_sort_desc(c->n, c->w, order) ? GREEDY_ENOMEM : GREEDY_OK;
   double *key = malloc((c->n ? c->n : 1) * sizeof(double));
-  if (!key)
-    return GREEDY_ENOMEM;
+  if (!key) return GREEDY_ENOMEM;
   for (size_t i = 0; i < c->n; i++) {
     double k = 0.0;
     for (int d = 0; d < c->wdim; d++) {
       if (c->total[d] > 0.0) {
         double s = c->w[i * c->wdim + d] / c->total[d];
-        if (s > k)
-          k = s;
+        if (s > k) k = s;
       }
     }
     key[i] = k;
@@ -166,11 +153,9 @@ static int place_least(greedy_ctx *c, greedy_heap *h, size_t i)
 
 static int heap_of_parts(const greedy_ctx *c, greedy_heap *h)
 {
-  if (greedy_heap_init(h, c->nparts))
-    return GREEDY_ENOMEM;
+  if (greedy_heap_init(h, c->nparts)) return GREEDY_ENOMEM;
   for (int p = 0; p < c->nparts; p++)
-    if (c->eligible[p])
-      greedy_heap_set(h, p, rel_load(c, p, NULL), c->count[p]);
+    if (c->eligible[p]) greedy_heap_set(h, p, rel_load(c, p, NULL), c->count[p]);
   return GREEDY_OK;
 }
 
@@ -183,11 +168,9 @@ static int place_rest(greedy_ctx *c, const size_t *order, int *part_out)
 {
   greedy_heap h;
   int rc = heap_of_parts(c, &h);
-  if (rc != GREEDY_OK)
-    return rc;
+  if (rc != GREEDY_OK) return rc;
   for (size_t k = 0; k < c->n; k++)
-    if (part_out[order[k]] < 0)
-      part_out[order[k]] = place_least(c, &h, order[k]);
+    if (part_out[order[k]] < 0) part_out[order[k]] = place_least(c, &h, order[k]);
   greedy_heap_free(&h);
   return GREEDY_OK;
 }
@@ -196,27 +179,23 @@ static int place_rest(greedy_ctx *c, const size_t *order, int *part_out)
 static int new_heavy_order(const greedy_ctx *c, size_t **order)
 {
   *order = malloc((c->n ? c->n : 1) * sizeof(size_t));
-  if (!*order)
-    return GREEDY_ENOMEM;
+  if (!*order) return GREEDY_ENOMEM;
   return heavy_order(c, *order);
 }
 
-int greedy_assign(size_t n, int wdim, const double *w, int nparts,
-                  const double *target_frac, int *part_out)
+int greedy_assign(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
+                  int *part_out)
 {
   greedy_ctx c;
   size_t *order = NULL;
   int rc;
-  if (n > 0 && !part_out)
-    return GREEDY_EINVAL;
+  if (n > 0 && !part_out) return GREEDY_EINVAL;
   rc = ctx_init(&c, n, wdim, w, nparts, target_frac, NULL);
-  if (rc)
-    return rc;
+  if (rc) return rc;
   rc = new_heavy_order(&c, &order);
   if (rc == GREEDY_OK) {
     /* Plain GREEDY keeps nothing: every object is still to be placed. */
-    for (size_t i = 0; i < n; i++)
-      part_out[i] = -1;
+    for (size_t i = 0; i < n; i++) part_out[i] = -1;
     rc = place_rest(&c, order, part_out);
   }
   free(order);
@@ -224,10 +203,9 @@ int greedy_assign(size_t n, int wdim, const double *w, int nparts,
   return rc;
 }
 
-int greedy_assign_keep(size_t n, int wdim, const double *w, int nparts,
-                       const double *target_frac, const int *cur_part,
-                       double keep_limit, greedy_keep_mode mode,
-                       int *part_out, size_t *moved)
+int greedy_assign_keep(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
+                       const int *cur_part, double keep_limit, greedy_keep_mode mode, int *part_out,
+                       size_t *moved)
 {
   greedy_ctx c;
   greedy_heap h;
@@ -235,22 +213,17 @@ int greedy_assign_keep(size_t n, int wdim, const double *w, int nparts,
   size_t nmoved = 0;
   int rc;
   memset(&h, 0, sizeof(h));
-  if (n > 0 && (!part_out || !cur_part || part_out == cur_part))
-    return GREEDY_EINVAL;
-  if (!(keep_limit >= 0.0) ||
-      (mode != GREEDY_KEEP_HEAVY_FIRST && mode != GREEDY_KEEP_LIGHT_FIRST))
+  if (n > 0 && (!part_out || !cur_part || part_out == cur_part)) return GREEDY_EINVAL;
+  if (!(keep_limit >= 0.0) || (mode != GREEDY_KEEP_HEAVY_FIRST && mode != GREEDY_KEEP_LIGHT_FIRST))
     return GREEDY_EINVAL;
   rc = ctx_init(&c, n, wdim, w, nparts, target_frac, cur_part);
-  if (rc)
-    return rc;
+  if (rc) return rc;
   /* Loads summed in another order differ in the last bits; a part exactly
    * at the limit by the caller's sum must still count as within it. */
   double limit = keep_limit * (1.0 + GREEDY_KEEP_EPS);
-  if ((rc = new_heavy_order(&c, &order)) != GREEDY_OK)
-    goto end;
+  if ((rc = new_heavy_order(&c, &order)) != GREEDY_OK) goto end;
   if (mode == GREEDY_KEEP_HEAVY_FIRST) {
-    if ((rc = heap_of_parts(&c, &h)) != GREEDY_OK)
-      goto end;
+    if ((rc = heap_of_parts(&c, &h)) != GREEDY_OK) goto end;
     for (size_t k = 0; k < n; k++) {
       size_t i = order[k];
       int p = cur_part[i];
@@ -276,13 +249,10 @@ int greedy_assign_keep(size_t n, int wdim, const double *w, int nparts,
       }
     }
     /* Phase 2: the rest, heaviest first, onto the least loaded parts. */
-    if ((rc = place_rest(&c, order, part_out)) != GREEDY_OK)
-      goto end;
+    if ((rc = place_rest(&c, order, part_out)) != GREEDY_OK) goto end;
   }
-  for (size_t i = 0; i < n; i++)
-    nmoved += part_out[i] != cur_part[i];
-  if (moved)
-    *moved = nmoved;
+  for (size_t i = 0; i < n; i++) nmoved += part_out[i] != cur_part[i];
+  if (moved) *moved = nmoved;
   rc = GREEDY_OK;
 end:
   greedy_heap_free(&h);
@@ -291,24 +261,19 @@ end:
   return rc;
 }
 
-int greedy_imbalance(size_t n, int wdim, const double *w, int nparts,
-                     const double *target_frac, const int *part,
-                     double *imbalance)
+int greedy_imbalance(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
+                     const int *part, double *imbalance)
 {
   greedy_ctx c;
   int rc;
-  if (!imbalance || (n > 0 && !part))
-    return GREEDY_EINVAL;
+  if (!imbalance || (n > 0 && !part)) return GREEDY_EINVAL;
   rc = ctx_init(&c, n, wdim, w, nparts, target_frac, part);
-  if (rc)
-    return rc;
-  for (size_t i = 0; i < n; i++)
-    add_object(&c, part[i], i);
+  if (rc) return rc;
+  for (size_t i = 0; i < n; i++) add_object(&c, part[i], i);
   double worst = 0.0;
   for (int p = 0; p < nparts; p++) {
     double r = rel_load(&c, p, NULL);
-    if (r > worst)
-      worst = r;
+    if (r > worst) worst = r;
   }
   *imbalance = worst;
   ctx_free(&c);

@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 /* Return codes. */
-#define GREEDY_OK 0      /* success */
+#define GREEDY_OK     0  /* success */
 #define GREEDY_EINVAL -1 /* an argument is invalid (NULL, range, NaN, ...) */
 #define GREEDY_ENOMEM -2 /* memory allocation failed */
 
@@ -66,8 +66,8 @@ typedef enum greedy_keep_mode {
  * Returns GREEDY_OK, GREEDY_EINVAL or GREEDY_ENOMEM (part_out then undefined).
  * Related: greedy_assign_keep, greedy_imbalance.
  */
-int greedy_assign(size_t n, int wdim, const double *w, int nparts,
-                  const double *target_frac, int *part_out);
+int greedy_assign(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
+                  int *part_out);
 
 /*
  * greedy_assign_keep - GREEDY that leaves objects on their current part
@@ -81,10 +81,9 @@ int greedy_assign(size_t n, int wdim, const double *w, int nparts,
  * never kept there.
  * Returns GREEDY_OK, GREEDY_EINVAL or GREEDY_ENOMEM.
  */
-int greedy_assign_keep(size_t n, int wdim, const double *w, int nparts,
-                       const double *target_frac, const int *cur_part,
-                       double keep_limit, greedy_keep_mode mode,
-                       int *part_out, size_t *moved);
+int greedy_assign_keep(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
+                       const int *cur_part, double keep_limit, greedy_keep_mode mode, int *part_out,
+                       size_t *moved);
 
 /*
  * greedy_imbalance - the largest relative load over all parts of an
@@ -93,9 +92,8 @@ int greedy_assign_keep(size_t n, int wdim, const double *w, int nparts,
  * Not collective.  Inputs: as greedy_assign plus part[n] in [0, nparts).
  * Output: *imbalance.  Returns GREEDY_OK, GREEDY_EINVAL or GREEDY_ENOMEM.
  */
-int greedy_imbalance(size_t n, int wdim, const double *w, int nparts,
-                     const double *target_frac, const int *part,
-                     double *imbalance);
+int greedy_imbalance(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
+                     const int *part, double *imbalance);
 
 #ifdef __cplusplus
 }

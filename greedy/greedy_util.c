@@ -17,8 +17,7 @@ int greedy_heap_init(greedy_heap *h, int capacity)
     return -2;
   }
   h->capacity = capacity;
-  for (int i = 0; i < capacity; i++)
-    h->pos[i] = -1;
+  for (int i = 0; i < capacity; i++) h->pos[i] = -1;
   return 0;
 }
 
@@ -34,8 +33,7 @@ void greedy_heap_free(greedy_heap *h)
  * answer is a plain comparison that sift-down turns into arithmetic. */
 static int entry_less(const greedy_heap_entry *a, const greedy_heap_entry *b)
 {
-  if (a->key == b->key)
-    return (a->key2 < b->key2) | ((a->key2 == b->key2) & (a->id < b->id));
+  if (a->key == b->key) return (a->key2 < b->key2) | ((a->key2 == b->key2) & (a->id < b->id));
   return a->key < b->key;
 }
 
@@ -45,22 +43,18 @@ static void heap_fix(greedy_heap *h, int i, greedy_heap_entry e)
   greedy_heap_entry *it = h->item;
   while (i > 0) {
     int parent = (i - 1) / 2;
-    if (!entry_less(&e, &it[parent]))
-      break;
+    if (!entry_less(&e, &it[parent])) break;
     it[i] = it[parent];
     h->pos[it[i].id] = i;
     i = parent;
   }
   for (;;) {
     int c = 2 * i + 1;
-    if (c >= h->size)
-      break;
+    if (c >= h->size) break;
     /* Branch-free choice of the smaller child: which one wins is a coin
      * flip, and mispredicted branches dominated the cost of sift-down. */
-    if (c + 1 < h->size)
-      c += entry_less(&it[c + 1], &it[c]);
-    if (!entry_less(&it[c], &e))
-      break;
+    if (c + 1 < h->size) c += entry_less(&it[c + 1], &it[c]);
+    if (!entry_less(&it[c], &e)) break;
     it[i] = it[c];
     h->pos[it[i].id] = i;
     i = c;
@@ -77,8 +71,7 @@ void greedy_heap_set(greedy_heap *h, int id, double key, double key2)
   e.key2 = key2;
   e.id = id;
   int i = h->pos[id];
-  if (i < 0)
-    i = h->size++;
+  if (i < 0) i = h->size++;
   heap_fix(h, i, e);
 }
 
@@ -86,19 +79,14 @@ void greedy_heap_remove(greedy_heap *h, int id)
 {
   assert(id >= 0 && id < h->capacity);
   int i = h->pos[id];
-  if (i < 0)
-    return;
+  if (i < 0) return;
   h->pos[id] = -1;
   h->size--;
   /* The last entry fills the hole and then moves whichever way it must. */
-  if (i < h->size)
-    heap_fix(h, i, h->item[h->size]);
+  if (i < h->size) heap_fix(h, i, h->item[h->size]);
 }
 
-int greedy_heap_top(const greedy_heap *h)
-{
-  return h->size > 0 ? h->item[0].id : -1;
-}
+int greedy_heap_top(const greedy_heap *h) { return h->size > 0 ? h->item[0].id : -1; }
 
 double greedy_heap_key(const greedy_heap *h, int id)
 {
@@ -116,8 +104,7 @@ double greedy_heap_key2(const greedy_heap *h, int id)
 static uint64_t key_bits(double x)
 {
   uint64_t u;
-  if (x == 0.0)
-    return 0;
+  if (x == 0.0) return 0;
   memcpy(&u, &x, sizeof(u));
   return u;
 }
@@ -131,8 +118,7 @@ static uint64_t key_bits(double x)
 static void digit_offsets(const uint64_t *k, size_t n, int shift, size_t *count)
 {
   memset(count, 0, RADIX_SIZE * sizeof(size_t));
-  for (size_t i = 0; i < n; i++)
-    count[(k[i] >> shift) & (RADIX_SIZE - 1)]++;
+  for (size_t i = 0; i < n; i++) count[(k[i] >> shift) & (RADIX_SIZE - 1)]++;
   size_t sum = 0;
   for (size_t d = 0; d < RADIX_SIZE; d++) {
     size_t c = count[d];
@@ -148,8 +134,7 @@ static int radix_sort(size_t n, const double *key, size_t *order, int desc)
   uint64_t *k1 = malloc((n ? n : 1) * sizeof(uint64_t));
   size_t *o1 = malloc((n ? n : 1) * sizeof(size_t));
   size_t *count = malloc(RADIX_SIZE * sizeof(size_t));
-  if (!k0 || !k1 || !o1 || !count)
-    goto end;
+  if (!k0 || !k1 || !o1 || !count) goto end;
   uint64_t all_or = 0, all_and = ~(uint64_t)0;
   for (size_t i = 0; i < n; i++) {
     uint64_t b = key_bits(key[i]);
@@ -165,19 +150,21 @@ static int radix_sort(size_t n, const double *key, size_t *order, int desc)
   for (int shift = 0; shift < 64; shift += RADIX_BITS) {
     /* A digit equal in every key does not change the order: skip it. */
     uint64_t mask = (uint64_t)(RADIX_SIZE - 1) << shift;
-    if (((all_or ^ all_and) & mask) == 0)
-      continue;
+    if (((all_or ^ all_and) & mask) == 0) continue;
     digit_offsets(ks, n, shift, count);
     for (size_t i = 0; i < n; i++) {
       size_t dst = count[(ks[i] >> shift) & (RADIX_SIZE - 1)]++;
       kd[dst] = ks[i];
       od[dst] = os[i];
     }
-    uint64_t *tk = ks; ks = kd; kd = tk;
-    size_t *to = os; os = od; od = to;
+    uint64_t *tk = ks;
+    ks = kd;
+    kd = tk;
+    size_t *to = os;
+    os = od;
+    od = to;
   }
-  if (os != order)
-    memcpy(order, os, n * sizeof(size_t));
+  if (os != order) memcpy(order, os, n * sizeof(size_t));
   rc = 0;
 end:
   free(k0);
@@ -189,15 +176,14 @@ end:
 
 /* An index with its key, for sorting runs of equal coarse keys. */
 typedef struct keyed {
-  double k;  /* the key, negated for descending order */
-  size_t i;  /* the index */
+  double k; /* the key, negated for descending order */
+  size_t i; /* the index */
 } keyed;
 
 static int keyed_cmp(const void *pa, const void *pb)
 {
   const keyed *a = pa, *b = pb;
-  if (a->k != b->k)
-    return a->k < b->k ? -1 : 1;
+  if (a->k != b->k) return a->k < b->k ? -1 : 1;
   return (a->i > b->i) - (a->i < b->i);
 }
 
@@ -207,21 +193,17 @@ static int sort_run(size_t *order, size_t len, const double *key, int desc)
   size_t j;
   for (j = 1; j < len; j++) {
     double x = key[order[j - 1]], y = key[order[j]];
-    if (desc ? x < y : x > y)
-      break;
+    if (desc ? x < y : x > y) break;
   }
-  if (j == len)
-    return 0; /* already in order, the usual case */
+  if (j == len) return 0; /* already in order, the usual case */
   keyed *t = malloc(len * sizeof(keyed));
-  if (!t)
-    return -2;
+  if (!t) return -2;
   for (j = 0; j < len; j++) {
     t[j].k = desc ? -key[order[j]] : key[order[j]];
     t[j].i = order[j];
   }
   qsort(t, len, sizeof(keyed), keyed_cmp);
-  for (j = 0; j < len; j++)
-    order[j] = t[j].i;
+  for (j = 0; j < len; j++) order[j] = t[j].i;
   free(t);
   return 0;
 }
@@ -240,36 +222,29 @@ static int packed_sort(size_t n, const double *key, size_t *order, int desc)
   uint64_t *a = malloc((n ? n : 1) * sizeof(uint64_t));
   uint64_t *b = malloc((n ? n : 1) * sizeof(uint64_t));
   size_t *count = malloc(RADIX_SIZE * sizeof(size_t));
-  if (!a || !b || !count)
-    goto end;
+  if (!a || !b || !count) goto end;
   uint64_t all_or = 0, all_and = ~(uint64_t)0;
   for (size_t i = 0; i < n; i++) {
     uint64_t hi = key_bits(key[i]) >> 32;
-    if (desc)
-      hi = ~hi & 0xffffffffu;
+    if (desc) hi = ~hi & 0xffffffffu;
     a[i] = (hi << 32) | (uint64_t)i;
     all_or |= a[i];
     all_and &= a[i];
   }
   for (int shift = 32; shift < 64; shift += RADIX_BITS) {
     uint64_t mask = (uint64_t)(RADIX_SIZE - 1) << shift;
-    if (((all_or ^ all_and) & mask) == 0)
-      continue;
+    if (((all_or ^ all_and) & mask) == 0) continue;
     digit_offsets(a, n, shift, count);
-    for (size_t i = 0; i < n; i++)
-      b[count[(a[i] >> shift) & (RADIX_SIZE - 1)]++] = a[i];
+    for (size_t i = 0; i < n; i++) b[count[(a[i] >> shift) & (RADIX_SIZE - 1)]++] = a[i];
     uint64_t *t = a;
     a = b;
     b = t;
   }
-  for (size_t i = 0; i < n; i++)
-    order[i] = (size_t)(a[i] & 0xffffffffu);
+  for (size_t i = 0; i < n; i++) order[i] = (size_t)(a[i] & 0xffffffffu);
   for (size_t k = 0; k < n;) {
     size_t j = k + 1;
-    while (j < n && (a[j] >> 32) == (a[k] >> 32))
-      j++;
-    if (j - k > 1 && sort_run(order + k, j - k, key, desc))
-      goto end;
+    while (j < n && (a[j] >> 32) == (a[k] >> 32)) j++;
+    if (j - k > 1 && sort_run(order + k, j - k, key, desc)) goto end;
     k = j;
   }
   rc = 0;
@@ -282,14 +257,12 @@ end:
 
 int greedy_sort_desc(size_t n, const double *key, size_t *order)
 {
-  if (n < ((size_t)1 << 32))
-    return packed_sort(n, key, order, 1);
+  if (n < ((size_t)1 << 32)) return packed_sort(n, key, order, 1);
   return radix_sort(n, key, order, 1);
 }
 
 int greedy_sort_asc(size_t n, const double *key, size_t *order)
 {
-  if (n < ((size_t)1 << 32))
-    return packed_sort(n, key, order, 0);
+  if (n < ((size_t)1 << 32)) return packed_sort(n, key, order, 0);
   return radix_sort(n, key, order, 0);
 }

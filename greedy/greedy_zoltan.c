@@ -10,26 +10,25 @@
 static int greedy_partition(const zp_problem *pb, void *state, int *new_part)
 {
   (void)state;
-  int rc = greedy_assign(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts,
-                         pb->part_sizes, new_part);
+  int rc =
+      greedy_assign(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts, pb->part_sizes, new_part);
   if (rc == GREEDY_ENOMEM) {
-    zp_error("GREEDY", "out of memory for %zu objects and %d parts",
-             pb->num_obj, pb->num_parts);
+    zp_error("GREEDY", "out of memory for %zu objects and %d parts", pb->num_obj, pb->num_parts);
     return ZOLTAN_MEMERR;
   }
   if (rc != GREEDY_OK) {
     /* The layer checks weights and part sizes before calling us, so this
      * is an inconsistency worth reporting with the sizes involved. */
-    zp_error("GREEDY", "invalid input (%zu objects, OBJ_WEIGHT_DIM %d, %d parts)",
-             pb->num_obj, pb->wgt_dim, pb->num_parts);
+    zp_error("GREEDY", "invalid input (%zu objects, OBJ_WEIGHT_DIM %d, %d parts)", pb->num_obj,
+             pb->wgt_dim, pb->num_parts);
     return ZOLTAN_FATAL;
   }
   if (pb->debug_level >= 1) {
     double imb = 0.0;
-    if (greedy_imbalance(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts,
-                         pb->part_sizes, new_part, &imb) == GREEDY_OK) {
-      printf("ZOLTAN GREEDY: %zu objects into %d parts, max relative load %.4f\n",
-             pb->num_obj, pb->num_parts, imb);
+    if (greedy_imbalance(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts, pb->part_sizes,
+                         new_part, &imb) == GREEDY_OK) {
+      printf("ZOLTAN GREEDY: %zu objects into %d parts, max relative load %.4f\n", pb->num_obj,
+             pb->num_parts, imb);
       fflush(stdout);
     }
   }
@@ -43,7 +42,4 @@ static const zp_method greedy_method = {
     .summary = "heaviest object first onto the part of least relative load (LPT, min-heap)",
     .partition_serial = greedy_partition};
 
-int greedy_register(void)
-{
-  return zp_register_method(&greedy_method);
-}
+int greedy_register(void) { return zp_register_method(&greedy_method); }

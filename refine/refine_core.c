@@ -26,29 +26,29 @@ void refine_default_options(refine_options *opt)
 
 /* State of one refinement run on scalar loads. */
 typedef struct refine_state {
-  size_t n;          /* objects */
-  int nparts;        /* parts */
-  const double *s;   /* n scalar weights */
-  double *cap;       /* nparts target loads */
-  double *limit;     /* nparts tolerance x target */
-  double *load;      /* nparts current loads */
-  char *donor;       /* nparts: overloaded at the start (never receives) */
-  int *out;          /* n parts being built */
+  size_t n;        /* objects */
+  int nparts;      /* parts */
+  const double *s; /* n scalar weights */
+  double *cap;     /* nparts target loads */
+  double *limit;   /* nparts tolerance x target */
+  double *load;    /* nparts current loads */
+  char *donor;     /* nparts: overloaded at the start (never receives) */
+  int *out;        /* n parts being built */
   /* Objects of the donors, grouped by donor and sorted by weight ascending
    * (ties by index); seg[p]..seg[p+1] is part p's range (empty for
    * non-donors). */
-  size_t m;          /* number of donor objects */
-  size_t *obj;       /* m object indices */
-  double *val;       /* m weights, val[k] = s[obj[k]] */
-  size_t *seg;       /* nparts + 1 */
+  size_t m;    /* number of donor objects */
+  size_t *obj; /* m object indices */
+  double *val; /* m weights, val[k] = s[obj[k]] */
+  size_t *seg; /* nparts + 1 */
   /* Removed entries are skipped with path-compressed "next alive" and
    * "previous alive" links, so each lookup is amortised O(1) after the
    * binary search. */
-  size_t *nxt;       /* m + 1: nxt[k] == k when k is alive or k == m */
-  size_t *prv;       /* m + 1, shifted by one: prv[k+1] for entry k */
+  size_t *nxt;           /* m + 1: nxt[k] == k when k is alive or k == m */
+  size_t *prv;           /* m + 1, shifted by one: prv[k+1] for entry k */
   const refine_graph *g; /* graph for comm-aware receivers, or NULL */
-  double *conn;      /* nparts scratch: connection of one object per part */
-  int *touched;      /* nparts scratch: parts with conn != 0 */
+  double *conn;          /* nparts scratch: connection of one object per part */
+  int *touched;          /* nparts scratch: parts with conn != 0 */
 } refine_state;
 
 static void state_free(refine_state *r)
@@ -68,8 +68,7 @@ static void state_free(refine_state *r)
 
 static double rel_of(double load, double cap)
 {
-  if (cap > 0.0)
-    return load / cap;
+  if (cap > 0.0) return load / cap;
   return load > 0.0 ? INFINITY : 0.0;
 }
 
@@ -83,8 +82,7 @@ static double rel_of(double load, double cap)
 static size_t find_alive(size_t *link, size_t k)
 {
   size_t root = k;
-  while (link[root] != root)
-    root = link[root];
+  while (link[root] != root) root = link[root];
   while (link[k] != root) {
     size_t up = link[k];
     link[k] = root;
@@ -104,8 +102,7 @@ static void kill_entry(refine_state *r, size_t k)
  * include_equal is set (a lower bound), or > x when it is not (an upper
  * bound); e when there is none.
  */
-static size_t bound_index(const double *val, size_t b, size_t e, double x,
-                          int include_equal)
+static size_t bound_index(const double *val, size_t b, size_t e, double x, int include_equal)
 {
   while (b < e) {
     size_t mid = b + (e - b) / 2;
@@ -122,8 +119,7 @@ static size_t alive_at_least(refine_state *r, int d, double x)
 {
   size_t b = r->seg[d], e = r->seg[d + 1];
   size_t k = find_alive(r->nxt, bound_index(r->val, b, e, x, 1));
-  if (k >= e || !(r->val[k] > 0.0))
-    return (size_t)-1;
+  if (k >= e || !(r->val[k] > 0.0)) return (size_t)-1;
   return k;
 }
 
@@ -132,11 +128,9 @@ static size_t alive_at_most(refine_state *r, int d, double x)
 {
   size_t b = r->seg[d], e = r->seg[d + 1];
   size_t ub = bound_index(r->val, b, e, x, 0);
-  if (ub == b)
-    return (size_t)-1;
+  if (ub == b) return (size_t)-1;
   size_t k1 = find_alive(r->prv, ub); /* entry ub-1 is shifted ub */
-  if (k1 <= b || !(r->val[k1 - 1] > 0.0))
-    return (size_t)-1;
+  if (k1 <= b || !(r->val[k1 - 1] > 0.0)) return (size_t)-1;
   return k1 - 1;
 }
 
@@ -164,8 +158,7 @@ static int comm_receiver(refine_state *r, size_t i, double x, int fallback)
   double best_conn = r->conn[fallback] > 0.0 ? r->conn[fallback] : 0.0;
   for (int t = 0; t < ntouched; t++) {
     int q = r->touched[t];
-    if (r->donor[q] || r->load[q] + x > r->limit[q])
-      continue;
+    if (r->donor[q] || r->load[q] + x > r->limit[q]) continue;
     double room = r->limit[q] - r->load[q];
     double broom = r->limit[best] - r->load[best];
     if (r->conn[q] > best_conn ||
@@ -174,8 +167,7 @@ static int comm_receiver(refine_state *r, size_t i, double x, int fallback)
       best_conn = r->conn[q];
     }
   }
-  for (int t = 0; t < ntouched; t++)
-    r->conn[r->touched[t]] = -1.0;
+  for (int t = 0; t < ntouched; t++) r->conn[r->touched[t]] = -1.0;
   return best;
 }
 
@@ -190,8 +182,8 @@ static void move_entry(refine_state *r, size_t k, int from, int to)
 }
 
 /* Strict phase; moves the donors it cannot finish into stuck. */
-static void strict_phase(refine_state *r, greedy_heap *donors,
-                         greedy_heap *recv, greedy_heap *stuck)
+static void strict_phase(refine_state *r, greedy_heap *donors, greedy_heap *recv,
+                         greedy_heap *stuck)
 {
   int d;
   while ((d = greedy_heap_top(donors)) >= 0) {
@@ -200,8 +192,7 @@ static void strict_phase(refine_state *r, greedy_heap *donors,
       continue;
     }
     int q = greedy_heap_top(recv);
-    if (q < 0)
-      break;
+    if (q < 0) break;
     double room = r->limit[q] - r->load[q];
     double excess = r->load[d] - r->limit[d];
     /* One move finishes the donor if some object is at least the excess:
@@ -210,15 +201,13 @@ static void strict_phase(refine_state *r, greedy_heap *donors,
      * room of all receivers, so if nothing of d fits into q it fits
      * nowhere and d is stuck. */
     size_t k = alive_at_least(r, d, excess);
-    if (k == (size_t)-1 || r->val[k] > room)
-      k = alive_at_most(r, d, room);
+    if (k == (size_t)-1 || r->val[k] > room) k = alive_at_most(r, d, room);
     if (k == (size_t)-1) {
       greedy_heap_remove(donors, d);
       greedy_heap_set(stuck, d, -rel_of(r->load[d], r->cap[d]), 0.0);
       continue;
     }
-    if (r->g)
-      q = comm_receiver(r, r->obj[k], r->val[k], q);
+    if (r->g) q = comm_receiver(r, r->obj[k], r->val[k], q);
     move_entry(r, k, d, q);
     double left = r->limit[q] - r->load[q];
     if (left > 0.0)
@@ -230,8 +219,7 @@ static void strict_phase(refine_state *r, greedy_heap *donors,
   /* Donors left when the receivers ran out are stuck as well. */
   while ((d = greedy_heap_top(donors)) >= 0) {
     greedy_heap_remove(donors, d);
-    if (r->load[d] > r->limit[d])
-      greedy_heap_set(stuck, d, -rel_of(r->load[d], r->cap[d]), 0.0);
+    if (r->load[d] > r->limit[d]) greedy_heap_set(stuck, d, -rel_of(r->load[d], r->cap[d]), 0.0);
   }
 }
 
@@ -252,15 +240,13 @@ static double pair_max(double ld, double cd, double lq, double cq, double x)
  * removes an object from the donor lists, so this ends after at most m
  * moves: no loop.
  */
-static void relaxed_phase(refine_state *r, greedy_heap *stuck,
-                          greedy_heap *recv)
+static void relaxed_phase(refine_state *r, greedy_heap *stuck, greedy_heap *recv)
 {
   int d;
   while ((d = greedy_heap_top(stuck)) >= 0) {
     double rd = rel_of(r->load[d], r->cap[d]);
     int q = greedy_heap_top(recv);
-    if (q < 0)
-      break;
+    if (q < 0) break;
     if (r->load[d] <= r->limit[d]) {
       greedy_heap_remove(stuck, d);
       continue;
@@ -271,19 +257,17 @@ static void relaxed_phase(refine_state *r, greedy_heap *stuck,
       k = alive_at_most(r, d, INFINITY);
     } else {
       double room = rd * r->cap[q] - r->load[q];
-      double ideal = (r->load[d] * r->cap[q] - r->load[q] * r->cap[d]) /
-                     (r->cap[d] + r->cap[q]);
+      double ideal = (r->load[d] * r->cap[q] - r->load[q] * r->cap[d]) / (r->cap[d] + r->cap[q]);
       size_t a = alive_at_most(r, d, ideal < room ? ideal : room);
       size_t b = alive_at_least(r, d, ideal);
-      double fa = a != (size_t)-1 ? pair_max(r->load[d], r->cap[d], r->load[q],
-                                             r->cap[q], r->val[a])
-                                  : INFINITY;
-      double fb = b != (size_t)-1 ? pair_max(r->load[d], r->cap[d], r->load[q],
-                                             r->cap[q], r->val[b])
-                                  : INFINITY;
+      double fa = a != (size_t)-1
+                      ? pair_max(r->load[d], r->cap[d], r->load[q], r->cap[q], r->val[a])
+                      : INFINITY;
+      double fb = b != (size_t)-1
+                      ? pair_max(r->load[d], r->cap[d], r->load[q], r->cap[q], r->val[b])
+                      : INFINITY;
       k = fb < fa ? b : a;
-      if (k != (size_t)-1 && !((k == a ? fa : fb) < rd))
-        k = (size_t)-1;
+      if (k != (size_t)-1 && !((k == a ? fa : fb) < rd)) k = (size_t)-1;
     }
     if (k == (size_t)-1) {
       greedy_heap_remove(stuck, d);
@@ -298,60 +282,43 @@ static void relaxed_phase(refine_state *r, greedy_heap *stuck,
 /* Check the graph once at the public edge. */
 static int graph_ok(size_t n, const refine_graph *g)
 {
-  if (!g->adj_start || (g->adj_start[n] > 0 && !g->adj) || g->adj_start[0] != 0)
-    return 0;
+  if (!g->adj_start || (g->adj_start[n] > 0 && !g->adj) || g->adj_start[0] != 0) return 0;
   for (size_t i = 0; i < n; i++)
-    if (g->adj_start[i + 1] < g->adj_start[i])
-      return 0;
+    if (g->adj_start[i + 1] < g->adj_start[i]) return 0;
   for (size_t j = 0; j < g->adj_start[n]; j++) {
-    if (g->adj[j] >= n)
-      return 0;
-    if (g->ewgts && (!isfinite(g->ewgts[j]) || g->ewgts[j] < 0.0))
-      return 0;
+    if (g->adj[j] >= n) return 0;
+    if (g->ewgts && (!isfinite(g->ewgts[j]) || g->ewgts[j] < 0.0)) return 0;
   }
   return 1;
 }
 
 int refine_cut(size_t n, const refine_graph *g, const int *part, double *cut)
 {
-  if (!g || !cut || (n > 0 && !part) || !graph_ok(n, g))
-    return REFINE_EINVAL;
+  if (!g || !cut || (n > 0 && !part) || !graph_ok(n, g)) return REFINE_EINVAL;
   double c = 0.0;
   for (size_t i = 0; i < n; i++)
     for (size_t j = g->adj_start[i]; j < g->adj_start[i + 1]; j++)
-      if (part[i] != part[g->adj[j]])
-        c += g->ewgts ? g->ewgts[j] : 1.0;
+      if (part[i] != part[g->adj[j]]) c += g->ewgts ? g->ewgts[j] : 1.0;
   *cut = c / 2.0;
   return REFINE_OK;
 }
 
 /* Common argument checks of both entry points. */
-static int check_args(size_t n, int wdim, const double *w, int nparts,
-                      const int *cur_part, const refine_options *opt,
-                      const int *part_out)
+static int check_args(size_t n, int wdim, const double *w, int nparts, const int *cur_part,
+                      const refine_options *opt, const int *part_out)
 {
-  if (wdim < 1 || nparts < 1 || !opt)
-    return REFINE_EINVAL;
-  if (n > 0 && (!w || !cur_part || !part_out || part_out == cur_part))
-    return REFINE_EINVAL;
-  if (!(opt->tolerance >= 1.0) || !isfinite(opt->tolerance))
-    return REFINE_EINVAL;
-  if (!(opt->gr_tolerance >= 1.0) || !isfinite(opt->gr_tolerance))
-    return REFINE_EINVAL;
-  if (!(opt->gr_threshold >= 0.0))
-    return REFINE_EINVAL;
-  if (opt->comm_aware != 0 && opt->comm_aware != 1)
-    return REFINE_EINVAL;
-  if (opt->comm_aware && !opt->graph)
-    return REFINE_EINVAL;
-  if (opt->graph && !graph_ok(n, opt->graph))
-    return REFINE_EINVAL;
+  if (wdim < 1 || nparts < 1 || !opt) return REFINE_EINVAL;
+  if (n > 0 && (!w || !cur_part || !part_out || part_out == cur_part)) return REFINE_EINVAL;
+  if (!(opt->tolerance >= 1.0) || !isfinite(opt->tolerance)) return REFINE_EINVAL;
+  if (!(opt->gr_tolerance >= 1.0) || !isfinite(opt->gr_tolerance)) return REFINE_EINVAL;
+  if (!(opt->gr_threshold >= 0.0)) return REFINE_EINVAL;
+  if (opt->comm_aware != 0 && opt->comm_aware != 1) return REFINE_EINVAL;
+  if (opt->comm_aware && !opt->graph) return REFINE_EINVAL;
+  if (opt->graph && !graph_ok(n, opt->graph)) return REFINE_EINVAL;
   for (size_t i = 0; i < n; i++)
-    if (cur_part[i] < 0 || cur_part[i] >= nparts)
-      return REFINE_EINVAL;
+    if (cur_part[i] < 0 || cur_part[i] >= nparts) return REFINE_EINVAL;
   for (size_t i = 0; i < n * (size_t)wdim; i++)
-    if (!isfinite(w[i]) || w[i] < 0.0)
-      return REFINE_EINVAL;
+    if (!isfinite(w[i]) || w[i] < 0.0) return REFINE_EINVAL;
   return REFINE_OK;
 }
 
@@ -359,37 +326,30 @@ static int check_args(size_t n, int wdim, const double *w, int nparts,
  * Scalar weights and normalised part targets (see the header: for several
  * weights, the sum of the object's shares of each dimension's total).
  */
-static int scalarise(size_t n, int wdim, const double *w, int nparts,
-                     const double *target_frac, double **s_out,
-                     double **frac_out)
+static int scalarise(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
+                     double **s_out, double **frac_out)
 {
   double *tot = calloc((size_t)wdim, sizeof(double));
   double *s = malloc((n ? n : 1) * sizeof(double));
   double *frac = calloc((size_t)nparts, sizeof(double));
   int rc = REFINE_ENOMEM, used = 0;
-  if (!tot || !s || !frac)
-    goto fail;
+  if (!tot || !s || !frac) goto fail;
   rc = REFINE_EINVAL;
-  for (size_t i = 0; i < n * (size_t)wdim; i++)
-    tot[i % (size_t)wdim] += w[i];
+  for (size_t i = 0; i < n * (size_t)wdim; i++) tot[i % (size_t)wdim] += w[i];
   for (int d = 0; d < wdim; d++) {
     double sum = 0.0;
     for (int p = 0; p < nparts; p++) {
       double t = target_frac ? target_frac[(size_t)p * wdim + d] : 1.0;
-      if (!isfinite(t) || t < 0.0)
-        goto fail;
+      if (!isfinite(t) || t < 0.0) goto fail;
       sum += t;
     }
-    if (wdim > 1 && !(tot[d] > 0.0))
-      continue;
+    if (wdim > 1 && !(tot[d] > 0.0)) continue;
     used++;
     for (int p = 0; p < nparts; p++)
-      frac[p] += (target_frac && sum > 0.0)
-                     ? target_frac[(size_t)p * wdim + d] / sum
-                     : 1.0 / nparts;
+      frac[p] +=
+          (target_frac && sum > 0.0) ? target_frac[(size_t)p * wdim + d] / sum : 1.0 / nparts;
   }
-  for (int p = 0; p < nparts; p++)
-    frac[p] = used ? frac[p] / used : 1.0 / nparts;
+  for (int p = 0; p < nparts; p++) frac[p] = used ? frac[p] / used : 1.0 / nparts;
   for (size_t i = 0; i < n; i++) {
     if (wdim == 1) {
       s[i] = w[i];
@@ -397,8 +357,7 @@ static int scalarise(size_t n, int wdim, const double *w, int nparts,
     }
     double x = 0.0;
     for (int d = 0; d < wdim; d++)
-      if (tot[d] > 0.0)
-        x += w[i * wdim + d] / tot[d];
+      if (tot[d] > 0.0) x += w[i * wdim + d] / tot[d];
     s[i] = x;
   }
   free(tot);
@@ -413,13 +372,11 @@ fail:
 }
 
 /* Largest relative load and its part, from scratch. */
-static double scalar_imbalance(size_t n, const double *s, int nparts,
-                               const double *cap, const int *part,
-                               double *load, int *worst)
+static double scalar_imbalance(size_t n, const double *s, int nparts, const double *cap,
+                               const int *part, double *load, int *worst)
 {
   memset(load, 0, (size_t)nparts * sizeof(double));
-  for (size_t i = 0; i < n; i++)
-    load[part[i]] += s[i];
+  for (size_t i = 0; i < n; i++) load[part[i]] += s[i];
   double m = 0.0;
   *worst = 0;
   for (int p = 0; p < nparts; p++) {
@@ -437,9 +394,8 @@ static double scalar_imbalance(size_t n, const double *s, int nparts,
  * (its share of the total scalar weight) and limit (tolerance x target).
  * Leaves everything else of *r zero, so that state_free is always safe.
  */
-static int state_init(refine_state *r, size_t n, const double *s, int nparts,
-                      const double *frac, double tol,
-                      const refine_graph *comm_graph, int *out)
+static int state_init(refine_state *r, size_t n, const double *s, int nparts, const double *frac,
+                      double tol, const refine_graph *comm_graph, int *out)
 {
   memset(r, 0, sizeof(*r));
   r->n = n;
@@ -452,11 +408,9 @@ static int state_init(refine_state *r, size_t n, const double *s, int nparts,
   r->load = calloc((size_t)nparts, sizeof(double));
   r->donor = calloc((size_t)nparts, 1);
   r->seg = calloc((size_t)nparts + 1, sizeof(size_t));
-  if (!r->cap || !r->limit || !r->load || !r->donor || !r->seg)
-    return REFINE_ENOMEM;
+  if (!r->cap || !r->limit || !r->load || !r->donor || !r->seg) return REFINE_ENOMEM;
   double total = 0.0;
-  for (size_t i = 0; i < n; i++)
-    total += s[i];
+  for (size_t i = 0; i < n; i++) total += s[i];
   for (int p = 0; p < nparts; p++) {
     r->cap[p] = frac[p] * total;
     r->limit[p] = tol * r->cap[p];
@@ -488,21 +442,17 @@ static int collect_donor_objects(refine_state *r, const int *cur)
   size_t n = r->n, *fill = NULL;
   int nparts = r->nparts, rc = REFINE_ENOMEM;
   size_t *order = malloc((n ? n : 1) * sizeof(size_t));
-  if (!order || greedy_sort_asc(n, r->s, order))
-    goto end;
+  if (!order || greedy_sort_asc(n, r->s, order)) goto end;
   for (size_t i = 0; i < n; i++)
-    if (r->donor[cur[i]])
-      r->seg[cur[i] + 1]++;
-  for (int p = 0; p < nparts; p++)
-    r->seg[p + 1] += r->seg[p];
+    if (r->donor[cur[i]]) r->seg[cur[i] + 1]++;
+  for (int p = 0; p < nparts; p++) r->seg[p + 1] += r->seg[p];
   r->m = r->seg[nparts];
   r->obj = malloc((r->m ? r->m : 1) * sizeof(size_t));
   r->val = malloc((r->m ? r->m : 1) * sizeof(double));
   r->nxt = malloc((r->m + 1) * sizeof(size_t));
   r->prv = malloc((r->m + 1) * sizeof(size_t));
   fill = malloc((size_t)nparts * sizeof(size_t));
-  if (!r->obj || !r->val || !r->nxt || !r->prv || !fill)
-    goto end;
+  if (!r->obj || !r->val || !r->nxt || !r->prv || !fill) goto end;
   memcpy(fill, r->seg, (size_t)nparts * sizeof(size_t));
   for (size_t k = 0; k < n; k++) {
     size_t i = order[k];
@@ -527,14 +477,11 @@ end:
  * connection of -1 marks a part that no neighbour has touched yet. */
 static int comm_scratch_init(refine_state *r)
 {
-  if (!r->g)
-    return REFINE_OK;
+  if (!r->g) return REFINE_OK;
   r->conn = malloc((size_t)r->nparts * sizeof(double));
   r->touched = malloc((size_t)r->nparts * sizeof(int));
-  if (!r->conn || !r->touched)
-    return REFINE_ENOMEM;
-  for (int p = 0; p < r->nparts; p++)
-    r->conn[p] = -1.0;
+  if (!r->conn || !r->touched) return REFINE_ENOMEM;
+  for (int p = 0; p < r->nparts; p++) r->conn[p] = -1.0;
   return REFINE_OK;
 }
 
@@ -566,8 +513,7 @@ static int move_objects(refine_state *r)
   if (stuck.size > 0) {
     /* The best-effort phase takes receivers by smallest relative load. */
     greedy_heap_free(&recv);
-    if (greedy_heap_init(&recv, nparts))
-      goto end;
+    if (greedy_heap_init(&recv, nparts)) goto end;
     for (int p = 0; p < nparts; p++)
       if (stuck.pos[p] < 0 && r->cap[p] > 0.0)
         greedy_heap_set(&recv, p, rel_of(r->load[p], r->cap[p]), 0.0);
@@ -599,8 +545,7 @@ static int judge_result(refine_state *r, const int *cur, refine_stats *st)
   st->worst_part = worst;
   st->infeasible = 0;
   for (int p = 0; p < r->nparts; p++)
-    if (r->load[p] > r->limit[p] * (1.0 + REFINE_EPS))
-      st->infeasible = 1;
+    if (r->load[p] > r->limit[p] * (1.0 + REFINE_EPS)) st->infeasible = 1;
   return st->infeasible ? REFINE_WARN : REFINE_OK;
 }
 
@@ -609,28 +554,22 @@ static int judge_result(refine_state *r, const int *cur, refine_stats *st)
  * complete assignment cur into out: only the parts above tol x target give
  * objects away, and a result worse than cur is never returned.
  */
-static int refine_scalar(size_t n, const double *s, int nparts,
-                         const double *frac, const int *cur, double tol,
-                         const refine_graph *comm_graph, int *out,
-                         refine_stats *st)
+static int refine_scalar(size_t n, const double *s, int nparts, const double *frac, const int *cur,
+                         double tol, const refine_graph *comm_graph, int *out, refine_stats *st)
 {
   refine_state r;
   int worst;
   int rc = state_init(&r, n, s, nparts, frac, tol, comm_graph, out);
-  if (rc)
-    goto end;
+  if (rc) goto end;
   memcpy(out, cur, n * sizeof(int));
   st->imbalance_before = scalar_imbalance(n, s, nparts, r.cap, cur, r.load, &worst);
   st->pass = REFINE_PASS_NONE;
   if (mark_donors(&r) > 0) {
     st->pass = REFINE_PASS_REFINE;
     rc = collect_donor_objects(&r, cur);
-    if (!rc)
-      rc = comm_scratch_init(&r);
-    if (!rc)
-      rc = move_objects(&r);
-    if (rc)
-      goto end;
+    if (!rc) rc = comm_scratch_init(&r);
+    if (!rc) rc = move_objects(&r);
+    if (rc) goto end;
   }
   rc = judge_result(&r, cur, st);
 end:
@@ -638,15 +577,13 @@ end:
   return rc;
 }
 
-static void finish_stats(size_t n, const int *cur, const int *out,
-                         const refine_options *opt, refine_stats *st)
+static void finish_stats(size_t n, const int *cur, const int *out, const refine_options *opt,
+                         refine_stats *st)
 {
   st->moved = 0;
-  for (size_t i = 0; i < n; i++)
-    st->moved += cur[i] != out[i];
+  for (size_t i = 0; i < n; i++) st->moved += cur[i] != out[i];
   st->have_cut = 0;
-  if (opt->graph &&
-      refine_cut(n, opt->graph, cur, &st->cut_before) == REFINE_OK &&
+  if (opt->graph && refine_cut(n, opt->graph, cur, &st->cut_before) == REFINE_OK &&
       refine_cut(n, opt->graph, out, &st->cut_after) == REFINE_OK)
     st->have_cut = 1;
 }
@@ -656,39 +593,32 @@ static void finish_stats(size_t n, const int *cur, const int *out,
  * NULL (kept in *defaults), a scratch record when *st is NULL (in *local),
  * the statistics cleared, then the argument checks.
  */
-static int begin_call(size_t n, int wdim, const double *w, int nparts,
-                      const int *cur_part, const int *part_out,
-                      const refine_options **opt, refine_options *defaults,
+static int begin_call(size_t n, int wdim, const double *w, int nparts, const int *cur_part,
+                      const int *part_out, const refine_options **opt, refine_options *defaults,
                       refine_stats **st, refine_stats *local)
 {
   if (!*opt) {
     refine_default_options(defaults);
     *opt = defaults;
   }
-  if (!*st)
-    *st = local;
+  if (!*st) *st = local;
   memset(*st, 0, sizeof(**st));
   return check_args(n, wdim, w, nparts, cur_part, *opt, part_out);
 }
 
-int refine_run(size_t n, int wdim, const double *w, int nparts,
-               const double *target_frac, const int *cur_part,
-               const refine_options *opt, int *part_out, refine_stats *st)
+int refine_run(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
+               const int *cur_part, const refine_options *opt, int *part_out, refine_stats *st)
 {
   refine_options defaults;
   refine_stats local;
   double *s = NULL, *frac = NULL;
-  int rc = begin_call(n, wdim, w, nparts, cur_part, part_out, &opt, &defaults,
-                      &st, &local);
-  if (rc)
-    return rc;
+  int rc = begin_call(n, wdim, w, nparts, cur_part, part_out, &opt, &defaults, &st, &local);
+  if (rc) return rc;
   rc = scalarise(n, wdim, w, nparts, target_frac, &s, &frac);
-  if (rc)
-    goto end;
+  if (rc) goto end;
   rc = refine_scalar(n, s, nparts, frac, cur_part, opt->tolerance,
                      opt->comm_aware ? opt->graph : NULL, part_out, st);
-  if (rc < 0)
-    goto end;
+  if (rc < 0) goto end;
   finish_stats(n, cur_part, part_out, opt, st);
 end:
   free(s);
@@ -701,9 +631,8 @@ static int gr_code(int greedy_rc)
   return greedy_rc == GREEDY_ENOMEM ? REFINE_ENOMEM : REFINE_EINVAL;
 }
 
-int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts,
-                        const double *target_frac, const int *cur_part,
-                        const refine_options *opt, int *part_out,
+int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
+                        const int *cur_part, const refine_options *opt, int *part_out,
                         refine_stats *st)
 {
   refine_options defaults;
@@ -711,13 +640,10 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts,
   int *cand = NULL, *fix = NULL;
   double before, greedy_max, best_max;
   int grc;
-  int rc = begin_call(n, wdim, w, nparts, cur_part, part_out, &opt, &defaults,
-                      &st, &local);
-  if (rc)
-    return rc;
+  int rc = begin_call(n, wdim, w, nparts, cur_part, part_out, &opt, &defaults, &st, &local);
+  if (rc) return rc;
   grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cur_part, &before);
-  if (grc)
-    return gr_code(grc);
+  if (grc) return gr_code(grc);
   if (before <= opt->gr_threshold) {
     /* A mild imbalance: the paper's refinement for slow drift. */
     rc = refine_run(n, wdim, w, nparts, target_frac, cur_part, opt, part_out, st);
@@ -725,8 +651,7 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts,
       grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cur_part, &st->imbalance_before);
       if (!grc)
         grc = greedy_imbalance(n, wdim, w, nparts, target_frac, part_out, &st->imbalance_after);
-      if (grc)
-        rc = gr_code(grc);
+      if (grc) rc = gr_code(grc);
     }
     return rc;
   }
@@ -734,18 +659,15 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts,
    * first, to learn the balance the keeping passes must match. */
   rc = REFINE_ENOMEM;
   cand = malloc((n ? n : 1) * sizeof(int));
-  if (!cand)
-    goto end;
+  if (!cand) goto end;
   grc = greedy_assign(n, wdim, w, nparts, target_frac, cand);
-  if (!grc)
-    grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cand, &greedy_max);
+  if (!grc) grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cand, &greedy_max);
   if (grc) {
     rc = gr_code(grc);
     goto end;
   }
   double bound = greedy_max * opt->gr_tolerance;
-  if (!(bound >= 1.0))
-    bound = 1.0; /* only when every weight is zero: nothing to balance */
+  if (!(bound >= 1.0)) bound = 1.0; /* only when every weight is zero: nothing to balance */
   /* Candidates by increasing number of moves they usually make; the first
    * within the bound wins, else GREEDY itself.
    *  1. Keep lightest first, place the rest like GREEDY, then a REFINE pass
@@ -759,16 +681,14 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts,
   st->pass = REFINE_PASS_GREEDY;
   rc = REFINE_ENOMEM;
   fix = malloc((n ? n : 1) * sizeof(int));
-  if (!fix)
-    goto end;
+  if (!fix) goto end;
   for (int t = 0; t < 2; t++) {
     double m;
     int *res = cand;
-    grc = greedy_assign_keep(n, wdim, w, nparts, target_frac, cur_part, bound,
-                             t == 0 ? GREEDY_KEEP_LIGHT_FIRST : GREEDY_KEEP_HEAVY_FIRST,
-                             cand, NULL);
-    if (!grc)
-      grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cand, &m);
+    grc =
+        greedy_assign_keep(n, wdim, w, nparts, target_frac, cur_part, bound,
+                           t == 0 ? GREEDY_KEEP_LIGHT_FIRST : GREEDY_KEEP_HEAVY_FIRST, cand, NULL);
+    if (!grc) grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cand, &m);
     if (grc) {
       rc = gr_code(grc);
       goto end;
@@ -778,8 +698,7 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts,
       refine_stats rs;
       ro.tolerance = bound;
       rc = refine_run(n, wdim, w, nparts, target_frac, cand, &ro, fix, &rs);
-      if (rc < 0)
-        goto end;
+      if (rc < 0) goto end;
       grc = greedy_imbalance(n, wdim, w, nparts, target_frac, fix, &m);
       if (grc) {
         rc = gr_code(grc);

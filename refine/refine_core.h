@@ -38,8 +38,8 @@ extern "C" {
 #endif
 
 /* Return codes. */
-#define REFINE_OK 0      /* every part within tolerance (or nothing to do) */
-#define REFINE_WARN 1    /* best effort: some part is still above tolerance */
+#define REFINE_OK     0  /* every part within tolerance (or nothing to do) */
+#define REFINE_WARN   1  /* best effort: some part is still above tolerance */
 #define REFINE_EINVAL -1 /* an argument is invalid */
 #define REFINE_ENOMEM -2 /* memory allocation failed */
 
@@ -112,9 +112,8 @@ void refine_default_options(refine_options *opt);
  * tolerance is infeasible or needs moves REFINE does not make; part_out is
  * the best assignment found), REFINE_EINVAL or REFINE_ENOMEM.
  */
-int refine_run(size_t n, int wdim, const double *w, int nparts,
-               const double *target_frac, const int *cur_part,
-               const refine_options *opt, int *part_out, refine_stats *st);
+int refine_run(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
+               const int *cur_part, const refine_options *opt, int *part_out, refine_stats *st);
 
 /*
  * refine_greedyrefine - GREEDYREFINE: the automatic choice between a
@@ -129,9 +128,8 @@ int refine_run(size_t n, int wdim, const double *w, int nparts,
  * Returns REFINE_OK, REFINE_WARN (refinement pass left a part above the
  * tolerance), REFINE_EINVAL or REFINE_ENOMEM.
  */
-int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts,
-                        const double *target_frac, const int *cur_part,
-                        const refine_options *opt, int *part_out,
+int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
+                        const int *cur_part, const refine_options *opt, int *part_out,
                         refine_stats *st);
 
 /*
@@ -139,8 +137,7 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts,
  * each edge counted once (the sum over adjacency entries halved).
  * Not collective.  Returns REFINE_OK or REFINE_EINVAL.
  */
-int refine_cut(size_t n, const refine_graph *g, const int *part,
-               double *cut);
+int refine_cut(size_t n, const refine_graph *g, const int *part, double *cut);
 
 #ifdef __cplusplus
 }

@@ -16,8 +16,7 @@
 static const char *const refine_auto_words[] = {"AUTO", NULL};
 
 static const zp_param_def refine_params[] = {
-    {"REFINE_TOLERANCE", ZP_PARAM_DOUBLE, "AUTO", 1.0, 0.0, ZP_PARAM_NO_MAX,
-     refine_auto_words,
+    {"REFINE_TOLERANCE", ZP_PARAM_DOUBLE, "AUTO", 1.0, 0.0, ZP_PARAM_NO_MAX, refine_auto_words,
      "a part may carry up to this factor times its target load; AUTO = the "
      "smallest IMBALANCE_TOL"},
     {"REFINE_COMM_AWARE", ZP_PARAM_INT, "0", 0.0, 1.0, 0, NULL,
@@ -26,49 +25,40 @@ static const zp_param_def refine_params[] = {
 };
 
 static const zp_param_def greedyrefine_params[] = {
-    {"GREEDYREFINE_TOLERANCE", ZP_PARAM_DOUBLE, "1.01", 1.0, 0.0, ZP_PARAM_NO_MAX,
-     NULL,
+    {"GREEDYREFINE_TOLERANCE", ZP_PARAM_DOUBLE, "1.01", 1.0, 0.0, ZP_PARAM_NO_MAX, NULL,
      "the thorough pass may exceed GREEDY's max relative load by this factor; "
      "larger keeps more objects in place"},
-    {"GREEDYREFINE_THRESHOLD", ZP_PARAM_DOUBLE, "1.0", 1.0, 0.0, ZP_PARAM_NO_MAX,
-     NULL,
+    {"GREEDYREFINE_THRESHOLD", ZP_PARAM_DOUBLE, "1.0", 1.0, 0.0, ZP_PARAM_NO_MAX, NULL,
      "measured max relative load at or below which only a REFINE pass runs; "
      "above it the thorough pass (1.0 = always thorough)"},
 };
 
 /* Free what read_options allocated. */
-static void options_free(double *edge_sum)
-{
-  free(edge_sum);
-}
+static void options_free(double *edge_sum) { free(edge_sum); }
 
 /*
  * The core's options from the parameters and the gathered graph.
  * *edge_sum receives an allocated array when several edge weights must be
  * summed into one (free with options_free).
  */
-static int read_options(const zp_problem *pb, const char *who,
-                        refine_options *o, refine_graph *g, double **edge_sum)
+static int read_options(const zp_problem *pb, const char *who, refine_options *o, refine_graph *g,
+                        double **edge_sum)
 {
   double v;
   int kw = 0, comm = 0;
   refine_default_options(o);
   *edge_sum = NULL;
-  if (zp_param_double(pb->params, "REFINE_TOLERANCE", &v, &kw) != ZOLTAN_OK)
-    return ZOLTAN_FATAL;
+  if (zp_param_double(pb->params, "REFINE_TOLERANCE", &v, &kw) != ZOLTAN_OK) return ZOLTAN_FATAL;
   if (kw) {
     /* One tolerance for the combined load: the strictest of the user's
      * per-weight IMBALANCE_TOL values. */
     v = REFINE_ZOLTAN_DEFAULT_TOL;
     for (int d = 0; pb->imbalance_tol && d < pb->wgt_dim; d++)
-      if (d == 0 || pb->imbalance_tol[d] < v)
-        v = pb->imbalance_tol[d];
-    if (v < 1.0)
-      v = 1.0;
+      if (d == 0 || pb->imbalance_tol[d] < v) v = pb->imbalance_tol[d];
+    if (v < 1.0) v = 1.0;
   }
   o->tolerance = v;
-  if (zp_param_int(pb->params, "REFINE_COMM_AWARE", &comm, NULL) != ZOLTAN_OK)
-    return ZOLTAN_FATAL;
+  if (zp_param_int(pb->params, "REFINE_COMM_AWARE", &comm, NULL) != ZOLTAN_OK) return ZOLTAN_FATAL;
   if (zp_param_double(pb->params, "GREEDYREFINE_TOLERANCE", &o->gr_tolerance, NULL) != ZOLTAN_OK ||
       zp_param_double(pb->params, "GREEDYREFINE_THRESHOLD", &o->gr_threshold, NULL) != ZOLTAN_OK)
     return ZOLTAN_FATAL;
@@ -88,8 +78,7 @@ static int read_options(const zp_problem *pb, const char *who,
       }
       for (size_t j = 0; j < ne; j++) {
         sum[j] = 0.0;
-        for (int d = 0; d < pb->ewgt_dim; d++)
-          sum[j] += pb->ewgts[j * (size_t)pb->ewgt_dim + d];
+        for (int d = 0; d < pb->ewgt_dim; d++) sum[j] += pb->ewgts[j * (size_t)pb->ewgt_dim + d];
       }
       g->ewgts = sum;
       *edge_sum = sum;
@@ -106,17 +95,22 @@ static int read_options(const zp_problem *pb, const char *who,
 static const char *pass_name(int pass)
 {
   switch (pass) {
-  case REFINE_PASS_REFINE: return "refinement";
-  case REFINE_PASS_KEEP_LIGHT: return "keep-lightest-first";
-  case REFINE_PASS_KEEP_HEAVY: return "keep-heaviest-first";
-  case REFINE_PASS_GREEDY: return "plain GREEDY";
-  default: return "none (input kept)";
+  case REFINE_PASS_REFINE:
+    return "refinement";
+  case REFINE_PASS_KEEP_LIGHT:
+    return "keep-lightest-first";
+  case REFINE_PASS_KEEP_HEAVY:
+    return "keep-heaviest-first";
+  case REFINE_PASS_GREEDY:
+    return "plain GREEDY";
+  default:
+    return "none (input kept)";
   }
 }
 
 /* Turn a core return code into a Zoltan code, with the message. */
-static int report(const zp_problem *pb, const char *who, int rc,
-                  const refine_options *o, const refine_stats *st)
+static int report(const zp_problem *pb, const char *who, int rc, const refine_options *o,
+                  const refine_stats *st)
 {
   if (rc == REFINE_ENOMEM) {
     zp_error(who, "out of memory for %zu objects and %d parts", pb->num_obj, pb->num_parts);
@@ -128,17 +122,16 @@ static int report(const zp_problem *pb, const char *who, int rc,
     return ZOLTAN_FATAL;
   }
   if (rc == REFINE_WARN)
-    zp_warn(who, "REFINE_TOLERANCE = %g cannot be met: part %d keeps relative load %.4f "
-                 "because no part has room for any of its objects within the tolerance; "
-                 "returning the best assignment found (max relative load %.4f -> %.4f)",
+    zp_warn(who,
+            "REFINE_TOLERANCE = %g cannot be met: part %d keeps relative load %.4f "
+            "because no part has room for any of its objects within the tolerance; "
+            "returning the best assignment found (max relative load %.4f -> %.4f)",
             o->tolerance, st->worst_part, st->imbalance_after, st->imbalance_before,
             st->imbalance_after);
   if (pb->debug_level >= 1) {
-    printf("ZOLTAN %s: %s pass, moved %zu of %zu objects, max relative load %.4f -> %.4f",
-           who, pass_name(st->pass), st->moved, pb->num_obj, st->imbalance_before,
-           st->imbalance_after);
-    if (st->have_cut)
-      printf(", edge cut %g -> %g", st->cut_before, st->cut_after);
+    printf("ZOLTAN %s: %s pass, moved %zu of %zu objects, max relative load %.4f -> %.4f", who,
+           pass_name(st->pass), st->moved, pb->num_obj, st->imbalance_before, st->imbalance_after);
+    if (st->have_cut) printf(", edge cut %g -> %g", st->cut_before, st->cut_after);
     printf("\n");
     fflush(stdout);
   }
@@ -161,7 +154,9 @@ static int complete_current(const zp_problem *pb, const char *who, const int **c
   if (missing == 0) return ZOLTAN_OK;
   g = malloc(pb->num_obj * sizeof *g);
   c = malloc(pb->num_obj * sizeof *c);
-  if (!g || !c || greedy_assign(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts, pb->part_sizes, g) != GREEDY_OK) {
+  if (!g || !c ||
+      greedy_assign(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts, pb->part_sizes, g) !=
+          GREEDY_OK) {
     zp_error(who, "could not place %zu objects that are in no part", missing);
     free(g);
     free(c);
@@ -178,8 +173,7 @@ static int complete_current(const zp_problem *pb, const char *who, const int **c
  * one signature. */
 typedef int (*refine_entry)(size_t n, int wdim, const double *w, int nparts,
                             const double *target_frac, const int *cur_part,
-                            const refine_options *opt, int *part_out,
-                            refine_stats *st);
+                            const refine_options *opt, int *part_out, refine_stats *st);
 
 /*
  * The partition path of both methods, which differ only in the core entry
@@ -187,8 +181,7 @@ typedef int (*refine_entry)(size_t n, int wdim, const double *w, int nparts,
  * a complete current assignment, the core, then its return code reported
  * as a Zoltan code.
  */
-static int run_method(const zp_problem *pb, const char *who, refine_entry entry,
-                      int *new_part)
+static int run_method(const zp_problem *pb, const char *who, refine_entry entry, int *new_part)
 {
   refine_options o;
   refine_graph g;
@@ -199,8 +192,8 @@ static int run_method(const zp_problem *pb, const char *who, refine_entry entry,
   int ierr = read_options(pb, who, &o, &g, &edge_sum);
   if (ierr == ZOLTAN_OK) ierr = complete_current(pb, who, &cur, &owned);
   if (ierr == ZOLTAN_OK) {
-    int rc = entry(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts,
-                   pb->part_sizes, cur, &o, new_part, &st);
+    int rc = entry(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts, pb->part_sizes, cur, &o,
+                   new_part, &st);
     ierr = report(pb, who, rc, &o, &st);
   }
   free(owned);
@@ -253,7 +246,6 @@ static const zp_method greedyrefine_method = {
 int refine_register(void)
 {
   int rc = zp_register_method(&refine_method);
-  if (rc != ZOLTAN_OK)
-    return rc;
+  if (rc != ZOLTAN_OK) return rc;
   return zp_register_method(&greedyrefine_method);
 }

@@ -20,6 +20,8 @@ case $build in /*) ;; *) build="$PWD/$build" ;; esac
 mkdir -p "$build"
 zp_prepare_zoltan "$build"
 jobs=$(nproc 2>/dev/null || echo 2)
+# The sources must be formatted as .clang-format says before anything builds.
+sh scripts/format-check.sh
 # shellcheck disable=SC2086
 cmake -S . -B "$build" -DZP_WERROR=ON $zp_cmake_mpi_args
 cmake --build "$build" -j "$jobs"

@@ -149,8 +149,8 @@ static int read_graph(const char *fname, chaco_data *d, zdrive_status *st)
   }
   if (d->vwgt_dim < 0 || d->vwgt_dim > ZDRIVE_MAX_WGTS || d->ewgt_dim < 0 ||
       d->ewgt_dim > ZDRIVE_MAX_WGTS) {
-    zdrive_set_error(st, fname, r.lineno, "weight dimensions %d/%d outside [0, %d]",
-                     d->vwgt_dim, d->ewgt_dim, ZDRIVE_MAX_WGTS);
+    zdrive_set_error(st, fname, r.lineno, "weight dimensions %d/%d outside [0, %d]", d->vwgt_dim,
+                     d->ewgt_dim, ZDRIVE_MAX_WGTS);
     goto cleanup;
   }
   /* A simple graph has at most nv (nv - 1) / 2 edges; a larger count in the
@@ -202,8 +202,8 @@ static int read_graph(const char *fname, chaco_data *d, zdrive_status *st)
     if (vertex > d->nvtx) {
       double y;
       if (line_double(&r, &y) != 0)
-        fprintf(stderr, "zdrive: warning: %s:%d: data after the last vertex ignored\n",
-                fname, r.lineno);
+        fprintf(stderr, "zdrive: warning: %s:%d: data after the last vertex ignored\n", fname,
+                r.lineno);
       break;
     }
     if (d->vwgt_dim && new_vertex) {
@@ -230,8 +230,8 @@ static int read_graph(const char *fname, chaco_data *d, zdrive_status *st)
       if (got < 0) goto bad_number;
       if (got == 0) break;
       if (nb < 1 || nb > d->nvtx) {
-        zdrive_set_error(st, fname, r.lineno, "neighbour %ld of vertex %d is outside [1, %d]",
-                         nb, vertex, d->nvtx);
+        zdrive_set_error(st, fname, r.lineno, "neighbour %ld of vertex %d is outside [1, %d]", nb,
+                         vertex, d->nvtx);
         goto cleanup;
       }
       if (nb == vertex) {
@@ -250,13 +250,12 @@ static int read_graph(const char *fname, chaco_data *d, zdrive_status *st)
         got = line_double(&r, &w);
         if (got < 0) goto bad_number;
         if (got == 0) {
-          zdrive_set_error(st, fname, r.lineno, "not enough weights for edge (%d,%ld)",
-                           vertex, nb);
+          zdrive_set_error(st, fname, r.lineno, "not enough weights for edge (%d,%ld)", vertex, nb);
           goto cleanup;
         }
         if (w < 0) {
-          zdrive_set_error(st, fname, r.lineno, "negative weight %g for edge (%d,%ld)", w,
-                           vertex, nb);
+          zdrive_set_error(st, fname, r.lineno, "negative weight %g for edge (%d,%ld)", w, vertex,
+                           nb);
           goto cleanup;
         }
         if (k == 0) ew = (float)w;
@@ -295,18 +294,18 @@ static int read_graph(const char *fname, chaco_data *d, zdrive_status *st)
   if (nadj != 2 * ne) {
     zdrive_set_error(st, fname, r.lineno,
                      "the header says %ld edges (%ld adjacencies) but the file lists %d "
-                     "adjacencies%s", ne, 2 * ne, nadj,
-                     vertex < d->nvtx ? " (file truncated?)" : "");
+                     "adjacencies%s",
+                     ne, 2 * ne, nadj, vertex < d->nvtx ? " (file truncated?)" : "");
     goto cleanup;
   }
-  if (self_edges) fprintf(stderr, "zdrive: warning: %s: %d self edges ignored\n", fname, self_edges);
+  if (self_edges)
+    fprintf(stderr, "zdrive: warning: %s: %d self edges ignored\n", fname, self_edges);
   if (dups) fprintf(stderr, "zdrive: warning: %s: %d repeated edges ignored\n", fname, dups);
   d->nadj = nadj;
   rc = 0;
   goto cleanup;
 bad_number:
-  zdrive_set_error(st, fname, r.lineno, "bad number '%.*s'",
-                   (int)strcspn(r.pos, " \t\r\n"), r.pos);
+  zdrive_set_error(st, fname, r.lineno, "bad number '%.*s'", (int)strcspn(r.pos, " \t\r\n"), r.pos);
 cleanup:
   free(r.line);
   fclose(r.f);
@@ -335,8 +334,8 @@ static int read_coords(const char *fname, chaco_data *d, zdrive_status *st)
     int n = 0, got;
     while (n < 4 && (got = line_double(&r, &c[n])) == 1) n++;
     if (n < 4 && got < 0) {
-      zdrive_set_error(st, fname, r.lineno, "bad number '%.*s'",
-                       (int)strcspn(r.pos, " \t\r\n"), r.pos);
+      zdrive_set_error(st, fname, r.lineno, "bad number '%.*s'", (int)strcspn(r.pos, " \t\r\n"),
+                       r.pos);
       goto cleanup;
     }
     if (n == 0) continue; /* comment or blank line */
@@ -347,16 +346,15 @@ static int read_coords(const char *fname, chaco_data *d, zdrive_status *st)
       }
       d->ndims = n;
     } else if (n != d->ndims) {
-      zdrive_set_error(st, fname, r.lineno, "vertex %d has %d coordinates, expected %d",
-                       v + 1, n, d->ndims);
+      zdrive_set_error(st, fname, r.lineno, "vertex %d has %d coordinates, expected %d", v + 1, n,
+                       d->ndims);
       goto cleanup;
     }
     for (k = 0; k < n; k++) d->xyz[3 * v + k] = (float)c[k];
     v++;
   }
   if (v < d->nvtx) {
-    zdrive_set_error(st, fname, r.lineno, "only %d of %d vertices have coordinates", v,
-                     d->nvtx);
+    zdrive_set_error(st, fname, r.lineno, "only %d of %d vertices have coordinates", v, d->nvtx);
     goto cleanup;
   }
   rc = 0;
@@ -374,7 +372,8 @@ static int read_assign(const char *fname, chaco_data *d, zdrive_status *st)
   r.name = fname;
   r.f = fopen(fname, "r");
   if (!r.f) {
-    zdrive_set_error(st, fname, 0, "cannot open the Chaco assignment file "
+    zdrive_set_error(st, fname, 0,
+                     "cannot open the Chaco assignment file "
                      "(needed by 'initial distribution = file')");
     return 1;
   }
@@ -388,21 +387,22 @@ static int read_assign(const char *fname, chaco_data *d, zdrive_status *st)
     int got;
     while (v < d->nvtx && (got = line_int(&r, &a)) == 1) {
       if (a < 0 || a > 32767) {
-        zdrive_set_error(st, fname, r.lineno, "assignment %ld of vertex %d is outside "
-                         "[0, 32767]", a, v + 1);
+        zdrive_set_error(st, fname, r.lineno,
+                         "assignment %ld of vertex %d is outside "
+                         "[0, 32767]",
+                         a, v + 1);
         goto cleanup;
       }
       d->assign[v++] = (int)a;
     }
     if (got < 0) {
-      zdrive_set_error(st, fname, r.lineno, "bad number '%.*s'",
-                       (int)strcspn(r.pos, " \t\r\n"), r.pos);
+      zdrive_set_error(st, fname, r.lineno, "bad number '%.*s'", (int)strcspn(r.pos, " \t\r\n"),
+                       r.pos);
       goto cleanup;
     }
   }
   if (v < d->nvtx) {
-    zdrive_set_error(st, fname, r.lineno, "only %d of %d vertices have an assignment", v,
-                     d->nvtx);
+    zdrive_set_error(st, fname, r.lineno, "only %d of %d vertices have an assignment", v, d->nvtx);
     goto cleanup;
   }
   d->has_assign = 1;
@@ -497,8 +497,7 @@ static void owners(const zdrive_deck *deck, const chaco_data *d, int nranks, int
  * rank 0 and gives every rank its initial objects in mesh.  Returns 0, or 1
  * on every rank with st holding rank 0's message (file and line).
  */
-int zdrive_read_chaco(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm,
-                      zdrive_status *st)
+int zdrive_read_chaco(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm, zdrive_status *st)
 {
   chaco_data d;
   char fname[ZDRIVE_PATH + 16];

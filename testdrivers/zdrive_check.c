@@ -136,8 +136,8 @@ int main(int argc, char **argv)
   mean = total / nparts;
   imb = mean > 0 ? mx / mean : 1.0;
   bound = mean > 0 && 1.0 + wmax / mean > maximb ? 1.0 + wmax / mean : maximb;
-  printf("zdrive_check: %ld objects, %d parts, imbalance %.4f (bound %.4f)\n", count, nparts,
-         imb, bound);
+  printf("zdrive_check: %ld objects, %d parts, imbalance %.4f (bound %.4f)\n", count, nparts, imb,
+         bound);
   if (imb > bound + 1e-9) {
     printf("FAIL: imbalance %.4f exceeds %.4f\n", imb, bound);
     bad = 1;

@@ -95,8 +95,8 @@ static int next_pair(char *buf, size_t *pos, char **name, char **val)
 }
 
 /* Appends one parameter to the growing list. */
-static int add_param(zdrive_param **params, int *n, int *cap, const char *name,
-                     const char *val, int index, int line)
+static int add_param(zdrive_param **params, int *n, int *cap, const char *name, const char *val,
+                     int index, int line)
 {
   zdrive_param *p;
   if (*n == *cap) {
@@ -161,7 +161,8 @@ static int parse_file_type(char *value, zdrive_deck *d, const char *path, int li
   } else {
     zdrive_set_error(st, path, lineno,
                      "file type '%s' is not supported (chaco, graph, matrixmarket, "
-                     "matrixmarket+, hypergraph)", type);
+                     "matrixmarket+, hypergraph)",
+                     type);
     return 1;
   }
   d->init_dist = ZDRIVE_DIST_LINEAR;
@@ -170,13 +171,19 @@ static int parse_file_type(char *value, zdrive_deck *d, const char *path, int li
   d->matrix_obj = ZDRIVE_OBJ_COLUMNS;
   while ((r = next_pair(rest, &pos, &name, &val)) == 1) {
     if (!strcmp(name, "initial distribution")) {
-      if (!strcmp(val, "linear") || !strcmp(val, "block")) d->init_dist = ZDRIVE_DIST_LINEAR;
-      else if (!strcmp(val, "cyclic")) d->init_dist = ZDRIVE_DIST_CYCLIC;
-      else if (!strcmp(val, "file")) d->init_dist = ZDRIVE_DIST_FILE;
-      else if (!strcmp(val, "owner")) d->init_dist = ZDRIVE_DIST_OWNER;
+      if (!strcmp(val, "linear") || !strcmp(val, "block"))
+        d->init_dist = ZDRIVE_DIST_LINEAR;
+      else if (!strcmp(val, "cyclic"))
+        d->init_dist = ZDRIVE_DIST_CYCLIC;
+      else if (!strcmp(val, "file"))
+        d->init_dist = ZDRIVE_DIST_FILE;
+      else if (!strcmp(val, "owner"))
+        d->init_dist = ZDRIVE_DIST_OWNER;
       else {
-        zdrive_set_error(st, path, lineno, "bad initial distribution '%s' "
-                         "(linear, block, cyclic, file, owner)", val);
+        zdrive_set_error(st, path, lineno,
+                         "bad initial distribution '%s' "
+                         "(linear, block, cyclic, file, owner)",
+                         val);
         return 1;
       }
     } else if (!strcmp(name, "initial procs")) {
@@ -185,24 +192,35 @@ static int parse_file_type(char *value, zdrive_deck *d, const char *path, int li
         return 1;
       }
     } else if (!strcmp(name, "initial pins") && d->file_type != ZDRIVE_FILE_CHACO) {
-      if (!strcmp(val, "row") || !strcmp(val, "rows")) d->init_pins = ZDRIVE_PINS_ROW;
+      if (!strcmp(val, "row") || !strcmp(val, "rows"))
+        d->init_pins = ZDRIVE_PINS_ROW;
       else if (!strcmp(val, "col") || !strcmp(val, "cols") || !strcmp(val, "column") ||
-               !strcmp(val, "columns")) d->init_pins = ZDRIVE_PINS_COL;
-      else if (!strcmp(val, "linear") || !strcmp(val, "block")) d->init_pins = ZDRIVE_PINS_LINEAR;
-      else if (!strcmp(val, "cyclic")) d->init_pins = ZDRIVE_PINS_CYCLIC;
-      else if (!strcmp(val, "file")) d->init_pins = ZDRIVE_PINS_FILE;
-      else if (!strcmp(val, "zero")) d->init_pins = ZDRIVE_PINS_ZERO;
+               !strcmp(val, "columns"))
+        d->init_pins = ZDRIVE_PINS_COL;
+      else if (!strcmp(val, "linear") || !strcmp(val, "block"))
+        d->init_pins = ZDRIVE_PINS_LINEAR;
+      else if (!strcmp(val, "cyclic"))
+        d->init_pins = ZDRIVE_PINS_CYCLIC;
+      else if (!strcmp(val, "file"))
+        d->init_pins = ZDRIVE_PINS_FILE;
+      else if (!strcmp(val, "zero"))
+        d->init_pins = ZDRIVE_PINS_ZERO;
       else {
-        zdrive_set_error(st, path, lineno, "bad initial pins '%s' "
-                         "(rows, columns, linear, block, cyclic, file, zero)", val);
+        zdrive_set_error(st, path, lineno,
+                         "bad initial pins '%s' "
+                         "(rows, columns, linear, block, cyclic, file, zero)",
+                         val);
         return 1;
       }
     } else if (!strcmp(name, "initial read") && d->file_type != ZDRIVE_FILE_CHACO) {
       /* zdrive's chunked reader only changes how rank 0 reads; nothing to do. */
     } else if (!strcmp(name, "objects") && d->file_type != ZDRIVE_FILE_CHACO) {
-      if (!strcmp(val, "rows")) d->matrix_obj = ZDRIVE_OBJ_ROWS;
-      else if (!strcmp(val, "columns")) d->matrix_obj = ZDRIVE_OBJ_COLUMNS;
-      else if (!strcmp(val, "nonzeros")) d->matrix_obj = ZDRIVE_OBJ_NONZEROS;
+      if (!strcmp(val, "rows"))
+        d->matrix_obj = ZDRIVE_OBJ_ROWS;
+      else if (!strcmp(val, "columns"))
+        d->matrix_obj = ZDRIVE_OBJ_COLUMNS;
+      else if (!strcmp(val, "nonzeros"))
+        d->matrix_obj = ZDRIVE_OBJ_NONZEROS;
       else {
         zdrive_set_error(st, path, lineno, "bad objects '%s' (rows, columns, nonzeros)", val);
         return 1;
@@ -225,32 +243,35 @@ struct int_key {
   size_t offset;
 };
 
-#define IKEY(k, f) { k, offsetof(zdrive_deck, f) }
+#define IKEY(k, f)                                                                                 \
+  {                                                                                                \
+    k, offsetof(zdrive_deck, f)                                                                    \
+  }
 static const struct int_key int_keys[] = {
-  IKEY("text output", text_output),
-  IKEY("gnuplot output", gnuplot),
-  IKEY("plot partitions", plot_partition),
-  IKEY("plot partition", plot_partition),
-  IKEY("number of iterations", iterations),
-  IKEY("zdrive action", action),
-  IKEY("zdrive debug level", debug),
-  IKEY("test drops", test_drops),
-  IKEY("test rcb box", test_rcb_box),
-  IKEY("test local partitions", test_local_parts),
-  IKEY("test local partition", test_local_parts),
-  IKEY("test multi callbacks", test_multi_callbacks),
-  IKEY("test multi callback", test_multi_callbacks),
-  IKEY("test graph callbacks", test_graph_callbacks),
-  IKEY("test graph callback", test_graph_callbacks),
-  IKEY("test hypergraph callbacks", test_hg_callbacks),
-  IKEY("test hypergraph callback", test_hg_callbacks),
-  IKEY("test no global objects", test_no_global_objects),
-  IKEY("test ddirectory", test_ddirectory),
-  IKEY("test fixed objects", test_fixed_objects),
-  IKEY("test fixed object", test_fixed_objects),
-  IKEY("test generate files", test_gen_files),
-  IKEY("test generate file", test_gen_files),
-  IKEY("dynamic iterations", dyn_iterations),
+    IKEY("text output", text_output),
+    IKEY("gnuplot output", gnuplot),
+    IKEY("plot partitions", plot_partition),
+    IKEY("plot partition", plot_partition),
+    IKEY("number of iterations", iterations),
+    IKEY("zdrive action", action),
+    IKEY("zdrive debug level", debug),
+    IKEY("test drops", test_drops),
+    IKEY("test rcb box", test_rcb_box),
+    IKEY("test local partitions", test_local_parts),
+    IKEY("test local partition", test_local_parts),
+    IKEY("test multi callbacks", test_multi_callbacks),
+    IKEY("test multi callback", test_multi_callbacks),
+    IKEY("test graph callbacks", test_graph_callbacks),
+    IKEY("test graph callback", test_graph_callbacks),
+    IKEY("test hypergraph callbacks", test_hg_callbacks),
+    IKEY("test hypergraph callback", test_hg_callbacks),
+    IKEY("test no global objects", test_no_global_objects),
+    IKEY("test ddirectory", test_ddirectory),
+    IKEY("test fixed objects", test_fixed_objects),
+    IKEY("test fixed object", test_fixed_objects),
+    IKEY("test generate files", test_gen_files),
+    IKEY("test generate file", test_gen_files),
+    IKEY("dynamic iterations", dyn_iterations),
 };
 
 /*
@@ -259,8 +280,7 @@ static const struct int_key int_keys[] = {
  * deck->num_params Zoltan parameters (caller frees).  Returns 0, or 1 with
  * st naming the deck and the line of the first error.
  */
-int zdrive_read_deck(const char *path, zdrive_deck *deck, zdrive_param **params,
-                     zdrive_status *st)
+int zdrive_read_deck(const char *path, zdrive_deck *deck, zdrive_param **params, zdrive_status *st)
 {
   FILE *f = NULL;
   char line[ZDRIVE_LINE], orig[ZDRIVE_LINE];
@@ -288,8 +308,8 @@ int zdrive_read_deck(const char *path, zdrive_deck *deck, zdrive_param **params,
     if (line[0] == '#' || trim(line)[0] == '\0') continue;
     eq = strchr(line, '=');
     if (!eq) {
-      fprintf(stderr, "zdrive: warning: %s:%d: ignoring line without '=': %s\n", path,
-              lineno, trim(line));
+      fprintf(stderr, "zdrive: warning: %s:%d: ignoring line without '=': %s\n", path, lineno,
+              trim(line));
       continue;
     }
     *eq = '\0';
@@ -327,8 +347,7 @@ int zdrive_read_deck(const char *path, zdrive_deck *deck, zdrive_param **params,
       strncpy(deck->file_name, o, sizeof(deck->file_name) - 1);
     } else if (!strcmp(key, "file type")) {
       if (parse_file_type(value, deck, path, lineno, st)) goto cleanup;
-    } else if (!strncmp(key, "zoltan parameter", 16) &&
-               (!key[16] || !strcmp(key + 16, "s"))) {
+    } else if (!strncmp(key, "zoltan parameter", 16) && (!key[16] || !strcmp(key + 16, "s"))) {
       /* Key and value split at the first '=', so re-read the whole value. */
       char buf[ZDRIVE_LINE], *n, *v;
       size_t pos = 0;
@@ -397,8 +416,7 @@ int zdrive_read_deck(const char *path, zdrive_deck *deck, zdrive_param **params,
       deck->test_dynamic_weights = (float)x;
     } else if (!strcmp(key, "dynamic growth")) {
       if (parse_double(value, &deck->dyn_growth) || deck->dyn_growth < 0.0) {
-        zdrive_set_error(st, path, lineno, "dynamic growth needs a number >= 0, got '%s'",
-                         value);
+        zdrive_set_error(st, path, lineno, "dynamic growth needs a number >= 0, got '%s'", value);
         goto cleanup;
       }
     } else if (!strncmp(key, "test null", 9)) {
@@ -407,11 +425,12 @@ int zdrive_read_deck(const char *path, zdrive_deck *deck, zdrive_param **params,
         zdrive_set_error(st, path, lineno, "'%s' needs an integer, got '%s'", key, value);
         goto cleanup;
       }
-      if (v == 1 && strstr(key, "export")) deck->test_null_lists = ZDRIVE_NULL_EXPORT;
-      else if (v == 1 && strstr(key, "import")) deck->test_null_lists = ZDRIVE_NULL_IMPORT;
+      if (v == 1 && strstr(key, "export"))
+        deck->test_null_lists = ZDRIVE_NULL_EXPORT;
+      else if (v == 1 && strstr(key, "import"))
+        deck->test_null_lists = ZDRIVE_NULL_IMPORT;
     } else {
-      fprintf(stderr, "zdrive: warning: %s:%d: ignoring unknown key '%s'\n", path, lineno,
-              key);
+      fprintf(stderr, "zdrive: warning: %s:%d: ignoring unknown key '%s'\n", path, lineno, key);
     }
   }
   if (!deck->file_name[0]) {
@@ -424,12 +443,14 @@ int zdrive_read_deck(const char *path, zdrive_deck *deck, zdrive_param **params,
   }
   if (deck->file_type == ZDRIVE_FILE_NONE) {
     /* zdrive defaults to Nemesis, which needs Exodus; we cannot read it. */
-    zdrive_set_error(st, path, lineno, "the deck names no 'file type' "
+    zdrive_set_error(st, path, lineno,
+                     "the deck names no 'file type' "
                      "(Nemesis, zdrive's default, is not supported)");
     goto cleanup;
   }
   if (deck->num_disks > 0) {
-    zdrive_set_error(st, path, lineno, "parallel disk info number > 0 (striped input) "
+    zdrive_set_error(st, path, lineno,
+                     "parallel disk info number > 0 (striped input) "
                      "is not implemented");
     goto cleanup;
   }
@@ -452,7 +473,8 @@ void zdrive_bcast_deck(zdrive_deck *deck, zdrive_param **params, MPI_Comm comm)
   int rank;
   MPI_Comm_rank(comm, &rank);
   MPI_Bcast(deck, (int)sizeof(*deck), MPI_BYTE, 0, comm);
-  if (rank != 0) *params = deck->num_params ? malloc((size_t)deck->num_params * sizeof(**params)) : NULL;
+  if (rank != 0)
+    *params = deck->num_params ? malloc((size_t)deck->num_params * sizeof(**params)) : NULL;
   if (deck->num_params)
     MPI_Bcast(*params, (int)(deck->num_params * sizeof(**params)), MPI_BYTE, 0, comm);
 }

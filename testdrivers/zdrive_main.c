@@ -123,7 +123,8 @@ static int run_dynamic(struct Zoltan_Struct *zz, const zdrive_deck *deck, zdrive
     zdrive_set_error(st, deck->deck_name, 0, "out of memory");
     goto cleanup;
   }
-  for (i = 0; i < m->num_elems; i++) mine[m->elems[i].gid - (ZOLTAN_ID_TYPE)m->gid_base] = m->elems[i].wgt[0];
+  for (i = 0; i < m->num_elems; i++)
+    mine[m->elems[i].gid - (ZOLTAN_ID_TYPE)m->gid_base] = m->elems[i].wgt[0];
   MPI_Allreduce(mine, base, m->gnvtx, MPI_FLOAT, MPI_SUM, comm);
   quiet.debug = 0;
   if (m->rank == 0)
@@ -142,7 +143,8 @@ static int run_dynamic(struct Zoltan_Struct *zz, const zdrive_deck *deck, zdrive
       MPI_Allreduce(&w, &gw, 1, MPI_DOUBLE, MPI_SUM, comm);
       if (m->rank == 0)
         printf("DYNAMIC iteration %d: imbalance before %.4f after %.4f; migrated %ld "
-               "objects, weight %g\n", k, before, after, gmig, gw);
+               "objects, weight %g\n",
+               k, before, after, gmig, gw);
     }
   }
   rc = 0;
@@ -210,13 +212,15 @@ static void report_unimplemented(const zdrive_deck *d)
     printf("zdrive: note: 'test no global objects' is accepted but not implemented\n");
   if (d->test_fixed_objects < 0 || d->test_fixed_objects > 10)
     printf("zdrive: note: 'test fixed objects = %d' is not one of zdrive's cases 1..10: no "
-           "object is fixed\n", d->test_fixed_objects);
+           "object is fixed\n",
+           d->test_fixed_objects);
   if (d->test_dynamic_weights != 0.0f)
     printf("zdrive: note: 'test dynamic weights' (zdrive's rand()-based model) is not "
            "implemented; use 'dynamic iterations' instead\n");
   if (d->zoltanparams_file[0])
     printf("zdrive: note: 'zoltanparams file = %s' is not implemented: its parameters are "
-           "NOT applied\n", d->zoltanparams_file);
+           "NOT applied\n",
+           d->zoltanparams_file);
   if (!d->test_hg_callbacks && d->file_type == ZDRIVE_FILE_CHACO)
     printf("zdrive: note: 'test hypergraph callbacks' has no effect: Chaco input registers "
            "no hypergraph callbacks\n");
@@ -294,8 +298,8 @@ int main(int argc, char **argv)
         double x0, y0, z0, x1, y1, z1;
         int nd;
         if (Zoltan_RCB_Box(zz, rank, &nd, &x0, &y0, &z0, &x1, &y1, &z1) == ZOLTAN_OK)
-          printf("DRIVER %d DIM: %d BOX: (%e,%e,%e) -- (%e,%e,%e)\n", rank, nd, x0, y0, z0, x1,
-                 y1, z1);
+          printf("DRIVER %d DIM: %d BOX: (%e,%e,%e) -- (%e,%e,%e)\n", rank, nd, x0, y0, z0, x1, y1,
+                 z1);
       }
     }
     if (deck.action & 2) {

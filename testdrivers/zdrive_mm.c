@@ -145,13 +145,13 @@ static void token_text(const char *bad, char *out, size_t len)
 
 /* A hypergraph as rank 0 reads it, with 0-based vertex numbers in pins. */
 typedef struct whole_hg {
-  int nvtx;       /* vertices */
-  int nedges;     /* hyperedges */
-  int base;       /* smallest ID of the file (IDs given to Zoltan are index + base) */
-  int ewgt_dim;   /* weights per hyperedge */
-  int *hindex;    /* nedges+1 offsets into hvertex */
-  int *hvertex;   /* 0-based vertex of each pin */
-  float *ewgt;    /* nedges*ewgt_dim */
+  int nvtx;     /* vertices */
+  int nedges;   /* hyperedges */
+  int base;     /* smallest ID of the file (IDs given to Zoltan are index + base) */
+  int ewgt_dim; /* weights per hyperedge */
+  int *hindex;  /* nedges+1 offsets into hvertex */
+  int *hvertex; /* 0-based vertex of each pin */
+  float *ewgt;  /* nedges*ewgt_dim */
 } whole_hg;
 
 static void free_whole(whole_hg *h)
@@ -164,9 +164,9 @@ static void free_whole(whole_hg *h)
 
 /* One nonzero of a .mtx file and its position in the file (a total order for qsort). */
 typedef struct mm_entry {
-  int i, j;   /* 0-based row-like (hyperedge) and column-like (vertex) index */
-  float v;    /* value (1 for pattern matrices) */
-  int k;      /* entry number in the file */
+  int i, j; /* 0-based row-like (hyperedge) and column-like (vertex) index */
+  float v;  /* value (1 for pattern matrices) */
+  int k;    /* entry number in the file */
 } mm_entry;
 
 /* Orders nonzeros by hyperedge, then vertex, then file position. */
@@ -199,22 +199,28 @@ static int read_mtx(const zdrive_deck *deck, const char *fname, whole_hg *h, zdr
     zdrive_set_error(st, fname, 0, "cannot open the MatrixMarket file: %s", strerror(errno));
     return 1;
   }
-  if (!rd_next(&r) || sscanf(r.line, "%63s %63s %63s %63s %63s", tok[0], tok[1], tok[2], tok[3],
-                             tok[4]) != 5 || strcmp(tok[0], "%%MatrixMarket") != 0) {
-    zdrive_set_error(st, fname, r.lineno ? r.lineno : 1, "bad header: the first line must be "
+  if (!rd_next(&r) ||
+      sscanf(r.line, "%63s %63s %63s %63s %63s", tok[0], tok[1], tok[2], tok[3], tok[4]) != 5 ||
+      strcmp(tok[0], "%%MatrixMarket") != 0) {
+    zdrive_set_error(st, fname, r.lineno ? r.lineno : 1,
+                     "bad header: the first line must be "
                      "'%%%%MatrixMarket matrix coordinate <field> <symmetry>'");
     goto cleanup;
   }
   for (n = 1; n < 5; n++)
     for (k = 0; tok[n][k]; k++) tok[n][k] = (char)tolower((unsigned char)tok[n][k]);
   if (strcmp(tok[1], "matrix") || strcmp(tok[2], "coordinate")) {
-    zdrive_set_error(st, fname, r.lineno, "bad header: only 'matrix coordinate' files are read "
-                     "(found '%s %s')", tok[1], tok[2]);
+    zdrive_set_error(st, fname, r.lineno,
+                     "bad header: only 'matrix coordinate' files are read "
+                     "(found '%s %s')",
+                     tok[1], tok[2]);
     goto cleanup;
   }
   if (strcmp(tok[3], "real") && strcmp(tok[3], "integer") && strcmp(tok[3], "pattern")) {
-    zdrive_set_error(st, fname, r.lineno, "bad header: field '%s' is not real, integer or "
-                     "pattern", tok[3]);
+    zdrive_set_error(st, fname, r.lineno,
+                     "bad header: field '%s' is not real, integer or "
+                     "pattern",
+                     tok[3]);
     goto cleanup;
   }
   pattern = !strcmp(tok[3], "pattern");
@@ -224,7 +230,8 @@ static int read_mtx(const zdrive_deck *deck, const char *fname, whole_hg *h, zdr
   }
   n = parse_numbers(r.line, x, 4, &bad);
   if (n != 3 || !int_in(x[0], 1, 1e9) || !int_in(x[1], 1, 1e9) || !int_in(x[2], 0, 1e9)) {
-    zdrive_set_error(st, fname, r.lineno, "bad size line: expected 'rows columns nonzeros' "
+    zdrive_set_error(st, fname, r.lineno,
+                     "bad size line: expected 'rows columns nonzeros' "
                      "(positive integers)");
     goto cleanup;
   }
@@ -232,12 +239,15 @@ static int read_mtx(const zdrive_deck *deck, const char *fname, whole_hg *h, zdr
   N = (long)x[1];
   nz = (long)x[2];
   if (M > MM_MAX_COUNT || N > MM_MAX_COUNT) {
-    zdrive_set_error(st, fname, r.lineno, "a %ld x %ld matrix is too large: at most %d rows "
-                     "and columns are supported", M, N, MM_MAX_COUNT);
+    zdrive_set_error(st, fname, r.lineno,
+                     "a %ld x %ld matrix is too large: at most %d rows "
+                     "and columns are supported",
+                     M, N, MM_MAX_COUNT);
     goto cleanup;
   }
   if (deck->matrix_obj == ZDRIVE_OBJ_NONZEROS) {
-    zdrive_set_error(st, deck->deck_name, 0, "objects = nonzeros is not supported for "
+    zdrive_set_error(st, deck->deck_name, 0,
+                     "objects = nonzeros is not supported for "
                      "MatrixMarket input (zdrive reads rows or columns only)");
     goto cleanup;
   }
@@ -261,8 +271,8 @@ static int read_mtx(const zdrive_deck *deck, const char *fname, whole_hg *h, zdr
       goto cleanup;
     }
     if (!int_in(x[0], 1, (double)M) || !int_in(x[1], 1, (double)N)) {
-      zdrive_set_error(st, fname, r.lineno, "entry (%g, %g) is outside the %ld x %ld matrix",
-                       x[0], x[1], M, N);
+      zdrive_set_error(st, fname, r.lineno, "entry (%g, %g) is outside the %ld x %ld matrix", x[0],
+                       x[1], M, N);
       goto cleanup;
     }
     ent[k].i = (int)x[0] - 1;
@@ -372,7 +382,8 @@ static int read_hg(const char *fname, whole_hg *h, zdrive_graph *g, zdrive_statu
     int code;
     if (n > 4 || !int_in(x[0], 1, 1e9) || !int_in(x[1], 0, 1e9) || !int_in(x[2], 0, 1e9) ||
         (n >= 4 && !int_in(x[3], 0, 99))) {
-      zdrive_set_error(st, fname, r.lineno, "bad header: expected 'vertices hyperedges pins "
+      zdrive_set_error(st, fname, r.lineno,
+                       "bad header: expected 'vertices hyperedges pins "
                        "[VE]'");
       goto cleanup;
     }
@@ -388,13 +399,14 @@ static int read_hg(const char *fname, whole_hg *h, zdrive_graph *g, zdrive_statu
     /* PaToH format: base first; code 1 vertex, 2 edge, 3 both weights. */
     int code;
     if (n >= 5 && !int_in(x[4], 0, 3)) {
-      zdrive_set_error(st, fname, r.lineno, "bad header: PaToH weight code %g is not 0..3",
-                       x[4]);
+      zdrive_set_error(st, fname, r.lineno, "bad header: PaToH weight code %g is not 0..3", x[4]);
       goto cleanup;
     }
     if (n >= 6 && !int_in(x[5], 0, 1e9)) {
-      zdrive_set_error(st, fname, r.lineno, "bad header: PaToH vertex weight count %g is not "
-                       "a non-negative integer", x[5]);
+      zdrive_set_error(st, fname, r.lineno,
+                       "bad header: PaToH vertex weight count %g is not "
+                       "a non-negative integer",
+                       x[5]);
       goto cleanup;
     }
     code = n >= 5 ? (int)x[4] : 0;
@@ -405,7 +417,8 @@ static int read_hg(const char *fname, whole_hg *h, zdrive_graph *g, zdrive_statu
     vdim = (code & 1) ? (n >= 6 ? (int)x[5] : 1) : 0;
     h->ewgt_dim = (code & 2) ? 1 : 0;
   } else {
-    zdrive_set_error(st, fname, r.lineno, "bad header: expected 'vertices hyperedges pins "
+    zdrive_set_error(st, fname, r.lineno,
+                     "bad header: expected 'vertices hyperedges pins "
                      "[VE]' or PaToH's 'base vertices hyperedges pins [code]'");
     goto cleanup;
   }
@@ -415,15 +428,17 @@ static int read_hg(const char *fname, whole_hg *h, zdrive_graph *g, zdrive_statu
     goto cleanup;
   }
   if (h->nvtx > MM_MAX_COUNT || h->nedges > MM_MAX_COUNT) {
-    zdrive_set_error(st, fname, r.lineno, "%d vertices and %d hyperedges: at most %d of each "
-                     "are supported", h->nvtx, h->nedges, MM_MAX_COUNT);
+    zdrive_set_error(st, fname, r.lineno,
+                     "%d vertices and %d hyperedges: at most %d of each "
+                     "are supported",
+                     h->nvtx, h->nedges, MM_MAX_COUNT);
     goto cleanup;
   }
   h->hindex = calloc((size_t)h->nedges + 1, sizeof(int));
   h->hvertex = malloc((size_t)MM_FIRST_CAP * sizeof(int));
   pin_cap = MM_FIRST_CAP;
-  h->ewgt = malloc((size_t)(h->nedges * h->ewgt_dim > 0 ? h->nedges * h->ewgt_dim : 1) *
-                   sizeof(float));
+  h->ewgt =
+      malloc((size_t)(h->nedges * h->ewgt_dim > 0 ? h->nedges * h->ewgt_dim : 1) * sizeof(float));
   g->nvtx = h->nvtx;
   g->vwgt_dim = vdim;
   g->start = calloc((size_t)g->nvtx + 1, sizeof(int));
@@ -471,8 +486,8 @@ static int read_hg(const char *fname, whole_hg *h, zdrive_graph *g, zdrive_statu
     }
     for (k = h->ewgt_dim; k < n; k++) {
       if (!int_in(vals[k], h->base, h->nvtx - 1 + h->base)) {
-        zdrive_set_error(st, fname, r.lineno, "pin %g is not a vertex (%d..%d)", vals[k],
-                         h->base, h->nvtx - 1 + h->base);
+        zdrive_set_error(st, fname, r.lineno, "pin %g is not a vertex (%d..%d)", vals[k], h->base,
+                         h->nvtx - 1 + h->base);
         goto cleanup;
       }
       if (pin == npins) {
@@ -488,8 +503,8 @@ static int read_hg(const char *fname, whole_hg *h, zdrive_graph *g, zdrive_statu
     h->hindex[e + 1] = pin;
   }
   if (pin != npins) {
-    zdrive_set_error(st, fname, r.lineno, "the header says %d pins, the hyperedges hold %d",
-                     npins, pin);
+    zdrive_set_error(st, fname, r.lineno, "the header says %d pins, the hyperedges hold %d", npins,
+                     pin);
     goto cleanup;
   }
   for (n = 0; n < h->nvtx; n++) {
@@ -502,8 +517,10 @@ static int read_hg(const char *fname, whole_hg *h, zdrive_graph *g, zdrive_statu
         token_text(bad, badtok, sizeof(badtok));
         zdrive_set_error(st, fname, r.lineno, "bad number '%s'", badtok);
       } else {
-        zdrive_set_error(st, fname, r.lineno, "file truncated or short: vertex %d needs %d "
-                         "weights", n + h->base, vdim);
+        zdrive_set_error(st, fname, r.lineno,
+                         "file truncated or short: vertex %d needs %d "
+                         "weights",
+                         n + h->base, vdim);
       }
       goto cleanup;
     }
@@ -555,7 +572,8 @@ int zdrive_read_hypergraph(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm 
       err = read_hg(fname, &h, &g, st);
     }
     if (!err && deck->init_dist == ZDRIVE_DIST_FILE) {
-      zdrive_set_error(st, deck->deck_name, 0, "initial distribution = file is not supported "
+      zdrive_set_error(st, deck->deck_name, 0,
+                       "initial distribution = file is not supported "
                        "for %s input (no .assign reader for hypergraphs)",
                        deck->file_type == ZDRIVE_FILE_MM ? "matrixmarket" : "hypergraph");
       err = 1;
@@ -579,8 +597,8 @@ int zdrive_read_hypergraph(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm 
     h.ewgt_dim = hdr[3];
     h.hindex = malloc(((size_t)h.nedges + 1) * sizeof(int));
     h.hvertex = malloc((size_t)(hdr[4] > 0 ? hdr[4] : 1) * sizeof(int));
-    h.ewgt = malloc((size_t)(h.nedges * h.ewgt_dim > 0 ? h.nedges * h.ewgt_dim : 1) *
-                    sizeof(float));
+    h.ewgt =
+        malloc((size_t)(h.nedges * h.ewgt_dim > 0 ? h.nedges * h.ewgt_dim : 1) * sizeof(float));
   }
   err = !h.hindex || !h.hvertex || !h.ewgt;
   MPI_Allreduce(MPI_IN_PLACE, &err, 1, MPI_INT, MPI_MAX, comm);
@@ -602,8 +620,8 @@ int zdrive_read_hypergraph(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm 
   mesh->list_gid = malloc((size_t)(h.nedges > 0 ? h.nedges : 1) * sizeof(ZOLTAN_ID_TYPE));
   mesh->list_start = malloc(((size_t)h.nedges + 1) * sizeof(int));
   mesh->pin_gid = malloc((size_t)(hdr[4] > 0 ? hdr[4] : 1) * sizeof(ZOLTAN_ID_TYPE));
-  mesh->hewgts = malloc((size_t)(h.nedges * h.ewgt_dim > 0 ? h.nedges * h.ewgt_dim : 1) *
-                        sizeof(float));
+  mesh->hewgts =
+      malloc((size_t)(h.nedges * h.ewgt_dim > 0 ? h.nedges * h.ewgt_dim : 1) * sizeof(float));
   if (!mesh->list_gid || !mesh->list_start || !mesh->pin_gid || !mesh->hewgts) {
     zdrive_set_error(st, deck->file_name, 0, "out of memory");
     goto cleanup;
@@ -649,12 +667,12 @@ enum { SEC_NONE, SEC_PINS, SEC_VTX, SEC_EWGT };
 
 /* Whole .mtxp file as rank 0 reads it (1-based IDs as written). */
 typedef struct mtxp_data {
-  int hdr[8];     /* nedges nvtx npins nprocs vdim numew edim, then #vertex lines */
-  int *pin;       /* 3 per pin line: edge, vertex, rank */
-  int *vtx;       /* 2 per vertex line: vertex, rank */
-  float *vwgt;    /* vdim per vertex line */
-  int *ew;        /* 2 per hyperedge weight line: edge, rank */
-  float *ewgt;    /* edim per hyperedge weight line */
+  int hdr[8];  /* nedges nvtx npins nprocs vdim numew edim, then #vertex lines */
+  int *pin;    /* 3 per pin line: edge, vertex, rank */
+  int *vtx;    /* 2 per vertex line: vertex, rank */
+  float *vwgt; /* vdim per vertex line */
+  int *ew;     /* 2 per hyperedge weight line: edge, rank */
+  float *ewgt; /* edim per hyperedge weight line */
 } mtxp_data;
 
 static void free_mtxp(mtxp_data *d)
@@ -682,8 +700,7 @@ static int mtxp_line(mm_reader *r, double *x, int nx, const char *what, zdrive_s
     return 1;
   }
   if (n != nx) {
-    zdrive_set_error(st, r->name, r->lineno, "expected \"%s\" (%d numbers), found %d", what,
-                     nx, n);
+    zdrive_set_error(st, r->name, r->lineno, "expected \"%s\" (%d numbers), found %d", what, nx, n);
     return 1;
   }
   return 0;
@@ -705,7 +722,8 @@ static int read_mtxp(const char *fname, mtxp_data *d, zdrive_status *st)
     return 1;
   }
   if (!rd_next(&r) || strncmp(r.line, "%%MatrixMarket+", 15) != 0) {
-    zdrive_set_error(st, fname, r.lineno ? r.lineno : 1, "bad header: the first line must "
+    zdrive_set_error(st, fname, r.lineno ? r.lineno : 1,
+                     "bad header: the first line must "
                      "start with '%%%%MatrixMarket+'");
     goto cleanup;
   }
@@ -714,30 +732,41 @@ static int read_mtxp(const char *fname, mtxp_data *d, zdrive_status *st)
     if (!*s) continue;
     if (*s == '%') {
       /* zdrive finds the sections by these words of their comment lines. */
-      if (strstr(s, "Edge and Vertex IDs")) sec = SEC_PINS;
-      else if (strstr(s, "Vertex weights")) sec = SEC_VTX;
-      else if (strstr(s, "Edge weights")) sec = SEC_EWGT;
+      if (strstr(s, "Edge and Vertex IDs"))
+        sec = SEC_PINS;
+      else if (strstr(s, "Vertex weights"))
+        sec = SEC_VTX;
+      else if (strstr(s, "Edge weights"))
+        sec = SEC_EWGT;
       continue;
     }
     if (!have_hdr) {
-      if (mtxp_line(&r, x, 7, "edges vertices pins procs vertex-weight-dim edge-weight-count "
-                    "edge-weight-dim", st))
+      if (mtxp_line(&r, x, 7,
+                    "edges vertices pins procs vertex-weight-dim edge-weight-count "
+                    "edge-weight-dim",
+                    st))
         goto cleanup;
       for (k = 0; k < 7; k++)
         if (!int_in(x[k], k == 3 ? 1 : 0, 1e9)) {
-          zdrive_set_error(st, fname, r.lineno, "bad header: value %d (%g) must be a "
-                           "non-negative integer%s", k + 1, x[k], k == 3 ? " > 0" : "");
+          zdrive_set_error(st, fname, r.lineno,
+                           "bad header: value %d (%g) must be a "
+                           "non-negative integer%s",
+                           k + 1, x[k], k == 3 ? " > 0" : "");
           goto cleanup;
         }
       for (k = 0; k < 7; k++) h[k] = (int)x[k];
       if (h[4] > ZDRIVE_MAX_WGTS || h[6] > ZDRIVE_MAX_WGTS) {
-        zdrive_set_error(st, fname, r.lineno, "at most %d weights per vertex or edge are "
-                         "supported", ZDRIVE_MAX_WGTS);
+        zdrive_set_error(st, fname, r.lineno,
+                         "at most %d weights per vertex or edge are "
+                         "supported",
+                         ZDRIVE_MAX_WGTS);
         goto cleanup;
       }
       if (h[0] > MM_MAX_COUNT || h[1] > MM_MAX_COUNT) {
-        zdrive_set_error(st, fname, r.lineno, "%d rows and %d columns: at most %d of each are "
-                         "supported", h[0], h[1], MM_MAX_COUNT);
+        zdrive_set_error(st, fname, r.lineno,
+                         "%d rows and %d columns: at most %d of each are "
+                         "supported",
+                         h[0], h[1], MM_MAX_COUNT);
         goto cleanup;
       }
       /* Vertex lines are bounded by the column count; pins and hyperedge
@@ -763,9 +792,10 @@ static int read_mtxp(const char *fname, mtxp_data *d, zdrive_status *st)
         goto cleanup;
       }
       if (!int_in(x[0], 1, h[0]) || !int_in(x[1], 1, h[1]) || !int_in(x[3], 0, h[3] - 1)) {
-        zdrive_set_error(st, fname, r.lineno, "pin (%g, %g) on process %g is out of range "
-                         "(edges 1..%d, vertices 1..%d, processes 0..%d)", x[0], x[1], x[3],
-                         h[0], h[1], h[3] - 1);
+        zdrive_set_error(st, fname, r.lineno,
+                         "pin (%g, %g) on process %g is out of range "
+                         "(edges 1..%d, vertices 1..%d, processes 0..%d)",
+                         x[0], x[1], x[3], h[0], h[1], h[3] - 1);
         goto cleanup;
       }
       d->pin[3 * npin] = (int)x[0];
@@ -779,8 +809,10 @@ static int read_mtxp(const char *fname, mtxp_data *d, zdrive_status *st)
         goto cleanup;
       }
       if (!int_in(x[0], 1, h[1]) || !int_in(x[1 + h[4]], 0, h[3] - 1)) {
-        zdrive_set_error(st, fname, r.lineno, "vertex %g on process %g is out of range "
-                         "(vertices 1..%d, processes 0..%d)", x[0], x[1 + h[4]], h[1], h[3] - 1);
+        zdrive_set_error(st, fname, r.lineno,
+                         "vertex %g on process %g is out of range "
+                         "(vertices 1..%d, processes 0..%d)",
+                         x[0], x[1 + h[4]], h[1], h[3] - 1);
         goto cleanup;
       }
       d->vtx[2 * nv] = (int)x[0];
@@ -790,8 +822,10 @@ static int read_mtxp(const char *fname, mtxp_data *d, zdrive_status *st)
     } else if (sec == SEC_EWGT) {
       if (mtxp_line(&r, x, 2 + h[6], "edge {weights} process", st)) goto cleanup;
       if (ne == h[5]) {
-        zdrive_set_error(st, fname, r.lineno, "more edge weight lines than the %d of the "
-                         "header", h[5]);
+        zdrive_set_error(st, fname, r.lineno,
+                         "more edge weight lines than the %d of the "
+                         "header",
+                         h[5]);
         goto cleanup;
       }
       if (mm_grow((void **)&d->ew, &ew_cap, 2L * (ne + 1), sizeof(int)) ||
@@ -800,8 +834,10 @@ static int read_mtxp(const char *fname, mtxp_data *d, zdrive_status *st)
         goto cleanup;
       }
       if (!int_in(x[0], 1, h[0]) || !int_in(x[1 + h[6]], 0, h[3] - 1)) {
-        zdrive_set_error(st, fname, r.lineno, "edge %g on process %g is out of range "
-                         "(edges 1..%d, processes 0..%d)", x[0], x[1 + h[6]], h[0], h[3] - 1);
+        zdrive_set_error(st, fname, r.lineno,
+                         "edge %g on process %g is out of range "
+                         "(edges 1..%d, processes 0..%d)",
+                         x[0], x[1 + h[6]], h[0], h[3] - 1);
         goto cleanup;
       }
       d->ew[2 * ne] = (int)x[0];
@@ -809,7 +845,8 @@ static int read_mtxp(const char *fname, mtxp_data *d, zdrive_status *st)
       for (k = 0; k < h[6]; k++) d->ewgt[(size_t)ne * h[6] + k] = (float)x[1 + k];
       ne++;
     } else {
-      zdrive_set_error(st, fname, r.lineno, "data line outside the pin, vertex and edge "
+      zdrive_set_error(st, fname, r.lineno,
+                       "data line outside the pin, vertex and edge "
                        "weight sections");
       goto cleanup;
     }
@@ -819,13 +856,15 @@ static int read_mtxp(const char *fname, mtxp_data *d, zdrive_status *st)
     goto cleanup;
   }
   if (npin != h[2]) {
-    zdrive_set_error(st, fname, r.lineno, "file truncated: %d of the header's %d pins read",
-                     npin, h[2]);
+    zdrive_set_error(st, fname, r.lineno, "file truncated: %d of the header's %d pins read", npin,
+                     h[2]);
     goto cleanup;
   }
   if (ne != h[5]) {
-    zdrive_set_error(st, fname, r.lineno, "file truncated: %d of the header's %d edge "
-                     "weight lines read", ne, h[5]);
+    zdrive_set_error(st, fname, r.lineno,
+                     "file truncated: %d of the header's %d edge "
+                     "weight lines read",
+                     ne, h[5]);
     goto cleanup;
   }
   /* The arrays are handed on (and tested for NULL) even when they are empty. */
@@ -864,8 +903,7 @@ static void share_of(int n, int p, int rank, int *lo, int *hi)
  * on each rank its vertices (file order) and its pins, as zdrive's
  * process_mtxp_file.  Returns 0, or 1 on every rank with st set.
  */
-int zdrive_read_mtxp(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm,
-                     zdrive_status *st)
+int zdrive_read_mtxp(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm, zdrive_status *st)
 {
   mtxp_data d;
   char fname[ZDRIVE_PATH + 16];
@@ -878,11 +916,13 @@ int zdrive_read_mtxp(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm,
   if (rank == 0) {
     snprintf(fname, sizeof(fname), "%s.mtxp", deck->file_name);
     if (deck->init_dist == ZDRIVE_DIST_OWNER) {
-      zdrive_set_error(st, deck->deck_name, 0, "initial distribution = owner is not supported "
+      zdrive_set_error(st, deck->deck_name, 0,
+                       "initial distribution = owner is not supported "
                        "for matrixmarket+ input (use linear, cyclic or file)");
       err = 1;
     } else if (deck->matrix_obj != ZDRIVE_OBJ_COLUMNS) {
-      zdrive_set_error(st, deck->deck_name, 0, "matrixmarket+ input supports objects = "
+      zdrive_set_error(st, deck->deck_name, 0,
+                       "matrixmarket+ input supports objects = "
                        "columns only (as zdrive)");
       err = 1;
     } else {
@@ -933,11 +973,16 @@ int zdrive_read_mtxp(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm,
   for (n = 0, i = 0; i < h[7]; i++) {
     int v = d.vtx[2 * i] - 1, p = d.vtx[2 * i + 1], mine;
     zdrive_elem *e;
-    if (rank >= ndist) mine = 0;
-    else if (ndist == 1) mine = 1;
-    else if (deck->init_dist == ZDRIVE_DIST_FILE) mine = p % ndist == rank;
-    else if (deck->init_dist == ZDRIVE_DIST_CYCLIC) mine = v % ndist == rank;
-    else mine = v >= vlo && v <= vhi;
+    if (rank >= ndist)
+      mine = 0;
+    else if (ndist == 1)
+      mine = 1;
+    else if (deck->init_dist == ZDRIVE_DIST_FILE)
+      mine = p % ndist == rank;
+    else if (deck->init_dist == ZDRIVE_DIST_CYCLIC)
+      mine = v % ndist == rank;
+    else
+      mine = v >= vlo && v <= vhi;
     if (!mine) continue;
     e = &mesh->elems[n++];
     e->gid = (ZOLTAN_ID_TYPE)v;
@@ -955,23 +1000,37 @@ int zdrive_read_mtxp(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm,
   if (!pairs || !mesh->pin_gid) goto oom;
   for (n = 0, i = 0; i < h[2]; i++) {
     int eid = d.pin[3 * i] - 1, vid = d.pin[3 * i + 1] - 1, p = d.pin[3 * i + 2], mine;
-    if (nranks == 1) mine = 1;
-    else switch (deck->init_pins) {
-    case ZDRIVE_PINS_ZERO: mine = rank == 0; break;
-    case ZDRIVE_PINS_FILE: mine = p % nranks == rank; break;
-    case ZDRIVE_PINS_CYCLIC: mine = i % nranks == rank; break;
-    case ZDRIVE_PINS_LINEAR: mine = i >= plo && i <= phi; break;
-    case ZDRIVE_PINS_COL: mine = vid % nranks == rank; break;
-    default: mine = eid % nranks == rank; break;
-    }
+    if (nranks == 1)
+      mine = 1;
+    else
+      switch (deck->init_pins) {
+      case ZDRIVE_PINS_ZERO:
+        mine = rank == 0;
+        break;
+      case ZDRIVE_PINS_FILE:
+        mine = p % nranks == rank;
+        break;
+      case ZDRIVE_PINS_CYCLIC:
+        mine = i % nranks == rank;
+        break;
+      case ZDRIVE_PINS_LINEAR:
+        mine = i >= plo && i <= phi;
+        break;
+      case ZDRIVE_PINS_COL:
+        mine = vid % nranks == rank;
+        break;
+      default:
+        mine = eid % nranks == rank;
+        break;
+      }
     if (!mine) continue;
     pairs[2 * n] = deck->init_pins == ZDRIVE_PINS_COL ? vid : eid;
     pairs[2 * n + 1] = i;
     n++;
   }
   qsort(pairs, (size_t)n, 2 * sizeof(int), cmp_pair);
-  mesh->hg_format = deck->init_pins == ZDRIVE_PINS_COL ? ZOLTAN_COMPRESSED_VERTEX
-                                                       : ZOLTAN_COMPRESSED_EDGE;
+  mesh->hg_format =
+      deck->init_pins == ZDRIVE_PINS_COL ? ZOLTAN_COMPRESSED_VERTEX : ZOLTAN_COMPRESSED_EDGE;
   mesh->list_gid = malloc((size_t)(n > 0 ? n : 1) * sizeof(ZOLTAN_ID_TYPE));
   mesh->list_start = malloc(((size_t)n + 1) * sizeof(int));
   if (!mesh->list_gid || !mesh->list_start) goto oom;
@@ -983,8 +1042,9 @@ int zdrive_read_mtxp(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm,
       if (i > 0) mesh->list_start[mesh->nlists] = i;
       mesh->list_gid[mesh->nlists++] = (ZOLTAN_ID_TYPE)pairs[2 * i];
     }
-    mesh->pin_gid[i] = (ZOLTAN_ID_TYPE)(deck->init_pins == ZDRIVE_PINS_COL
-                                            ? d.pin[3 * line] - 1 : d.pin[3 * line + 1] - 1);
+    mesh->pin_gid[i] =
+        (ZOLTAN_ID_TYPE)(deck->init_pins == ZDRIVE_PINS_COL ? d.pin[3 * line] - 1
+                                                            : d.pin[3 * line + 1] - 1);
   }
   mesh->list_start[mesh->nlists] = n;
 

@@ -13,8 +13,8 @@
  * zdrive_par_filename - not collective: "<root>/<base>.<P>.<rank>" with the
  * rank zero-padded to 1 + floor(log10 P) digits, zdrive's naming.
  */
-void zdrive_par_filename(const zdrive_deck *deck, const char *base, int rank, int nranks,
-                         char *out, size_t len)
+void zdrive_par_filename(const zdrive_deck *deck, const char *base, int rank, int nranks, char *out,
+                         size_t len)
 {
   int width = 1 + (int)log10((double)(nranks > 0 ? nranks : 1));
   int n = snprintf(out, len, "%s/%s.%d.%0*d", deck->pfile_root, base, nranks, width, rank);
@@ -89,12 +89,14 @@ static void point_drops(FILE *fp, double *x, struct Zoltan_Struct *zz, int rank,
     if (Zoltan_LB_Point_Assign(zz, x, &proc) != ZOLTAN_OK) {
       fprintf(fp, "error returned from Zoltan_LB_Point_Assign()\n");
     } else {
-      fprintf(fp, "%d Zoltan_LB_Point_Assign    (%e %e %e) on proc %d\n", rank, x[0], x[1],
-              x[2], proc);
+      fprintf(fp, "%d Zoltan_LB_Point_Assign    (%e %e %e) on proc %d\n", rank, x[0], x[1], x[2],
+              proc);
       for (i = 0; i < nprocs && procs[i] != proc; i++) continue;
       if (i == nprocs)
-        fprintf(fp, "%d Error:  processor %d (from Zoltan_LB_Point_Assign) not in proc list "
-                    "from Zoltan_LB_Box_Assign\n", rank, proc);
+        fprintf(fp,
+                "%d Error:  processor %d (from Zoltan_LB_Point_Assign) not in proc list "
+                "from Zoltan_LB_Box_Assign\n",
+                rank, proc);
     }
   } else {
     fprintf(fp, "%d Zoltan_LB_Point_Assign not tested.\n", rank);
@@ -103,17 +105,21 @@ static void point_drops(FILE *fp, double *x, struct Zoltan_Struct *zz, int rank,
     fprintf(fp, "error returned from Zoltan_LB_Point_PP_Assign()\n");
     return;
   }
-  fprintf(fp, "%d Zoltan_LB_Point_PP_Assign (%e %e %e) on proc %d part %d\n", rank, x[0],
-          x[1], x[2], proc, part);
+  fprintf(fp, "%d Zoltan_LB_Point_PP_Assign (%e %e %e) on proc %d part %d\n", rank, x[0], x[1],
+          x[2], proc, part);
   for (i = 0; i < nprocs && procs[i] != proc; i++) continue;
   if (i == nprocs)
-    fprintf(fp, "%d Error:  processor %d (from Zoltan_LB_Point_PP_Assign) not in proc list "
-                "from Zoltan_LB_Box_PP_Assign\n", rank, proc);
+    fprintf(fp,
+            "%d Error:  processor %d (from Zoltan_LB_Point_PP_Assign) not in proc list "
+            "from Zoltan_LB_Box_PP_Assign\n",
+            rank, proc);
   if (parts) {
     for (i = 0; i < nparts && parts[i] != part; i++) continue;
     if (i == nparts)
-      fprintf(fp, "%d Error:  part %d (from Zoltan_LB_Point_PP_Assign) not in part list "
-                  "from Zoltan_LB_Box_PP_Assign\n", rank, part);
+      fprintf(fp,
+              "%d Error:  part %d (from Zoltan_LB_Point_PP_Assign) not in part list "
+              "from Zoltan_LB_Box_PP_Assign\n",
+              rank, part);
   }
 }
 
@@ -129,8 +135,10 @@ static void box_drops(FILE *fp, double *lo, double *hi, struct Zoltan_Struct *zz
         ZOLTAN_OK) {
       fprintf(fp, "error returned from Zoltan_LB_Box_Assign()\n");
     } else {
-      fprintf(fp, "%d Zoltan_LB_Box_Assign    LO: (%e %e %e)\n%d                         "
-                  "HI: (%e %e %e)\n", rank, lo[0], lo[1], lo[2], rank, hi[0], hi[1], hi[2]);
+      fprintf(fp,
+              "%d Zoltan_LB_Box_Assign    LO: (%e %e %e)\n%d                         "
+              "HI: (%e %e %e)\n",
+              rank, lo[0], lo[1], lo[2], rank, hi[0], hi[1], hi[2]);
       fprintf(fp, "       On %d Procs: ", np);
       for (found = 0, i = 0; i < np; i++) {
         fprintf(fp, "%d ", procs[i]);
@@ -138,8 +146,10 @@ static void box_drops(FILE *fp, double *lo, double *hi, struct Zoltan_Struct *zz
       }
       fprintf(fp, "\n");
       if (want_proc >= 0 && !found)
-        fprintf(fp, "%d Zoltan_LB_Box_Assign error:  expected proc %d not in output proc "
-                    "list\n", rank, want_proc);
+        fprintf(fp,
+                "%d Zoltan_LB_Box_Assign error:  expected proc %d not in output proc "
+                "list\n",
+                rank, want_proc);
     }
   } else {
     fprintf(fp, "%d Zoltan_LB_Box_Assign not tested.\n", rank);
@@ -149,8 +159,10 @@ static void box_drops(FILE *fp, double *lo, double *hi, struct Zoltan_Struct *zz
     fprintf(fp, "error returned from Zoltan_LB_Box_PP_Assign()\n");
     return;
   }
-  fprintf(fp, "%d Zoltan_LB_Box_PP_Assign LO: (%e %e %e)\n%d                         "
-              "HI: (%e %e %e)\n", rank, lo[0], lo[1], lo[2], rank, hi[0], hi[1], hi[2]);
+  fprintf(fp,
+          "%d Zoltan_LB_Box_PP_Assign LO: (%e %e %e)\n%d                         "
+          "HI: (%e %e %e)\n",
+          rank, lo[0], lo[1], lo[2], rank, hi[0], hi[1], hi[2]);
   fprintf(fp, "       On %d Procs: ", np);
   for (found = 0, i = 0; i < np; i++) {
     fprintf(fp, "%d ", procs[i]);
@@ -165,11 +177,15 @@ static void box_drops(FILE *fp, double *lo, double *hi, struct Zoltan_Struct *zz
     }
     fprintf(fp, "\n");
     if (want_proc >= 0 && !found)
-      fprintf(fp, "%d Zoltan_LB_Box_PP_Assign error:  expected proc %d not in output proc "
-                  "list\n", rank, want_proc);
+      fprintf(fp,
+              "%d Zoltan_LB_Box_PP_Assign error:  expected proc %d not in output proc "
+              "list\n",
+              rank, want_proc);
     if (want_part >= 0 && !pfound)
-      fprintf(fp, "%d Zoltan_LB_Box_PP_Assign error:  expected part %d not in output part "
-                  "list\n", rank, want_part);
+      fprintf(fp,
+              "%d Zoltan_LB_Box_PP_Assign error:  expected part %d not in output part "
+              "list\n",
+              rank, want_part);
   }
   point_drops(fp, lo, zz, rank, procs, np, parts, nq, both);
   point_drops(fp, hi, zz, rank, procs, np, parts, nq, both);
@@ -182,8 +198,8 @@ static void box_drops(FILE *fp, double *lo, double *hi, struct Zoltan_Struct *zz
  * written to <file name>.drops.P.r: the unit box, a box at this rank's first
  * object, and a box around everything.  Returns 0, or 1 with st set.
  */
-int zdrive_test_drops(struct Zoltan_Struct *zz, const zdrive_deck *deck,
-                      const zdrive_mesh *mesh, zdrive_status *st)
+int zdrive_test_drops(struct Zoltan_Struct *zz, const zdrive_deck *deck, const zdrive_mesh *mesh,
+                      zdrive_status *st)
 {
   char base[ZDRIVE_PATH + 16], path[2 * ZDRIVE_PATH + 64];
   double lo[3], hi[3];
@@ -289,7 +305,8 @@ static int *global_parts(const zdrive_mesh *mesh, MPI_Comm comm)
     return NULL;
   }
   for (i = 0; i < n; i++) mine[i] = -1;
-  for (i = 0; i < mesh->num_elems; i++) mine[mesh->elems[i].gid - (ZOLTAN_ID_TYPE)mesh->gid_base] = mesh->elems[i].part;
+  for (i = 0; i < mesh->num_elems; i++)
+    mine[mesh->elems[i].gid - (ZOLTAN_ID_TYPE)mesh->gid_base] = mesh->elems[i].part;
   MPI_Allreduce(mine, all, mesh->gnvtx, MPI_INT, MPI_MAX, comm);
   free(mine);
   return all;
@@ -360,13 +377,11 @@ void zdrive_print_stats(const zdrive_mesh *mesh, const char *when, MPI_Comm comm
   {
     double imb = zdrive_imbalance(mesh, 0, comm);
     if (mesh->rank == 0) {
-      printf("DRIVER STATS (%s): objects total %ld min %ld max %ld per rank\n", when, nsum,
-             nmin, nmax);
-      printf("DRIVER STATS (%s): weight total %g min %g max %g per rank\n", when, wsum, wmin,
-             wmax);
+      printf("DRIVER STATS (%s): objects total %ld min %ld max %ld per rank\n", when, nsum, nmin,
+             nmax);
+      printf("DRIVER STATS (%s): weight total %g min %g max %g per rank\n", when, wsum, wmin, wmax);
       printf("DRIVER STATS (%s): part imbalance (max/avg weight) %.4f\n", when, imb);
-      if (mesh->has_graph)
-        printf("DRIVER STATS (%s): cut edges (weighted) %g\n", when, gcut / 2.0);
+      if (mesh->has_graph) printf("DRIVER STATS (%s): cut edges (weighted) %g\n", when, gcut / 2.0);
       printf("DRIVER STATS (%s): objects migrated in the last balance %ld\n", when, gmig);
       fflush(stdout);
     }

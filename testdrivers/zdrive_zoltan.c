@@ -53,8 +53,8 @@ static void cb_obj_list(void *data, int ngid, int nlid, ZOLTAN_ID_PTR gids, ZOLT
   zdrive_mesh *m = data;
   int i;
   for (i = 0; i < m->num_elems; i++)
-    put_obj(m, i, ngid, nlid, gids + (size_t)i * ngid, lids ? lids + (size_t)i * nlid : NULL,
-            wdim, wgts + (size_t)i * wdim);
+    put_obj(m, i, ngid, nlid, gids + (size_t)i * ngid, lids ? lids + (size_t)i * nlid : NULL, wdim,
+            wgts + (size_t)i * wdim);
   *ierr = ZOLTAN_OK;
 }
 
@@ -104,8 +104,8 @@ static int cb_num_geom(void *data, int *ierr)
 }
 
 /* Coordinates of one object. */
-static void cb_geom(void *data, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid,
-                    double *x, int *ierr)
+static void cb_geom(void *data, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, double *x,
+                    int *ierr)
 {
   zdrive_mesh *m = data;
   int i = obj_index(m, ngid, nlid, gid, lid), k;
@@ -150,8 +150,8 @@ static void cb_num_edges_multi(void *data, int ngid, int nlid, int n, ZOLTAN_ID_
 }
 
 /* Neighbours of object i: IDs, owning ranks and edge weights. */
-static void put_edges(const zdrive_mesh *m, int i, int ngid, ZOLTAN_ID_PTR nb, int *procs,
-                      int wdim, float *ew)
+static void put_edges(const zdrive_mesh *m, int i, int ngid, ZOLTAN_ID_PTR nb, int *procs, int wdim,
+                      float *ew)
 {
   const zdrive_elem *e = &m->elems[i];
   int j, k;
@@ -188,8 +188,8 @@ static void cb_edge_list_multi(void *data, int ngid, int nlid, int n, ZOLTAN_ID_
   size_t off = 0;
   (void)nedges;
   for (i = 0; i < n; i++) {
-    int idx = obj_index(m, ngid, nlid, gids + (size_t)i * ngid,
-                        lids ? lids + (size_t)i * nlid : NULL);
+    int idx =
+        obj_index(m, ngid, nlid, gids + (size_t)i * ngid, lids ? lids + (size_t)i * nlid : NULL);
     if (idx < 0) {
       *ierr = ZOLTAN_FATAL;
       return;
@@ -201,8 +201,7 @@ static void cb_edge_list_multi(void *data, int ngid, int nlid, int n, ZOLTAN_ID_
 }
 
 /* Current part of one object. */
-static int cb_part(void *data, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid,
-                   int *ierr)
+static int cb_part(void *data, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int *ierr)
 {
   zdrive_mesh *m = data;
   int i = obj_index(m, ngid, nlid, gid, lid);
@@ -328,16 +327,35 @@ static void setup_fixed(const zdrive_deck *deck, zdrive_mesh *m)
   for (i = 0; i < n; i++) {
     int f = -1;
     switch (deck->test_fixed_objects) {
-    case 1: f = i % P; break;
-    case 2: if (i % 2) f = i % P; break;
-    case 3: if (i % 10 == 0) f = i % P; break;
-    case 4: f = 1; break;
-    case 5: if (i >= n / 2) f = 1; break;
-    case 6: if (i < n / 10) f = 1; break;
-    case 7: if (i == 0) f = r % P; break;
-    case 8: if ((r & 1) && i < n / 2) f = r % P; break;
-    case 9: if (r == 0 && i < 2) f = i; break;
-    default: break;
+    case 1:
+      f = i % P;
+      break;
+    case 2:
+      if (i % 2) f = i % P;
+      break;
+    case 3:
+      if (i % 10 == 0) f = i % P;
+      break;
+    case 4:
+      f = 1;
+      break;
+    case 5:
+      if (i >= n / 2) f = 1;
+      break;
+    case 6:
+      if (i < n / 10) f = 1;
+      break;
+    case 7:
+      if (i == 0) f = r % P;
+      break;
+    case 8:
+      if ((r & 1) && i < n / 2) f = r % P;
+      break;
+    case 9:
+      if (r == 0 && i < 2) f = i;
+      break;
+    default:
+      break;
     }
     m->elems[i].fixed_part = f;
   }
@@ -371,10 +389,7 @@ static int slot_of(const zdrive_mesh *m, ZOLTAN_ID_TYPE gid)
 }
 
 /* Rounds up to a multiple of 8 bytes, the alignment Zoltan uses on 64-bit machines. */
-static int align8(int n)
-{
-  return (n + 7) & ~7;
-}
+static int align8(int n) { return (n + 7) & ~7; }
 
 /*
  * Size of one object as zdrive reports it.  Zoltan uses these sizes as
@@ -393,7 +408,8 @@ static int cb_obj_size(void *data, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN
   int i, size, nodes;
   /* During a migration objects live at their slot; lid is that index. */
   i = (nlid > 0 && lid) ? (int)lid[nlid - 1] : -1;
-  if (i < 0 || i >= m->elem_cap || m->elems[i].gid != gid[ngid - 1]) i = obj_index(m, ngid, 0, gid, NULL);
+  if (i < 0 || i >= m->elem_cap || m->elems[i].gid != gid[ngid - 1])
+    i = obj_index(m, ngid, 0, gid, NULL);
   if (i < 0) {
     *ierr = ZOLTAN_FATAL;
     return 0;
@@ -421,7 +437,8 @@ static void cb_pack(void *data, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID
   ZOLTAN_ID_TYPE *ids;
   int *procs;
   float *ew;
-  if (i < 0 || i >= m->elem_cap || m->elems[i].gid != gid[ngid - 1]) i = obj_index(m, ngid, 0, gid, NULL);
+  if (i < 0 || i >= m->elem_cap || m->elems[i].gid != gid[ngid - 1])
+    i = obj_index(m, ngid, 0, gid, NULL);
   if (i < 0 || size < packed_size(&m->elems[i])) {
     *ierr = ZOLTAN_FATAL;
     return;
@@ -570,8 +587,17 @@ static void cb_post_migrate(void *data, int ngid, int nlid, int nimp, ZOLTAN_ID_
 {
   zdrive_mesh *m = data;
   int i, last;
-  (void)ngid; (void)nlid; (void)nimp; (void)imp_gids; (void)imp_lids; (void)imp_procs;
-  (void)imp_parts; (void)nexp; (void)exp_gids; (void)exp_lids; (void)exp_procs;
+  (void)ngid;
+  (void)nlid;
+  (void)nimp;
+  (void)imp_gids;
+  (void)imp_lids;
+  (void)imp_procs;
+  (void)imp_parts;
+  (void)nexp;
+  (void)exp_gids;
+  (void)exp_lids;
+  (void)exp_procs;
   (void)exp_parts;
   for (i = 0; i < m->nslots; i++) {
     if (m->slot_gid[i] != ZOLTAN_ID_INVALID) continue;
@@ -604,8 +630,7 @@ static int refresh_adj_procs(zdrive_mesh *m, MPI_Comm comm)
   for (i = 0; i < m->num_elems; i++) own[m->elems[i].gid - (ZOLTAN_ID_TYPE)m->gid_base] = m->rank;
   MPI_Allreduce(own, gown, m->gnvtx, MPI_INT, MPI_MAX, comm);
   for (i = 0; i < m->num_elems; i++)
-    for (j = 0; j < m->elems[i].nadj; j++)
-      m->elems[i].adj_proc[j] = gown[m->elems[i].adj[j] - 1];
+    for (j = 0; j < m->elems[i].nadj; j++) m->elems[i].adj_proc[j] = gown[m->elems[i].adj[j] - 1];
   free(own);
   free(gown);
   return 0;
@@ -614,8 +639,8 @@ static int refresh_adj_procs(zdrive_mesh *m, MPI_Comm comm)
 /* ---- setup ---------------------------------------------------------------- */
 
 /* Sets one parameter and turns Zoltan's refusal into our error. */
-static int set_param(struct Zoltan_Struct *zz, const char *name, const char *val,
-                     zdrive_status *st, const char *deck)
+static int set_param(struct Zoltan_Struct *zz, const char *name, const char *val, zdrive_status *st,
+                     const char *deck)
 {
   if (Zoltan_Set_Param(zz, name, val) == ZOLTAN_FATAL) {
     zdrive_set_error(st, deck, 0, "Zoltan refused parameter %s = %s", name, val);
@@ -642,8 +667,8 @@ int zdrive_setup_zoltan(struct Zoltan_Struct *zz, const zdrive_deck *deck,
                 ? Zoltan_Set_Param_Vec(zz, params[i].name, params[i].val, params[i].index)
                 : Zoltan_Set_Param(zz, params[i].name, params[i].val);
     if (r == ZOLTAN_FATAL) {
-      zdrive_set_error(st, dn, params[i].line, "Zoltan refused parameter %s = %s",
-                       params[i].name, params[i].val);
+      zdrive_set_error(st, dn, params[i].line, "Zoltan refused parameter %s = %s", params[i].name,
+                       params[i].val);
       return 1;
     }
     if (!strncasecmp(params[i].name, "num_global_part", 15)) nglobal = atoi(params[i].val);
@@ -653,8 +678,10 @@ int zdrive_setup_zoltan(struct Zoltan_Struct *zz, const zdrive_deck *deck,
       mesh->parts_lists = strstr(params[i].val, "part") != NULL;
   }
   if (Zoltan_Set_Param(zz, "LB_METHOD", deck->method) != ZOLTAN_OK) {
-    zdrive_set_error(st, dn, deck->method_line, "unknown decomposition method '%s' "
-                     "(Zoltan refused LB_METHOD)", deck->method);
+    zdrive_set_error(st, dn, deck->method_line,
+                     "unknown decomposition method '%s' "
+                     "(Zoltan refused LB_METHOD)",
+                     deck->method);
     return 1;
   }
 
@@ -836,8 +863,8 @@ int zdrive_balance(struct Zoltan_Struct *zz, const zdrive_deck *deck, zdrive_mes
   if (deck->test_fixed_objects) setup_fixed(deck, mesh);
   MPI_Barrier(comm);
   t0 = MPI_Wtime();
-  ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipart, &nexp,
-                             &eg, &el, &ep, &epart);
+  ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipart, &nexp, &eg,
+                             &el, &ep, &epart);
   t = MPI_Wtime() - t0;
   MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm);
   gerr = ierr != ZOLTAN_OK && ierr != ZOLTAN_WARN;
@@ -866,11 +893,13 @@ int zdrive_balance(struct Zoltan_Struct *zz, const zdrive_deck *deck, zdrive_mes
     if (parts_only) {
       int k = 0, i;
       for (i = 0; i < nexp; i++) {
-        int e = obj_index(mesh, ngid, nlid, eg + (size_t)i * ngid, el ? el + (size_t)i * nlid : NULL);
+        int e =
+            obj_index(mesh, ngid, nlid, eg + (size_t)i * ngid, el ? el + (size_t)i * nlid : NULL);
         if (e < 0) continue;
         if (epart[i] != mesh->elems[e].part || ep[i] != mesh->rank) {
           memmove(eg + (size_t)k * ngid, eg + (size_t)i * ngid, (size_t)ngid * sizeof(*eg));
-          if (nlid) memmove(el + (size_t)k * nlid, el + (size_t)i * nlid, (size_t)nlid * sizeof(*el));
+          if (nlid)
+            memmove(el + (size_t)k * nlid, el + (size_t)i * nlid, (size_t)nlid * sizeof(*el));
           ep[k] = ep[i];
           epart[k] = epart[i];
           k++;

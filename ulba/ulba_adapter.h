@@ -22,10 +22,10 @@ int ulba_agree(MPI_Comm comm, int ierr);
 
 /* The local objects sorted by global ID, to find an object by its ID. */
 typedef struct ulba_gid_index {
-  int *order; /* local indices sorted by global ID */
+  int *order;                 /* local indices sorted by global ID */
   const ZOLTAN_ID_TYPE *gids; /* the local IDs (the context's array) */
-  int n;      /* local objects */
-  int ngid;   /* entries per global ID */
+  int n;                      /* local objects */
+  int ngid;                   /* entries per global ID */
 } ulba_gid_index;
 
 /* Build the index of the local objects of ctx; ZOLTAN_OK or ZOLTAN_MEMERR.
@@ -48,12 +48,12 @@ typedef struct ulba_cuts {
 
 /* What the last base run of a balance was. */
 typedef struct ulba_final_run {
-  const char *base;         /* the base method, upper case */
-  const double *sizes;      /* the part sizes it ran with */
-  int app_sizes;            /* 1 when sizes are the application's own */
-  const int *part_map;      /* base part -> ULBA part, NULL for the identity */
-  const int *new_part;      /* ULBA's part of each local object */
-  double W;                 /* total weight (first dimension) over the ranks */
+  const char *base;    /* the base method, upper case */
+  const double *sizes; /* the part sizes it ran with */
+  int app_sizes;       /* 1 when sizes are the application's own */
+  const int *part_map; /* base part -> ULBA part, NULL for the identity */
+  const int *new_part; /* ULBA's part of each local object */
+  double W;            /* total weight (first dimension) over the ranks */
 } ulba_final_run;
 
 /*

@@ -14,7 +14,7 @@
 #define ULBA_ROUNDING_NOISE 1e-9
 
 /* Number of grid points and golden-section steps of ulba_auto_alpha. */
-#define ULBA_AUTO_GRID 400
+#define ULBA_AUTO_GRID   400
 #define ULBA_AUTO_REFINE 40
 
 /* Cap on the length of one cycle when ulba_auto_alpha has no horizon: with
@@ -25,17 +25,14 @@
 static int all_finite(size_t n, const double *x)
 {
   for (size_t i = 0; i < n; ++i)
-    if (!isfinite(x[i]))
-      return 0;
+    if (!isfinite(x[i])) return 0;
   return 1;
 }
 
 int ulba_slope(size_t n, const double *t, const double *y, double *slope)
 {
-  if (slope == NULL || (n > 0 && y == NULL))
-    return ULBA_ERR_ARG;
-  if (!all_finite(n, y) || (t != NULL && !all_finite(n, t)))
-    return ULBA_ERR_ARG;
+  if (slope == NULL || (n > 0 && y == NULL)) return ULBA_ERR_ARG;
+  if (!all_finite(n, y) || (t != NULL && !all_finite(n, t))) return ULBA_ERR_ARG;
   if (n < 2) {
     *slope = 0.0;
     return ULBA_OK;
@@ -55,25 +52,20 @@ int ulba_slope(size_t n, const double *t, const double *y, double *slope)
     sxy += dt * (y[i] - ybar);
     sxx += dt * dt;
   }
-  if (!(sxx > 0.0))
-    return ULBA_ERR_ARG;
+  if (!(sxx > 0.0)) return ULBA_ERR_ARG;
   *slope = sxy / sxx;
   return ULBA_OK;
 }
 
 int ulba_zscores(size_t P, const double *x, double *z)
 {
-  if (P == 0 || x == NULL || z == NULL || !all_finite(P, x))
-    return ULBA_ERR_ARG;
+  if (P == 0 || x == NULL || z == NULL || !all_finite(P, x)) return ULBA_ERR_ARG;
   double mean = 0.0, var = 0.0;
-  for (size_t i = 0; i < P; ++i)
-    mean += x[i];
+  for (size_t i = 0; i < P; ++i) mean += x[i];
   mean /= (double)P;
-  for (size_t i = 0; i < P; ++i)
-    var += (x[i] - mean) * (x[i] - mean);
+  for (size_t i = 0; i < P; ++i) var += (x[i] - mean) * (x[i] - mean);
   double sd = sqrt(var / (double)P);
-  for (size_t i = 0; i < P; ++i)
-    z[i] = sd > 0.0 ? (x[i] - mean) / sd : 0.0;
+  for (size_t i = 0; i < P; ++i) z[i] = sd > 0.0 ? (x[i] - mean) / sd : 0.0;
   return ULBA_OK;
 }
 
@@ -90,11 +82,9 @@ static double median_inplace(size_t n, double *x)
   return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
-int ulba_robust_scores(size_t P, const double *x, double *score,
-                       double *median, double *scale)
+int ulba_robust_scores(size_t P, const double *x, double *score, double *median, double *scale)
 {
-  if (P == 0 || x == NULL || score == NULL || !all_finite(P, x))
-    return ULBA_ERR_ARG;
+  if (P == 0 || x == NULL || score == NULL || !all_finite(P, x)) return ULBA_ERR_ARG;
   int rc = ULBA_OK;
   double *work = malloc(P * sizeof *work);
   if (work == NULL) {
@@ -104,8 +94,7 @@ int ulba_robust_scores(size_t P, const double *x, double *score,
   memcpy(work, x, P * sizeof *work);
   double med = median_inplace(P, work);
   double maxabs = 0.0;
-  for (size_t i = 0; i < P; ++i)
-    maxabs = fmax(maxabs, fabs(x[i]));
+  for (size_t i = 0; i < P; ++i) maxabs = fmax(maxabs, fabs(x[i]));
   double noise = ULBA_ROUNDING_NOISE * maxabs;
 
   double meanad = 0.0;
@@ -131,21 +120,18 @@ int ulba_robust_scores(size_t P, const double *x, double *score,
     double d = x[i] - med;
     score[i] = (s > 0.0 && fabs(d) > noise) ? d / s : 0.0;
   }
-  if (median != NULL)
-    *median = med;
-  if (scale != NULL)
-    *scale = s;
+  if (median != NULL) *median = med;
+  if (scale != NULL) *scale = s;
 End:
   free(work);
   return rc;
 }
 
-int ulba_detect_overloading(size_t P, const double *wir, double threshold,
-                            double min_excess, int *flags,
-                            size_t *num_overloading)
+int ulba_detect_overloading(size_t P, const double *wir, double threshold, double min_excess,
+                            int *flags, size_t *num_overloading)
 {
-  if (P == 0 || wir == NULL || flags == NULL || !isfinite(threshold) ||
-      !(threshold > 0.0) || !isfinite(min_excess) || min_excess < 0.0)
+  if (P == 0 || wir == NULL || flags == NULL || !isfinite(threshold) || !(threshold > 0.0) ||
+      !isfinite(min_excess) || min_excess < 0.0)
     return ULBA_ERR_ARG;
   int rc = ULBA_OK;
   double med = 0.0;
@@ -155,25 +141,21 @@ int ulba_detect_overloading(size_t P, const double *wir, double threshold,
     goto End;
   }
   rc = ulba_robust_scores(P, wir, score, &med, NULL);
-  if (rc != ULBA_OK)
-    goto End;
+  if (rc != ULBA_OK) goto End;
   size_t n = 0;
   for (size_t p = 0; p < P; ++p) {
     flags[p] = score[p] > threshold && wir[p] - med > min_excess;
     n += (size_t)flags[p];
   }
-  if (num_overloading != NULL)
-    *num_overloading = n;
+  if (num_overloading != NULL) *num_overloading = n;
 End:
   free(score);
   return rc;
 }
 
-int ulba_estimate_rates(size_t P, const double *wir, const int *flags,
-                        double *a, double *m)
+int ulba_estimate_rates(size_t P, const double *wir, const int *flags, double *a, double *m)
 {
-  if (P == 0 || wir == NULL || flags == NULL || a == NULL || m == NULL ||
-      !all_finite(P, wir))
+  if (P == 0 || wir == NULL || flags == NULL || a == NULL || m == NULL || !all_finite(P, wir))
     return ULBA_ERR_ARG;
   double sum_over = 0.0, sum_rest = 0.0;
   size_t n_over = 0;
@@ -195,25 +177,21 @@ int ulba_estimate_rates(size_t P, const double *wir, const int *flags,
   return ULBA_OK;
 }
 
-int ulba_part_sizes(size_t P, const double *base, const int *flags,
-                    double alpha, double *sizes, double *alpha_used)
+int ulba_part_sizes(size_t P, const double *base, const int *flags, double alpha, double *sizes,
+                    double *alpha_used)
 {
-  if (P == 0 || flags == NULL || sizes == NULL || !isfinite(alpha) ||
-      alpha < 0.0 || alpha >= 1.0)
+  if (P == 0 || flags == NULL || sizes == NULL || !isfinite(alpha) || alpha < 0.0 || alpha >= 1.0)
     return ULBA_ERR_ARG;
   double base_sum = 0.0;
   if (base != NULL) {
     for (size_t p = 0; p < P; ++p) {
-      if (!isfinite(base[p]) || base[p] < 0.0)
-        return ULBA_ERR_ARG;
+      if (!isfinite(base[p]) || base[p] < 0.0) return ULBA_ERR_ARG;
       base_sum += base[p];
     }
-    if (!(base_sum > 0.0))
-      return ULBA_ERR_ARG;
+    if (!(base_sum > 0.0)) return ULBA_ERR_ARG;
   }
   size_t N = 0;
-  for (size_t p = 0; p < P; ++p)
-    N += flags[p] != 0;
+  for (size_t p = 0; p < P; ++p) N += flags[p] != 0;
   /* Underloading a majority would move more work than it can save; the
    * paper then balances as the standard method does. */
   double used = (N == 0 || 2 * N >= P) ? 0.0 : alpha;
@@ -225,53 +203,43 @@ int ulba_part_sizes(size_t P, const double *base, const int *flags,
     double s = b * (flags[p] ? down : up);
     sum += s;
   }
-  if (!(sum > 0.0))
-    return ULBA_ERR_ARG;
+  if (!(sum > 0.0)) return ULBA_ERR_ARG;
   for (size_t p = 0; p < P; ++p) {
     double b = base != NULL ? base[p] / base_sum : 1.0 / (double)P;
     sizes[p] = b * (flags[p] ? down : up) / sum;
   }
-  if (alpha_used != NULL)
-    *alpha_used = used;
+  if (alpha_used != NULL) *alpha_used = used;
   return ULBA_OK;
 }
 
 int ulba_model_check(const ulba_model *model)
 {
-  if (model == NULL)
-    return ULBA_ERR_ARG;
+  if (model == NULL) return ULBA_ERR_ARG;
   const ulba_model *q = model;
-  if (!isfinite(q->P) || !isfinite(q->N) || !isfinite(q->a) ||
-      !isfinite(q->m) || !isfinite(q->W) || !isfinite(q->C) ||
-      !isfinite(q->omega))
+  if (!isfinite(q->P) || !isfinite(q->N) || !isfinite(q->a) || !isfinite(q->m) || !isfinite(q->W) ||
+      !isfinite(q->C) || !isfinite(q->omega))
     return ULBA_ERR_ARG;
-  if (q->P < 2.0 || q->N < 0.0 || q->N >= q->P || q->a < 0.0 || q->m < 0.0 ||
-      !(q->W > 0.0) || q->C < 0.0 || !(q->omega > 0.0))
+  if (q->P < 2.0 || q->N < 0.0 || q->N >= q->P || q->a < 0.0 || q->m < 0.0 || !(q->W > 0.0) ||
+      q->C < 0.0 || !(q->omega > 0.0))
     return ULBA_ERR_ARG;
   return ULBA_OK;
 }
 
 static int check_model_alpha(const ulba_model *model, double alpha)
 {
-  if (ulba_model_check(model) != ULBA_OK || !isfinite(alpha) || alpha < 0.0 ||
-      alpha >= 1.0)
+  if (ulba_model_check(model) != ULBA_OK || !isfinite(alpha) || alpha < 0.0 || alpha >= 1.0)
     return ULBA_ERR_ARG;
   return ULBA_OK;
 }
 
 /* Total work added per iteration, dW = a P + m N. */
-static double delta_w(const ulba_model *q)
-{
-  return q->a * q->P + q->m * q->N;
-}
+static double delta_w(const ulba_model *q) { return q->a * q->P + q->m * q->N; }
 
 /* Eq. (8) without argument checks. */
 static double sigma_minus_of(const ulba_model *q, double alpha)
 {
-  if (alpha == 0.0 || q->N == 0.0)
-    return 0.0;
-  if (q->m == 0.0)
-    return INFINITY;
+  if (alpha == 0.0 || q->N == 0.0) return 0.0;
+  if (q->m == 0.0) return INFINITY;
   return floor((1.0 + q->N / (q->P - q->N)) * alpha * q->W / (q->m * q->P));
 }
 
@@ -280,8 +248,7 @@ static double sigma_plus_of(const ulba_model *q, double alpha)
 {
   double m_hat = q->m * (q->P - q->N) / q->P;
   double smin = sigma_minus_of(q, alpha);
-  if (!(m_hat > 0.0) || isinf(smin))
-    return INFINITY;
+  if (!(m_hat > 0.0) || isinf(smin)) return INFINITY;
   double share = alpha * q->N / (q->P - q->N);
   double dw = delta_w(q);
   double qa = m_hat / (2.0 * q->omega);
@@ -295,34 +262,30 @@ static double sigma_plus_of(const ulba_model *q, double alpha)
 
 int ulba_sigma_minus(const ulba_model *model, double alpha, double *sigma_minus)
 {
-  if (sigma_minus == NULL || check_model_alpha(model, alpha) != ULBA_OK)
-    return ULBA_ERR_ARG;
+  if (sigma_minus == NULL || check_model_alpha(model, alpha) != ULBA_OK) return ULBA_ERR_ARG;
   *sigma_minus = sigma_minus_of(model, alpha);
   return ULBA_OK;
 }
 
 int ulba_sigma_plus(const ulba_model *model, double alpha, double *sigma_plus)
 {
-  if (sigma_plus == NULL || check_model_alpha(model, alpha) != ULBA_OK)
-    return ULBA_ERR_ARG;
+  if (sigma_plus == NULL || check_model_alpha(model, alpha) != ULBA_OK) return ULBA_ERR_ARG;
   *sigma_plus = sigma_plus_of(model, alpha);
   return ULBA_OK;
 }
 
 int ulba_menon_tau(double m_hat, double C, double omega, double *tau)
 {
-  if (tau == NULL || !isfinite(m_hat) || !isfinite(C) || !isfinite(omega) ||
-      m_hat < 0.0 || C < 0.0 || !(omega > 0.0))
+  if (tau == NULL || !isfinite(m_hat) || !isfinite(C) || !isfinite(omega) || m_hat < 0.0 ||
+      C < 0.0 || !(omega > 0.0))
     return ULBA_ERR_ARG;
   *tau = m_hat > 0.0 ? sqrt(2.0 * C * omega / m_hat) : INFINITY;
   return ULBA_OK;
 }
 
-int ulba_overhead(const ulba_model *model, double alpha, double tau,
-                  double *overhead)
+int ulba_overhead(const ulba_model *model, double alpha, double tau, double *overhead)
 {
-  if (overhead == NULL || check_model_alpha(model, alpha) != ULBA_OK ||
-      !isfinite(tau) || tau < 0.0)
+  if (overhead == NULL || check_model_alpha(model, alpha) != ULBA_OK || !isfinite(tau) || tau < 0.0)
     return ULBA_ERR_ARG;
   double share = alpha * model->N / (model->P - model->N);
   if (share == 0.0) {
@@ -330,8 +293,7 @@ int ulba_overhead(const ulba_model *model, double alpha, double tau,
     return ULBA_OK;
   }
   double smin = sigma_minus_of(model, alpha);
-  if (isinf(smin))
-    return ULBA_ERR_ARG;
+  if (isinf(smin)) return ULBA_ERR_ARG;
   double w_next = model->W + (smin + tau) * delta_w(model);
   *overhead = share * w_next / (model->omega * model->P);
   return ULBA_OK;
@@ -339,19 +301,16 @@ int ulba_overhead(const ulba_model *model, double alpha, double tau,
 
 /* Loads right after a step: A0 for a part that does not overload, B0 for an
  * overloading one (Eq. (6), per part). */
-static void start_loads(const ulba_model *q, double alpha, double *a0,
-                        double *b0)
+static void start_loads(const ulba_model *q, double alpha, double *a0, double *b0)
 {
   double avg = q->W / q->P;
   *a0 = (1.0 + alpha * q->N / (q->P - q->N)) * avg;
   *b0 = (1.0 - alpha) * avg;
 }
 
-int ulba_step_time(const ulba_model *model, double alpha, double t,
-                   double *time)
+int ulba_step_time(const ulba_model *model, double alpha, double t, double *time)
 {
-  if (time == NULL || check_model_alpha(model, alpha) != ULBA_OK ||
-      !isfinite(t) || t < 0.0)
+  if (time == NULL || check_model_alpha(model, alpha) != ULBA_OK || !isfinite(t) || t < 0.0)
     return ULBA_ERR_ARG;
   double a0, b0;
   start_loads(model, alpha, &a0, &b0);
@@ -385,16 +344,13 @@ static double interval_time_of(const ulba_model *q, double alpha, long length)
     double tstar = (a0 - b0) / q->m;
     k = fmin(L, floor(tstar) + 1.0);
   }
-  double work = k * a0 + q->a * sum_range(0.0, k) + (L - k) * b0 +
-                (q->a + q->m) * sum_range(k, L);
+  double work = k * a0 + q->a * sum_range(0.0, k) + (L - k) * b0 + (q->a + q->m) * sum_range(k, L);
   return q->C + work / q->omega;
 }
 
-int ulba_interval_time(const ulba_model *model, double alpha, long length,
-                       double *time)
+int ulba_interval_time(const ulba_model *model, double alpha, long length, double *time)
 {
-  if (time == NULL || check_model_alpha(model, alpha) != ULBA_OK || length < 0)
-    return ULBA_ERR_ARG;
+  if (time == NULL || check_model_alpha(model, alpha) != ULBA_OK || length < 0) return ULBA_ERR_ARG;
   *time = interval_time_of(model, alpha, length);
   return ULBA_OK;
 }
@@ -404,23 +360,19 @@ static long interval_length_of(const ulba_model *q, double alpha, long cap)
 {
   double sp = sigma_plus_of(q, alpha);
   double r = floor(sp + 0.5);
-  if (!(r < (double)cap))
-    return cap;
+  if (!(r < (double)cap)) return cap;
   return r < 1.0 ? 1 : (long)r;
 }
 
-int ulba_interval_length(const ulba_model *model, double alpha, long cap,
-                         long *length)
+int ulba_interval_length(const ulba_model *model, double alpha, long cap, long *length)
 {
-  if (length == NULL || check_model_alpha(model, alpha) != ULBA_OK || cap < 1)
-    return ULBA_ERR_ARG;
+  if (length == NULL || check_model_alpha(model, alpha) != ULBA_OK || cap < 1) return ULBA_ERR_ARG;
   *length = interval_length_of(model, alpha, cap);
   return ULBA_OK;
 }
 
 /* ulba_predicted_time without argument checks. */
-static double predicted_time_of(const ulba_model *q, double alpha,
-                                long horizon, long *num_lb)
+static double predicted_time_of(const ulba_model *q, double alpha, long horizon, long *num_lb)
 {
   ulba_model cur = *q;
   double dw = delta_w(q);
@@ -433,16 +385,14 @@ static double predicted_time_of(const ulba_model *q, double alpha,
     it += len;
     ++count;
   }
-  if (num_lb != NULL)
-    *num_lb = count;
+  if (num_lb != NULL) *num_lb = count;
   return total;
 }
 
-int ulba_predicted_time(const ulba_model *model, double alpha, long horizon,
-                        double *time, long *num_lb)
+int ulba_predicted_time(const ulba_model *model, double alpha, long horizon, double *time,
+                        long *num_lb)
 {
-  if (time == NULL || check_model_alpha(model, alpha) != ULBA_OK ||
-      horizon < 1)
+  if (time == NULL || check_model_alpha(model, alpha) != ULBA_OK || horizon < 1)
     return ULBA_ERR_ARG;
   *time = predicted_time_of(model, alpha, horizon, num_lb);
   return ULBA_OK;
@@ -451,23 +401,21 @@ int ulba_predicted_time(const ulba_model *model, double alpha, long horizon,
 /* The objective of ulba_auto_alpha (see its comment). */
 static double auto_objective(const ulba_model *q, long horizon, double alpha)
 {
-  if (horizon > 0)
-    return predicted_time_of(q, alpha, horizon, NULL);
+  if (horizon > 0) return predicted_time_of(q, alpha, horizon, NULL);
   long len = interval_length_of(q, alpha, ULBA_AUTO_CYCLE_CAP);
   return interval_time_of(q, alpha, len) / (double)len;
 }
 
-int ulba_auto_alpha(const ulba_model *model, long horizon, double alpha_max,
-                    double *alpha, double *objective)
+int ulba_auto_alpha(const ulba_model *model, long horizon, double alpha_max, double *alpha,
+                    double *objective)
 {
-  if (alpha == NULL || ulba_model_check(model) != ULBA_OK || horizon < 0 ||
-      !isfinite(alpha_max) || alpha_max < 0.0 || alpha_max >= 1.0)
+  if (alpha == NULL || ulba_model_check(model) != ULBA_OK || horizon < 0 || !isfinite(alpha_max) ||
+      alpha_max < 0.0 || alpha_max >= 1.0)
     return ULBA_ERR_ARG;
   const ulba_model *q = model;
   double best_a = 0.0;
   double best_f = auto_objective(q, horizon, 0.0);
-  if (q->N == 0.0 || q->m == 0.0 || 2.0 * q->N >= q->P || alpha_max == 0.0)
-    goto Done;
+  if (q->N == 0.0 || q->m == 0.0 || 2.0 * q->N >= q->P || alpha_max == 0.0) goto Done;
 
   /* The objective is piecewise smooth with jumps where the rounded interval
    * length changes, so a grid finds the right basin and a local search only
@@ -515,15 +463,13 @@ int ulba_auto_alpha(const ulba_model *model, long horizon, double alpha_max,
   }
 Done:
   *alpha = best_a;
-  if (objective != NULL)
-    *objective = best_f;
+  if (objective != NULL) *objective = best_f;
   return ULBA_OK;
 }
 
 int ulba_summarize(const ulba_model *model, double alpha, ulba_summary *summary)
 {
-  if (summary == NULL || check_model_alpha(model, alpha) != ULBA_OK)
-    return ULBA_ERR_ARG;
+  if (summary == NULL || check_model_alpha(model, alpha) != ULBA_OK) return ULBA_ERR_ARG;
   const ulba_model *q = model;
   ulba_summary s;
   memset(&s, 0, sizeof s);
@@ -557,10 +503,8 @@ typedef struct relabel_entry {
 static int compare_entry(const void *pa, const void *pb)
 {
   const relabel_entry *a = pa, *b = pb;
-  if (a->value != b->value)
-    return a->value < b->value ? 1 : -1;
-  if (a->row != b->row)
-    return a->row < b->row ? -1 : 1;
+  if (a->value != b->value) return a->value < b->value ? 1 : -1;
+  if (a->row != b->row) return a->row < b->row ? -1 : 1;
   return (a->col > b->col) - (a->col < b->col);
 }
 
@@ -614,8 +558,7 @@ static int relabel_exact(size_t P, const double *overlap, int *perm)
     goto End;
   }
   double top = overlap[0];
-  for (size_t k = 1; k < n * n; ++k)
-    top = fmax(top, overlap[k]);
+  for (size_t k = 1; k < n * n; ++k) top = fmax(top, overlap[k]);
 #define COST(i, j) (top - overlap[((i)-1) * n + ((j)-1)])
   for (size_t i = 1; i <= n; ++i) {
     match[0] = i;
@@ -629,8 +572,7 @@ static int relabel_exact(size_t P, const double *overlap, int *perm)
       size_t i0 = match[j0], j1 = 0;
       double delta = INFINITY;
       for (size_t j = 1; j <= n; ++j) {
-        if (used[j])
-          continue;
+        if (used[j]) continue;
         double cur = COST(i0, j) - u[i0] - v[j];
         if (cur < minv[j]) {
           minv[j] = cur;
@@ -659,8 +601,7 @@ static int relabel_exact(size_t P, const double *overlap, int *perm)
     } while (j0 != 0);
   }
 #undef COST
-  for (size_t j = 1; j <= n; ++j)
-    perm[match[j] - 1] = (int)(j - 1);
+  for (size_t j = 1; j <= n; ++j) perm[match[j] - 1] = (int)(j - 1);
 End:
   free(u);
   free(v);
@@ -671,8 +612,8 @@ End:
   return rc;
 }
 
-int ulba_relabel(size_t P, const double *overlap, ulba_relabel_method method,
-                 int *perm, double *total)
+int ulba_relabel(size_t P, const double *overlap, ulba_relabel_method method, int *perm,
+                 double *total)
 {
   /* The greedy variant holds P * P entries; refuse sizes whose count would
    * overflow rather than allocate a wrapped-around amount. */
@@ -688,14 +629,12 @@ int ulba_relabel(size_t P, const double *overlap, ulba_relabel_method method,
     rc = relabel_greedy(P, overlap, perm);
   else
     return ULBA_ERR_ARG;
-  if (rc != ULBA_OK)
-    return rc;
+  if (rc != ULBA_OK) return rc;
   double sum = 0.0;
   for (size_t i = 0; i < P; ++i) {
     assert(perm[i] >= 0 && (size_t)perm[i] < P);
     sum += overlap[i * P + (size_t)perm[i]];
   }
-  if (total != NULL)
-    *total = sum;
+  if (total != NULL) *total = sum;
   return ULBA_OK;
 }

@@ -37,8 +37,8 @@ extern "C" {
 #endif
 
 /* Return codes. */
-#define ULBA_OK 0
-#define ULBA_ERR_ARG (-1)    /* an argument is NULL, out of range or not finite */
+#define ULBA_OK         0
+#define ULBA_ERR_ARG    (-1) /* an argument is NULL, out of range or not finite */
 #define ULBA_ERR_MEMORY (-2) /* an allocation failed */
 
 /* Default threshold of the overload detection, the paper's 3.0. */
@@ -98,8 +98,7 @@ int ulba_zscores(size_t P, const double *x, double *z);
  * Errors: ULBA_ERR_ARG for NULL x or score, P == 0, non-finite values;
  *         ULBA_ERR_MEMORY when the scratch copy cannot be allocated.
  */
-int ulba_robust_scores(size_t P, const double *x, double *score,
-                       double *median, double *scale);
+int ulba_robust_scores(size_t P, const double *x, double *score, double *median, double *scale);
 
 /*
  * ulba_detect_overloading - flag the parts whose workload increase rate is
@@ -119,9 +118,8 @@ int ulba_robust_scores(size_t P, const double *x, double *score,
  * Errors: ULBA_ERR_ARG (NULL, P == 0, threshold <= 0, min_excess < 0, non
  *         finite values), ULBA_ERR_MEMORY.
  */
-int ulba_detect_overloading(size_t P, const double *wir, double threshold,
-                            double min_excess, int *flags,
-                            size_t *num_overloading);
+int ulba_detect_overloading(size_t P, const double *wir, double threshold, double min_excess,
+                            int *flags, size_t *num_overloading);
 
 /*
  * ulba_estimate_rates - the model's a and m from measured rates: a is the
@@ -134,8 +132,7 @@ int ulba_detect_overloading(size_t P, const double *wir, double threshold,
  *         overloading a is the mean of all rates and m = 0.
  * Errors: ULBA_ERR_ARG for NULL pointers, P == 0, non-finite rates.
  */
-int ulba_estimate_rates(size_t P, const double *wir, const int *flags,
-                        double *a, double *m);
+int ulba_estimate_rates(size_t P, const double *wir, const int *flags, double *a, double *m);
 
 /*
  * ulba_part_sizes - target part sizes of Eq. (6), composed with base sizes.
@@ -156,8 +153,8 @@ int ulba_estimate_rates(size_t P, const double *wir, const int *flags,
  *         non-finite base sizes, base sizes summing to 0, or every part
  *         with a positive factor having base size 0).
  */
-int ulba_part_sizes(size_t P, const double *base, const int *flags,
-                    double alpha, double *sizes, double *alpha_used);
+int ulba_part_sizes(size_t P, const double *base, const int *flags, double alpha, double *sizes,
+                    double *alpha_used);
 
 /* The model of section III (Table I), for one application state. */
 typedef struct ulba_model {
@@ -229,8 +226,7 @@ int ulba_menon_tau(double m_hat, double C, double omega, double *tau);
  * Output: *overhead in seconds (0 when alpha == 0 or N == 0).
  * Errors: ULBA_ERR_ARG, also when sigma_minus is infinite and alpha N > 0.
  */
-int ulba_overhead(const ulba_model *model, double alpha, double tau,
-                  double *overhead);
+int ulba_overhead(const ulba_model *model, double alpha, double tau, double *overhead);
 
 /*
  * ulba_step_time - Eq. (5) (Eq. (2) when alpha == 0): the parallel time of
@@ -243,8 +239,7 @@ int ulba_overhead(const ulba_model *model, double alpha, double tau,
  * Output: *time in seconds.
  * Errors: ULBA_ERR_ARG.
  */
-int ulba_step_time(const ulba_model *model, double alpha, double t,
-                   double *time);
+int ulba_step_time(const ulba_model *model, double alpha, double t, double *time);
 
 /*
  * ulba_interval_time - Eq. (3) with Eq. (5): C plus the sum of the step
@@ -256,8 +251,7 @@ int ulba_step_time(const ulba_model *model, double alpha, double t,
  * Output: *time in seconds (C alone when length == 0).
  * Errors: ULBA_ERR_ARG.
  */
-int ulba_interval_time(const ulba_model *model, double alpha, long length,
-                       double *time);
+int ulba_interval_time(const ulba_model *model, double alpha, long length, double *time);
 
 /*
  * ulba_interval_length - the number of iterations the sigma-plus policy
@@ -267,8 +261,7 @@ int ulba_interval_time(const ulba_model *model, double alpha, long length,
  * Not collective.
  * Errors: ULBA_ERR_ARG (bad model or alpha, cap < 1).
  */
-int ulba_interval_length(const ulba_model *model, double alpha, long cap,
-                         long *length);
+int ulba_interval_length(const ulba_model *model, double alpha, long cap, long *length);
 
 /*
  * ulba_predicted_time - Eq. (4) over a horizon with the sigma-plus policy:
@@ -282,8 +275,8 @@ int ulba_interval_length(const ulba_model *model, double alpha, long cap,
  *         load-balancing steps including the first.
  * Errors: ULBA_ERR_ARG.
  */
-int ulba_predicted_time(const ulba_model *model, double alpha, long horizon,
-                        double *time, long *num_lb);
+int ulba_predicted_time(const ulba_model *model, double alpha, long horizon, double *time,
+                        long *num_lb);
 
 /*
  * ulba_auto_alpha - ULBA_ALPHA=AUTO: the alpha in [0, alpha_max] that
@@ -308,8 +301,8 @@ int ulba_predicted_time(const ulba_model *model, double alpha, long horizon,
  * Output: *alpha, and *objective (may be NULL) the minimised value.
  * Errors: ULBA_ERR_ARG.
  */
-int ulba_auto_alpha(const ulba_model *model, long horizon, double alpha_max,
-                    double *alpha, double *objective);
+int ulba_auto_alpha(const ulba_model *model, long horizon, double alpha_max, double *alpha,
+                    double *objective);
 
 /* Model quantities exposed to the adaptive trigger and to users. */
 typedef struct ulba_summary {
@@ -335,8 +328,7 @@ typedef struct ulba_summary {
  * Output: *summary; infinite bounds are reported as +infinity.
  * Errors: ULBA_ERR_ARG.
  */
-int ulba_summarize(const ulba_model *model, double alpha,
-                   ulba_summary *summary);
+int ulba_summarize(const ulba_model *model, double alpha, ulba_summary *summary);
 
 /* How ulba_relabel solves the assignment problem. */
 typedef enum ulba_relabel_method {
@@ -366,8 +358,8 @@ typedef enum ulba_relabel_method {
  * Errors: ULBA_ERR_ARG (NULL, P == 0, non-finite entries, unknown method),
  *         ULBA_ERR_MEMORY.
  */
-int ulba_relabel(size_t P, const double *overlap, ulba_relabel_method method,
-                 int *perm, double *total);
+int ulba_relabel(size_t P, const double *overlap, ulba_relabel_method method, int *perm,
+                 double *total);
 
 #ifdef __cplusplus
 }

@@ -46,7 +46,8 @@ void ulba_cuts_free(ulba_cuts *k, struct Zoltan_Struct *zz)
 
 /* Give the copy the settings of the balance's last base run, as
  * zp_ctx_run_base gives them to the application's struct. */
-static int configure_copy(struct Zoltan_Struct *cz, const zp_context *ctx, const ulba_final_run *run)
+static int configure_copy(struct Zoltan_Struct *cz, const zp_context *ctx,
+                          const ulba_final_run *run)
 {
   int P = zp_ctx_num_parts(ctx), wd = zp_ctx_wgt_dim(ctx), ok = 1;
   ok &= Zoltan_Set_Param(cz, "LB_METHOD", run->base) == ZOLTAN_OK;
@@ -82,8 +83,8 @@ static int configure_copy(struct Zoltan_Struct *cz, const zp_context *ctx, const
 
 /* Objects whose part on the copy, relabelled, differs from the balance's
  * (every local object must appear once in the copy's complete list). */
-static long count_mismatches(const zp_context *ctx, const ulba_final_run *run, int P,
-                             int nexp, const ZOLTAN_ID_TYPE *eg, const int *epa)
+static long count_mismatches(const zp_context *ctx, const ulba_final_run *run, int P, int nexp,
+                             const ZOLTAN_ID_TYPE *eg, const int *epa)
 {
   ulba_gid_index ix;
   long bad = 0;
@@ -97,8 +98,10 @@ static long count_mismatches(const zp_context *ctx, const ulba_final_run *run, i
   for (int k = 0; k < nexp && !bad; k++) {
     int i = ulba_gid_index_find(&ix, eg + (size_t)k * ngid), q = epa[k];
     int p = (q >= 0 && q < P && run->part_map != NULL) ? run->part_map[q] : q;
-    if (i < 0 || seen[i] || p != run->new_part[i]) bad++;
-    else seen[i] = 1;
+    if (i < 0 || seen[i] || p != run->new_part[i])
+      bad++;
+    else
+      seen[i] = 1;
   }
   ulba_gid_index_free(&ix);
   free(seen);
@@ -119,8 +122,7 @@ static int run_copy(struct Zoltan_Struct *cz, const zp_context *ctx, const ulba_
                              &el, &ep, &epa);
   ulba_keeping_cuts--;
   ierr = ulba_agree(comm, ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN ? ZOLTAN_OK : ZOLTAN_FATAL);
-  if (ierr == ZOLTAN_OK)
-    bad = count_mismatches(ctx, run, zp_ctx_num_parts(ctx), nexp, eg, epa);
+  if (ierr == ZOLTAN_OK) bad = count_mismatches(ctx, run, zp_ctx_num_parts(ctx), nexp, eg, epa);
   Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
   Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
   if (ierr != ZOLTAN_OK) return ierr;
@@ -158,8 +160,10 @@ void ulba_cuts_keep(ulba_cuts *k, zp_context *ctx, const ulba_final_run *run)
     why = "the copy refused the base method's settings";
   } else {
     int e = run_copy(k->zz, ctx, run);
-    if (e == ZOLTAN_WARN) why = "the base method cut the copy differently";
-    else if (e != ZOLTAN_OK) why = "the base method failed on the copy";
+    if (e == ZOLTAN_WARN)
+      why = "the base method cut the copy differently";
+    else if (e != ZOLTAN_OK)
+      why = "the base method failed on the copy";
   }
   if (why == NULL && ulba_agree(comm, set_map(k, P, run->part_map)) != ZOLTAN_OK)
     why = "out of memory";
@@ -171,8 +175,10 @@ void ulba_cuts_keep(ulba_cuts *k, zp_context *ctx, const ulba_final_run *run)
   }
   if (why != NULL) {
     if (rank == 0)
-      zp_warn(zp_ctx_where(ctx), "ULBA: the cuts of base method %s are not kept for point and box "
-                                 "queries (%s); the queries will fail", run->base, why);
+      zp_warn(zp_ctx_where(ctx),
+              "ULBA: the cuts of base method %s are not kept for point and box "
+              "queries (%s); the queries will fail",
+              run->base, why);
     ulba_cuts_free(k, zz);
   }
 }

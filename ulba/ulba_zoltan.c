@@ -47,9 +47,8 @@ static const zp_param_def ulba_params[] = {
      "method that partitions with ULBA's part sizes: a native Zoltan method "
      "(RCB, RIB, HSFC, PHG, GRAPH, ...) or a centralised plugin method (GREEDY, "
      "REFINE, GREEDYREFINE)"},
-    {"ULBA_ZSCORE_THRESHOLD", ZP_PARAM_DOUBLE, "3.0", 0.0, 0.0,
-     ZP_PARAM_MIN_OPEN | ZP_PARAM_NO_MAX, NULL,
-     "a part overloads when the robust score of its increase rate exceeds this"},
+    {"ULBA_ZSCORE_THRESHOLD", ZP_PARAM_DOUBLE, "3.0", 0.0, 0.0, ZP_PARAM_MIN_OPEN | ZP_PARAM_NO_MAX,
+     NULL, "a part overloads when the robust score of its increase rate exceeds this"},
     {"ULBA_HISTORY", ZP_PARAM_INT, "4", 1.0, 1000.0, 0, NULL,
      "number of past balancing intervals averaged into a part's increase rate "
      "(weights source)"},
@@ -245,8 +244,10 @@ int ulba_gid_index_find(const ulba_gid_index *ix, const ZOLTAN_ID_TYPE *gid)
     int mid = lo + (hi - lo) / 2, i = ix->order[mid];
     int c = gid_cmp_n(ix->gids + (size_t)i * ix->ngid, gid, ix->ngid);
     if (c == 0) return i;
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
   }
   return -1;
 }
@@ -386,8 +387,7 @@ static int overlap_matrix(const zp_context *ctx, const int *base_part, const int
     local[(size_t)q * P + p] +=
         (grow[p] ? gw[i] : 0.0) + ULBA_KEEP_WEIGHT * (w[(size_t)i * wd] + 1e-12);
   }
-  return MPI_Allreduce(local, global, (int)PP, MPI_DOUBLE, MPI_SUM, zp_ctx_comm(ctx)) ==
-                 MPI_SUCCESS
+  return MPI_Allreduce(local, global, (int)PP, MPI_DOUBLE, MPI_SUM, zp_ctx_comm(ctx)) == MPI_SUCCESS
              ? ZOLTAN_OK
              : ZOLTAN_FATAL;
 }
@@ -428,14 +428,16 @@ static int object_growth(ulba_state *s, const zp_context *ctx, const int *grow,
       owner[i] = -1;
     }
     /* Objects the directory does not hold (new ones) keep NaN. */
-    if (Zoltan_DD_Find(s->dd, (ZOLTAN_ID_PTR)zp_ctx_local_gids(ctx), NULL, (char *)prev, NULL,
-                       n, owner) < 0)
+    if (Zoltan_DD_Find(s->dd, (ZOLTAN_ID_PTR)zp_ctx_local_gids(ctx), NULL, (char *)prev, NULL, n,
+                       owner) < 0)
       for (int i = 0; i < n; i++) prev[i] = NAN;
   }
   for (int i = 0; i < n; i++) {
     double g = NAN;
-    if (obj_rate != NULL && !isnan(obj_rate[i])) g = obj_rate[i];
-    else if (prev != NULL && owner[i] >= 0 && !isnan(prev[i])) g = w[(size_t)i * wd] - prev[i];
+    if (obj_rate != NULL && !isnan(obj_rate[i]))
+      g = obj_rate[i];
+    else if (prev != NULL && owner[i] >= 0 && !isnan(prev[i]))
+      g = w[(size_t)i * wd] - prev[i];
     gw[i] = (isnan(g) || g < 0.0) ? 0.0 : g;
     if (cur[i] >= 0 && cur[i] < P && grow[cur[i]]) known += gw[i];
   }
@@ -463,15 +465,15 @@ static void remember_weights(ulba_state *s, const zp_context *ctx)
   ok = ulba_agree(zp_ctx_comm(ctx), w0 != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR) == ZOLTAN_OK;
   if (ok)
     ok = ulba_agree(zp_ctx_comm(ctx), Zoltan_DD_Create(&s->dd, zp_ctx_comm(ctx), ngid, 0,
-                                                  (int)sizeof(double), 0, 0) == ZOLTAN_OK
-                                     ? ZOLTAN_OK
-                                     : ZOLTAN_FATAL) == ZOLTAN_OK;
+                                                       (int)sizeof(double), 0, 0) == ZOLTAN_OK
+                                          ? ZOLTAN_OK
+                                          : ZOLTAN_FATAL) == ZOLTAN_OK;
   if (ok) {
     for (int i = 0; i < n; i++) w0[i] = w[(size_t)i * wd];
     ok = ulba_agree(zp_ctx_comm(ctx), Zoltan_DD_Update(s->dd, (ZOLTAN_ID_PTR)zp_ctx_local_gids(ctx),
-                                                  NULL, (char *)w0, NULL, n) == ZOLTAN_OK
-                                     ? ZOLTAN_OK
-                                     : ZOLTAN_FATAL) == ZOLTAN_OK;
+                                                       NULL, (char *)w0, NULL, n) == ZOLTAN_OK
+                                          ? ZOLTAN_OK
+                                          : ZOLTAN_FATAL) == ZOLTAN_OK;
   }
   if (!ok && s->dd != NULL) Zoltan_DD_Destroy(&s->dd);
   s->dd_ngid = ok ? ngid : 0;
@@ -563,9 +565,11 @@ static int run_relabelled(zp_context *ctx, const char *base, const double *app_s
   if (ierr >= 0 && !fits) {
     ierr = match_same_size(P, wd, sizes, target, ov, perm);
     if (ierr >= 0 && zp_ctx_debug_level(ctx) >= 1)
-      zp_warn(zp_ctx_where(ctx), "ULBA: base method %s renumbers its parts with every size "
-                                 "change; the underloaded size may not hold all of the growing "
-                                 "objects", base);
+      zp_warn(zp_ctx_where(ctx),
+              "ULBA: base method %s renumbers its parts with every size "
+              "change; the underloaded size may not hold all of the growing "
+              "objects",
+              base);
   }
   if (ierr >= 0)
     for (int i = 0; i < n; i++) new_part[i] = (q[i] >= 0 && q[i] < P) ? perm[q[i]] : q[i];
@@ -908,8 +912,8 @@ static int part_rank_cmp(const void *pa, const void *pb)
  * first, in global ID order, an object keeps its current part if that part
  * has a positive size and no other object kept it; then the others take the
  * free parts, largest size first.  The same on every rank. */
-static int place_tiny(const ulba_gid_index *ix, const int *cur, const double *sizes, int wd,
-                      int P, int *part)
+static int place_tiny(const ulba_gid_index *ix, const int *cur, const double *sizes, int wd, int P,
+                      int *part)
 {
   char *taken = calloc((size_t)P + 1, 1);
   part_rank *pr = malloc(((size_t)P + 1) * sizeof *pr);
@@ -968,10 +972,10 @@ static int assign_tiny(ulba_call *c, int *new_part)
   part = malloc(((size_t)m + 1) * sizeof *part);
   ix.order = malloc(((size_t)m + 1) * sizeof *ix.order);
   gids = malloc(((size_t)m * ngid + 1) * sizeof *gids);
-  ierr = ulba_agree(c->comm, (counts && displs && bcounts && bdispls && cur && part && ix.order &&
-                              gids)
-                                 ? ZOLTAN_OK
-                                 : ZOLTAN_MEMERR);
+  ierr = ulba_agree(c->comm,
+                    (counts && displs && bcounts && bdispls && cur && part && ix.order && gids)
+                        ? ZOLTAN_OK
+                        : ZOLTAN_MEMERR);
   if (ierr < 0) goto end;
   MPI_Allgather(&c->n, 1, MPI_INT, counts, 1, MPI_INT, c->comm);
   for (int r = 0, off = 0; r < size; off += counts[r], r++) {
@@ -1018,8 +1022,10 @@ static const char *undefined_reason(const ulba_call *c)
 /* One bound for the debug line: the number, or n/a when it is not one. */
 static void format_bound(char *buf, size_t cap, double v)
 {
-  if (isfinite(v)) snprintf(buf, cap, "%g", v);
-  else snprintf(buf, cap, "n/a");
+  if (isfinite(v))
+    snprintf(buf, cap, "%g", v);
+  else
+    snprintf(buf, cap, "n/a");
 }
 
 /* The model line of DEBUG_LEVEL >= 1, on rank 0. */
@@ -1053,8 +1059,10 @@ static int finish_balance(ulba_call *c, int *new_part, int tiny)
   summarize(&c->info);
   s->info = c->info;
   if (zp_ctx_debug_level(c->ctx) >= 1 && c->rank == 0) print_model_line(c);
-  if (tiny) ulba_cuts_free(&s->cuts, zp_ctx_zz(c->ctx));
-  else ulba_cuts_keep(&s->cuts, c->ctx, &c->last);
+  if (tiny)
+    ulba_cuts_free(&s->cuts, zp_ctx_zz(c->ctx));
+  else
+    ulba_cuts_keep(&s->cuts, c->ctx, &c->last);
   return ZOLTAN_OK;
 }
 
@@ -1083,7 +1091,8 @@ static int ulba_partition(zp_context *ctx, void *state_ptr, int *new_part)
 static const zp_method ulba_method = {
     .abi = ZP_METHOD_ABI,
     .name = "ULBA",
-    .summary = "underload the parts whose load grows fastest (Boulmier et al.), over any base method",
+    .summary =
+        "underload the parts whose load grows fastest (Boulmier et al.), over any base method",
     .params = ulba_params,
     .num_params = sizeof(ulba_params) / sizeof(ulba_params[0]),
     .create = ulba_create,
@@ -1091,10 +1100,7 @@ static const zp_method ulba_method = {
     .copy = ulba_copy,
     .partition_parallel = ulba_partition};
 
-int ulba_register(void)
-{
-  return zp_register_method(&ulba_method);
-}
+int ulba_register(void) { return zp_register_method(&ulba_method); }
 
 int ulba_last_model(struct Zoltan_Struct *zz, ulba_model_info *out)
 {

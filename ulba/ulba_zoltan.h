@@ -26,10 +26,12 @@ extern "C" {
 struct Zoltan_Struct;
 
 /* Where the workload increase rates of the last balance came from. */
-#define ULBA_SOURCE_NONE 0    /* no rate known yet (first balance): alpha 0 */
-#define ULBA_SOURCE_WEIGHTS 1 /* object weights of successive balancing calls;
+#define ULBA_SOURCE_NONE 0 /* no rate known yet (first balance): alpha 0 */
+#define ULBA_SOURCE_WEIGHTS                                                                        \
+  1 /* object weights of successive balancing calls;
                                  rates are per balancing interval */
-#define ULBA_SOURCE_TRIGGER 2 /* per-step object loads of the attached adaptive
+#define ULBA_SOURCE_TRIGGER                                                                        \
+  2 /* per-step object loads of the attached adaptive
                                  trigger; rates are per step */
 
 /* The model quantities of the last ULBA balance of a Zoltan_Struct.  Rates

@@ -13,9 +13,8 @@ void ct_heavy_tailed(zp_rng *r, size_t n, double min, double max, double *w)
   }
 }
 
-int ct_check_assignment(size_t n, int wdim, const double *w, int nparts,
-                        const double *target_frac, int forbid_zero,
-                        const int *part)
+int ct_check_assignment(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
+                        int forbid_zero, const int *part)
 {
   int rc = 0;
   double *in = calloc((size_t)wdim, sizeof(double));
@@ -33,8 +32,7 @@ int ct_check_assignment(size_t n, int wdim, const double *w, int nparts,
     }
     if (forbid_zero && target_frac) {
       int any = 0;
-      for (int d = 0; d < wdim; d++)
-        any |= target_frac[(size_t)part[i] * wdim + d] > 0.0;
+      for (int d = 0; d < wdim; d++) any |= target_frac[(size_t)part[i] * wdim + d] > 0.0;
       if (!any) {
         fprintf(stderr, "object %zu is on part %d of zero size\n", i, part[i]);
         rc = -2;
@@ -48,8 +46,7 @@ int ct_check_assignment(size_t n, int wdim, const double *w, int nparts,
   }
   for (int d = 0; d < wdim; d++) {
     double sum = 0.0;
-    for (int p = 0; p < nparts; p++)
-      sum += out[(size_t)p * wdim + d];
+    for (int p = 0; p < nparts; p++) sum += out[(size_t)p * wdim + d];
     if (fabs(sum - in[d]) > 1e-9 * (in[d] > 1.0 ? in[d] : 1.0)) {
       fprintf(stderr, "weight %d not conserved: %.17g in, %.17g out\n", d, in[d], sum);
       rc = -3;
@@ -65,29 +62,25 @@ end:
 size_t ct_moved(size_t n, const int *a, const int *b)
 {
   size_t m = 0;
-  for (size_t i = 0; i < n; i++)
-    m += a[i] != b[i];
+  for (size_t i = 0; i < n; i++) m += a[i] != b[i];
   return m;
 }
 
-double ct_max_rel_load(size_t n, const double *w, int nparts,
-                       const double *target_frac, const int *part)
+double ct_max_rel_load(size_t n, const double *w, int nparts, const double *target_frac,
+                       const int *part)
 {
   double *load = calloc((size_t)nparts, sizeof(double));
   double total = 0.0, tsum = 0.0, worst = 0.0;
-  if (!load)
-    return NAN;
+  if (!load) return NAN;
   for (size_t i = 0; i < n; i++) {
     load[part[i]] += w[i];
     total += w[i];
   }
-  for (int p = 0; p < nparts; p++)
-    tsum += target_frac ? target_frac[p] : 1.0;
+  for (int p = 0; p < nparts; p++) tsum += target_frac ? target_frac[p] : 1.0;
   for (int p = 0; p < nparts; p++) {
     double cap = (target_frac ? target_frac[p] : 1.0) / tsum * total;
     double r = cap > 0.0 ? load[p] / cap : (load[p] > 0.0 ? INFINITY : 0.0);
-    if (r > worst)
-      worst = r;
+    if (r > worst) worst = r;
   }
   free(load);
   return worst;

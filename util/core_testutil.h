@@ -25,16 +25,15 @@ void ct_heavy_tailed(zp_rng *r, size_t n, double min, double max, double *w);
  * dimension (relative error 1e-9).  Returns 0 when all holds, else a
  * negative number and a message on stderr naming the failing check.
  */
-int ct_check_assignment(size_t n, int wdim, const double *w, int nparts,
-                        const double *target_frac, int forbid_zero,
-                        const int *part);
+int ct_check_assignment(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
+                        int forbid_zero, const int *part);
 
 /* ct_moved - number of i with a[i] != b[i]. */
 size_t ct_moved(size_t n, const int *a, const int *b);
 
 /* ct_max_rel_load - largest load/target ratio (single weight, fractions
  * normalised here, NULL = equal sizes); inf when a zero part has load. */
-double ct_max_rel_load(size_t n, const double *w, int nparts,
-                       const double *target_frac, const int *part);
+double ct_max_rel_load(size_t n, const double *w, int nparts, const double *target_frac,
+                       const int *part);
 
 #endif /* CORE_TESTUTIL_H */

@@ -9,28 +9,18 @@ uint64_t zp_splitmix64(uint64_t *state)
   return z ^ (z >> 31);
 }
 
-uint64_t zp_mix64(uint64_t x)
-{
-  return zp_splitmix64(&x);
-}
+uint64_t zp_mix64(uint64_t x) { return zp_splitmix64(&x); }
 
-double zp_unit_double(uint64_t bits)
-{
-  return (double)(bits >> 11) * 0x1.0p-53;
-}
+double zp_unit_double(uint64_t bits) { return (double)(bits >> 11) * 0x1.0p-53; }
 
-static uint64_t rotl(uint64_t x, int k)
-{
-  return (x << k) | (x >> (64 - k));
-}
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 void zp_rng_seed(zp_rng *r, uint64_t seed)
 {
   /* splitmix64 mixes by a bijection, so its four consecutive outputs are
    * distinct and at most one of them is zero: the state is never the
    * all-zero fixed point of xoshiro. */
-  for (int i = 0; i < 4; i++)
-    r->s[i] = zp_splitmix64(&seed);
+  for (int i = 0; i < 4; i++) r->s[i] = zp_splitmix64(&seed);
 }
 
 void zp_rng_seed_stream(zp_rng *r, uint64_t seed, uint64_t stream)
@@ -55,23 +45,16 @@ uint64_t zp_rng_next(zp_rng *r)
   return result;
 }
 
-double zp_rng_uniform(zp_rng *r)
-{
-  return zp_unit_double(zp_rng_next(r));
-}
+double zp_rng_uniform(zp_rng *r) { return zp_unit_double(zp_rng_next(r)); }
 
-double zp_rng_range(zp_rng *r, double lo, double hi)
-{
-  return lo + (hi - lo) * zp_rng_uniform(r);
-}
+double zp_rng_range(zp_rng *r, double lo, double hi) { return lo + (hi - lo) * zp_rng_uniform(r); }
 
 uint64_t zp_rng_below(zp_rng *r, uint64_t bound)
 {
   /* Rejection removes the modulo bias; bound is small in our uses. */
   uint64_t lim = UINT64_MAX - UINT64_MAX % bound;
   uint64_t x;
-  do
-    x = zp_rng_next(r);
+  do x = zp_rng_next(r);
   while (x >= lim);
   return x % bound;
 }

@@ -7,14 +7,14 @@
 
 /* One built-in method folder, from its zp_add_builtin_method() call. */
 typedef struct zp_builtin {
-  const char *name;            /* NAME of the CMake call, for messages */
-  int (*register_fn)(void);    /* REGISTER: registers the methods below */
-  const char *const *methods;  /* METHODS: LB_METHOD values, NULL-terminated */
+  const char *name;           /* NAME of the CMake call, for messages */
+  int (*register_fn)(void);   /* REGISTER: registers the methods below */
+  const char *const *methods; /* METHODS: LB_METHOD values, NULL-terminated */
 } zp_builtin;
 
 /* The generated rows, then a terminator, so that a build without any
  * built-in method still compiles. */
-static const zp_builtin zp_builtins[] = {ZP_BUILTIN_ROWS {NULL, NULL, NULL}};
+static const zp_builtin zp_builtins[] = {ZP_BUILTIN_ROWS{NULL, NULL, NULL}};
 
 /* The methods shipped with the library, registered on first use of the
  * layer.  The flag is set before registering because zp_register_method
@@ -32,7 +32,8 @@ void zp_builtin_init(void)
     const zp_builtin *b = &zp_builtins[i];
     const char *const *m;
     int rc = b->register_fn();
-    if (rc != ZOLTAN_OK) zp_error(yo, "built-in method %s failed to register (code %d)", b->name, rc);
+    if (rc != ZOLTAN_OK)
+      zp_error(yo, "built-in method %s failed to register (code %d)", b->name, rc);
     assert(rc == ZOLTAN_OK);
     for (m = b->methods; *m != NULL; m++) {
       if (zp_find_method(*m) == NULL)

@@ -18,8 +18,8 @@ void zp_ctx_init(zp_context *c, zp_record *r, int is_balance)
 
 void zp_ctx_free(zp_context *c)
 {
-  void *arrays[] = {c->tol, c->pdist, c->part_sizes, c->gids, c->lids, c->w, c->parts,
-                    c->in_parts, c->coords, c->nedges, c->nbr, c->ewgts};
+  void *arrays[] = {c->tol,   c->pdist,    c->part_sizes, c->gids,   c->lids, c->w,
+                    c->parts, c->in_parts, c->coords,     c->nedges, c->nbr,  c->ewgts};
   size_t i;
   for (i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
 }
@@ -81,8 +81,10 @@ int zp_read_settings(zp_context *c)
   if (c->tol == NULL) return ZOLTAN_MEMERR;
   for (d = 0; d < c->wdim; d++) c->tol[d] = zp_record_native_double(r, "IMBALANCE_TOL", d, 1.1);
   if (c->return_lists == ZP_RL_CANDIDATES) {
-    zp_error(c->yo, "RETURN_LISTS = CANDIDATE_LISTS is for matching methods; LB_METHOD %s does not "
-                    "produce candidates", r->method->name);
+    zp_error(c->yo,
+             "RETURN_LISTS = CANDIDATE_LISTS is for matching methods; LB_METHOD %s does not "
+             "produce candidates",
+             r->method->name);
     return ZOLTAN_FATAL;
   }
   return ZOLTAN_OK;

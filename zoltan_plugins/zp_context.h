@@ -66,7 +66,8 @@ ZP_API const char *zp_ctx_where(const zp_context *ctx);
  * needs ask for, and its own ZP_NO_REMAP.
  * Returns a ZOLTAN_* code, the same on every rank.
  */
-ZP_API int zp_ctx_run_base(zp_context *ctx, const char *method, const double *part_sizes, int *new_part);
+ZP_API int zp_ctx_run_base(zp_context *ctx, const char *method, const double *part_sizes,
+                           int *new_part);
 
 #ifdef __cplusplus
 }

@@ -12,10 +12,7 @@
 #include "zp_partition_internal.h"
 
 /* Did a callback succeed?  Warnings are successes, as in Zoltan. */
-static int zp_cb_ok(int ierr)
-{
-  return ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN;
-}
+static int zp_cb_ok(int ierr) { return ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN; }
 
 /* The local ID of object i, or NULL when there are none. */
 static ZOLTAN_ID_PTR zp_lid(const zp_context *c, int i)
@@ -23,10 +20,7 @@ static ZOLTAN_ID_PTR zp_lid(const zp_context *c, int i)
   return c->lids ? c->lids + (size_t)i * c->nlid : NULL;
 }
 
-static ZOLTAN_ID_PTR zp_gid(const zp_context *c, int i)
-{
-  return c->gids + (size_t)i * c->ngid;
-}
+static ZOLTAN_ID_PTR zp_gid(const zp_context *c, int i) { return c->gids + (size_t)i * c->ngid; }
 
 /* ---- objects ------------------------------------------------------------- */
 
@@ -68,15 +62,18 @@ static int zp_walk_objects(zp_context *c, float *fw)
   }
   found = ((ZOLTAN_FIRST_OBJ_FN *)first)(fdata, c->ngid, c->nlid, c->gids, c->lids, wd, fw, &ierr);
   for (i = 0; found && i + 1 < c->n && zp_cb_ok(ierr); i++)
-    found = ((ZOLTAN_NEXT_OBJ_FN *)next)(ndata, c->ngid, c->nlid, zp_gid(c, i), zp_lid(c, i), zp_gid(c, i + 1),
-                                         zp_lid(c, i + 1), wd, fw + (size_t)(i + 1) * wd, &ierr);
+    found = ((ZOLTAN_NEXT_OBJ_FN *)next)(ndata, c->ngid, c->nlid, zp_gid(c, i), zp_lid(c, i),
+                                         zp_gid(c, i + 1), zp_lid(c, i + 1), wd,
+                                         fw + (size_t)(i + 1) * wd, &ierr);
   if (!zp_cb_ok(ierr)) {
     zp_error(c->yo, "ZOLTAN_FIRST_OBJ_FN/ZOLTAN_NEXT_OBJ_FN returned error code %d", ierr);
     return ZOLTAN_FATAL;
   }
   if (!found || i + 1 < c->n) {
-    zp_error(c->yo, "ZOLTAN_NEXT_OBJ_FN ended after %d of the %d objects that ZOLTAN_NUM_OBJ_FN "
-                    "announced", found ? i + 1 : i, c->n);
+    zp_error(c->yo,
+             "ZOLTAN_NEXT_OBJ_FN ended after %d of the %d objects that ZOLTAN_NUM_OBJ_FN "
+             "announced",
+             found ? i + 1 : i, c->n);
     return ZOLTAN_FATAL;
   }
   return ZOLTAN_OK;
@@ -110,10 +107,13 @@ static int zp_current_parts(zp_context *c)
     Zoltan_Get_Fn(c->r->zz, ZOLTAN_PART_FN_TYPE, &fn, &data);
     for (i = 0; i < c->n && zp_cb_ok(ierr); i++)
       c->parts[i] = fn == NULL ? c->r->rank
-                               : ((ZOLTAN_PART_FN *)fn)(data, c->ngid, c->nlid, zp_gid(c, i), zp_lid(c, i), &ierr);
+                               : ((ZOLTAN_PART_FN *)fn)(data, c->ngid, c->nlid, zp_gid(c, i),
+                                                        zp_lid(c, i), &ierr);
   }
   if (!zp_cb_ok(ierr)) {
-    zp_error(c->yo, "the part callback (ZOLTAN_PART_MULTI_FN or ZOLTAN_PART_FN) returned error code %d", ierr);
+    zp_error(c->yo,
+             "the part callback (ZOLTAN_PART_MULTI_FN or ZOLTAN_PART_FN) returned error code %d",
+             ierr);
     return ZOLTAN_FATAL;
   }
   return ZOLTAN_OK;
@@ -139,7 +139,8 @@ static int zp_check_objects(zp_context *c, const float *fw)
       if (!isfinite(v) || v < 0.0) {
         if (nmsg++ < ZP_MAX_OBJ_MESSAGES) {
           zp_format_gid(zp_gid(c, i), c->ngid, g, sizeof g);
-          zp_error(c->yo, "object GID %s has weight[%d] = %g; weights must be finite and >= 0", g, d, v);
+          zp_error(c->yo, "object GID %s has weight[%d] = %g; weights must be finite and >= 0", g,
+                   d, v);
         }
         ierr = ZOLTAN_FATAL;
       }
@@ -162,8 +163,8 @@ int zp_gather_objects(zp_context *c)
   c->w = malloc((n * c->wdim + 1) * sizeof *c->w);
   c->parts = malloc((n + 1) * sizeof *c->parts);
   c->in_parts = malloc((n + 1) * sizeof *c->in_parts);
-  if (c->gids == NULL || (c->nlid && c->lids == NULL) || fw == NULL || c->w == NULL || c->parts == NULL ||
-      c->in_parts == NULL) {
+  if (c->gids == NULL || (c->nlid && c->lids == NULL) || fw == NULL || c->w == NULL ||
+      c->parts == NULL || c->in_parts == NULL) {
     ierr = ZOLTAN_MEMERR;
     goto End;
   }
@@ -184,8 +185,10 @@ static int zp_call_geometry(zp_context *c, const char *who)
   int ierr = ZOLTAN_OK, i;
   Zoltan_Get_Fn(c->r->zz, ZOLTAN_GEOM_MULTI_FN_TYPE, &fn, &data);
   if (fn != NULL) {
-    ((ZOLTAN_GEOM_MULTI_FN *)fn)(data, c->ngid, c->nlid, c->n, c->gids, c->lids, c->gdim, c->coords, &ierr);
-    if (!zp_cb_ok(ierr)) zp_error(c->yo, "%s: ZOLTAN_GEOM_MULTI_FN returned error code %d", who, ierr);
+    ((ZOLTAN_GEOM_MULTI_FN *)fn)(data, c->ngid, c->nlid, c->n, c->gids, c->lids, c->gdim, c->coords,
+                                 &ierr);
+    if (!zp_cb_ok(ierr))
+      zp_error(c->yo, "%s: ZOLTAN_GEOM_MULTI_FN returned error code %d", who, ierr);
     return zp_cb_ok(ierr) ? ZOLTAN_OK : ZOLTAN_FATAL;
   }
   Zoltan_Get_Fn(c->r->zz, ZOLTAN_GEOM_FN_TYPE, &fn, &data);
@@ -194,8 +197,8 @@ static int zp_call_geometry(zp_context *c, const char *who)
     return ZOLTAN_FATAL;
   }
   for (i = 0; i < c->n && zp_cb_ok(ierr); i++)
-    ((ZOLTAN_GEOM_FN *)fn)(data, c->ngid, c->nlid, zp_gid(c, i), zp_lid(c, i), c->coords + (size_t)i * c->gdim,
-                           &ierr);
+    ((ZOLTAN_GEOM_FN *)fn)(data, c->ngid, c->nlid, zp_gid(c, i), zp_lid(c, i),
+                           c->coords + (size_t)i * c->gdim, &ierr);
   if (!zp_cb_ok(ierr)) zp_error(c->yo, "%s: ZOLTAN_GEOM_FN returned error code %d", who, ierr);
   return zp_cb_ok(ierr) ? ZOLTAN_OK : ZOLTAN_FATAL;
 }
@@ -226,7 +229,8 @@ static int zp_ask_geometry(zp_context *c, const char *who)
   c->geom_missing = global[1];
   if (c->geom_missing || global[0] <= 0) return ZOLTAN_OK;
   if (dim != global[0] && c->n > 0) {
-    zp_error(c->yo, "%s: ZOLTAN_NUM_GEOM_FN returned %d here and %d elsewhere", who, dim, global[0]);
+    zp_error(c->yo, "%s: ZOLTAN_NUM_GEOM_FN returned %d here and %d elsewhere", who, dim,
+             global[0]);
     return ZOLTAN_FATAL;
   }
   c->gdim = global[0];
@@ -239,12 +243,12 @@ static int zp_ask_geometry(zp_context *c, const char *who)
 
 /* The application's edge callbacks, the MULTI forms preferred. */
 typedef struct zp_edge_fns {
-  ZOLTAN_VOID_FN *count;  /* ZOLTAN_NUM_EDGES_MULTI_FN or ZOLTAN_NUM_EDGES_FN */
-  void *count_data;       /* its data pointer */
-  int count_multi;        /* 1 when count is the MULTI form */
-  ZOLTAN_VOID_FN *list;   /* ZOLTAN_EDGE_LIST_MULTI_FN or ZOLTAN_EDGE_LIST_FN */
-  void *list_data;        /* its data pointer */
-  int list_multi;         /* 1 when list is the MULTI form */
+  ZOLTAN_VOID_FN *count; /* ZOLTAN_NUM_EDGES_MULTI_FN or ZOLTAN_NUM_EDGES_FN */
+  void *count_data;      /* its data pointer */
+  int count_multi;       /* 1 when count is the MULTI form */
+  ZOLTAN_VOID_FN *list;  /* ZOLTAN_EDGE_LIST_MULTI_FN or ZOLTAN_EDGE_LIST_FN */
+  void *list_data;       /* its data pointer */
+  int list_multi;        /* 1 when list is the MULTI form */
 } zp_edge_fns;
 
 static void zp_find_edge_fns(const zp_context *c, zp_edge_fns *f)
@@ -270,12 +274,12 @@ static int zp_count_edges(zp_context *c, const zp_edge_fns *f, const char *who, 
   const char *name = f->count_multi ? "ZOLTAN_NUM_EDGES_MULTI_FN" : "ZOLTAN_NUM_EDGES_FN";
   *total = 0;
   if (f->count_multi)
-    ((ZOLTAN_NUM_EDGES_MULTI_FN *)f->count)(f->count_data, c->ngid, c->nlid, c->n, c->gids, c->lids, c->nedges,
-                                            &ierr);
+    ((ZOLTAN_NUM_EDGES_MULTI_FN *)f->count)(f->count_data, c->ngid, c->nlid, c->n, c->gids, c->lids,
+                                            c->nedges, &ierr);
   else
     for (i = 0; i < c->n && zp_cb_ok(ierr); i++)
-      c->nedges[i] = ((ZOLTAN_NUM_EDGES_FN *)f->count)(f->count_data, c->ngid, c->nlid, zp_gid(c, i),
-                                                       zp_lid(c, i), &ierr);
+      c->nedges[i] = ((ZOLTAN_NUM_EDGES_FN *)f->count)(f->count_data, c->ngid, c->nlid,
+                                                       zp_gid(c, i), zp_lid(c, i), &ierr);
   if (!zp_cb_ok(ierr)) {
     zp_error(c->yo, "%s: %s returned error code %d", who, name, ierr);
     return ZOLTAN_FATAL;
@@ -306,11 +310,12 @@ static int zp_list_edges(zp_context *c, const zp_edge_fns *f, const char *who, s
     goto End;
   }
   if (c->n > 0 && total > 0 && f->list_multi)
-    ((ZOLTAN_EDGE_LIST_MULTI_FN *)f->list)(f->list_data, c->ngid, c->nlid, c->n, c->gids, c->lids, c->nedges,
-                                           c->nbr, procs, ed, fe, &ierr);
+    ((ZOLTAN_EDGE_LIST_MULTI_FN *)f->list)(f->list_data, c->ngid, c->nlid, c->n, c->gids, c->lids,
+                                           c->nedges, c->nbr, procs, ed, fe, &ierr);
   for (i = 0; total > 0 && !f->list_multi && i < c->n && zp_cb_ok(ierr); i++) {
     ((ZOLTAN_EDGE_LIST_FN *)f->list)(f->list_data, c->ngid, c->nlid, zp_gid(c, i), zp_lid(c, i),
-                                     c->nbr + off * c->ngid, procs + off, ed, fe + off * (size_t)ed, &ierr);
+                                     c->nbr + off * c->ngid, procs + off, ed, fe + off * (size_t)ed,
+                                     &ierr);
     off += (size_t)c->nedges[i];
   }
   if (!zp_cb_ok(ierr)) {
@@ -357,8 +362,8 @@ static int zp_ask_graph(zp_context *c, const char *who)
  * asked for earlier in this call, and agree on the outcome.  When required,
  * callbacks that some rank lacks (*missing) are an error, which names what
  * the method needs. */
-static int zp_ask_once(zp_context *c, int (*ask)(zp_context *, const char *), int *asked, const int *missing,
-                       int required, const char *who, const char *what)
+static int zp_ask_once(zp_context *c, int (*ask)(zp_context *, const char *), int *asked,
+                       const int *missing, int required, const char *who, const char *what)
 {
   int ierr = ZOLTAN_OK;
   if (!*asked) {
@@ -377,26 +382,28 @@ int zp_gather_inputs(zp_context *c, unsigned flags, const char *who)
 {
   int ierr = ZOLTAN_OK;
   if (flags & (ZP_NEEDS_GEOM | ZP_WANTS_GEOM))
-    ierr = zp_ask_once(c, zp_ask_geometry, &c->geom_asked, &c->geom_missing, (flags & ZP_NEEDS_GEOM) != 0, who,
+    ierr = zp_ask_once(c, zp_ask_geometry, &c->geom_asked, &c->geom_missing,
+                       (flags & ZP_NEEDS_GEOM) != 0, who,
                        "ZOLTAN_NUM_GEOM_FN and ZOLTAN_GEOM_MULTI_FN");
   if (ierr >= 0 && (flags & (ZP_NEEDS_GRAPH | ZP_WANTS_GRAPH)))
-    ierr = zp_ask_once(c, zp_ask_graph, &c->graph_asked, &c->graph_missing, (flags & ZP_NEEDS_GRAPH) != 0, who,
-                       "the graph callbacks (ZOLTAN_NUM_EDGES_MULTI_FN and ZOLTAN_EDGE_LIST_MULTI_FN)");
+    ierr = zp_ask_once(
+        c, zp_ask_graph, &c->graph_asked, &c->graph_missing, (flags & ZP_NEEDS_GRAPH) != 0, who,
+        "the graph callbacks (ZOLTAN_NUM_EDGES_MULTI_FN and ZOLTAN_EDGE_LIST_MULTI_FN)");
   return ierr;
 }
 
 /* ---- hypergraph ---------------------------------------------------------- */
 
 /* Call ZOLTAN_HG_SIZE_CS_FN and ZOLTAN_HG_CS_FN once.  Local result. */
-static int zp_call_hypergraph(zp_context *c, ZOLTAN_VOID_FN *size_fn, void *size_data, ZOLTAN_VOID_FN *cs_fn,
-                              void *cs_data, const char *who)
+static int zp_call_hypergraph(zp_context *c, ZOLTAN_VOID_FN *size_fn, void *size_data,
+                              ZOLTAN_VOID_FN *cs_fn, void *cs_data, const char *who)
 {
   int ierr = ZOLTAN_OK, nlists = 0, npins = 0, format = 0, *starts = NULL;
   ZOLTAN_ID_TYPE *lists = NULL, *pins = NULL;
   ((ZOLTAN_HG_SIZE_CS_FN *)size_fn)(size_data, &nlists, &npins, &format, &ierr);
   if (!zp_cb_ok(ierr) || nlists < 0 || npins < 0) {
-    zp_error(c->yo, "%s: ZOLTAN_HG_SIZE_CS_FN returned error code %d (%d lists, %d pins)", who, ierr, nlists,
-             npins);
+    zp_error(c->yo, "%s: ZOLTAN_HG_SIZE_CS_FN returned error code %d (%d lists, %d pins)", who,
+             ierr, nlists, npins);
     return ZOLTAN_FATAL;
   }
   lists = malloc(((size_t)nlists * c->ngid + 1) * sizeof *lists);
@@ -426,7 +433,8 @@ int zp_check_hypergraph(zp_context *c, int *registered, const char *who)
     Zoltan_Get_Fn(c->r->zz, ZOLTAN_HG_SIZE_CS_FN_TYPE, &size_fn, &size_data);
     Zoltan_Get_Fn(c->r->zz, ZOLTAN_HG_CS_FN_TYPE, &cs_fn, &cs_data);
     here = size_fn != NULL && cs_fn != NULL;
-    ierr = zp_agree(c, here ? zp_call_hypergraph(c, size_fn, size_data, cs_fn, cs_data, who) : ZOLTAN_OK);
+    ierr = zp_agree(c, here ? zp_call_hypergraph(c, size_fn, size_data, cs_fn, cs_data, who)
+                            : ZOLTAN_OK);
     if (ierr < 0) return ierr;
     MPI_Allreduce(&here, &c->hgraph_registered, 1, MPI_INT, MPI_MAX, c->r->comm);
     c->hgraph_checked = 1;

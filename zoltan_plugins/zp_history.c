@@ -28,7 +28,8 @@ int zp_history_attach(struct Zoltan_Struct *zz, const zp_history_provider *provi
   }
   if (provider->object_loads == NULL && provider->step_times == NULL &&
       provider->balance_cost == NULL) {
-    zp_error(yo, "provider %s gives no history function", provider->tag ? provider->tag : "(untagged)");
+    zp_error(yo, "provider %s gives no history function",
+             provider->tag ? provider->tag : "(untagged)");
     return ZOLTAN_FATAL;
   }
   r = zp_record_find(zz);

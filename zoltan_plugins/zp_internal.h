@@ -16,7 +16,7 @@
 #include "zp_hooks.h"
 #include "zp_method.h"
 
-#define ZP_NAME_MAX 64   /* longest parameter name we keep */
+#define ZP_NAME_MAX  64  /* longest parameter name we keep */
 #define ZP_VALUE_MAX 256 /* longest parameter value we keep */
 
 /* --- strings and values (zp_util.c) ------------------------------------- */
@@ -51,8 +51,8 @@ void zp_builtin_init(void);
 
 /* Where a plugin parameter is defined. */
 typedef struct zp_param_ref {
-  const zp_method *method;   /* the method whose table holds the row */
-  const zp_param_def *def;   /* the row */
+  const zp_method *method; /* the method whose table holds the row */
+  const zp_param_def *def; /* the row */
 } zp_param_ref;
 
 /* Look up a plugin parameter by cleaned (upper-case) name; returns 1 and
@@ -61,9 +61,7 @@ int zp_find_param(const char *clean_name, zp_param_ref *ref);
 
 /* Check a cleaned value against a row; on failure writes a message that
  * names the value and the allowed range into msg and returns ZOLTAN_FATAL. */
-int zp_check_value(const zp_param_def *def, const char *clean_value,
-                   char *msg, size_t msg_cap);
-
+int zp_check_value(const zp_param_def *def, const char *clean_value, char *msg, size_t msg_cap);
 
 /* --- plugin parameter values (zp_params.c) ------------------------------ */
 
@@ -96,26 +94,26 @@ typedef struct zp_part_size_entry {
 
 /* What the layer keeps about one Zoltan_Struct. */
 typedef struct zp_record {
-  struct Zoltan_Struct *zz;  /* the struct (key of the table) */
-  MPI_Comm comm;             /* duplicate of the struct's communicator */
-  int rank, size;            /* this rank and the size of comm */
-  const zp_method *method;   /* our method selected by LB_METHOD, or NULL */
-  void *state;               /* per-struct state of state_owner */
+  struct Zoltan_Struct *zz;     /* the struct (key of the table) */
+  MPI_Comm comm;                /* duplicate of the struct's communicator */
+  int rank, size;               /* this rank and the size of comm */
+  const zp_method *method;      /* our method selected by LB_METHOD, or NULL */
+  void *state;                  /* per-struct state of state_owner */
   const zp_method *state_owner; /* method whose create() made state */
-  zp_params *params;         /* values of our parameters */
-  zp_native_param *native;   /* accepted native parameters, in set order */
+  zp_params *params;            /* values of our parameters */
+  zp_native_param *native;      /* accepted native parameters, in set order */
   size_t n_native, cap_native;
   zp_part_size_entry *psizes; /* recorded part sizes, in set order */
   size_t n_psizes, cap_psizes;
-  zp_observer observer;      /* attached observer (observer.after_balance
+  zp_observer observer;             /* attached observer (observer.after_balance
                                 == NULL when none) */
-  zp_history_provider history; /* attached history provider (every function
+  zp_history_provider history;      /* attached history provider (every function
                                   NULL when none), see zp_history.h */
-  zp_geometry geometry;      /* cuts that answer the point and box queries
+  zp_geometry geometry;             /* cuts that answer the point and box queries
                                 for geometry_method (cuts == NULL: none) */
   const zp_method *geometry_method; /* method that set geometry; the cuts
                                        answer only while it is selected */
-  int busy;                  /* >0 while our partition path runs on it */
+  int busy;                         /* >0 while our partition path runs on it */
 } zp_record;
 
 zp_record *zp_record_find(const struct Zoltan_Struct *zz);
@@ -124,18 +122,14 @@ void zp_record_remove(struct Zoltan_Struct *zz);
 /* Make dst a copy of src's plugin data (method, state, params, records). */
 int zp_record_copy(zp_record *dst, const zp_record *src);
 /* Record an accepted native parameter (handles DEFAULT). */
-int zp_record_native(zp_record *r, const char *clean_name, int index,
-                     const char *clean_value);
+int zp_record_native(zp_record *r, const char *clean_name, int index, const char *clean_value);
 /* Last recorded value of a native parameter for an index (-1 entries apply
  * to every index), or NULL when unset. */
-const char *zp_record_native_get(const zp_record *r, const char *clean_name,
-                                 int index);
+const char *zp_record_native_get(const zp_record *r, const char *clean_name, int index);
 int zp_record_native_int(const zp_record *r, const char *name, int dflt);
-double zp_record_native_double(const zp_record *r, const char *name,
-                               int index, double dflt);
-int zp_record_part_sizes(zp_record *r, int global_num, int len,
-                         const int *part_ids, const int *wgt_idx,
-                         const float *sizes);
+double zp_record_native_double(const zp_record *r, const char *name, int index, double dflt);
+int zp_record_part_sizes(zp_record *r, int global_num, int len, const int *part_ids,
+                         const int *wgt_idx, const float *sizes);
 /* Serialisation of the plugin data appended to Zoltan's own buffer. */
 size_t zp_record_payload(const zp_record *r, char **out);
 int zp_record_load_payload(zp_record *r, const char *buf, size_t len);
@@ -145,19 +139,19 @@ int zp_record_load_payload(zp_record *r, const char *buf, size_t len);
 /* Arguments of Zoltan_LB_Partition, shared with Zoltan_LB_Balance (whose
  * part arrays are the layer's own and freed after the call). */
 typedef struct zp_lb_args {
-  int *changes;                  /* 1 when some object changes rank or part */
-  int *num_gid_entries;          /* entries per global ID in the lists */
-  int *num_lid_entries;          /* entries per local ID in the lists */
-  int *num_import;               /* import entries, -1 when not returned */
-  ZOLTAN_ID_PTR *import_gids;    /* global IDs of the imported objects */
-  ZOLTAN_ID_PTR *import_lids;    /* their local IDs on the sending rank */
-  int **import_procs;            /* the sending rank of each */
-  int **import_to_part;          /* the part each goes to */
-  int *num_export;               /* export entries, -1 when not returned */
-  ZOLTAN_ID_PTR *export_gids;    /* global IDs of the exported objects */
-  ZOLTAN_ID_PTR *export_lids;    /* their local IDs */
-  int **export_procs;            /* the rank each goes to */
-  int **export_to_part;          /* the part each goes to */
+  int *changes;               /* 1 when some object changes rank or part */
+  int *num_gid_entries;       /* entries per global ID in the lists */
+  int *num_lid_entries;       /* entries per local ID in the lists */
+  int *num_import;            /* import entries, -1 when not returned */
+  ZOLTAN_ID_PTR *import_gids; /* global IDs of the imported objects */
+  ZOLTAN_ID_PTR *import_lids; /* their local IDs on the sending rank */
+  int **import_procs;         /* the sending rank of each */
+  int **import_to_part;       /* the part each goes to */
+  int *num_export;            /* export entries, -1 when not returned */
+  ZOLTAN_ID_PTR *export_gids; /* global IDs of the exported objects */
+  ZOLTAN_ID_PTR *export_lids; /* their local IDs */
+  int **export_procs;         /* the rank each goes to */
+  int **export_to_part;       /* the part each goes to */
 } zp_lb_args;
 
 /* Run our method of r; is_balance is 1 for Zoltan_LB_Balance.  Collective. */
@@ -173,23 +167,19 @@ struct Zoltan_Struct *zp_real_create(MPI_Comm comm);
 void zp_real_destroy(struct Zoltan_Struct **zz);
 struct Zoltan_Struct *zp_real_copy(struct Zoltan_Struct const *from);
 int zp_real_copy_to(struct Zoltan_Struct *to, struct Zoltan_Struct const *from);
-int zp_real_set_param_vec(struct Zoltan_Struct *zz, const char *name,
-                          const char *val, int index);
-int zp_real_set_part_sizes(struct Zoltan_Struct *zz, int global_num, int len,
-                           int *part_ids, int *wgt_idx, float *sizes);
+int zp_real_set_param_vec(struct Zoltan_Struct *zz, const char *name, const char *val, int index);
+int zp_real_set_part_sizes(struct Zoltan_Struct *zz, int global_num, int len, int *part_ids,
+                           int *wgt_idx, float *sizes);
 int zp_real_lb_partition(struct Zoltan_Struct *zz, zp_lb_args *a);
 int zp_real_lb_balance(struct Zoltan_Struct *zz, zp_lb_args *a);
 int zp_real_point_assign(struct Zoltan_Struct *zz, double *coords, int *proc);
-int zp_real_point_pp_assign(struct Zoltan_Struct *zz, double *coords, int *proc,
-                            int *part);
-int zp_real_box_assign(struct Zoltan_Struct *zz, const double lo[3],
-                       const double hi[3], int *procs, int *numprocs);
-int zp_real_box_pp_assign(struct Zoltan_Struct *zz, const double lo[3],
-                          const double hi[3], int *procs, int *numprocs,
-                          int *parts, int *numparts);
-int zp_real_rcb_box(struct Zoltan_Struct *zz, int part, int *ndim,
-                    double *xmin, double *ymin, double *zmin, double *xmax,
-                    double *ymax, double *zmax);
+int zp_real_point_pp_assign(struct Zoltan_Struct *zz, double *coords, int *proc, int *part);
+int zp_real_box_assign(struct Zoltan_Struct *zz, const double lo[3], const double hi[3], int *procs,
+                       int *numprocs);
+int zp_real_box_pp_assign(struct Zoltan_Struct *zz, const double lo[3], const double hi[3],
+                          int *procs, int *numprocs, int *parts, int *numparts);
+int zp_real_rcb_box(struct Zoltan_Struct *zz, int part, int *ndim, double *xmin, double *ymin,
+                    double *zmin, double *xmax, double *ymax, double *zmax);
 size_t zp_real_serialize_size(struct Zoltan_Struct const *zz);
 int zp_real_serialize(struct Zoltan_Struct const *zz, size_t bufsize, char *buf);
 int zp_real_deserialize(struct Zoltan_Struct *zz, size_t bufsize, char *buf);

@@ -36,14 +36,11 @@ ZP_API int ZP_ENTRY(Zoltan_Set_Param)(ZZ *zz, const char *name, const char *val)
 ZP_API int ZP_ENTRY(Zoltan_Set_Param_Vec)(ZZ *zz, const char *name, const char *val, int index);
 ZP_API int ZP_ENTRY(Zoltan_LB_Set_Part_Sizes)(ZZ *zz, int global_num, int len, int *part_ids,
                                               int *wgt_idx, float *part_sizes);
-ZP_API int ZP_ENTRY(Zoltan_LB_Partition)(ZZ *zz, int *changes, int *num_gid_entries,
-                                         int *num_lid_entries, int *num_import,
-                                         ZOLTAN_ID_PTR *import_global_ids,
-                                         ZOLTAN_ID_PTR *import_local_ids, int **import_procs,
-                                         int **import_to_part, int *num_export,
-                                         ZOLTAN_ID_PTR *export_global_ids,
-                                         ZOLTAN_ID_PTR *export_local_ids, int **export_procs,
-                                         int **export_to_part);
+ZP_API int ZP_ENTRY(Zoltan_LB_Partition)(
+    ZZ *zz, int *changes, int *num_gid_entries, int *num_lid_entries, int *num_import,
+    ZOLTAN_ID_PTR *import_global_ids, ZOLTAN_ID_PTR *import_local_ids, int **import_procs,
+    int **import_to_part, int *num_export, ZOLTAN_ID_PTR *export_global_ids,
+    ZOLTAN_ID_PTR *export_local_ids, int **export_procs, int **export_to_part);
 ZP_API int ZP_ENTRY(Zoltan_LB_Balance)(ZZ *zz, int *changes, int *num_gid_entries,
                                        int *num_lid_entries, int *num_import,
                                        ZOLTAN_ID_PTR *import_global_ids,
@@ -206,7 +203,8 @@ int ZP_ENTRY(Zoltan_Set_Param_Vec)(ZZ *zz, const char *name, const char *val, in
       /* Zoltan initialises parts of its struct only when LB_METHOD is set
        * (Zoltan_Serialize copies them); give it its own default once, so
        * that a struct that only ever used our methods is complete. */
-      if (zp_record_native_get(r, "LB_METHOD", -1) == NULL) zp_real_set_param_vec(zz, "LB_METHOD", "RCB", -1);
+      if (zp_record_native_get(r, "LB_METHOD", -1) == NULL)
+        zp_real_set_param_vec(zz, "LB_METHOD", "RCB", -1);
       r->method = m;
       return ZOLTAN_OK;
     }
@@ -220,7 +218,8 @@ int ZP_ENTRY(Zoltan_Set_Param_Vec)(ZZ *zz, const char *name, const char *val, in
 
   if (zp_find_param(cname, &ref)) {
     if (index != -1) {
-      zp_error(yo, "%s: %s is not a vector parameter (index %d given)", ref.method->name, cname, index);
+      zp_error(yo, "%s: %s is not a vector parameter (index %d given)", ref.method->name, cname,
+               index);
       return ZOLTAN_FATAL;
     }
     if (strcmp(cval, "DEFAULT") == 0) return zp_params_set(r->params, cname, NULL);
@@ -267,9 +266,9 @@ int ZP_ENTRY(Zoltan_LB_Partition)(ZZ *zz, int *changes, int *num_gid_entries, in
                                   int **export_procs, int **export_to_part)
 {
   zp_record *r = zp_record_find(zz);
-  zp_lb_args a = {changes, num_gid_entries, num_lid_entries, num_import, import_global_ids,
-                  import_local_ids, import_procs, import_to_part, num_export, export_global_ids,
-                  export_local_ids, export_procs, export_to_part};
+  zp_lb_args a = {changes,          num_gid_entries, num_lid_entries, num_import, import_global_ids,
+                  import_local_ids, import_procs,    import_to_part,  num_export, export_global_ids,
+                  export_local_ids, export_procs,    export_to_part};
   double t0 = MPI_Wtime();
   int ierr;
   if (r != NULL && r->method != NULL && r->busy == 0) {
@@ -287,18 +286,19 @@ int ZP_ENTRY(Zoltan_LB_Partition)(ZZ *zz, int *changes, int *num_gid_entries, in
 
 int ZP_ENTRY(Zoltan_LB_Balance)(ZZ *zz, int *changes, int *num_gid_entries, int *num_lid_entries,
                                 int *num_import, ZOLTAN_ID_PTR *import_global_ids,
-                                ZOLTAN_ID_PTR *import_local_ids, int **import_procs, int *num_export,
-                                ZOLTAN_ID_PTR *export_global_ids, ZOLTAN_ID_PTR *export_local_ids,
-                                int **export_procs)
+                                ZOLTAN_ID_PTR *import_local_ids, int **import_procs,
+                                int *num_export, ZOLTAN_ID_PTR *export_global_ids,
+                                ZOLTAN_ID_PTR *export_local_ids, int **export_procs)
 {
   zp_record *r = zp_record_find(zz);
   double t0 = MPI_Wtime();
   int ierr;
   if (r != NULL && r->method != NULL && r->busy == 0) {
     int *import_to_part = NULL, *export_to_part = NULL;
-    zp_lb_args a = {changes, num_gid_entries, num_lid_entries, num_import, import_global_ids,
-                    import_local_ids, import_procs, &import_to_part, num_export, export_global_ids,
-                    export_local_ids, export_procs, &export_to_part};
+    zp_lb_args a = {changes,           num_gid_entries,   num_lid_entries,  num_import,
+                    import_global_ids, import_local_ids,  import_procs,     &import_to_part,
+                    num_export,        export_global_ids, export_local_ids, export_procs,
+                    &export_to_part};
     r->busy++;
     ierr = zp_partition(r, 1, &a);
     r->busy--;
@@ -306,9 +306,19 @@ int ZP_ENTRY(Zoltan_LB_Balance)(ZZ *zz, int *changes, int *num_gid_entries, int 
     Zoltan_Free((void **)&import_to_part, __FILE__, __LINE__);
     Zoltan_Free((void **)&export_to_part, __FILE__, __LINE__);
   } else {
-    zp_lb_args a = {changes, num_gid_entries, num_lid_entries, num_import, import_global_ids,
-                    import_local_ids, import_procs, NULL, num_export, export_global_ids,
-                    export_local_ids, export_procs, NULL};
+    zp_lb_args a = {changes,
+                    num_gid_entries,
+                    num_lid_entries,
+                    num_import,
+                    import_global_ids,
+                    import_local_ids,
+                    import_procs,
+                    NULL,
+                    num_export,
+                    export_global_ids,
+                    export_local_ids,
+                    export_procs,
+                    NULL};
     if (r) r->busy++;
     ierr = zp_real_lb_balance(zz, &a);
     if (r) r->busy--;
@@ -345,9 +355,11 @@ static ZZ *zp_query_target(ZZ *zz, const char *yo, const zp_geometry **g)
     *g = &r->geometry;
     return r->geometry.cuts;
   }
-  zp_error(yo, "LB_METHOD %s keeps no geometric decomposition to answer from; point and box "
-               "queries need RCB, RIB or HSFC with KEEP_CUTS=1, selected or run underneath "
-               "by a plugin method that keeps their cuts", r->method->name);
+  zp_error(yo,
+           "LB_METHOD %s keeps no geometric decomposition to answer from; point and box "
+           "queries need RCB, RIB or HSFC with KEEP_CUTS=1, selected or run underneath "
+           "by a plugin method that keeps their cuts",
+           r->method->name);
   return NULL;
 }
 
@@ -589,7 +601,8 @@ int ZP_ENTRY(Zoltan_Deserialize)(ZZ *zz, size_t bufsize, char *buf)
       memcmp(buf + bufsize - 8, zp_magic, 8) == 0) {
     memcpy(&plen, buf + bufsize - 16, 8);
     if (plen > bufsize - ZP_TRAILER) {
-      zp_error("Zoltan_Deserialize", "corrupt plugin trailer (payload of %llu bytes in a %zu-byte buffer)",
+      zp_error("Zoltan_Deserialize",
+               "corrupt plugin trailer (payload of %llu bytes in a %zu-byte buffer)",
                (unsigned long long)plen, bufsize);
       return ZOLTAN_FATAL;
     }

@@ -13,11 +13,11 @@
 
 /* One import or export list, in Zoltan's allocator. */
 typedef struct zp_list {
-  int n;               /* entries */
-  ZOLTAN_ID_PTR gids;  /* n * ngid global IDs */
-  ZOLTAN_ID_PTR lids;  /* n * nlid local IDs, NULL when nlid == 0 */
-  int *procs;          /* source (import) or destination (export) rank */
-  int *parts;          /* destination part */
+  int n;              /* entries */
+  ZOLTAN_ID_PTR gids; /* n * ngid global IDs */
+  ZOLTAN_ID_PTR lids; /* n * nlid local IDs, NULL when nlid == 0 */
+  int *procs;         /* source (import) or destination (export) rank */
+  int *parts;         /* destination part */
 } zp_list;
 
 static void *zp_zmalloc(size_t bytes)
@@ -35,8 +35,8 @@ static void zp_free_list(zp_list *l)
 
 /* The chosen local objects (sel == NULL: all of them, count == n) with
  * their new ranks and parts. */
-static int zp_make_list(const zp_context *c, const int *sel, int count, const int *procs, const int *parts,
-                        zp_list *l)
+static int zp_make_list(const zp_context *c, const int *sel, int count, const int *procs,
+                        const int *parts, zp_list *l)
 {
   int i, k;
   l->n = count;
@@ -48,9 +48,11 @@ static int zp_make_list(const zp_context *c, const int *sel, int count, const in
     return ZOLTAN_MEMERR;
   for (i = 0, k = 0; i < c->n; i++) {
     if (sel != NULL && !sel[i]) continue;
-    memcpy(l->gids + (size_t)k * c->ngid, c->gids + (size_t)i * c->ngid, (size_t)c->ngid * sizeof *l->gids);
+    memcpy(l->gids + (size_t)k * c->ngid, c->gids + (size_t)i * c->ngid,
+           (size_t)c->ngid * sizeof *l->gids);
     if (c->nlid)
-      memcpy(l->lids + (size_t)k * c->nlid, c->lids + (size_t)i * c->nlid, (size_t)c->nlid * sizeof *l->lids);
+      memcpy(l->lids + (size_t)k * c->nlid, c->lids + (size_t)i * c->nlid,
+             (size_t)c->nlid * sizeof *l->lids);
     l->procs[k] = procs[i];
     l->parts[k] = parts[i];
     k++;
@@ -107,7 +109,8 @@ static void zp_print_stats(const zp_context *c, double t, const char *label)
   MPI_Allreduce(&t, &sum, 1, MPI_DOUBLE, MPI_SUM, c->r->comm);
   if (c->r->rank == c->debug_proc) {
     double avg = sum / c->r->size;
-    printf("%s Max: %g  Min: %g  Avg: %g  Imbal: %g\n", label, mx, mn, avg, avg > 0 ? mx / avg : 1.0);
+    printf("%s Max: %g  Min: %g  Avg: %g  Imbal: %g\n", label, mx, mn, avg,
+           avg > 0 ? mx / avg : 1.0);
     fflush(stdout);
   }
 }
@@ -123,12 +126,14 @@ static void zp_print_lists(const zp_context *c, const zp_lb_args *a)
     printf("ZOLTAN: Objects to be imported to Proc %d\n", c->r->rank);
     for (i = 0; i < *a->num_import; i++) {
       zp_format_gid(*a->import_gids + (size_t)i * c->ngid, c->ngid, g, sizeof g);
-      printf("    Obj: %s  To part: %4d  From processor: %4d\n", g, (*a->import_to_part)[i], (*a->import_procs)[i]);
+      printf("    Obj: %s  To part: %4d  From processor: %4d\n", g, (*a->import_to_part)[i],
+             (*a->import_procs)[i]);
     }
     printf("ZOLTAN: Objects to be exported from Proc %d\n", c->r->rank);
     for (i = 0; i < *a->num_export; i++) {
       zp_format_gid(*a->export_gids + (size_t)i * c->ngid, c->ngid, g, sizeof g);
-      printf("    Obj: %s  To part: %4d  To processor: %4d\n", g, (*a->export_to_part)[i], (*a->export_procs)[i]);
+      printf("    Obj: %s  To part: %4d  To processor: %4d\n", g, (*a->export_to_part)[i],
+             (*a->export_procs)[i]);
     }
     fflush(stdout);
   }
@@ -139,7 +144,8 @@ static void zp_print_lists(const zp_context *c, const zp_lb_args *a)
 
 /* The complete list of the local objects as the export list (PARTS).
  * Collective. */
-static int zp_give_parts(const zp_context *c, const int *new_proc, const int *new_part, zp_lb_args *a, int *warn)
+static int zp_give_parts(const zp_context *c, const int *new_proc, const int *new_part,
+                         zp_lb_args *a, int *warn)
 {
   zp_list all = {0, NULL, NULL, NULL, NULL};
   int ierr = zp_agree_step(c, zp_make_list(c, NULL, c->n, new_proc, new_part, &all), warn);
@@ -150,8 +156,8 @@ static int zp_give_parts(const zp_context *c, const int *new_proc, const int *ne
 
 /* Move the lists the application asked for (RETURN_LISTS) into a; the
  * others stay behind to be freed.  Collective (PARTS builds a list). */
-static int zp_hand_over(const zp_context *c, zp_list *imp, zp_list *exp, const int *new_proc, const int *new_part,
-                        zp_lb_args *a, int *warn)
+static int zp_hand_over(const zp_context *c, zp_list *imp, zp_list *exp, const int *new_proc,
+                        const int *new_part, zp_lb_args *a, int *warn)
 {
   int ierr = ZOLTAN_OK;
   switch (c->return_lists) {
@@ -185,14 +191,17 @@ static int zp_answer_changes(const zp_context *c, const int *sel, int nexp, cons
   zp_list exp = {0, NULL, NULL, NULL, NULL}, imp = {0, NULL, NULL, NULL, NULL};
   double t_mig = 0.0;
   int ierr = zp_agree_step(c, zp_make_list(c, sel, nexp, new_proc, new_part, &exp), warn);
-  if (ierr >= 0 && (c->return_lists == ZP_RL_IMPORT || c->return_lists == ZP_RL_ALL || c->auto_migrate))
-    ierr = zp_agree_step(c, Zoltan_Invert_Lists(c->r->zz, exp.n, exp.gids, exp.lids, exp.procs, exp.parts, &imp.n,
-                                                &imp.gids, &imp.lids, &imp.procs, &imp.parts),
-                         warn);
+  if (ierr >= 0 &&
+      (c->return_lists == ZP_RL_IMPORT || c->return_lists == ZP_RL_ALL || c->auto_migrate))
+    ierr =
+        zp_agree_step(c,
+                      Zoltan_Invert_Lists(c->r->zz, exp.n, exp.gids, exp.lids, exp.procs, exp.parts,
+                                          &imp.n, &imp.gids, &imp.lids, &imp.procs, &imp.parts),
+                      warn);
   if (ierr >= 0 && c->auto_migrate) {
     double t0 = MPI_Wtime();
-    int e = Zoltan_Migrate(c->r->zz, imp.n, imp.gids, imp.lids, imp.procs, imp.parts, exp.n, exp.gids, exp.lids,
-                           exp.procs, exp.parts);
+    int e = Zoltan_Migrate(c->r->zz, imp.n, imp.gids, imp.lids, imp.procs, imp.parts, exp.n,
+                           exp.gids, exp.lids, exp.procs, exp.parts);
     if (e < 0) zp_error(c->yo, "Error in auto-migration; %d returned from Zoltan_Migrate", e);
     ierr = zp_agree_step(c, e, warn);
     t_mig = MPI_Wtime() - t0;
@@ -200,7 +209,8 @@ static int zp_answer_changes(const zp_context *c, const int *sel, int nexp, cons
   if (ierr >= 0) ierr = zp_hand_over(c, &imp, &exp, new_proc, new_part, a, warn);
   if (ierr >= 0) {
     *a->changes = 1;
-    if (c->debug_level >= ZP_DEBUG_LIST && *a->num_import >= 0 && *a->num_export >= 0) zp_print_lists(c, a);
+    if (c->debug_level >= ZP_DEBUG_LIST && *a->num_import >= 0 && *a->num_export >= 0)
+      zp_print_lists(c, a);
     if (c->debug_level >= ZP_DEBUG_ZTIME) {
       if (c->r->rank == c->debug_proc) printf("ZOLTAN Times:  \n");
       zp_print_stats(c, t_part, "ZOLTAN     Partition:     ");
@@ -214,8 +224,10 @@ static int zp_answer_changes(const zp_context *c, const int *sel, int nexp, cons
 
 int zp_answer(const zp_context *c, const int *new_part, double t_part, zp_lb_args *a, int *warn)
 {
-  int *new_proc = malloc(((size_t)c->n + 1) * sizeof *new_proc), *sel = calloc((size_t)c->n + 1, sizeof *sel);
-  int i, nexp = 0, most = 0, ierr = zp_agree_step(c, new_proc && sel ? ZOLTAN_OK : ZOLTAN_MEMERR, warn);
+  int *new_proc = malloc(((size_t)c->n + 1) * sizeof *new_proc),
+      *sel = calloc((size_t)c->n + 1, sizeof *sel);
+  int i, nexp = 0, most = 0,
+         ierr = zp_agree_step(c, new_proc && sel ? ZOLTAN_OK : ZOLTAN_MEMERR, warn);
   if (ierr < 0) goto End;
   for (i = 0; i < c->n; i++) {
     new_proc[i] = zp_part_to_proc(c, new_part[i], c->gids + (size_t)i * c->ngid);

@@ -65,7 +65,7 @@ typedef struct zp_param_def {
    * numbers: extra words accepted besides numbers (for example "AUTO"),
    * NULL-terminated, or NULL for none. */
   const char *const *choices;
-  const char *help;          /* one-line meaning, printed in the docs */
+  const char *help; /* one-line meaning, printed in the docs */
 } zp_param_def;
 
 /* The values of all plugin parameters of one Zoltan_Struct (opaque). */
@@ -73,29 +73,29 @@ typedef struct zp_params zp_params;
 
 /* Everything a centralised strategy sees.  Objects are sorted by global ID. */
 typedef struct zp_problem {
-  size_t num_obj;               /* number of objects in the whole communicator */
-  int num_gid_entries;          /* entries per global ID */
-  const ZOLTAN_ID_TYPE *gids;   /* num_obj * num_gid_entries global IDs */
-  int wgt_dim;                  /* weights per object, >= 1 (1 with unit weights
+  size_t num_obj;              /* number of objects in the whole communicator */
+  int num_gid_entries;         /* entries per global ID */
+  const ZOLTAN_ID_TYPE *gids;  /* num_obj * num_gid_entries global IDs */
+  int wgt_dim;                 /* weights per object, >= 1 (1 with unit weights
                                    when OBJ_WEIGHT_DIM is 0) */
-  const double *wgts;           /* num_obj * wgt_dim weights, finite, >= 0 */
-  const int *cur_part;          /* current part of each object, or -1 when
+  const double *wgts;          /* num_obj * wgt_dim weights, finite, >= 0 */
+  const int *cur_part;         /* current part of each object, or -1 when
                                    the object is in no part yet (its rank
                                    holds no part) */
-  const int *cur_proc;          /* current owning rank of each object */
-  int num_parts;                /* number of parts to produce */
-  int num_procs;                /* number of ranks */
-  const double *part_sizes;     /* num_parts * wgt_dim target fractions; each
+  const int *cur_proc;         /* current owning rank of each object */
+  int num_parts;               /* number of parts to produce */
+  int num_procs;               /* number of ranks */
+  const double *part_sizes;    /* num_parts * wgt_dim target fractions; each
                                    column sums to 1 */
-  const double *imbalance_tol;  /* wgt_dim tolerances (IMBALANCE_TOL, >= 1) */
-  int geom_dim;                 /* coordinates per object, 0 when unavailable */
-  const double *coords;         /* num_obj * geom_dim, or NULL */
-  const size_t *adj_start;      /* num_obj + 1 offsets into adj, or NULL */
-  const size_t *adj;            /* neighbour indices (into 0..num_obj-1) */
-  int ewgt_dim;                 /* weights per edge, 0 when none */
-  const double *ewgts;          /* adj_start[num_obj] * ewgt_dim, or NULL */
-  const zp_params *params;      /* parameter values, see zp_param_* */
-  int debug_level;              /* DEBUG_LEVEL of the Zoltan_Struct */
+  const double *imbalance_tol; /* wgt_dim tolerances (IMBALANCE_TOL, >= 1) */
+  int geom_dim;                /* coordinates per object, 0 when unavailable */
+  const double *coords;        /* num_obj * geom_dim, or NULL */
+  const size_t *adj_start;     /* num_obj + 1 offsets into adj, or NULL */
+  const size_t *adj;           /* neighbour indices (into 0..num_obj-1) */
+  int ewgt_dim;                /* weights per edge, 0 when none */
+  const double *ewgts;         /* adj_start[num_obj] * ewgt_dim, or NULL */
+  const zp_params *params;     /* parameter values, see zp_param_* */
+  int debug_level;             /* DEBUG_LEVEL of the Zoltan_Struct */
 } zp_problem;
 
 /* Per-call context of a distributed strategy (opaque; see zp_context.h). */
@@ -108,7 +108,7 @@ typedef struct zp_context zp_context;
 #define ZP_WANTS_GRAPH 0x8u /* gather graph edges when the callbacks exist */
 /* Do not relabel the method's parts for REMAP=1 (for methods whose part
  * numbers already mean something, such as refinement of the current ones). */
-#define ZP_NO_REMAP    0x10u
+#define ZP_NO_REMAP 0x10u
 
 /*
  * ZP_METHOD_ABI - the version of the method interface this header describes:
@@ -128,17 +128,17 @@ typedef struct zp_context zp_context;
  * with designated initialisers (.name = "MYLB", ...): fields left out are
  * zero, which is the right default for every optional one. */
 typedef struct zp_method {
-  unsigned abi;                /* must be ZP_METHOD_ABI */
-  const char *name;            /* LB_METHOD value, upper case, e.g. "GREEDY" */
-  const char *summary;         /* one line for listings and docs */
-  const zp_param_def *params;  /* parameter table (may be NULL) */
-  size_t num_params;           /* rows in params */
+  unsigned abi;               /* must be ZP_METHOD_ABI */
+  const char *name;           /* LB_METHOD value, upper case, e.g. "GREEDY" */
+  const char *summary;        /* one line for listings and docs */
+  const zp_param_def *params; /* parameter table (may be NULL) */
+  size_t num_params;          /* rows in params */
   /* Prefix that every parameter name starts with, ending in '_' (for
    * example "RR_"); NULL means the method's name and '_' ("GREEDY_").  The
    * prefix keeps a method's parameters apart from Zoltan's and from other
    * methods', so it may not begin any of Zoltan's parameter names. */
   const char *param_prefix;
-  unsigned needs;              /* ZP_NEEDS_* / ZP_WANTS_* flags */
+  unsigned needs; /* ZP_NEEDS_* / ZP_WANTS_* flags */
   /* Optional per-Zoltan_Struct state, created on first use, copied by
    * Zoltan_Copy/Zoltan_Copy_To and destroyed by Zoltan_Destroy. */
   int (*create)(void **state);
@@ -211,12 +211,9 @@ ZP_API const zp_method *zp_method_at(size_t i);
  * returns the upper-case word.  All return ZOLTAN_OK, or ZOLTAN_FATAL when
  * the name is not a registered plugin parameter.
  */
-ZP_API int zp_param_int(const zp_params *p, const char *name, int *value,
-                        int *is_keyword);
-ZP_API int zp_param_double(const zp_params *p, const char *name,
-                           double *value, int *is_keyword);
-ZP_API int zp_param_string(const zp_params *p, const char *name,
-                           const char **value);
+ZP_API int zp_param_int(const zp_params *p, const char *name, int *value, int *is_keyword);
+ZP_API int zp_param_double(const zp_params *p, const char *name, double *value, int *is_keyword);
+ZP_API int zp_param_string(const zp_params *p, const char *name, const char **value);
 
 /* Longest parameter value the layer keeps after cleaning, '\0' included. */
 #define ZP_PARAM_VALUE_MAX 256
@@ -247,8 +244,8 @@ typedef struct zp_param_parsed {
  * Returns ZOLTAN_OK; ZOLTAN_FATAL for a bad value, a value that does not fit
  * ZP_PARAM_VALUE_MAX, or a NULL def, value or out.
  */
-ZP_API int zp_param_parse(const zp_param_def *def, const char *value,
-                          zp_param_parsed *out, char *msg, size_t msg_cap);
+ZP_API int zp_param_parse(const zp_param_def *def, const char *value, zp_param_parsed *out,
+                          char *msg, size_t msg_cap);
 
 /*
  * zp_error / zp_warn - print a Zoltan-style message,

@@ -30,10 +30,14 @@ static void range(const zp_param_def *d, char *buf, size_t cap)
     if (used == 0) snprintf(buf, cap, "any word");
     return;
   }
-  if (d->flags & ZP_PARAM_NO_MIN) snprintf(lo, sizeof lo, "(-inf");
-  else snprintf(lo, sizeof lo, "%c%g", (d->flags & ZP_PARAM_MIN_OPEN) ? '(' : '[', d->min);
-  if (d->flags & ZP_PARAM_NO_MAX) snprintf(hi, sizeof hi, "+inf)");
-  else snprintf(hi, sizeof hi, "%g%c", d->max, (d->flags & ZP_PARAM_MAX_OPEN) ? ')' : ']');
+  if (d->flags & ZP_PARAM_NO_MIN)
+    snprintf(lo, sizeof lo, "(-inf");
+  else
+    snprintf(lo, sizeof lo, "%c%g", (d->flags & ZP_PARAM_MIN_OPEN) ? '(' : '[', d->min);
+  if (d->flags & ZP_PARAM_NO_MAX)
+    snprintf(hi, sizeof hi, "+inf)");
+  else
+    snprintf(hi, sizeof hi, "%g%c", d->max, (d->flags & ZP_PARAM_MAX_OPEN) ? ')' : ']');
   used = (size_t)snprintf(buf, cap, "%s, %s", lo, hi);
   for (i = 0; d->choices && d->choices[i] && used < cap; i++)
     used += (size_t)snprintf(buf + used, cap - used, " or %s", d->choices[i]);
@@ -65,8 +69,12 @@ int main(int argc, char **argv)
       const zp_param_def *d = &m->params[j];
       char r[256];
       range(d, r, sizeof r);
-      if (md) printf("| `%s` | %s | %s | %s | %s |\n", d->name, type_name(d->type), d->default_value, r, d->help);
-      else printf("  %-26s %-6s default %-8s %s: %s\n", d->name, type_name(d->type), d->default_value, r, d->help);
+      if (md)
+        printf("| `%s` | %s | %s | %s | %s |\n", d->name, type_name(d->type), d->default_value, r,
+               d->help);
+      else
+        printf("  %-26s %-6s default %-8s %s: %s\n", d->name, type_name(d->type), d->default_value,
+               r, d->help);
     }
     if (md) printf("\n");
   }

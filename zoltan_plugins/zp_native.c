@@ -33,8 +33,10 @@ static int zp_check_geometry_registered(const zp_context *c, const char *who)
   have = num != NULL && (multi != NULL || one != NULL);
   MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, c->r->comm);
   if (!all) {
-    zp_error(c->yo, "%s needs ZOLTAN_NUM_GEOM_FN and ZOLTAN_GEOM_MULTI_FN (or ZOLTAN_GEOM_FN) on every rank",
-             who);
+    zp_error(
+        c->yo,
+        "%s needs ZOLTAN_NUM_GEOM_FN and ZOLTAN_GEOM_MULTI_FN (or ZOLTAN_GEOM_FN) on every rank",
+        who);
     return ZOLTAN_FATAL;
   }
   return ZOLTAN_OK;
@@ -82,7 +84,8 @@ static int zp_native_trivial(const zp_context *c, int *new_part, int *zero_weigh
 
 /* Select the native method on the struct, with complete lists, no
  * migration, and the given part sizes.  Collective. */
-static int zp_native_configure(const zp_context *c, const char *method, const double *sizes, int zero_weights)
+static int zp_native_configure(const zp_context *c, const char *method, const double *sizes,
+                               int zero_weights)
 {
   zp_record *r = c->r;
   size_t count = (size_t)c->nparts * (size_t)c->wdim, k;
@@ -102,7 +105,8 @@ static int zp_native_configure(const zp_context *c, const char *method, const do
   if (zero_weights) {
     /* Zoltan's methods fail when every weight is zero; balance counts then,
      * as the centralised path does, by hiding the weights from Zoltan. */
-    if (r->rank == 0) zp_warn(c->yo, "every object weight is zero; %s balances object counts", method);
+    if (r->rank == 0)
+      zp_warn(c->yo, "every object weight is zero; %s balances object counts", method);
     zp_real_set_param_vec(r->zz, "OBJ_WEIGHT_DIM", "0", -1);
   }
   /* Native methods cut differently with explicit uniform sizes than with
@@ -152,10 +156,11 @@ static void zp_native_restore(const zp_context *c, int zero_weights)
 
 /* The complete list names every local object once; match it by GID.
  * Collective. */
-static int zp_native_read_parts(const zp_context *c, const char *method, int nexp, const ZOLTAN_ID_TYPE *eg,
-                                const int *epa, int *new_part)
+static int zp_native_read_parts(const zp_context *c, const char *method, int nexp,
+                                const ZOLTAN_ID_TYPE *eg, const int *epa, int *new_part)
 {
-  size_t n = (size_t)c->n, i, *order = malloc((n + 1) * sizeof *order), *tmp = malloc((n + 1) * sizeof *tmp);
+  size_t n = (size_t)c->n, i, *order = malloc((n + 1) * sizeof *order),
+         *tmp = malloc((n + 1) * sizeof *tmp);
   ZOLTAN_ID_TYPE *sorted = malloc((n * c->ngid + 1) * sizeof *sorted);
   int *seen = calloc(n + 1, sizeof *seen), ierr = ZOLTAN_OK, bad = nexp != c->n;
   if (order == NULL || tmp == NULL || sorted == NULL || seen == NULL) {
@@ -164,7 +169,8 @@ static int zp_native_read_parts(const zp_context *c, const char *method, int nex
   }
   for (i = 0; i < n; i++) order[i] = i;
   zp_sort_by_gid(order, tmp, n, c->gids, c->ngid);
-  for (i = 0; i < n; i++) memcpy(sorted + i * c->ngid, c->gids + order[i] * c->ngid, (size_t)c->ngid * sizeof *sorted);
+  for (i = 0; i < n; i++)
+    memcpy(sorted + i * c->ngid, c->gids + order[i] * c->ngid, (size_t)c->ngid * sizeof *sorted);
   for (i = 0; !bad && i < (size_t)nexp; i++) {
     long k = zp_find_gid(sorted, n, eg + i * c->ngid, c->ngid);
     bad = k < 0 || seen[order[k]];
@@ -173,7 +179,8 @@ static int zp_native_read_parts(const zp_context *c, const char *method, int nex
     new_part[order[k]] = epa[i];
   }
   if (bad) {
-    zp_error(c->yo, "base method %s returned an assignment that does not match the local objects", method);
+    zp_error(c->yo, "base method %s returned an assignment that does not match the local objects",
+             method);
     ierr = ZOLTAN_FATAL;
   }
 End:
@@ -187,7 +194,8 @@ End:
 /* Run a native Zoltan method on the struct with the given part sizes and
  * read the complete assignment back; every setting the application made is
  * restored afterwards, whatever happens.  who names the base in messages. */
-static int zp_run_native(zp_context *c, const char *method, const double *sizes, int *new_part, const char *who)
+static int zp_run_native(zp_context *c, const char *method, const double *sizes, int *new_part,
+                         const char *who)
 {
   int changes, ngid, nlid, nimp = 0, nexp = 0, *ip = NULL, *ipa = NULL, *ep = NULL, *epa = NULL;
   ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
@@ -251,8 +259,9 @@ int zp_ctx_run_base(zp_context *c, const char *method, const double *part_sizes,
   m = zp_find_method(clean);
   if (m == NULL) return zp_run_native(c, clean, part_sizes, new_part, who);
   if (m == c->r->method || m->partition_serial == NULL) {
-    zp_error(c->yo, "base method %s must be a native method or a centralised plugin method other than %s", clean,
-             c->r->method->name);
+    zp_error(c->yo,
+             "base method %s must be a native method or a centralised plugin method other than %s",
+             clean, c->r->method->name);
     return ZOLTAN_FATAL;
   }
   return zp_run_base_serial(c, m, part_sizes, new_part, who);

@@ -16,10 +16,7 @@ struct zp_params {
   size_t n, cap;     /* used and allocated entries */
 };
 
-zp_params *zp_params_create(void)
-{
-  return calloc(1, sizeof(zp_params));
-}
+zp_params *zp_params_create(void) { return calloc(1, sizeof(zp_params)); }
 
 void zp_params_destroy(zp_params *p)
 {
@@ -70,8 +67,8 @@ int zp_params_set(zp_params *p, const char *clean_name, const char *clean_value)
 }
 
 /* The cleaned value of a row: the explicit one, else the table default. */
-static const char *zp_params_value(const zp_params *p, const zp_param_def *def,
-                                   char *buf, size_t cap)
+static const char *zp_params_value(const zp_params *p, const zp_param_def *def, char *buf,
+                                   size_t cap)
 {
   size_t i;
   for (i = 0; p != NULL && i < p->n; i++)
@@ -93,7 +90,8 @@ static int zp_lookup(const zp_params *p, const char *name, zp_param_type type,
 {
   char clean[ZP_NAME_MAX];
   zp_param_ref ref;
-  if (name == NULL || zp_clean_string(name, clean, sizeof clean) != 0 || !zp_find_param(clean, &ref)) {
+  if (name == NULL || zp_clean_string(name, clean, sizeof clean) != 0 ||
+      !zp_find_param(clean, &ref)) {
     zp_error("zp_param", "%s is not a registered plugin parameter", name ? name : "(null)");
     return ZOLTAN_FATAL;
   }
@@ -118,8 +116,10 @@ static int zp_param_number(const zp_params *p, const char *name, zp_param_type t
   if (ierr != ZOLTAN_OK) return ierr;
   keyword = zp_keyword(def, v);
   if (is_keyword) *is_keyword = keyword;
-  if (keyword && ivalue) *ivalue = 0;
-  else if (keyword) *dvalue = 0.0;
+  if (keyword && ivalue)
+    *ivalue = 0;
+  else if (keyword)
+    *dvalue = 0.0;
   if (keyword) return ZOLTAN_OK;
   if (ivalue) return zp_parse_int(v, ivalue) == 0 ? ZOLTAN_OK : ZOLTAN_FATAL;
   return zp_parse_double(v, dvalue) == 0 ? ZOLTAN_OK : ZOLTAN_FATAL;
@@ -143,8 +143,8 @@ int zp_param_string(const zp_params *p, const char *name, const char **value)
   char clean[ZP_NAME_MAX];
   zp_param_ref ref;
   size_t i;
-  if (name == NULL || zp_clean_string(name, clean, sizeof clean) != 0 || !zp_find_param(clean, &ref) ||
-      ref.def->type != ZP_PARAM_STRING) {
+  if (name == NULL || zp_clean_string(name, clean, sizeof clean) != 0 ||
+      !zp_find_param(clean, &ref) || ref.def->type != ZP_PARAM_STRING) {
     zp_error("zp_param", "%s is not a registered string parameter", name ? name : "(null)");
     return ZOLTAN_FATAL;
   }

@@ -61,8 +61,8 @@ static int zp_run_method(zp_context *c, int **new_part, int *warn)
   ierr = m->partition_parallel(c, c->r->state, *new_part);
   for (i = 0; ierr >= 0 && i < c->n; i++) {
     if ((*new_part)[i] < 0 || (*new_part)[i] >= c->nparts) {
-      zp_error(c->yo, "method %s assigned an object to part %d, outside [0, %d)", m->name, (*new_part)[i],
-               c->nparts);
+      zp_error(c->yo, "method %s assigned an object to part %d, outside [0, %d)", m->name,
+               (*new_part)[i], c->nparts);
       ierr = ZOLTAN_FATAL;
     }
   }

@@ -34,8 +34,8 @@ enum {
 
 /* Zoltan's debug levels that the layer honours. */
 #define ZP_DEBUG_PARAMS 1
-#define ZP_DEBUG_ZTIME 2
-#define ZP_DEBUG_LIST 8
+#define ZP_DEBUG_ZTIME  2
+#define ZP_DEBUG_LIST   8
 
 /* Messages about bad objects are capped per rank so that a wholly bad input
  * does not flood the terminal. */
@@ -47,32 +47,32 @@ enum {
 /* Everything one Zoltan_LB_Partition / _Balance call knows about the
  * problem.  Distributed methods see it through the zp_ctx_* accessors. */
 struct zp_context {
-  zp_record *r;         /* the struct's record: communicator, method, parameters */
-  const char *yo;       /* "Zoltan_LB_Partition" or "Zoltan_LB_Balance", for messages */
-  int is_balance;       /* 1 for Zoltan_LB_Balance, which needs one part per rank */
+  zp_record *r;   /* the struct's record: communicator, method, parameters */
+  const char *yo; /* "Zoltan_LB_Partition" or "Zoltan_LB_Balance", for messages */
+  int is_balance; /* 1 for Zoltan_LB_Balance, which needs one part per rank */
 
   /* Settings, read from the recorded native parameters. */
-  int ngid;             /* entries per global ID (largest over ranks, as Zoltan) */
-  int nlid;             /* entries per local ID (largest over ranks) */
-  int return_lists;     /* RETURN_LISTS as a ZP_RL_* value (largest over ranks) */
-  int obj_wgt_dim;      /* OBJ_WEIGHT_DIM as the application set it */
-  int wdim;             /* weights per object that methods see: max(1, obj_wgt_dim) */
-  int edge_wgt_dim;     /* EDGE_WEIGHT_DIM */
-  int auto_migrate;     /* AUTO_MIGRATE */
-  int debug_level;      /* DEBUG_LEVEL */
-  int debug_proc;       /* DEBUG_PROCESSOR: the rank that prints summaries */
-  int remap;            /* REMAP: relabel interchangeable parts to limit moves */
-  double *tol;          /* wdim imbalance tolerances (IMBALANCE_TOL[d]) */
-  unsigned needs;       /* ZP_NEEDS_* / ZP_WANTS_* / ZP_NO_REMAP of the method
+  int ngid;         /* entries per global ID (largest over ranks, as Zoltan) */
+  int nlid;         /* entries per local ID (largest over ranks) */
+  int return_lists; /* RETURN_LISTS as a ZP_RL_* value (largest over ranks) */
+  int obj_wgt_dim;  /* OBJ_WEIGHT_DIM as the application set it */
+  int wdim;         /* weights per object that methods see: max(1, obj_wgt_dim) */
+  int edge_wgt_dim; /* EDGE_WEIGHT_DIM */
+  int auto_migrate; /* AUTO_MIGRATE */
+  int debug_level;  /* DEBUG_LEVEL */
+  int debug_proc;   /* DEBUG_PROCESSOR: the rank that prints summaries */
+  int remap;        /* REMAP: relabel interchangeable parts to limit moves */
+  double *tol;      /* wdim imbalance tolerances (IMBALANCE_TOL[d]) */
+  unsigned needs;   /* ZP_NEEDS_* / ZP_WANTS_* / ZP_NO_REMAP of the method
                            running now (a base method's while it runs) */
 
   /* Parts. */
-  int nparts;           /* number of global parts */
-  int *pdist;           /* nparts + 1 entries: first rank of each part;
+  int nparts;         /* number of global parts */
+  int *pdist;         /* nparts + 1 entries: first rank of each part;
                            NULL when part p is simply on rank p */
-  int single_proc;      /* 1 when every part lives on one rank */
-  double *part_sizes;   /* nparts * wdim target fractions, columns sum to 1 */
-  int sizes_set;        /* 1 when some rank set part sizes */
+  int single_proc;    /* 1 when every part lives on one rank */
+  double *part_sizes; /* nparts * wdim target fractions, columns sum to 1 */
+  int sizes_set;      /* 1 when some rank set part sizes */
 
   /* The local objects. */
   int n;                /* number of local objects */
@@ -86,20 +86,20 @@ struct zp_context {
 
   /* Coordinates, asked of the callbacks once per call, when a method (the
    * selected one or a base method) first wants them. */
-  int geom_asked;       /* 1 once the geometry callbacks were asked */
-  int geom_missing;     /* 1 when some rank has no ZOLTAN_NUM_GEOM_FN */
-  int gdim;             /* coordinates per object, 0 = none */
-  double *coords;       /* n * gdim */
+  int geom_asked;   /* 1 once the geometry callbacks were asked */
+  int geom_missing; /* 1 when some rank has no ZOLTAN_NUM_GEOM_FN */
+  int gdim;         /* coordinates per object, 0 = none */
+  double *coords;   /* n * gdim */
 
   /* Graph edges, asked of the callbacks once per call, like coordinates. */
-  int graph_asked;      /* 1 once the graph callbacks were asked */
-  int graph_missing;    /* 1 when some rank lacks an edge callback */
-  int has_graph;        /* 1 when the edges below are complete */
-  int *nedges;          /* edges of each object (NULL = no graph) */
-  ZOLTAN_ID_TYPE *nbr;  /* neighbour GIDs, sum(nedges) * ngid */
-  double *ewgts;        /* edge weights, sum(nedges) * edge_wgt_dim */
+  int graph_asked;     /* 1 once the graph callbacks were asked */
+  int graph_missing;   /* 1 when some rank lacks an edge callback */
+  int has_graph;       /* 1 when the edges below are complete */
+  int *nedges;         /* edges of each object (NULL = no graph) */
+  ZOLTAN_ID_TYPE *nbr; /* neighbour GIDs, sum(nedges) * ngid */
+  double *ewgts;       /* edge weights, sum(nedges) * edge_wgt_dim */
   /* Hypergraph callbacks, only tried before Zoltan's PHG runs as a base. */
-  int hgraph_checked;   /* 1 once the hypergraph callbacks were called */
+  int hgraph_checked;    /* 1 once the hypergraph callbacks were called */
   int hgraph_registered; /* 1 when some rank registered them */
 };
 

@@ -86,8 +86,10 @@ int zp_build_part_dist(zp_context *c)
     return ZOLTAN_OK;
   }
   if (c->is_balance) {
-    zp_error(c->yo, "Non-uniform distribution of parts over processors is specified "
-                    "(NUM_GLOBAL_PARTS=%d, NUM_LOCAL_PARTS=%d); use Zoltan_LB_Partition.", G, nlp);
+    zp_error(c->yo,
+             "Non-uniform distribution of parts over processors is specified "
+             "(NUM_GLOBAL_PARTS=%d, NUM_LOCAL_PARTS=%d); use Zoltan_LB_Partition.",
+             G, nlp);
     return ZOLTAN_FATAL;
   }
   if (lset) {
@@ -108,8 +110,10 @@ int zp_build_part_dist(zp_context *c)
   c->pdist = malloc(((size_t)G + 1) * sizeof *c->pdist);
   if (c->pdist == NULL) return ZOLTAN_MEMERR;
   ierr = ZOLTAN_OK;
-  if (!lset) zp_dist_even(c, G, P);
-  else ierr = zp_dist_local(c, G, P, nlp, lset, suml);
+  if (!lset)
+    zp_dist_even(c, G, P);
+  else
+    ierr = zp_dist_local(c, G, P, nlp, lset, suml);
   c->pdist[G] = P;
   c->nparts = G;
   return ierr;
@@ -152,13 +156,14 @@ static int zp_local_part_sizes(const zp_context *c, double *sizes)
     int part = e->part_id + (e->global_num ? 0 : fpart);
     if (e->wgt_idx < 0 || e->wgt_idx >= c->wdim) continue; /* Zoltan ignores them too */
     if (!(e->size >= 0.0)) {
-      zp_error(c->yo, "part size %g for part %d (weight %d) is negative or NaN", e->size, e->part_id,
-               e->wgt_idx);
+      zp_error(c->yo, "part size %g for part %d (weight %d) is negative or NaN", e->size,
+               e->part_id, e->wgt_idx);
       ierr = ZOLTAN_FATAL;
       continue;
     }
     if (part < 0 || part >= c->nparts || (!e->global_num && fpart < 0)) {
-      zp_warn(c->yo, "part size given for part %d, but there are %d parts; ignored", part, c->nparts);
+      zp_warn(c->yo, "part size given for part %d, but there are %d parts; ignored", part,
+              c->nparts);
       if (ierr == ZOLTAN_OK) ierr = ZOLTAN_WARN;
       continue;
     }
@@ -198,8 +203,10 @@ int zp_build_part_sizes(zp_context *c)
   int ierr = ZOLTAN_OK, any = r->n_psizes > 0;
 
   c->part_sizes = malloc(n * sizeof *c->part_sizes);
-  if (c->part_sizes == NULL || mine == NULL) ierr = ZOLTAN_MEMERR;
-  else ierr = zp_local_part_sizes(c, mine);
+  if (c->part_sizes == NULL || mine == NULL)
+    ierr = ZOLTAN_MEMERR;
+  else
+    ierr = zp_local_part_sizes(c, mine);
   if (zp_agree(c, ierr) < 0) {
     ierr = ierr < 0 ? ierr : ZOLTAN_FATAL;
     goto End;

@@ -26,13 +26,15 @@ typedef int set_param_vec_fn(ZZ *, const char *, const char *, int);
 typedef int set_part_sizes_fn(ZZ *, int, int, int *, int *, float *);
 typedef int partition_fn(ZZ *, int *, int *, int *, int *, ZOLTAN_ID_PTR *, ZOLTAN_ID_PTR *, int **,
                          int **, int *, ZOLTAN_ID_PTR *, ZOLTAN_ID_PTR *, int **, int **);
-typedef int balance_fn(ZZ *, int *, int *, int *, int *, ZOLTAN_ID_PTR *, ZOLTAN_ID_PTR *, int **, int *,
-                       ZOLTAN_ID_PTR *, ZOLTAN_ID_PTR *, int **);
+typedef int balance_fn(ZZ *, int *, int *, int *, int *, ZOLTAN_ID_PTR *, ZOLTAN_ID_PTR *, int **,
+                       int *, ZOLTAN_ID_PTR *, ZOLTAN_ID_PTR *, int **);
 typedef int point_fn(ZZ *, double *, int *);
 typedef int point_pp_fn(ZZ *, double *, int *, int *);
 typedef int box_fn(ZZ *, double, double, double, double, double, double, int *, int *);
-typedef int box_pp_fn(ZZ *, double, double, double, double, double, double, int *, int *, int *, int *);
-typedef int rcb_box_fn(ZZ *, int, int *, double *, double *, double *, double *, double *, double *);
+typedef int box_pp_fn(ZZ *, double, double, double, double, double, double, int *, int *, int *,
+                      int *);
+typedef int rcb_box_fn(ZZ *, int, int *, double *, double *, double *, double *, double *,
+                       double *);
 typedef size_t ser_size_fn(ZZ const *);
 typedef int ser_fn(ZZ const *, size_t, char *);
 typedef int deser_fn(ZZ *, size_t, char *);
@@ -65,7 +67,8 @@ static void *zp_real_symbol(const char *name)
 {
   void *p = dlsym(RTLD_NEXT, name);
   if (p == NULL)
-    zp_error("zoltan_plugins", "cannot find the real %s (is Zoltan linked after libzoltan_plugins?)", name);
+    zp_error("zoltan_plugins",
+             "cannot find the real %s (is Zoltan linked after libzoltan_plugins?)", name);
   return p;
 }
 #endif
@@ -100,7 +103,8 @@ int zp_real_set_param_vec(ZZ *zz, const char *name, const char *val, int index)
   return f ? f(zz, name, val, index) : ZOLTAN_FATAL;
 }
 
-int zp_real_set_part_sizes(ZZ *zz, int global_num, int len, int *part_ids, int *wgt_idx, float *sizes)
+int zp_real_set_part_sizes(ZZ *zz, int global_num, int len, int *part_ids, int *wgt_idx,
+                           float *sizes)
 {
   set_part_sizes_fn *f = ZP_REAL(set_part_sizes_fn, Zoltan_LB_Set_Part_Sizes);
   return f ? f(zz, global_num, len, part_ids, wgt_idx, sizes) : ZOLTAN_FATAL;
@@ -150,8 +154,8 @@ int zp_real_box_pp_assign(ZZ *zz, const double lo[3], const double hi[3], int *p
            : ZOLTAN_FATAL;
 }
 
-int zp_real_rcb_box(ZZ *zz, int part, int *ndim, double *xmin, double *ymin, double *zmin, double *xmax,
-                    double *ymax, double *zmax)
+int zp_real_rcb_box(ZZ *zz, int part, int *ndim, double *xmin, double *ymin, double *zmin,
+                    double *xmax, double *ymax, double *zmax)
 {
   rcb_box_fn *f = ZP_REAL(rcb_box_fn, Zoltan_RCB_Box);
   return f ? f(zz, part, ndim, xmin, ymin, zmin, xmax, ymax, zmax) : ZOLTAN_FATAL;

@@ -157,7 +157,8 @@ int zp_record_native(zp_record *r, const char *clean_name, int index, const char
     /* As in Zoltan, DEFAULT with index -1 forgets every index of the name. */
     size_t k = 0;
     for (i = 0; i < r->n_native; i++) {
-      if (strcmp(r->native[i].name, clean_name) == 0 && (index == -1 || r->native[i].index == index))
+      if (strcmp(r->native[i].name, clean_name) == 0 &&
+          (index == -1 || r->native[i].index == index))
         continue;
       r->native[k++] = r->native[i];
     }
@@ -255,8 +256,8 @@ size_t zp_record_payload(const zp_record *r, char **out)
   for (line = strtok(params, "\n"); line != NULL; line = strtok(NULL, "\n"))
     len += (size_t)snprintf(s + len, cap - len, "P %s\n", line);
   for (i = 0; i < r->n_native; i++)
-    len += (size_t)snprintf(s + len, cap - len, "N %d %s=%s\n", r->native[i].index, r->native[i].name,
-                            r->native[i].value);
+    len += (size_t)snprintf(s + len, cap - len, "N %d %s=%s\n", r->native[i].index,
+                            r->native[i].name, r->native[i].value);
   for (i = 0; i < r->n_psizes; i++)
     len += (size_t)snprintf(s + len, cap - len, "S %d %d %d %.17g\n", r->psizes[i].global_num,
                             r->psizes[i].part_id, r->psizes[i].wgt_idx, r->psizes[i].size);
@@ -283,7 +284,8 @@ int zp_record_load_payload(zp_record *r, const char *buf, size_t len)
     char *eq;
     if (line[0] == 'M' && line[1] == ' ') {
       if (strcmp(line + 2, "-") != 0 && (method = zp_find_method(line + 2)) == NULL) {
-        zp_error("Zoltan_Deserialize", "buffer names plugin method %s, which is not registered", line + 2);
+        zp_error("Zoltan_Deserialize", "buffer names plugin method %s, which is not registered",
+                 line + 2);
         goto end;
       }
     } else if (line[0] == 'P' && line[1] == ' ' && (eq = strchr(line, '=')) != NULL) {

@@ -20,10 +20,8 @@ static size_t zp_num_methods;
  * methods may not take these names, so that native methods always pass
  * through untouched. */
 static const char *const zp_native_methods[] = {
-  "BLOCK", "CYCLIC", "RANDOM", "RCB", "RIB", "HSFC", "OCTPART", "REFTREE",
-  "PARMETIS", "SCOTCH", "GRAPH", "HYPERGRAPH", "PHG", "PATOH", "HIER",
-  "ZOLTAN_HIER", "NONE", NULL
-};
+    "BLOCK",  "CYCLIC", "RANDOM",     "RCB", "RIB",   "HSFC", "OCTPART",     "REFTREE", "PARMETIS",
+    "SCOTCH", "GRAPH",  "HYPERGRAPH", "PHG", "PATOH", "HIER", "ZOLTAN_HIER", "NONE",    NULL};
 
 int zp_is_native_method(const char *clean_name)
 {
@@ -46,36 +44,138 @@ int zp_is_native_method(const char *clean_name)
  * ParMETIS's USE_OBJ_SIZE; 12 names): 132 in all.  A newer Zoltan may add
  * names; method prefixes (see zp_register_method) keep ours apart anyway. */
 static const char *const zp_native_params[] = {
-  "ADD_OBJ_WEIGHT", "AUTO_MIGRATE", "AVERAGE_CUTS", "CHECK_GEOM", "CHECK_GRAPH",
-  "CHECK_HYPERGRAPH", "COLORING_METHOD", "COLORING_PROBLEM", "COMM_PATTERN", "COMM_WEIGHT_DIM",
-  "DEBUG_LEVEL", "DEBUG_MEMORY", "DEBUG_PROCESSOR", "DEGENERATE_RATIO", "DETERMINISTIC",
-  "EDGE_WEIGHT_DIM", "FINAL_OUTPUT", "GRAPH_BIPARTITE_TYPE", "GRAPH_BUILD_TYPE",
-  "GRAPH_FAST_BUILD_BASE", "GRAPH_PACKAGE", "GRAPH_SYMMETRIZE", "GRAPH_SYM_WEIGHT", "HIER_ASSIST",
-  "HIER_CHECKS", "HIER_DEBUG_LEVEL", "HIER_GENERATE_FILES", "HYBRID_REDUCTION_FACTOR",
-  "HYBRID_REDUCTION_LEVELS", "HYPERGRAPH_PACKAGE", "IMBALANCE_TOL", "JOSTLE_CONNECT",
-  "JOSTLE_GATHER_THRESHOLD", "JOSTLE_MATCHING", "JOSTLE_OUTPUT_LEVEL", "JOSTLE_REDUCTION",
-  "JOSTLE_THRESHOLD", "KEEP_CUTS", "LB_APPROACH", "LB_METHOD", "MIGRATE_ONLY_PROC_CHANGES",
-  "NUM_GID_ENTRIES", "NUM_GLOBAL_PARTITIONS", "NUM_GLOBAL_PARTS", "NUM_LID_ENTRIES",
-  "NUM_LOCAL_PARTITIONS", "NUM_LOCAL_PARTS", "OBJ_WEIGHTS_COMPARABLE", "OBJ_WEIGHT_DIM", "OCT_DIM",
-  "OCT_MAXOBJECTS", "OCT_METHOD", "OCT_MINOBJECTS", "OCT_OUTPUT_LEVEL", "ORDER_METHOD",
-  "ORDER_TYPE", "OVIS_DLL", "OVIS_HELLO", "OVIS_MINVERSION", "OVIS_OUTPUT_LEVEL",
-  "PARKWAY_SERPART", "PARMETIS_COARSE_ALG", "PARMETIS_FOLD", "PARMETIS_ITR", "PARMETIS_METHOD",
-  "PARMETIS_OUTPUT_LEVEL", "PARMETIS_SEED", "PATOH_ALLOC_POOL0", "PATOH_ALLOC_POOL1",
-  "PHG_BAL_TOL_ADJUSTMENT", "PHG_COARSENING_LIMIT", "PHG_COARSENING_METHOD",
-  "PHG_COARSENING_METHOD_FAST", "PHG_COARSENING_NCANDIDATE", "PHG_COARSEPARTITION_METHOD",
-  "PHG_CUT_OBJECTIVE", "PHG_DIRECT_KWAY", "PHG_EDGE_SCALING", "PHG_EDGE_SIZE_THRESHOLD",
-  "PHG_EDGE_WEIGHT_OPERATION", "PHG_KEEP_TREE", "PHG_MATCH_EDGE_SIZE_THRESHOLD", "PHG_MULTILEVEL",
-  "PHG_NPROC_EDGE", "PHG_NPROC_VERTEX", "PHG_OUTPUT_LEVEL", "PHG_PROCESSOR_REDUCTION_LIMIT",
-  "PHG_RANDOMIZE_INPUT", "PHG_REFINEMENT_LOOP_LIMIT", "PHG_REFINEMENT_MAX_NEG_MOVE",
-  "PHG_REFINEMENT_METHOD", "PHG_REFINEMENT_QUALITY", "PHG_REPART_MULTIPLIER", "PHG_USE_TIMERS",
-  "PHG_VERTEX_SCALING", "PHG_VERTEX_VISIT_ORDER", "PLATFORM_NAME", "RANDOM_MOVE_FRACTION",
-  "RANDOM_PIVOTS", "RCB_LOCK_DIRECTIONS", "RCB_MAX_ASPECT_RATIO", "RCB_MULTICRITERIA_NORM",
-  "RCB_OUTPUT_LEVEL", "RCB_OVERALLOC", "RCB_RECOMPUTE_BOX", "RCB_RECTILINEAR_BLOCKS", "RCB_REUSE",
-  "RCB_SET_DIRECTIONS", "RECOLORING_NUM_OF_ITERATIONS", "RECOLORING_PERMUTATION",
-  "RECOLORING_TYPE", "REDUCE_DIMENSIONS", "REFTREE_HASH_SIZE", "REFTREE_INITPATH", "REMAP",
-  "RETURN_LISTS", "RIB_OUTPUT_LEVEL", "RIB_OVERALLOC", "SCATTER_GRAPH", "SCOTCH_METHOD",
-  "SCOTCH_STRAT", "SCOTCH_STRAT_FILE", "SCOTCH_TYPE", "SEED", "SUPERSTEP_SIZE", "TFLOPS_SPECIAL",
-  "TIMER", "TOPOLOGY", "USE_OBJ_SIZE", "USE_ORDER_INFO", "USE_TIMERS", "VERTEX_VISIT_ORDER",
+    "ADD_OBJ_WEIGHT",
+    "AUTO_MIGRATE",
+    "AVERAGE_CUTS",
+    "CHECK_GEOM",
+    "CHECK_GRAPH",
+    "CHECK_HYPERGRAPH",
+    "COLORING_METHOD",
+    "COLORING_PROBLEM",
+    "COMM_PATTERN",
+    "COMM_WEIGHT_DIM",
+    "DEBUG_LEVEL",
+    "DEBUG_MEMORY",
+    "DEBUG_PROCESSOR",
+    "DEGENERATE_RATIO",
+    "DETERMINISTIC",
+    "EDGE_WEIGHT_DIM",
+    "FINAL_OUTPUT",
+    "GRAPH_BIPARTITE_TYPE",
+    "GRAPH_BUILD_TYPE",
+    "GRAPH_FAST_BUILD_BASE",
+    "GRAPH_PACKAGE",
+    "GRAPH_SYMMETRIZE",
+    "GRAPH_SYM_WEIGHT",
+    "HIER_ASSIST",
+    "HIER_CHECKS",
+    "HIER_DEBUG_LEVEL",
+    "HIER_GENERATE_FILES",
+    "HYBRID_REDUCTION_FACTOR",
+    "HYBRID_REDUCTION_LEVELS",
+    "HYPERGRAPH_PACKAGE",
+    "IMBALANCE_TOL",
+    "JOSTLE_CONNECT",
+    "JOSTLE_GATHER_THRESHOLD",
+    "JOSTLE_MATCHING",
+    "JOSTLE_OUTPUT_LEVEL",
+    "JOSTLE_REDUCTION",
+    "JOSTLE_THRESHOLD",
+    "KEEP_CUTS",
+    "LB_APPROACH",
+    "LB_METHOD",
+    "MIGRATE_ONLY_PROC_CHANGES",
+    "NUM_GID_ENTRIES",
+    "NUM_GLOBAL_PARTITIONS",
+    "NUM_GLOBAL_PARTS",
+    "NUM_LID_ENTRIES",
+    "NUM_LOCAL_PARTITIONS",
+    "NUM_LOCAL_PARTS",
+    "OBJ_WEIGHTS_COMPARABLE",
+    "OBJ_WEIGHT_DIM",
+    "OCT_DIM",
+    "OCT_MAXOBJECTS",
+    "OCT_METHOD",
+    "OCT_MINOBJECTS",
+    "OCT_OUTPUT_LEVEL",
+    "ORDER_METHOD",
+    "ORDER_TYPE",
+    "OVIS_DLL",
+    "OVIS_HELLO",
+    "OVIS_MINVERSION",
+    "OVIS_OUTPUT_LEVEL",
+    "PARKWAY_SERPART",
+    "PARMETIS_COARSE_ALG",
+    "PARMETIS_FOLD",
+    "PARMETIS_ITR",
+    "PARMETIS_METHOD",
+    "PARMETIS_OUTPUT_LEVEL",
+    "PARMETIS_SEED",
+    "PATOH_ALLOC_POOL0",
+    "PATOH_ALLOC_POOL1",
+    "PHG_BAL_TOL_ADJUSTMENT",
+    "PHG_COARSENING_LIMIT",
+    "PHG_COARSENING_METHOD",
+    "PHG_COARSENING_METHOD_FAST",
+    "PHG_COARSENING_NCANDIDATE",
+    "PHG_COARSEPARTITION_METHOD",
+    "PHG_CUT_OBJECTIVE",
+    "PHG_DIRECT_KWAY",
+    "PHG_EDGE_SCALING",
+    "PHG_EDGE_SIZE_THRESHOLD",
+    "PHG_EDGE_WEIGHT_OPERATION",
+    "PHG_KEEP_TREE",
+    "PHG_MATCH_EDGE_SIZE_THRESHOLD",
+    "PHG_MULTILEVEL",
+    "PHG_NPROC_EDGE",
+    "PHG_NPROC_VERTEX",
+    "PHG_OUTPUT_LEVEL",
+    "PHG_PROCESSOR_REDUCTION_LIMIT",
+    "PHG_RANDOMIZE_INPUT",
+    "PHG_REFINEMENT_LOOP_LIMIT",
+    "PHG_REFINEMENT_MAX_NEG_MOVE",
+    "PHG_REFINEMENT_METHOD",
+    "PHG_REFINEMENT_QUALITY",
+    "PHG_REPART_MULTIPLIER",
+    "PHG_USE_TIMERS",
+    "PHG_VERTEX_SCALING",
+    "PHG_VERTEX_VISIT_ORDER",
+    "PLATFORM_NAME",
+    "RANDOM_MOVE_FRACTION",
+    "RANDOM_PIVOTS",
+    "RCB_LOCK_DIRECTIONS",
+    "RCB_MAX_ASPECT_RATIO",
+    "RCB_MULTICRITERIA_NORM",
+    "RCB_OUTPUT_LEVEL",
+    "RCB_OVERALLOC",
+    "RCB_RECOMPUTE_BOX",
+    "RCB_RECTILINEAR_BLOCKS",
+    "RCB_REUSE",
+    "RCB_SET_DIRECTIONS",
+    "RECOLORING_NUM_OF_ITERATIONS",
+    "RECOLORING_PERMUTATION",
+    "RECOLORING_TYPE",
+    "REDUCE_DIMENSIONS",
+    "REFTREE_HASH_SIZE",
+    "REFTREE_INITPATH",
+    "REMAP",
+    "RETURN_LISTS",
+    "RIB_OUTPUT_LEVEL",
+    "RIB_OVERALLOC",
+    "SCATTER_GRAPH",
+    "SCOTCH_METHOD",
+    "SCOTCH_STRAT",
+    "SCOTCH_STRAT_FILE",
+    "SCOTCH_TYPE",
+    "SEED",
+    "SUPERSTEP_SIZE",
+    "TFLOPS_SPECIAL",
+    "TIMER",
+    "TOPOLOGY",
+    "USE_OBJ_SIZE",
+    "USE_ORDER_INFO",
+    "USE_TIMERS",
+    "VERTEX_VISIT_ORDER",
 };
 #define ZP_NUM_NATIVE_PARAMS (sizeof zp_native_params / sizeof zp_native_params[0])
 
@@ -201,8 +301,7 @@ static void zp_format_choices(const zp_param_def *def, char *buf, size_t cap)
   }
 }
 
-int zp_check_value(const zp_param_def *def, const char *clean_value, char *msg,
-                   size_t msg_cap)
+int zp_check_value(const zp_param_def *def, const char *clean_value, char *msg, size_t msg_cap)
 {
   char range[128], words[256];
   double v = 0.0;
@@ -218,15 +317,15 @@ int zp_check_value(const zp_param_def *def, const char *clean_value, char *msg,
   zp_format_range(def, range, sizeof range);
   if (def->type == ZP_PARAM_INT) {
     if (zp_parse_int(clean_value, &iv) != 0) {
-      snprintf(msg, msg_cap, "%s = %s is not an integer (expected an integer in %s)",
-               def->name, clean_value, range);
+      snprintf(msg, msg_cap, "%s = %s is not an integer (expected an integer in %s)", def->name,
+               clean_value, range);
       return ZOLTAN_FATAL;
     }
     v = iv;
   } else {
     if (zp_parse_double(clean_value, &v) != 0) {
-      snprintf(msg, msg_cap, "%s = %s is not a finite number (expected a number in %s)",
-               def->name, clean_value, range);
+      snprintf(msg, msg_cap, "%s = %s is not a finite number (expected a number in %s)", def->name,
+               clean_value, range);
       return ZOLTAN_FATAL;
     }
   }
@@ -333,27 +432,33 @@ int zp_register_method(const zp_method *m)
       return ZOLTAN_FATAL;
     }
     if (zp_is_native_param(d->name)) {
-      zp_error(yo, "method %s: parameter %s is a Zoltan parameter; a method may not take it "
-               "over (Zoltan would no longer see it)", m->name, d->name);
+      zp_error(yo,
+               "method %s: parameter %s is a Zoltan parameter; a method may not take it "
+               "over (Zoltan would no longer see it)",
+               m->name, d->name);
       return ZOLTAN_FATAL;
     }
   }
   if (zp_method_prefix(m, prefix, sizeof prefix) != 0) {
-    zp_error(yo, "method %s: param_prefix '%s' must be upper-case letters, digits or '_', "
-             "ending in '_'", m->name, m->param_prefix);
+    zp_error(yo,
+             "method %s: param_prefix '%s' must be upper-case letters, digits or '_', "
+             "ending in '_'",
+             m->name, m->param_prefix);
     return ZOLTAN_FATAL;
   }
   if (m->num_params > 0) {
     const char *taken = zp_native_param_with_prefix(prefix);
     if (taken != NULL) {
-      zp_error(yo, "method %s: parameter prefix %s is used by Zoltan's parameter %s; choose "
-               "another name or param_prefix", m->name, prefix, taken);
+      zp_error(yo,
+               "method %s: parameter prefix %s is used by Zoltan's parameter %s; choose "
+               "another name or param_prefix",
+               m->name, prefix, taken);
       return ZOLTAN_FATAL;
     }
     for (i = 0; zp_reserved_prefixes[i] != NULL; i++) {
       if (strncmp(prefix, zp_reserved_prefixes[i], strlen(zp_reserved_prefixes[i])) == 0) {
-        zp_error(yo, "method %s: parameter prefix %s is reserved for the adaptive trigger",
-                 m->name, prefix);
+        zp_error(yo, "method %s: parameter prefix %s is reserved for the adaptive trigger", m->name,
+                 prefix);
         return ZOLTAN_FATAL;
       }
     }
@@ -364,12 +469,15 @@ int zp_register_method(const zp_method *m)
     zp_param_ref other;
     size_t k;
     if (strncmp(d->name, prefix, strlen(prefix)) != 0 || strlen(d->name) == strlen(prefix)) {
-      zp_error(yo, "method %s: parameter %s does not start with the method's prefix %s "
-               "(set param_prefix for another prefix)", m->name, d->name, prefix);
+      zp_error(yo,
+               "method %s: parameter %s does not start with the method's prefix %s "
+               "(set param_prefix for another prefix)",
+               m->name, d->name, prefix);
       return ZOLTAN_FATAL;
     }
     if (d->type != ZP_PARAM_INT && d->type != ZP_PARAM_DOUBLE && d->type != ZP_PARAM_STRING) {
-      zp_error(yo, "method %s: parameter %s has an unknown type %d", m->name, d->name, (int)d->type);
+      zp_error(yo, "method %s: parameter %s has an unknown type %d", m->name, d->name,
+               (int)d->type);
       return ZOLTAN_FATAL;
     }
     if (zp_find_param(d->name, &other)) {

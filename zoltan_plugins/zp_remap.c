@@ -28,8 +28,8 @@ static int zp_pair_cmp(const void *x, const void *y)
 /* Order objects by (new, current) part with two counting passes (current
  * parts are -1..P-1), so that equal pairs are adjacent; linear and
  * deterministic.  count has P + 2 entries. */
-static void zp_sort_by_labels(size_t *idx, size_t *tmp, size_t *count, size_t N, int P, const int *cur,
-                              const int *newp)
+static void zp_sort_by_labels(size_t *idx, size_t *tmp, size_t *count, size_t N, int P,
+                              const int *cur, const int *newp)
 {
   size_t i, j;
   int pass;
@@ -86,7 +86,8 @@ int zp_remap(const zp_context *c, size_t N, const double *w, const int *cur, int
       ierr = ZOLTAN_OK;
       goto End;
     }
-  if (idx == NULL || tmp == NULL || count == NULL || pairs == NULL || perm == NULL || taken == NULL) goto End;
+  if (idx == NULL || tmp == NULL || count == NULL || pairs == NULL || perm == NULL || taken == NULL)
+    goto End;
   zp_sort_by_labels(idx, tmp, count, N, P, cur, newp);
   for (i = 0; i < N; i = k) {
     double shared = 0.0;

@@ -39,7 +39,8 @@ void zp_sort_by_gid(size_t *idx, size_t *tmp, size_t n, const ZOLTAN_ID_TYPE *g,
   size_t width, i;
   for (width = 1; width < n; width *= 2) {
     for (i = 0; i < n; i += 2 * width) {
-      size_t lo = i, mid = i + width < n ? i + width : n, hi = i + 2 * width < n ? i + 2 * width : n;
+      size_t lo = i, mid = i + width < n ? i + width : n,
+             hi = i + 2 * width < n ? i + 2 * width : n;
       size_t a = lo, b = mid, k = lo;
       while (a < mid && b < hi)
         tmp[k++] = zp_gid_cmp(g + idx[b] * ngid, g + idx[a] * ngid, ngid) < 0 ? idx[b++] : idx[a++];
@@ -57,8 +58,10 @@ long zp_find_gid(const ZOLTAN_ID_TYPE *sorted, size_t n, const ZOLTAN_ID_TYPE *k
     size_t mid = lo + (hi - lo) / 2;
     int cmp = zp_gid_cmp(sorted + mid * ngid, key, ngid);
     if (cmp == 0) return (long)mid;
-    if (cmp < 0) lo = mid + 1;
-    else hi = mid;
+    if (cmp < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return -1;
 }
@@ -69,40 +72,40 @@ long zp_find_gid(const ZOLTAN_ID_TYPE *sorted, size_t n, const ZOLTAN_ID_TYPE *k
  * on every rank; the "root" parts exist on ZP_ROOT only. */
 typedef struct zp_serial {
   /* Layout of the records, from the inputs the method asked for. */
-  int geom_dim;                /* coordinates per object record, 0 = none */
-  int with_graph;              /* 1 when edge records travel */
-  int edge_dim;                /* weights per edge record (>= 1; 1.0 without EDGE_WEIGHT_DIM) */
-  size_t id_bytes;             /* bytes of one global ID */
-  size_t obj_bytes;            /* object record: GID, weights, part, edge count, coordinates */
-  size_t edge_bytes;           /* edge record: neighbour GID, weights */
+  int geom_dim;      /* coordinates per object record, 0 = none */
+  int with_graph;    /* 1 when edge records travel */
+  int edge_dim;      /* weights per edge record (>= 1; 1.0 without EDGE_WEIGHT_DIM) */
+  size_t id_bytes;   /* bytes of one global ID */
+  size_t obj_bytes;  /* object record: GID, weights, part, edge count, coordinates */
+  size_t edge_bytes; /* edge record: neighbour GID, weights */
 
   /* Every rank. */
-  int local_edges;             /* edges of the local objects */
-  unsigned char *obj_out;      /* the local object records */
-  unsigned char *edge_out;     /* the local edge records */
-  int *reply;                  /* from the root: status, then the local objects' new parts */
+  int local_edges;         /* edges of the local objects */
+  unsigned char *obj_out;  /* the local object records */
+  unsigned char *edge_out; /* the local edge records */
+  int *reply;              /* from the root: status, then the local objects' new parts */
 
   /* Root: per rank. */
-  int *counts;                 /* 2 per rank: objects (-1 when short of memory), edges */
-  int *obj_first;              /* index of the rank's first object among all */
-  int *obj_recv;               /* bytes of the rank's object records */
-  int *obj_displ;              /* where they land in obj_in */
-  int *edge_recv;              /* bytes of the rank's edge records */
-  int *edge_displ;             /* where they land in edge_in */
-  int *reply_count;            /* ints of the rank's reply: 1 + its objects */
-  int *reply_displ;            /* where its reply starts in replies */
-  int *replies;                /* every rank's reply, concatenated */
+  int *counts;      /* 2 per rank: objects (-1 when short of memory), edges */
+  int *obj_first;   /* index of the rank's first object among all */
+  int *obj_recv;    /* bytes of the rank's object records */
+  int *obj_displ;   /* where they land in obj_in */
+  int *edge_recv;   /* bytes of the rank's edge records */
+  int *edge_displ;  /* where they land in edge_in */
+  int *reply_count; /* ints of the rank's reply: 1 + its objects */
+  int *reply_displ; /* where its reply starts in replies */
+  int *replies;     /* every rank's reply, concatenated */
 
   /* Root: every object and edge, in arrival order. */
-  size_t num_obj;              /* objects of all ranks */
-  size_t num_edges;            /* edges of all ranks */
-  unsigned char *obj_in;       /* gathered object records */
-  unsigned char *edge_in;      /* gathered edge records */
-  ZOLTAN_ID_TYPE *gids;        /* global IDs */
-  int *procs;                  /* owning rank */
-  size_t *edge_first;          /* first edge record of each object */
-  ZOLTAN_ID_TYPE *nbr;         /* neighbour GID of each edge */
-  double *edge_w;              /* edge_dim weights of each edge */
+  size_t num_obj;         /* objects of all ranks */
+  size_t num_edges;       /* edges of all ranks */
+  unsigned char *obj_in;  /* gathered object records */
+  unsigned char *edge_in; /* gathered edge records */
+  ZOLTAN_ID_TYPE *gids;   /* global IDs */
+  int *procs;             /* owning rank */
+  size_t *edge_first;     /* first edge record of each object */
+  ZOLTAN_ID_TYPE *nbr;    /* neighbour GID of each edge */
+  double *edge_w;         /* edge_dim weights of each edge */
 
   /* Root: the problem, sorted by global ID. */
   size_t *order;               /* arrival index of the k-th object by GID */
@@ -133,21 +136,20 @@ static void zp_serial_layout(const zp_context *c, zp_serial *s)
 
 static void zp_serial_free(zp_serial *s)
 {
-  void *bufs[] = {s->obj_out, s->edge_out, s->reply, s->counts, s->obj_first, s->obj_recv,
-                  s->obj_displ, s->edge_recv, s->edge_displ, s->reply_count, s->reply_displ, s->replies,
-                  s->obj_in, s->edge_in, s->gids, s->procs, s->edge_first, s->nbr,
-                  s->edge_w, s->order, s->sorted_gids, s->sorted_wgts, s->sorted_parts, s->sorted_procs,
-                  s->sorted_coords, s->adj_start, s->adj, s->sorted_edge_w, s->new_part};
+  void *bufs[] = {
+      s->obj_out,     s->edge_out,    s->reply,         s->counts,       s->obj_first,
+      s->obj_recv,    s->obj_displ,   s->edge_recv,     s->edge_displ,   s->reply_count,
+      s->reply_displ, s->replies,     s->obj_in,        s->edge_in,      s->gids,
+      s->procs,       s->edge_first,  s->nbr,           s->edge_w,       s->order,
+      s->sorted_gids, s->sorted_wgts, s->sorted_parts,  s->sorted_procs, s->sorted_coords,
+      s->adj_start,   s->adj,         s->sorted_edge_w, s->new_part};
   size_t i;
   for (i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]);
 }
 
 /* Where the fields of an object record start: GID, weights, part, edge
  * count, coordinates. */
-static size_t zp_off_wgts(const zp_serial *s)
-{
-  return s->id_bytes;
-}
+static size_t zp_off_wgts(const zp_serial *s) { return s->id_bytes; }
 
 static size_t zp_off_part(const zp_context *c, const zp_serial *s)
 {
@@ -192,7 +194,8 @@ static int zp_serial_pack(const zp_context *c, zp_serial *s)
     memcpy(obj + zp_off_part(c, s), &c->parts[i], sizeof(int));
     memcpy(obj + zp_off_nedges(c, s), &ne, sizeof(int));
     if (s->geom_dim > 0)
-      memcpy(obj + zp_off_coords(c, s), c->coords + (size_t)i * s->geom_dim, (size_t)s->geom_dim * sizeof(double));
+      memcpy(obj + zp_off_coords(c, s), c->coords + (size_t)i * s->geom_dim,
+             (size_t)s->geom_dim * sizeof(double));
     obj += s->obj_bytes;
     for (j = 0; j < ne; j++, e++) {
       memcpy(edge, c->nbr + e * c->ngid, s->id_bytes);
@@ -212,7 +215,7 @@ static int zp_serial_plan(const zp_context *c, zp_serial *s)
 {
   int P = c->r->size, i;
   long long obj_at = 0, edge_at = 0, reply_at = 0, first = 0;
-  int **per_rank[] = {&s->obj_first, &s->obj_recv, &s->obj_displ, &s->edge_recv,
+  int **per_rank[] = {&s->obj_first,  &s->obj_recv,    &s->obj_displ,  &s->edge_recv,
                       &s->edge_displ, &s->reply_count, &s->reply_displ};
   for (i = 0; i < (int)(sizeof per_rank / sizeof per_rank[0]); i++)
     if ((*per_rank[i] = malloc((size_t)P * sizeof(int))) == NULL) return ZOLTAN_MEMERR;
@@ -226,7 +229,8 @@ static int zp_serial_plan(const zp_context *c, zp_serial *s)
     long long obj_len = (long long)s->counts[2 * i] * (long long)s->obj_bytes;
     long long edge_len = (long long)s->counts[2 * i + 1] * (long long)s->edge_bytes;
     if (obj_len > INT_MAX || obj_at > INT_MAX || edge_len > INT_MAX || edge_at > INT_MAX) {
-      zp_error(c->yo, "too much data to gather on one rank (%zu objects, %zu edges)", s->num_obj, s->num_edges);
+      zp_error(c->yo, "too much data to gather on one rank (%zu objects, %zu edges)", s->num_obj,
+               s->num_edges);
       return ZOLTAN_FATAL;
     }
     s->obj_first[i] = (int)first;
@@ -262,11 +266,11 @@ static int zp_serial_gather(const zp_context *c, zp_serial *s, int local)
   if (root) ierr = zp_serial_plan(c, s);
   MPI_Bcast(&ierr, 1, MPI_INT, ZP_ROOT, comm);
   if (ierr < 0) return ierr;
-  MPI_Gatherv(s->obj_out, (int)((size_t)c->n * s->obj_bytes), MPI_BYTE, s->obj_in, s->obj_recv, s->obj_displ,
-              MPI_BYTE, ZP_ROOT, comm);
+  MPI_Gatherv(s->obj_out, (int)((size_t)c->n * s->obj_bytes), MPI_BYTE, s->obj_in, s->obj_recv,
+              s->obj_displ, MPI_BYTE, ZP_ROOT, comm);
   if (s->with_graph)
-    MPI_Gatherv(s->edge_out, (int)((size_t)s->local_edges * s->edge_bytes), MPI_BYTE, s->edge_in, s->edge_recv,
-                s->edge_displ, MPI_BYTE, ZP_ROOT, comm);
+    MPI_Gatherv(s->edge_out, (int)((size_t)s->local_edges * s->edge_bytes), MPI_BYTE, s->edge_in,
+                s->edge_recv, s->edge_displ, MPI_BYTE, ZP_ROOT, comm);
   return ierr;
 }
 
@@ -313,8 +317,8 @@ static int zp_serial_sort(const zp_context *c, zp_serial *s)
   s->sorted_parts = malloc((N + 1) * sizeof *s->sorted_parts);
   s->sorted_procs = malloc((N + 1) * sizeof *s->sorted_procs);
   if (s->geom_dim > 0) s->sorted_coords = malloc((N * s->geom_dim + 1) * sizeof *s->sorted_coords);
-  if (s->sorted_gids == NULL || s->sorted_wgts == NULL || s->sorted_parts == NULL || s->sorted_procs == NULL ||
-      (s->geom_dim > 0 && s->sorted_coords == NULL))
+  if (s->sorted_gids == NULL || s->sorted_wgts == NULL || s->sorted_parts == NULL ||
+      s->sorted_procs == NULL || (s->geom_dim > 0 && s->sorted_coords == NULL))
     return ZOLTAN_MEMERR;
   for (k = 0; k < N; k++) {
     size_t o = s->order[k];
@@ -323,9 +327,11 @@ static int zp_serial_sort(const zp_context *c, zp_serial *s)
     memcpy(s->sorted_wgts + k * c->wdim, rec + zp_off_wgts(s), (size_t)c->wdim * sizeof(double));
     memcpy(&s->sorted_parts[k], rec + zp_off_part(c, s), sizeof(int));
     if (s->geom_dim > 0)
-      memcpy(s->sorted_coords + k * s->geom_dim, rec + zp_off_coords(c, s), (size_t)s->geom_dim * sizeof(double));
+      memcpy(s->sorted_coords + k * s->geom_dim, rec + zp_off_coords(c, s),
+             (size_t)s->geom_dim * sizeof(double));
     s->sorted_procs[k] = s->procs[o];
-    if (k > 0 && zp_gid_cmp(s->sorted_gids + (k - 1) * c->ngid, s->sorted_gids + k * c->ngid, c->ngid) == 0) {
+    if (k > 0 && zp_gid_cmp(s->sorted_gids + (k - 1) * c->ngid, s->sorted_gids + k * c->ngid,
+                            c->ngid) == 0) {
       zp_format_gid(s->sorted_gids + k * c->ngid, c->ngid, g, sizeof g);
       zp_error(c->yo, "GID %s is given by rank %d and by rank %d; global IDs must be unique", g,
                s->sorted_procs[k - 1], s->sorted_procs[k]);
@@ -377,7 +383,8 @@ static int zp_serial_unpack_edges(const zp_context *c, zp_serial *s)
   for (k = 0; k < E; k++) {
     const unsigned char *rec = s->edge_in + k * s->edge_bytes;
     memcpy(s->nbr + k * c->ngid, rec, s->id_bytes);
-    memcpy(s->edge_w + k * (size_t)s->edge_dim, rec + s->id_bytes, (size_t)s->edge_dim * sizeof(double));
+    memcpy(s->edge_w + k * (size_t)s->edge_dim, rec + s->id_bytes,
+           (size_t)s->edge_dim * sizeof(double));
   }
   return ZOLTAN_OK;
 }
@@ -449,8 +456,8 @@ static int zp_serial_call(const zp_context *c, zp_serial *s)
   if (ierr < 0) return ierr;
   for (k = 0; k < N; k++) {
     if (s->new_part[k] < 0 || s->new_part[k] >= c->nparts) {
-      zp_error(c->yo, "method %s assigned an object to part %d, outside [0, %d)", m->name, s->new_part[k],
-               c->nparts);
+      zp_error(c->yo, "method %s assigned an object to part %d, outside [0, %d)", m->name,
+               s->new_part[k], c->nparts);
       return ZOLTAN_FATAL;
     }
   }
@@ -491,11 +498,12 @@ static int zp_serial_scatter(const zp_context *c, zp_serial *s, int status, int 
     for (k = 0; status >= 0 && k < s->num_obj; k++) {
       size_t o = s->order[k];
       rank = s->procs[o];
-      s->replies[(size_t)s->reply_displ[rank] + 1 + (o - (size_t)s->obj_first[rank])] = s->new_part[k];
+      s->replies[(size_t)s->reply_displ[rank] + 1 + (o - (size_t)s->obj_first[rank])] =
+          s->new_part[k];
     }
   }
-  MPI_Scatterv(s->replies, s->reply_count, s->reply_displ, MPI_INT, s->reply, c->n + 1, MPI_INT, ZP_ROOT,
-               c->r->comm);
+  MPI_Scatterv(s->replies, s->reply_count, s->reply_displ, MPI_INT, s->reply, c->n + 1, MPI_INT,
+               ZP_ROOT, c->r->comm);
   if (s->reply[0] >= 0) memcpy(new_part, s->reply + 1, (size_t)c->n * sizeof *new_part);
   return s->reply[0];
 }
@@ -506,8 +514,9 @@ int zp_run_serial(zp_context *c, int *new_part)
   int ierr;
   zp_serial_layout(c, &s);
   ierr = zp_serial_gather(c, &s, zp_serial_pack(c, &s));
-  if (ierr >= 0) ierr = zp_serial_scatter(c, &s, c->r->rank == ZP_ROOT ? zp_serial_solve(c, &s) : ZOLTAN_OK,
-                                          new_part);
+  if (ierr >= 0)
+    ierr = zp_serial_scatter(c, &s, c->r->rank == ZP_ROOT ? zp_serial_solve(c, &s) : ZOLTAN_OK,
+                             new_part);
   zp_serial_free(&s);
   return ierr;
 }

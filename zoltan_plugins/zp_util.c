@@ -30,8 +30,14 @@ int zp_parse_int(const char *clean, int *out)
   long v;
   if (clean == NULL || clean[0] == '\0') return -1;
   /* Zoltan reads any value that starts with T as true and F as false. */
-  if (clean[0] == 'T') { *out = 1; return 0; }
-  if (clean[0] == 'F') { *out = 0; return 0; }
+  if (clean[0] == 'T') {
+    *out = 1;
+    return 0;
+  }
+  if (clean[0] == 'F') {
+    *out = 0;
+    return 0;
+  }
   errno = 0;
   v = strtol(clean, &end, 10);
   if (errno != 0 || end == clean || *end != '\0' || v < -2147483647L - 1 || v > 2147483647L)
@@ -72,8 +78,7 @@ int zp_world_rank(void)
   return r;
 }
 
-static void zp_vmessage(const char *kind, const char *where, const char *fmt,
-                        va_list ap)
+static void zp_vmessage(const char *kind, const char *where, const char *fmt, va_list ap)
 {
   char text[1024];
   vsnprintf(text, sizeof text, fmt, ap);

@@ -55,55 +55,55 @@
 #define REC_WORDS(h) (1 + (size_t)(h) * (1 + EROSION_SLOTS))
 
 /* How the balance cost charged to the modelled time is obtained. */
-#define LB_CALIBRATED 0 /* median of calibration balances, same for every run */
-#define LB_MEASURED 1   /* each balance's own measured CPU time */
-#define LB_FIXED 2      /* given by --lb-cost */
+#define LB_CALIBRATED  0 /* median of calibration balances, same for every run */
+#define LB_MEASURED    1 /* each balance's own measured CPU time */
+#define LB_FIXED       2 /* given by --lb-cost */
 #define CALIB_BALANCES 9 /* balances done to calibrate the cost */
 
 /* One run of the comparison. */
 typedef struct run_spec {
-  char name[32];    /* file-name friendly label, e.g. std_zhai */
-  int balance;      /* 0: never balance */
-  int ulba;         /* 1: LB_METHOD=ULBA over the base method */
-  char alpha[16];   /* ULBA_ALPHA value (number or AUTO) */
-  char policy[24];  /* ADAPTIVE_POLICY */
+  char name[32];   /* file-name friendly label, e.g. std_zhai */
+  int balance;     /* 0: never balance */
+  int ulba;        /* 1: LB_METHOD=ULBA over the base method */
+  char alpha[16];  /* ULBA_ALPHA value (number or AUTO) */
+  char policy[24]; /* ADAPTIVE_POLICY */
 } run_spec;
 
 /* Options of the invocation. */
 typedef struct options {
-  erosion_config cfg; /* the problem (P is the number of ranks) */
-  long steps;         /* time steps per run */
-  char base[16];      /* base partitioner as given: RCB, RCB2D or GREEDY */
-  char method[16];    /* the Zoltan method of the base: RCB or GREEDY */
-  int dims;           /* geometric dimensions given to Zoltan: 1 or 2 */
-  int rows;           /* R, segments per column (objects = X R) */
-  char out[512];      /* output folder */
-  char tag[64];       /* prefix of the output files */
-  double unit_cost;   /* seconds per work unit; <= 0: calibrate */
-  int calib_sweeps;   /* sweeps per unit of the calibration (default: sweeps) */
-  double lb_cost;     /* balance cost in seconds when lb_mode is LB_FIXED */
-  int lb_mode;        /* LB_CALIBRATED, LB_MEASURED or LB_FIXED */
-  long period;        /* ADAPTIVE_PERIOD of the periodic run */
-  int no_measured;    /* omit measured columns (for byte-exact comparisons) */
-  int columns;        /* write per-column initial/final units */
-  int quiet;          /* no progress lines */
-  int ulba_guard;     /* ADAPTIVE_ULBA_GUARD=1 in every run's trigger */
-  int expect_same;    /* check: every run ends in the same cell state */
-  int expect_growth;  /* check: only columns of strong rocks gained work */
+  erosion_config cfg;    /* the problem (P is the number of ranks) */
+  long steps;            /* time steps per run */
+  char base[16];         /* base partitioner as given: RCB, RCB2D or GREEDY */
+  char method[16];       /* the Zoltan method of the base: RCB or GREEDY */
+  int dims;              /* geometric dimensions given to Zoltan: 1 or 2 */
+  int rows;              /* R, segments per column (objects = X R) */
+  char out[512];         /* output folder */
+  char tag[64];          /* prefix of the output files */
+  double unit_cost;      /* seconds per work unit; <= 0: calibrate */
+  int calib_sweeps;      /* sweeps per unit of the calibration (default: sweeps) */
+  double lb_cost;        /* balance cost in seconds when lb_mode is LB_FIXED */
+  int lb_mode;           /* LB_CALIBRATED, LB_MEASURED or LB_FIXED */
+  long period;           /* ADAPTIVE_PERIOD of the periodic run */
+  int no_measured;       /* omit measured columns (for byte-exact comparisons) */
+  int columns;           /* write per-column initial/final units */
+  int quiet;             /* no progress lines */
+  int ulba_guard;        /* ADAPTIVE_ULBA_GUARD=1 in every run's trigger */
+  int expect_same;       /* check: every run ends in the same cell state */
+  int expect_growth;     /* check: only columns of strong rocks gained work */
   char expect_equal[64]; /* check: "A,B" runs A and B wrote identical CSV rows */
-  run_spec *runs;     /* runs to do, in order */
-  int nruns;          /* number of runs */
+  run_spec *runs;        /* runs to do, in order */
+  int nruns;             /* number of runs */
 } options;
 
 /* The local part of the mesh and everything derived from the partition. */
 typedef struct sim {
-  const options *opt; /* the invocation */
-  int rank, size;     /* MPI */
-  int s;              /* column height */
-  long X;             /* number of columns */
-  int R;              /* segments per column */
-  int h;              /* cells per segment, s / R */
-  long NO;            /* number of objects (segments), X R */
+  const options *opt;    /* the invocation */
+  int rank, size;        /* MPI */
+  int s;                 /* column height */
+  long X;                /* number of columns */
+  int R;                 /* segments per column */
+  int h;                 /* cells per segment, s / R */
+  long NO;               /* number of objects (segments), X R */
   unsigned char *strong; /* strong-rock flags, P entries */
   /* Local segments, sorted by id.  Segment id g = x R + b holds the cells
    * b h .. b h + h - 1 of column x. */
@@ -113,30 +113,30 @@ typedef struct sim {
   double *U, *U2;        /* values (n EROSION_SLOTS h), current and next */
   char *gone;            /* 1 once packed for another rank */
   /* Segments received by migration, appended after the call. */
-  int nin, capin;        /* count, allocated */
-  double *inbuf;         /* REC_WORDS(h) doubles per incoming segment */
+  int nin, capin; /* count, allocated */
+  double *inbuf;  /* REC_WORDS(h) doubles per incoming segment */
   /* Partition-derived data. */
-  int *owner;            /* owner rank of every segment (NO entries) */
+  int *owner;                 /* owner rank of every segment (NO entries) */
   const unsigned char **colT; /* types of segment g if local or halo, else NULL */
-  const double **colU;   /* values of segment g if local or halo, else NULL */
+  const double **colU;        /* values of segment g if local or halo, else NULL */
   /* Halo: per peer rank, the segments sent and received (sorted by id). */
-  int *scount, *rcount;  /* segments per peer */
-  long *slist, *rlist;   /* segments, grouped by peer */
-  double *sbuf, *rbuf;   /* message buffers */
-  unsigned char *hT;     /* received types */
-  double *hU;            /* received values */
-  long nsend, nrecv;     /* totals */
-  double *col_units;     /* units of each local segment this step */
-  int calib_hot;         /* calibration: the middle stripe weighs double */
+  int *scount, *rcount; /* segments per peer */
+  long *slist, *rlist;  /* segments, grouped by peer */
+  double *sbuf, *rbuf;  /* message buffers */
+  unsigned char *hT;    /* received types */
+  double *hU;           /* received values */
+  long nsend, nrecv;    /* totals */
+  double *col_units;    /* units of each local segment this step */
+  int calib_hot;        /* calibration: the middle stripe weighs double */
 } sim;
 
 static int g_rank = 0;
 
-#define FAIL(...)                                   \
-  do {                                              \
-    fprintf(stderr, "erosion[%d]: ", g_rank);       \
-    fprintf(stderr, __VA_ARGS__);                   \
-    fprintf(stderr, "\n");                          \
+#define FAIL(...)                                                                                  \
+  do {                                                                                             \
+    fprintf(stderr, "erosion[%d]: ", g_rank);                                                      \
+    fprintf(stderr, __VA_ARGS__);                                                                  \
+    fprintf(stderr, "\n");                                                                         \
   } while (0)
 
 static double thread_cpu(void)
@@ -323,8 +323,10 @@ static int rebuild(sim *m)
       for (i = 0; i < m->n; i++) {
         long x = m->ids[i];
         if (neighbour_owned_by(m, x, r)) {
-          if (pass == 1) m->slist[ns] = x;
-          else m->scount[r]++;
+          if (pass == 1)
+            m->slist[ns] = x;
+          else
+            m->scount[r]++;
           ns++;
         }
       }
@@ -332,8 +334,10 @@ static int rebuild(sim *m)
       for (k = 0; k < m->NO; k++) {
         if (m->owner[k] != r) continue;
         if (neighbour_owned_by(m, k, m->rank)) {
-          if (pass == 1) m->rlist[nr] = k;
-          else m->rcount[r]++;
+          if (pass == 1)
+            m->rlist[nr] = k;
+          else
+            m->rcount[r]++;
           nr++;
         }
       }
@@ -390,14 +394,14 @@ static int halo_exchange(sim *m)
   }
   for (r = 0; r < m->size; r++) {
     if (m->rcount[r] > 0)
-      MPI_Irecv(m->rbuf + (size_t)roff * w, (int)(m->rcount[r] * w), MPI_DOUBLE, r, 7, MPI_COMM_WORLD,
-                &req[nreq++]);
+      MPI_Irecv(m->rbuf + (size_t)roff * w, (int)(m->rcount[r] * w), MPI_DOUBLE, r, 7,
+                MPI_COMM_WORLD, &req[nreq++]);
     roff += m->rcount[r];
   }
   for (r = 0; r < m->size; r++) {
     if (m->scount[r] > 0)
-      MPI_Isend(m->sbuf + (size_t)soff * w, (int)(m->scount[r] * w), MPI_DOUBLE, r, 7, MPI_COMM_WORLD,
-                &req[nreq++]);
+      MPI_Isend(m->sbuf + (size_t)soff * w, (int)(m->scount[r] * w), MPI_DOUBLE, r, 7,
+                MPI_COMM_WORLD, &req[nreq++]);
     soff += m->scount[r];
   }
   MPI_Waitall(nreq, req, st);
@@ -441,14 +445,12 @@ static long compute(sim *m, long step, long *eroded)
     int has_l = x > 0, has_r = x + 1 < m->X, has_b = b > 0, has_a = b + 1 < R;
     /* The ghost cells below and above: the top cell of the segment below,
      * the bottom cell of the segment above. */
-    u = erosion_segment_step(&m->opt->cfg, m->strong, step, x, b * m->h, m->h,
-                             has_l ? m->colT[g - R] : NULL, has_l ? m->colU[g - R] : NULL,
-                             m->T + i * h, m->U + i * w, has_r ? m->colT[g + R] : NULL,
-                             has_r ? m->colU[g + R] : NULL,
-                             has_b ? m->colT[g - 1] + (h - 1) : NULL,
-                             has_b ? m->colU[g - 1] + (h - 1) * EROSION_SLOTS : NULL,
-                             has_a ? m->colT[g + 1] : NULL, has_a ? m->colU[g + 1] : NULL,
-                             m->T2 + i * h, m->U2 + i * w, &e);
+    u = erosion_segment_step(
+        &m->opt->cfg, m->strong, step, x, b * m->h, m->h, has_l ? m->colT[g - R] : NULL,
+        has_l ? m->colU[g - R] : NULL, m->T + i * h, m->U + i * w, has_r ? m->colT[g + R] : NULL,
+        has_r ? m->colU[g + R] : NULL, has_b ? m->colT[g - 1] + (h - 1) : NULL,
+        has_b ? m->colU[g - 1] + (h - 1) * EROSION_SLOTS : NULL, has_a ? m->colT[g + 1] : NULL,
+        has_a ? m->colU[g + 1] : NULL, m->T2 + i * h, m->U2 + i * w, &e);
     m->col_units[i] = (double)u;
     units += u;
     er += e;
@@ -486,7 +488,8 @@ static void cb_obj_list(void *d, int ng, int nl, ZOLTAN_ID_PTR gids, ZOLTAN_ID_P
     if (wdim > 0) {
       long x = m->ids[i] / m->R, mid = (long)(m->size / 2) * m->s;
       double f = m->calib_hot && x >= mid && x < mid + m->s ? 2.0 : 1.0;
-      w[i * wdim] = (float)(f * (double)erosion_column_units(&m->opt->cfg, m->h, m->T + (size_t)i * m->h));
+      w[i * wdim] =
+          (float)(f * (double)erosion_column_units(&m->opt->cfg, m->h, m->T + (size_t)i * m->h));
     }
   }
   *ierr = ZOLTAN_OK;
@@ -530,8 +533,8 @@ static int cb_size(void *d, int ng, int nl, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid
   return (int)(REC_WORDS(((sim *)d)->h) * sizeof(double));
 }
 
-static void cb_pack(void *d, int ng, int nl, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int dest, int size,
-                    char *buf, int *ierr)
+static void cb_pack(void *d, int ng, int nl, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int dest,
+                    int size, char *buf, int *ierr)
 {
   sim *m = d;
   int i = (int)*lid;
@@ -626,12 +629,13 @@ static int balance_once(sim *m, struct Zoltan_Struct *zz, const char *name, doub
   int *ip = NULL, *ipa = NULL, *ep = NULL, *epa = NULL, zerr;
   long tot_before = 0, tot_after = 0, loc = 0;
   double c0, w0, loc2[2];
-  for (i = 0; i < m->n; i++) loc += erosion_column_units(&m->opt->cfg, m->h, m->T + (size_t)i * m->h);
+  for (i = 0; i < m->n; i++)
+    loc += erosion_column_units(&m->opt->cfg, m->h, m->T + (size_t)i * m->h);
   MPI_Allreduce(&loc, &tot_before, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   w0 = MPI_Wtime();
   c0 = thread_cpu();
-  zerr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el,
-                             &ep, &epa);
+  zerr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
+                             &el, &ep, &epa);
   if (zerr != ZOLTAN_OK && zerr != ZOLTAN_WARN) {
     FAIL("%s: Zoltan_LB_Partition returned %d", name, zerr);
     return -1;
@@ -644,7 +648,8 @@ static int balance_once(sim *m, struct Zoltan_Struct *zz, const char *name, doub
   MPI_Allreduce(loc2, glob, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   /* Conservation of the work across the balance. */
   loc = 0;
-  for (i = 0; i < m->n; i++) loc += erosion_column_units(&m->opt->cfg, m->h, m->T + (size_t)i * m->h);
+  for (i = 0; i < m->n; i++)
+    loc += erosion_column_units(&m->opt->cfg, m->h, m->T + (size_t)i * m->h);
   MPI_Allreduce(&loc, &tot_after, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (tot_after != tot_before) {
     FAIL("%s: total work changed across a balance: %ld -> %ld", name, tot_before, tot_after);
@@ -662,7 +667,8 @@ static double calibrate(const options *opt, int size)
   erosion_config c = opt->cfg;
   size_t s = (size_t)c.s;
   unsigned char *t = malloc(3 * s), *nt = malloc(s);
-  double *u = malloc(3 * s * EROSION_SLOTS * sizeof *u), *nu = malloc(s * EROSION_SLOTS * sizeof *nu);
+  double *u = malloc(3 * s * EROSION_SLOTS * sizeof *u),
+         *nu = malloc(s * EROSION_SLOTS * sizeof *nu);
   unsigned char flag = 0;
   double mine = 0.0, *all = NULL, med = 0.0;
   long units = 0, rep = 0, e;
@@ -756,8 +762,8 @@ static int cmp_double(const void *a, const void *b)
  * rock creates), so that each moves columns like a real balance does;
  * res->lb_cost_total gets the median of their costs (max over ranks of the
  * CPU time). */
-static int do_run(const options *opt, const run_spec *rs, int irun, double unit_cost,
-                  double lb_cal, run_result *res)
+static int do_run(const options *opt, const run_spec *rs, int irun, double unit_cost, double lb_cal,
+                  run_result *res)
 {
   sim m;
   struct Zoltan_Struct *zz = NULL;
@@ -831,7 +837,8 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
     }
     snprintf(buf, sizeof buf, "%ld", opt->period);
     adaptive_set_param(trig, "ADAPTIVE_PERIOD", buf);
-    if (opt->ulba_guard && adaptive_set_param(trig, "ADAPTIVE_ULBA_GUARD", "1") != ZOLTAN_OK) goto end;
+    if (opt->ulba_guard && adaptive_set_param(trig, "ADAPTIVE_ULBA_GUARD", "1") != ZOLTAN_OK)
+      goto end;
     /* A known balance cost seeds C, so that the trigger needs no first
      * balance to measure it (every balanced run gets the same seed). */
     if (opt->lb_mode != LB_MEASURED && rs->balance == 1) {
@@ -867,17 +874,21 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
       FAIL("cannot write %s", path);
       goto end;
     }
-    fprintf(csv, "# erosion run %s: P=%d s=%d N=%d p_strong=%g p_weak=%g seed=%llu sweeps=%d "
-                 "calib_sweeps=%d refined_units=%d erosion=%s base=%s rows=%d method=%s alpha=%s "
-                 "policy=%s ulba_guard=%d unit_cost_s=%.6e lb_cost=%s\n",
+    fprintf(csv,
+            "# erosion run %s: P=%d s=%d N=%d p_strong=%g p_weak=%g seed=%llu sweeps=%d "
+            "calib_sweeps=%d refined_units=%d erosion=%s base=%s rows=%d method=%s alpha=%s "
+            "policy=%s ulba_guard=%d unit_cost_s=%.6e lb_cost=%s\n",
             rs->name, P, m.s, opt->cfg.num_strong, opt->cfg.p_strong, opt->cfg.p_weak,
             (unsigned long long)opt->cfg.seed, opt->cfg.sweeps, opt->calib_sweeps,
-            opt->cfg.refined_units, opt->cfg.erosion == EROSION_FROM_BELOW ? "from-below" : "isotropic",
-            opt->base, m.R,
+            opt->cfg.refined_units,
+            opt->cfg.erosion == EROSION_FROM_BELOW ? "from-below" : "isotropic", opt->base, m.R,
             rs->balance ? (rs->ulba ? "ULBA" : opt->method) : "none", rs->ulba ? rs->alpha : "-",
             rs->balance ? rs->policy : "-", opt->ulba_guard, unit_cost,
-            opt->lb_mode == LB_MEASURED ? "measured" : opt->lb_mode == LB_FIXED ? "fixed" : "calibrated");
-    fprintf(csv, "step,lb,alpha_used,units_max,units_avg,model_max_s,model_avg_s,usage_model,lb_cost_s");
+            opt->lb_mode == LB_MEASURED ? "measured"
+            : opt->lb_mode == LB_FIXED  ? "fixed"
+                                        : "calibrated");
+    fprintf(csv,
+            "step,lb,alpha_used,units_max,units_avg,model_max_s,model_avg_s,usage_model,lb_cost_s");
     for (i = 0; i < P; i++) fprintf(csv, ",units_r%d", i);
     if (!opt->no_measured) fprintf(csv, ",meas_max_s,meas_avg_s,usage_meas,lb_cpu_s,lb_wall_s");
     fprintf(csv, "\n");
@@ -1059,8 +1070,10 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
           int rock = (int)(k / m.s);
           fprintf(f, "%ld,%d,%d,%ld,%ld\n", k, rock, m.strong[rock], byx[2 * k], byx[2 * k + 1]);
           if (byx[2 * k + 1] != byx[2 * k]) {
-            if (m.strong[rock]) grown_strong++;
-            else grown_weak++;
+            if (m.strong[rock])
+              grown_strong++;
+            else
+              grown_weak++;
           }
         }
         if (opt->expect_growth && (grown_weak > 0 || grown_strong == 0)) {
@@ -1236,37 +1249,51 @@ static int parse(int argc, char **argv, options *o)
   for (i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define ARG(name) (!strcmp(a, name) && v && (i++, 1))
-    if (ARG("--s")) o->cfg.s = atoi(v);
-    else if (ARG("--steps")) o->steps = atol(v);
-    else if (ARG("--strong")) o->cfg.num_strong = atoi(v);
-    else if (ARG("--p-strong")) o->cfg.p_strong = atof(v);
-    else if (ARG("--p-weak")) o->cfg.p_weak = atof(v);
-    else if (ARG("--seed")) o->cfg.seed = strtoull(v, NULL, 10);
-    else if (ARG("--sweeps")) o->cfg.sweeps = atoi(v);
-    else if (ARG("--refined-units")) o->cfg.refined_units = atoi(v);
+    if (ARG("--s"))
+      o->cfg.s = atoi(v);
+    else if (ARG("--steps"))
+      o->steps = atol(v);
+    else if (ARG("--strong"))
+      o->cfg.num_strong = atoi(v);
+    else if (ARG("--p-strong"))
+      o->cfg.p_strong = atof(v);
+    else if (ARG("--p-weak"))
+      o->cfg.p_weak = atof(v);
+    else if (ARG("--seed"))
+      o->cfg.seed = strtoull(v, NULL, 10);
+    else if (ARG("--sweeps"))
+      o->cfg.sweeps = atoi(v);
+    else if (ARG("--refined-units"))
+      o->cfg.refined_units = atoi(v);
     else if (ARG("--erosion")) {
-      if (!strcmp(v, "isotropic")) o->cfg.erosion = EROSION_ISOTROPIC;
-      else if (!strcmp(v, "from-below")) o->cfg.erosion = EROSION_FROM_BELOW;
+      if (!strcmp(v, "isotropic"))
+        o->cfg.erosion = EROSION_ISOTROPIC;
+      else if (!strcmp(v, "from-below"))
+        o->cfg.erosion = EROSION_FROM_BELOW;
       else {
         FAIL("--erosion %s: give isotropic or from-below", v);
         return -1;
       }
-    }
-    else if (ARG("--base")) snprintf(o->base, sizeof o->base, "%s", v);
+    } else if (ARG("--base"))
+      snprintf(o->base, sizeof o->base, "%s", v);
     else if (ARG("--rows")) {
       if (int_arg(a, v, 1, 1 << 16, &o->rows) != 0) return -1;
-    }
-    else if (ARG("--runs")) runs = v;
-    else if (ARG("--alpha")) alpha = v;
-    else if (ARG("--period")) o->period = atol(v);
-    else if (ARG("--unit-cost")) o->unit_cost = atof(v);
+    } else if (ARG("--runs"))
+      runs = v;
+    else if (ARG("--alpha"))
+      alpha = v;
+    else if (ARG("--period"))
+      o->period = atol(v);
+    else if (ARG("--unit-cost"))
+      o->unit_cost = atof(v);
     else if (ARG("--calib-sweeps")) {
       /* The bound of erosion_config_check's sweeps. */
       if (int_arg(a, v, 1, 1 << 20, &o->calib_sweeps) != 0) return -1;
-    }
-    else if (ARG("--lb-cost")) {
-      if (!strcmp(v, "measured")) o->lb_mode = LB_MEASURED;
-      else if (!strcmp(v, "calibrated")) o->lb_mode = LB_CALIBRATED;
+    } else if (ARG("--lb-cost")) {
+      if (!strcmp(v, "measured"))
+        o->lb_mode = LB_MEASURED;
+      else if (!strcmp(v, "calibrated"))
+        o->lb_mode = LB_CALIBRATED;
       else {
         o->lb_mode = LB_FIXED;
         o->lb_cost = atof(v);
@@ -1275,17 +1302,26 @@ static int parse(int argc, char **argv, options *o)
           return -1;
         }
       }
-    }
-    else if (ARG("--out")) snprintf(o->out, sizeof o->out, "%s", v);
-    else if (ARG("--tag")) snprintf(o->tag, sizeof o->tag, "%s", v);
-    else if (!strcmp(a, "--no-measured")) o->no_measured = 1;
-    else if (!strcmp(a, "--columns")) o->columns = 1;
-    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) return -1;
-    else if (!strcmp(a, "--quiet")) o->quiet = 1;
-    else if (!strcmp(a, "--ulba-guard")) o->ulba_guard = 1;
-    else if (!strcmp(a, "--expect-same-physics")) o->expect_same = 1;
-    else if (!strcmp(a, "--expect-growth-near-strong")) o->expect_growth = o->columns = 1;
-    else if (ARG("--expect-equal")) snprintf(o->expect_equal, sizeof o->expect_equal, "%s", v);
+    } else if (ARG("--out"))
+      snprintf(o->out, sizeof o->out, "%s", v);
+    else if (ARG("--tag"))
+      snprintf(o->tag, sizeof o->tag, "%s", v);
+    else if (!strcmp(a, "--no-measured"))
+      o->no_measured = 1;
+    else if (!strcmp(a, "--columns"))
+      o->columns = 1;
+    else if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+      return -1;
+    else if (!strcmp(a, "--quiet"))
+      o->quiet = 1;
+    else if (!strcmp(a, "--ulba-guard"))
+      o->ulba_guard = 1;
+    else if (!strcmp(a, "--expect-same-physics"))
+      o->expect_same = 1;
+    else if (!strcmp(a, "--expect-growth-near-strong"))
+      o->expect_growth = o->columns = 1;
+    else if (ARG("--expect-equal"))
+      snprintf(o->expect_equal, sizeof o->expect_equal, "%s", v);
     else {
       FAIL("bad argument %s", a);
       return -1;
@@ -1374,8 +1410,8 @@ static int run_checks(const options *o, const run_result *res)
     }
     /* The lower bound is the same for every run (the work of a step does not
      * depend on the partition) and no run beats it. */
-    if (o->expect_same && (res[i].model_ideal != res[first].model_ideal ||
-                           res[i].model_total < res[i].model_ideal)) {
+    if (o->expect_same &&
+        (res[i].model_ideal != res[first].model_ideal || res[i].model_total < res[i].model_ideal)) {
       FAIL("run %s: modelled time %.6e s, lower bound %.6e s (run %s: %.6e s)", o->runs[i].name,
            res[i].model_total, res[i].model_ideal, o->runs[first].name, res[first].model_ideal);
       bad = 1;
@@ -1397,8 +1433,10 @@ static int run_checks(const options *o, const run_result *res)
     }
     snprintf(pa, sizeof pa, "%s/%s_%s.csv", o->out, o->tag, a);
     snprintf(pb, sizeof pb, "%s/%s_%s.csv", o->out, o->tag, b);
-    if (same_rows(pa, pb) != 0) bad = 1;
-    else printf("erosion: runs %s and %s wrote identical rows\n", a, b);
+    if (same_rows(pa, pb) != 0)
+      bad = 1;
+    else
+      printf("erosion: runs %s and %s wrote identical rows\n", a, b);
   }
   return bad;
 }
@@ -1427,8 +1465,8 @@ int main(int argc, char **argv)
     if (rank == 0)
       FAIL("bad problem: s = %d (>= 4), N = %d (0..P = %d), p-strong %g and p-weak %g (in [0, 1]), "
            "sweeps %d (>= 1), refined-units %d (4..64, a multiple of 4)",
-           opt.cfg.s, opt.cfg.num_strong, opt.cfg.P, opt.cfg.p_strong, opt.cfg.p_weak, opt.cfg.sweeps,
-           opt.cfg.refined_units);
+           opt.cfg.s, opt.cfg.num_strong, opt.cfg.P, opt.cfg.p_strong, opt.cfg.p_weak,
+           opt.cfg.sweeps, opt.cfg.refined_units);
     MPI_Finalize();
     return 2;
   }
@@ -1465,23 +1503,29 @@ int main(int argc, char **argv)
   if (rank == 0) {
     printf("erosion: P=%d ranks, s=%d (%ld x %d cells), N=%d strong (p=%g), weak p=%g, seed=%llu, "
            "%ld steps, base %s, objects: %s\n",
-           size, opt.cfg.s, erosion_width(&opt.cfg), opt.cfg.s, opt.cfg.num_strong, opt.cfg.p_strong,
-           opt.cfg.p_weak, (unsigned long long)opt.cfg.seed, opt.steps, opt.base,
+           size, opt.cfg.s, erosion_width(&opt.cfg), opt.cfg.s, opt.cfg.num_strong,
+           opt.cfg.p_strong, opt.cfg.p_weak, (unsigned long long)opt.cfg.seed, opt.steps, opt.base,
            opt.rows == 1 ? "columns" : "column segments");
-    if (opt.rows > 1) printf("erosion: %d segments of %d cells per column\n", opt.rows, opt.cfg.s / opt.rows);
+    if (opt.rows > 1)
+      printf("erosion: %d segments of %d cells per column\n", opt.rows, opt.cfg.s / opt.rows);
     char how[64];
-    if (opt.unit_cost > 0) snprintf(how, sizeof how, "given");
-    else snprintf(how, sizeof how, "calibrated at %d sweeps per unit, median over ranks", opt.calib_sweeps);
+    if (opt.unit_cost > 0)
+      snprintf(how, sizeof how, "given");
+    else
+      snprintf(how, sizeof how, "calibrated at %d sweeps per unit, median over ranks",
+               opt.calib_sweeps);
     printf("erosion: cost per work unit %.3e s (%s); balance cost %s\n", unit_cost, how,
            opt.lb_mode == LB_FIXED ? "fixed by --lb-cost"
-           : opt.lb_mode == LB_MEASURED ? "measured per balance (max over ranks of CPU time)"
-                                        : "calibrated (median of 9 balances, max over ranks of CPU time)");
+           : opt.lb_mode == LB_MEASURED
+               ? "measured per balance (max over ranks of CPU time)"
+               : "calibrated (median of 9 balances, max over ranks of CPU time)");
     if (opt.lb_mode != LB_MEASURED) printf("erosion: balance cost charged %.3e s\n", lb_cal);
     fflush(stdout);
   }
   for (i = 0; i < opt.nruns; i++) {
     if (opt.runs[i].ulba && !ulba_ok) {
-      if (rank == 0) printf("erosion: run %s skipped: LB_METHOD=ULBA is not built\n", opt.runs[i].name);
+      if (rank == 0)
+        printf("erosion: run %s skipped: LB_METHOD=ULBA is not built\n", opt.runs[i].name);
       res[i].model_total = NAN;
       continue;
     }
@@ -1503,21 +1547,21 @@ int main(int argc, char **argv)
                    "split_columns,ideal_s\n");
     printf("\n%-12s %6s %10s %8s %5s %7s %9s | %11s\n", "run", "alpha", "policy", "modelled", "LBs",
            "usage", "vs std", "measured");
-    printf("%-12s %6s %10s %8s %5s %7s %9s | %11s\n", "", "", "", "time (s)", "", "(model)", "+ZHAI",
-           "CPU time (s)");
+    printf("%-12s %6s %10s %8s %5s %7s %9s | %11s\n", "", "", "", "time (s)", "", "(model)",
+           "+ZHAI", "CPU time (s)");
     for (i = 0; i < opt.nruns && !rc; i++) {
       const run_spec *r = &opt.runs[i];
       double gain = (refv - res[i].model_total) / refv;
       if (isnan(res[i].model_total)) continue;
-      printf("%-12s %6s %10s %8.4f %5ld %7.3f %+8.2f%% | %11.4f\n", r->name, r->ulba ? r->alpha : "-",
-             r->balance ? r->policy : "-", res[i].model_total, res[i].lb_count, res[i].usage_mean,
-             100.0 * gain, res[i].meas_total);
+      printf("%-12s %6s %10s %8.4f %5ld %7.3f %+8.2f%% | %11.4f\n", r->name,
+             r->ulba ? r->alpha : "-", r->balance ? r->policy : "-", res[i].model_total,
+             res[i].lb_count, res[i].usage_mean, 100.0 * gain, res[i].meas_total);
       if (sum)
-        fprintf(sum, "%s,%d,%d,%s,%s,%.6e,%.6e,%.6e,%ld,%.5f,%.5f,%.6e,%.6e,%ld,%llu,%ld,%.6e\n", r->name,
-                size,
-                opt.cfg.num_strong, r->ulba ? r->alpha : "", r->balance ? r->policy : "",
-                res[i].model_total, res[i].model_compute, res[i].lb_cost_total, res[i].lb_count,
-                res[i].usage_mean, gain, opt.no_measured ? 0.0 : res[i].meas_total,
+        fprintf(sum, "%s,%d,%d,%s,%s,%.6e,%.6e,%.6e,%ld,%.5f,%.5f,%.6e,%.6e,%ld,%llu,%ld,%.6e\n",
+                r->name, size, opt.cfg.num_strong, r->ulba ? r->alpha : "",
+                r->balance ? r->policy : "", res[i].model_total, res[i].model_compute,
+                res[i].lb_cost_total, res[i].lb_count, res[i].usage_mean, gain,
+                opt.no_measured ? 0.0 : res[i].meas_total,
                 opt.no_measured ? 0.0 : res[i].lb_cpu_total, res[i].final_units,
                 (unsigned long long)res[i].fingerprint, res[i].split_columns, res[i].model_ideal);
     }

@@ -7,7 +7,7 @@
 
 /* The value a wall (rock cell) imposes on its fluid neighbours, and the
  * value flowing in through the left boundary of the domain. */
-#define WALL_VALUE 0.0
+#define WALL_VALUE   0.0
 #define INFLOW_VALUE 1.0
 
 int erosion_config_check(const erosion_config *cfg)
@@ -22,16 +22,14 @@ int erosion_config_check(const erosion_config *cfg)
   if (cfg->sweeps < 1) return EROSION_ERR_ARG;
   if (cfg->refined_units < 4 || cfg->refined_units > 64 || cfg->refined_units % 4 != 0)
     return EROSION_ERR_ARG;
-  if (cfg->erosion != EROSION_ISOTROPIC && cfg->erosion != EROSION_FROM_BELOW) return EROSION_ERR_ARG;
+  if (cfg->erosion != EROSION_ISOTROPIC && cfg->erosion != EROSION_FROM_BELOW)
+    return EROSION_ERR_ARG;
   /* The sweeps of a refined sub-cell must not overflow an int. */
   if (cfg->sweeps > (1 << 20)) return EROSION_ERR_ARG;
   return EROSION_OK;
 }
 
-long erosion_width(const erosion_config *cfg)
-{
-  return (long)cfg->P * cfg->s;
-}
+long erosion_width(const erosion_config *cfg) { return (long)cfg->P * cfg->s; }
 
 double erosion_uniform(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
 {
@@ -81,8 +79,8 @@ int erosion_rock_of_cell(const erosion_config *cfg, long x, long y)
   return dx * dx + dy * dy <= r * r ? (int)k : -1;
 }
 
-void erosion_segment_init(const erosion_config *cfg, long x, int y0, int h,
-                          unsigned char *type, double *u)
+void erosion_segment_init(const erosion_config *cfg, long x, int y0, int h, unsigned char *type,
+                          double *u)
 {
   int y, j;
   for (y = 0; y < h; y++) {
@@ -93,8 +91,7 @@ void erosion_segment_init(const erosion_config *cfg, long x, int y0, int h,
   }
 }
 
-void erosion_column_init(const erosion_config *cfg, long x,
-                         unsigned char *type, double *u)
+void erosion_column_init(const erosion_config *cfg, long x, unsigned char *type, double *u)
 {
   erosion_segment_init(cfg, x, 0, cfg->s, type, u);
 }
@@ -104,8 +101,10 @@ long erosion_column_units(const erosion_config *cfg, int n, const unsigned char 
   long units = 0;
   int y;
   for (y = 0; y < n; y++) {
-    if (type[y] == EROSION_FLUID) units += EROSION_UNITS_FLUID;
-    else if (type[y] == EROSION_REFINED) units += cfg->refined_units;
+    if (type[y] == EROSION_FLUID)
+      units += EROSION_UNITS_FLUID;
+    else if (type[y] == EROSION_REFINED)
+      units += cfg->refined_units;
   }
   return units;
 }
@@ -129,9 +128,8 @@ static double relax(double v, double nsum, int sweeps)
   return v;
 }
 
-long erosion_segment_step(const erosion_config *cfg, const unsigned char *strong,
-                          long step, long x, int y0, int h,
-                          const unsigned char *left_t, const double *left_u,
+long erosion_segment_step(const erosion_config *cfg, const unsigned char *strong, long step, long x,
+                          int y0, int h, const unsigned char *left_t, const double *left_u,
                           const unsigned char *mid_t, const double *mid_u,
                           const unsigned char *right_t, const double *right_u,
                           const unsigned char *below_t, const double *below_u,
@@ -210,12 +208,11 @@ long erosion_segment_step(const erosion_config *cfg, const unsigned char *strong
   return units;
 }
 
-long erosion_column_step(const erosion_config *cfg, const unsigned char *strong,
-                         long step, long x, const unsigned char *left_t,
-                         const double *left_u, const unsigned char *mid_t,
-                         const double *mid_u, const unsigned char *right_t,
-                         const double *right_u, unsigned char *new_type,
-                         double *new_u, long *eroded)
+long erosion_column_step(const erosion_config *cfg, const unsigned char *strong, long step, long x,
+                         const unsigned char *left_t, const double *left_u,
+                         const unsigned char *mid_t, const double *mid_u,
+                         const unsigned char *right_t, const double *right_u,
+                         unsigned char *new_type, double *new_u, long *eroded)
 {
   return erosion_segment_step(cfg, strong, step, x, 0, cfg->s, left_t, left_u, mid_t, mid_u,
                               right_t, right_u, NULL, NULL, NULL, NULL, new_type, new_u, eroded);

@@ -37,12 +37,12 @@
 extern "C" {
 #endif
 
-#define EROSION_OK 0
+#define EROSION_OK      0
 #define EROSION_ERR_ARG (-1)
 
 /* Cell types (one byte per base cell). */
-#define EROSION_FLUID 0
-#define EROSION_ROCK 1
+#define EROSION_FLUID   0
+#define EROSION_ROCK    1
 #define EROSION_REFINED 2
 
 /* Values stored per base cell: a fluid cell uses slot 0, a refined cell the
@@ -52,11 +52,11 @@ extern "C" {
 
 /* Work units of each cell type per step: a fluid cell 1; a refined cell
  * erosion_config.refined_units, 4 by default (one per sub-cell). */
-#define EROSION_UNITS_FLUID 1
+#define EROSION_UNITS_FLUID   1
 #define EROSION_UNITS_REFINED 4
 
 /* Erosion rules (erosion_config.erosion). */
-#define EROSION_ISOTROPIC 0 /* by every fluid-holding neighbour (the default) */
+#define EROSION_ISOTROPIC  0 /* by every fluid-holding neighbour (the default) */
 #define EROSION_FROM_BELOW 1 /* only by the fluid-holding cell below (y - 1) */
 
 /* Largest number of rocks (bounded so that the strong-rock flags fit small
@@ -65,17 +65,17 @@ extern "C" {
 
 /* The problem. */
 typedef struct erosion_config {
-  int P;           /* number of rocks, i.e. initial stripes, >= 1 */
-  int s;           /* stripe width and domain height in cells, >= 4 */
-  int num_strong;  /* N, strongly erodible rocks, 0 <= N <= P */
-  double p_strong; /* erosion probability of a strong rock, [0, 1] */
-  double p_weak;   /* erosion probability of the other rocks, [0, 1] */
-  uint64_t seed;   /* chooses the strong rocks and every erosion draw */
-  int sweeps;      /* relaxation sweeps per work unit per step, >= 1 */
+  int P;             /* number of rocks, i.e. initial stripes, >= 1 */
+  int s;             /* stripe width and domain height in cells, >= 4 */
+  int num_strong;    /* N, strongly erodible rocks, 0 <= N <= P */
+  double p_strong;   /* erosion probability of a strong rock, [0, 1] */
+  double p_weak;     /* erosion probability of the other rocks, [0, 1] */
+  uint64_t seed;     /* chooses the strong rocks and every erosion draw */
+  int sweeps;        /* relaxation sweeps per work unit per step, >= 1 */
   int refined_units; /* units of a refined cell: 4, 8, ..., 64 (each of its
                         four sub-cells does refined_units / 4 units of
                         sweeps); 4 is the model above */
-  int erosion;     /* EROSION_ISOTROPIC or EROSION_FROM_BELOW */
+  int erosion;       /* EROSION_ISOTROPIC or EROSION_FROM_BELOW */
 } erosion_config;
 
 /*
@@ -106,16 +106,15 @@ int erosion_rock_of_cell(const erosion_config *cfg, long x, long y);
  * discs, fluid elsewhere with value 1 in slot 0 (other slots 0).
  * Output: type[s], u[EROSION_SLOTS s].
  */
-void erosion_column_init(const erosion_config *cfg, long x,
-                         unsigned char *type, double *u);
+void erosion_column_init(const erosion_config *cfg, long x, unsigned char *type, double *u);
 
 /*
  * erosion_segment_init - the initial state of the segment of column x made
  * of the cells y0 .. y0+h-1 (0 <= y0, y0 + h <= s).
  * Output: type[h], u[EROSION_SLOTS h].
  */
-void erosion_segment_init(const erosion_config *cfg, long x, int y0, int h,
-                          unsigned char *type, double *u);
+void erosion_segment_init(const erosion_config *cfg, long x, int y0, int h, unsigned char *type,
+                          double *u);
 
 /*
  * erosion_column_units - work units of n consecutive cells (fluid 1,
@@ -142,12 +141,11 @@ double erosion_uniform(uint64_t seed, uint64_t a, uint64_t b, uint64_t c);
  * Returns the work units done (the units of the column at the start of the
  * step).
  */
-long erosion_column_step(const erosion_config *cfg, const unsigned char *strong,
-                         long step, long x, const unsigned char *left_t,
-                         const double *left_u, const unsigned char *mid_t,
-                         const double *mid_u, const unsigned char *right_t,
-                         const double *right_u, unsigned char *new_type,
-                         double *new_u, long *eroded);
+long erosion_column_step(const erosion_config *cfg, const unsigned char *strong, long step, long x,
+                         const unsigned char *left_t, const double *left_u,
+                         const unsigned char *mid_t, const double *mid_u,
+                         const unsigned char *right_t, const double *right_u,
+                         unsigned char *new_type, double *new_u, long *eroded);
 
 /*
  * erosion_segment_step - erosion_column_step on the segment of column x made
@@ -159,9 +157,8 @@ long erosion_column_step(const erosion_config *cfg, const unsigned char *strong,
  * Output: new_type[h], new_u[EROSION_SLOTS h] (must not alias inputs).
  * Returns the work units done.
  */
-long erosion_segment_step(const erosion_config *cfg, const unsigned char *strong,
-                          long step, long x, int y0, int h,
-                          const unsigned char *left_t, const double *left_u,
+long erosion_segment_step(const erosion_config *cfg, const unsigned char *strong, long step, long x,
+                          int y0, int h, const unsigned char *left_t, const double *left_u,
                           const unsigned char *mid_t, const double *mid_u,
                           const unsigned char *right_t, const double *right_u,
                           const unsigned char *below_t, const double *below_u,

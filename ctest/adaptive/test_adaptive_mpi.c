@@ -55,9 +55,8 @@ static double step_time(int r, int k, int since)
  * per-rank times, identically on every rank, for every policy. */
 static void every_rank_gets_the_core_decision_for_every_policy(void **unused)
 {
-  static const char *policies[] = {"ZHAI",      "MENON",      "MENON_CUMULATIVE",
-                                   "ULBA",      "PERIODIC",   "ALWAYS",
-                                   "NEVER",     "THRESHOLD",  "EFFICIENCY"};
+  static const char *policies[] = {"ZHAI",   "MENON", "MENON_CUMULATIVE", "ULBA",      "PERIODIC",
+                                   "ALWAYS", "NEVER", "THRESHOLD",        "EFFICIENCY"};
   adaptive_ulba_model model = {4, 1, 0.25, 1.0 / 4096, 1.0 / 512, 4.0, 1.0};
   size_t p;
   (void)unused;
@@ -85,8 +84,7 @@ static void every_rank_gets_the_core_decision_for_every_policy(void **unused)
       adaptive_step st;
       int r, got, want;
       for (r = 0; r < size; r++) times[r] = step_time(r, k, since);
-      assert_int_equal(adaptive_step_from_times((size_t)size, times, NULL, NULL, &st),
-                       ADAPTIVE_OK);
+      assert_int_equal(adaptive_step_from_times((size_t)size, times, NULL, NULL, &st), ADAPTIVE_OK);
       want = adaptive_state_step(&core, &st, NULL);
       got = adaptive_should_balance(t, times[rank]);
       assert_int_equal(got, want);
@@ -264,8 +262,7 @@ static void threshold_reads_the_load_average_of_every_rank(void **unused)
   assert_int_equal(adaptive_should_balance(t, 0.1), (size - 0.25 > 1.5) ? 1 : 0);
   if (size - 0.25 > 1.5) adaptive_balance_done(t, 0.0);
   if (rank == size - 1)
-    assert_int_equal(adaptive_set_param(t, "ADAPTIVE_LOADAVG_FILE", "/no/such/loadavg"),
-                     ZOLTAN_OK);
+    assert_int_equal(adaptive_set_param(t, "ADAPTIVE_LOADAVG_FILE", "/no/such/loadavg"), ZOLTAN_OK);
   assert_int_equal(adaptive_should_balance(t, 0.1), ZOLTAN_FATAL);
   remove(path);
   adaptive_destroy(&t);
@@ -373,11 +370,10 @@ static int partition(struct Zoltan_Struct *zz, int use_balance)
   int changes, ngid, nlid, nimp, nexp, *ip, *ipart, *ep, *epart, rc;
   ZOLTAN_ID_PTR ig, il, eg, el;
   if (use_balance)
-    rc = Zoltan_LB_Balance(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &nexp, &eg, &el,
-                           &ep);
+    rc = Zoltan_LB_Balance(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &nexp, &eg, &el, &ep);
   else
-    rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipart, &nexp,
-                             &eg, &el, &ep, &epart);
+    rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipart, &nexp, &eg,
+                             &el, &ep, &epart);
   if (use_balance) {
     Zoltan_LB_Free_Data(&ig, &il, &ip, &eg, &el, &ep);
   } else {

@@ -39,8 +39,8 @@ static int cb_num_obj(void *d, int *ierr)
   return a->n;
 }
 
-void zpt_cb_obj_list(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int wdim, float *w,
-                     int *ierr)
+void zpt_cb_obj_list(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int wdim,
+                     float *w, int *ierr)
 {
   zpt_app *a = d;
   int i;
@@ -54,8 +54,8 @@ void zpt_cb_obj_list(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gids, ZOLTAN_ID_
   *ierr = a->f.obj_list_err_rank == a->rank ? ZOLTAN_FATAL : ZOLTAN_OK;
 }
 
-static void cb_parts(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int *parts,
-                     int *ierr)
+static void cb_parts(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                     int *parts, int *ierr)
 {
   zpt_app *a = d;
   int i;
@@ -79,8 +79,8 @@ static int cb_size(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR
 
 /* The destination part travels in the buffer: Zoltan's unpack callback
  * does not receive it. */
-static void cb_pack(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int dest_part, int size,
-                    char *buf, int *ierr)
+static void cb_pack(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid,
+                    int dest_part, int size, char *buf, int *ierr)
 {
   zpt_app *a = d;
   zpt_obj o = a->o[*lid];
@@ -115,8 +115,9 @@ static void cb_unpack(void *d, int ngid, ZOLTAN_ID_PTR gid, int size, char *buf,
 
 /* Objects whose part changes on the same rank are not packed: take their
  * new part from the export list. */
-static void cb_post(void *d, int ngid, int nlid, int nimp, ZOLTAN_ID_PTR ig, ZOLTAN_ID_PTR il, int *ip, int *ipa,
-                    int nexp, ZOLTAN_ID_PTR eg, ZOLTAN_ID_PTR el, int *ep, int *epa, int *ierr)
+static void cb_post(void *d, int ngid, int nlid, int nimp, ZOLTAN_ID_PTR ig, ZOLTAN_ID_PTR il,
+                    int *ip, int *ipa, int nexp, ZOLTAN_ID_PTR eg, ZOLTAN_ID_PTR el, int *ep,
+                    int *epa, int *ierr)
 {
   zpt_app *a = d;
   int i;
@@ -140,8 +141,8 @@ static int cb_num_geom(void *d, int *ierr)
   return 2;
 }
 
-static void cb_geom(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int dim, double *x,
-                    int *ierr)
+static void cb_geom(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                    int dim, double *x, int *ierr)
 {
   zpt_app *a = d;
   int i;
@@ -158,7 +159,8 @@ void zpt_register_geometry(struct Zoltan_Struct *zz, zpt_app *a)
   Zoltan_Set_Geom_Multi_Fn(zz, cb_geom, a);
 }
 
-void *zpt_gather_sorted(const void *mine, int n, size_t size, int (*cmp)(const void *, const void *), int *total)
+void *zpt_gather_sorted(const void *mine, int n, size_t size,
+                        int (*cmp)(const void *, const void *), int *total)
 {
   int nranks, i, tot = 0, bytes = n * (int)size, *cnt, *dsp;
   char *all;

@@ -30,10 +30,7 @@ void zpt_check_context(const char *fmt, ...)
   va_end(ap);
 }
 
-int zpt_check_failures(void)
-{
-  return zpt_failures;
-}
+int zpt_check_failures(void) { return zpt_failures; }
 
 int zpt_check_total(void)
 {

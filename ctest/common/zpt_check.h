@@ -10,10 +10,9 @@
  */
 
 /* ZPT_CHECK - when cond is false, report the printf-style message. */
-#define ZPT_CHECK(cond, ...)                                                   \
-  do {                                                                         \
-    if (!(cond))                                                               \
-      zpt_check_failed(__VA_ARGS__);                                           \
+#define ZPT_CHECK(cond, ...)                                                                       \
+  do {                                                                                             \
+    if (!(cond)) zpt_check_failed(__VA_ARGS__);                                                    \
   } while (0)
 
 /* zpt_check_failed - print one failure (with the context) and count it.

@@ -29,11 +29,11 @@ static erosion_config cfg_of(int P, int s, int N, double ps, double pw, uint64_t
 
 /* The whole domain, column after column, for serial steps in the tests. */
 typedef struct domain {
-  erosion_config c;       /* the problem */
-  long X;                 /* columns */
-  unsigned char *T, *T2;  /* types */
-  double *U, *U2;         /* values */
-  unsigned char *strong;  /* strong flags */
+  erosion_config c;      /* the problem */
+  long X;                /* columns */
+  unsigned char *T, *T2; /* types */
+  double *U, *U2;        /* values */
+  unsigned char *strong; /* strong flags */
 } domain;
 
 static void dom_init(domain *d, erosion_config c)
@@ -323,7 +323,8 @@ static void test_segments_step_exactly_like_columns(void **state)
       for (int g = 0; g < 3; g++) {
         int y0 = cut[g], h = cut[g + 1] - cut[g];
         if (h == 0) continue;
-        erosion_segment_init(&b.c, x, y0, h, b.T + x * s + y0, b.U + x * w + (size_t)y0 * EROSION_SLOTS);
+        erosion_segment_init(&b.c, x, y0, h, b.T + x * s + y0,
+                             b.U + x * w + (size_t)y0 * EROSION_SLOTS);
       }
     assert_memory_equal(a.T, b.T, (size_t)a.X * s);
     for (k = 0; k < 12; k++) {
@@ -337,11 +338,12 @@ static void test_segments_step_exactly_like_columns(void **state)
           if (h == 0) continue;
           ub += erosion_segment_step(
               &b.c, b.strong, k, x, y0, h, x > 0 ? T - s + y0 : NULL,
-              x > 0 ? U - w + (size_t)y0 * EROSION_SLOTS : NULL, T + y0, U + (size_t)y0 * EROSION_SLOTS,
-              x + 1 < b.X ? T + s + y0 : NULL, x + 1 < b.X ? U + w + (size_t)y0 * EROSION_SLOTS : NULL,
-              y0 > 0 ? T + y0 - 1 : NULL, y0 > 0 ? U + (size_t)(y0 - 1) * EROSION_SLOTS : NULL,
-              y0 + h < 12 ? T + y0 + h : NULL, y0 + h < 12 ? U + (size_t)(y0 + h) * EROSION_SLOTS : NULL,
-              b.T2 + x * s + y0, b.U2 + x * w + (size_t)y0 * EROSION_SLOTS, &e);
+              x > 0 ? U - w + (size_t)y0 * EROSION_SLOTS : NULL, T + y0,
+              U + (size_t)y0 * EROSION_SLOTS, x + 1 < b.X ? T + s + y0 : NULL,
+              x + 1 < b.X ? U + w + (size_t)y0 * EROSION_SLOTS : NULL, y0 > 0 ? T + y0 - 1 : NULL,
+              y0 > 0 ? U + (size_t)(y0 - 1) * EROSION_SLOTS : NULL, y0 + h < 12 ? T + y0 + h : NULL,
+              y0 + h < 12 ? U + (size_t)(y0 + h) * EROSION_SLOTS : NULL, b.T2 + x * s + y0,
+              b.U2 + x * w + (size_t)y0 * EROSION_SLOTS, &e);
           eb += e;
         }
       }

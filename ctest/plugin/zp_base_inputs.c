@@ -36,20 +36,20 @@
 #include "zpt_app.h"
 
 static int g_rank, g_size, g_fail;
-#define CHECK(cond, ...)                              \
-  do {                                                \
-    if (!(cond)) {                                    \
-      fprintf(stderr, "[%d] CHECK FAILED: ", g_rank); \
-      fprintf(stderr, __VA_ARGS__);                   \
-      fprintf(stderr, "\n");                          \
-      g_fail++;                                       \
-    }                                                 \
+#define CHECK(cond, ...)                                                                           \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      fprintf(stderr, "[%d] CHECK FAILED: ", g_rank);                                              \
+      fprintf(stderr, __VA_ARGS__);                                                                \
+      fprintf(stderr, "\n");                                                                       \
+      g_fail++;                                                                                    \
+    }                                                                                              \
   } while (0)
 
 /* Objects 1..NUM_OBJ sit on a GRID_W-wide grid and are dealt cyclically,
  * so the owner of GID g is rank (g - 1) mod size. */
 #define NUM_OBJ 240
-#define GRID_W 12
+#define GRID_W  12
 
 /* Rank whose geometry or edge-list callback fails (-1: none). */
 static int g_geom_fail_rank = -1;
@@ -67,8 +67,8 @@ static int cb_num_geom(void *d, int *ierr)
   return 2;
 }
 
-static void cb_geom(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int dim,
-                    double *x, int *ierr)
+static void cb_geom(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                    int dim, double *x, int *ierr)
 {
   int i;
   (void)d;
@@ -97,8 +97,8 @@ static int grid_neighbours(ZOLTAN_ID_TYPE gid, ZOLTAN_ID_TYPE *out)
   return k;
 }
 
-static void cb_num_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int *ne,
-                         int *ierr)
+static void cb_num_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                         int *ne, int *ierr)
 {
   ZOLTAN_ID_TYPE nb[4];
   int i;
@@ -110,8 +110,9 @@ static void cb_num_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids,
   *ierr = ZOLTAN_OK;
 }
 
-static void cb_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int *ne,
-                     ZOLTAN_ID_PTR nbr, int *nbr_procs, int ewgt_dim, float *ewgts, int *ierr)
+static void cb_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                     int *ne, ZOLTAN_ID_PTR nbr, int *nbr_procs, int ewgt_dim, float *ewgts,
+                     int *ierr)
 {
   int i, k, off = 0;
   (void)d;
@@ -197,7 +198,8 @@ static struct Zoltan_Struct *make_struct(zpt_app *a, const char *method, const c
   Zoltan_Set_Param(zz, "REFINE_COMM_AWARE", "1");
   CHECK(Zoltan_Set_Param(zz, "LB_METHOD", method) == ZOLTAN_OK, "LB_METHOD %s refused", method);
   if (base != NULL)
-    CHECK(Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", base) == ZOLTAN_OK, "ULBA_BASE_METHOD %s refused", base);
+    CHECK(Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", base) == ZOLTAN_OK,
+          "ULBA_BASE_METHOD %s refused", base);
   return zz;
 }
 
@@ -206,9 +208,11 @@ static struct Zoltan_Struct *make_struct(zpt_app *a, const char *method, const c
 static int balance(zpt_app *a, const char *method, const char *base, int *parts, int *nlists)
 {
   struct Zoltan_Struct *zz = make_struct(a, method, base);
-  int changes, ngid, nlid, nimp = -9, nexp = -9, *ip = NULL, *ipa = NULL, *ep = NULL, *epa = NULL, i, ierr;
+  int changes, ngid, nlid, nimp = -9, nexp = -9, *ip = NULL, *ipa = NULL, *ep = NULL, *epa = NULL,
+                           i, ierr;
   ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
-  ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep, &epa);
+  ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
+                             &el, &ep, &epa);
   for (i = 0; i < a->n; i++) parts[i] = -1;
   for (i = 0; ierr >= 0 && i < nexp; i++)
     if (el[i] < (ZOLTAN_ID_TYPE)a->n) parts[el[i]] = epa[i];
@@ -230,7 +234,8 @@ static int all_ranks(int cond)
 /* ULBA over base gives what base gives alone. */
 static void same_as_direct(zpt_app *a, const char *base)
 {
-  int *direct = malloc(((size_t)a->n + 1) * sizeof *direct), *ulba = malloc(((size_t)a->n + 1) * sizeof *ulba);
+  int *direct = malloc(((size_t)a->n + 1) * sizeof *direct),
+      *ulba = malloc(((size_t)a->n + 1) * sizeof *ulba);
   int i, nl, differ = 0, e1, e2;
   if (direct == NULL || ulba == NULL) MPI_Abort(MPI_COMM_WORLD, 3);
   e1 = balance(a, base, NULL, direct, &nl);
@@ -238,13 +243,14 @@ static void same_as_direct(zpt_app *a, const char *base)
   CHECK(all_ranks(e1 == ZOLTAN_OK), "%s alone returned %d here", base, e1);
   CHECK(all_ranks(e2 == ZOLTAN_OK), "ULBA over %s returned %d here", base, e2);
   for (i = 0; i < a->n; i++) differ += direct[i] != ulba[i];
-  CHECK(differ == 0, "ULBA over %s put %d of %d local objects elsewhere than %s alone", base, differ, a->n, base);
+  CHECK(differ == 0, "ULBA over %s put %d of %d local objects elsewhere than %s alone", base,
+        differ, a->n, base);
   if (strcmp(base, "REFINE") != 0) {
     /* Both test methods move every object to the next part: a relabelling
      * (REMAP) of the answer would have undone the move. */
     for (i = 0; i < a->n; i++)
-      CHECK(ulba[i] == (a->o[i].part + 1) % g_size, "GID %u went to part %d, expected %d", a->o[i].gid, ulba[i],
-            (a->o[i].part + 1) % g_size);
+      CHECK(ulba[i] == (a->o[i].part + 1) % g_size, "GID %u went to part %d, expected %d",
+            a->o[i].gid, ulba[i], (a->o[i].part + 1) % g_size);
   }
   free(direct);
   free(ulba);
@@ -255,10 +261,13 @@ static void callback_error(zpt_app *a, const char *base)
 {
   int *parts = malloc(((size_t)a->n + 1) * sizeof *parts), nl = 0, ierr;
   if (parts == NULL) MPI_Abort(MPI_COMM_WORLD, 3);
-  if (strcmp(base, "PHG") == 0) g_edge_fail_rank = 1;
-  else g_geom_fail_rank = 1;
+  if (strcmp(base, "PHG") == 0)
+    g_edge_fail_rank = 1;
+  else
+    g_geom_fail_rank = 1;
   ierr = balance(a, "ULBA", base, parts, &nl);
-  CHECK(all_ranks(ierr < 0), "ULBA over %s returned %d here; an error on every rank was expected", base, ierr);
+  CHECK(all_ranks(ierr < 0), "ULBA over %s returned %d here; an error on every rank was expected",
+        base, ierr);
   CHECK(nl == 0, "the failed balance left %d list entries", nl);
   g_geom_fail_rank = g_edge_fail_rank = -1;
   free(parts);

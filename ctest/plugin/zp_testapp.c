@@ -78,8 +78,8 @@ static int g_M;
 
 /* ---- callbacks ---------------------------------------------------------- */
 
-static int cb_first(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int wdim, float *w,
-                    int *ierr)
+static int cb_first(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int wdim,
+                    float *w, int *ierr)
 {
   app *a = d;
   (void)ngid;
@@ -92,8 +92,8 @@ static int cb_first(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PT
   return 1;
 }
 
-static int cb_next(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, ZOLTAN_ID_PTR ngid_out,
-                   ZOLTAN_ID_PTR nlid_out, int wdim, float *w, int *ierr)
+static int cb_next(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid,
+                   ZOLTAN_ID_PTR ngid_out, ZOLTAN_ID_PTR nlid_out, int wdim, float *w, int *ierr)
 {
   app *a = d;
   int i = (int)*lid + 1;
@@ -129,8 +129,8 @@ static int nbrs(ZOLTAN_ID_TYPE gid, ZOLTAN_ID_TYPE *out)
   return k;
 }
 
-static void cb_num_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int *ne,
-                         int *ierr)
+static void cb_num_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                         int *ne, int *ierr)
 {
   int i;
   ZOLTAN_ID_TYPE tmp[4];
@@ -142,8 +142,8 @@ static void cb_num_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids,
   *ierr = ZOLTAN_OK;
 }
 
-static void cb_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int *ne,
-                     ZOLTAN_ID_PTR nb, int *np, int wdim, float *ew, int *ierr)
+static void cb_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                     int *ne, ZOLTAN_ID_PTR nb, int *np, int wdim, float *ew, int *ierr)
 {
   int i, k, off = 0;
   (void)d;
@@ -172,8 +172,9 @@ static void update_owners(app *a)
 }
 
 /* Write the lists of every rank, in rank order, exactly as returned. */
-static void dump_lists(const char *file, int nimp, ZOLTAN_ID_PTR ig, ZOLTAN_ID_PTR il, int *ip, int *ipa, int nexp,
-                       ZOLTAN_ID_PTR eg, ZOLTAN_ID_PTR el, int *ep, int *epa, int changes, int ierr)
+static void dump_lists(const char *file, int nimp, ZOLTAN_ID_PTR ig, ZOLTAN_ID_PTR il, int *ip,
+                       int *ipa, int nexp, ZOLTAN_ID_PTR eg, ZOLTAN_ID_PTR el, int *ep, int *epa,
+                       int changes, int ierr)
 {
   int r, i, size;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -182,7 +183,8 @@ static void dump_lists(const char *file, int nimp, ZOLTAN_ID_PTR ig, ZOLTAN_ID_P
     if (r == g_rank) {
       FILE *f = fopen(file, r == 0 ? "w" : "a");
       if (f == NULL) continue;
-      fprintf(f, "rank %d ierr %d changes %d imports %d exports %d\n", r, ierr, changes, nimp, nexp);
+      fprintf(f, "rank %d ierr %d changes %d imports %d exports %d\n", r, ierr, changes, nimp,
+              nexp);
       for (i = 0; i < nimp; i++)
         fprintf(f, "I %u %u %d %d\n", ig[i], il ? il[i] : 0u, ip[i], ipa ? ipa[i] : -9);
       for (i = 0; i < nexp; i++)
@@ -222,18 +224,20 @@ static void check_assignment(rec *mine, int n, int M, double wtotal, int nparts,
   double s = 0.0, *load = calloc(nparts, sizeof *load), maxr = 0.0;
   ZPT_CHECK(total == M, "object count %d after balancing, expected %d", total, M);
   for (i = 0; i < total; i++) {
-    ZPT_CHECK(all[i].gid == (unsigned)(i + 1), "GID at position %d is %u, expected %d (lost or duplicated)", i,
-          all[i].gid, i + 1);
+    ZPT_CHECK(all[i].gid == (unsigned)(i + 1),
+              "GID at position %d is %u, expected %d (lost or duplicated)", i, all[i].gid, i + 1);
     if (all[i].gid != (unsigned)(i + 1)) break;
-    ZPT_CHECK(all[i].part >= 0 && all[i].part < nparts, "GID %u in part %d outside [0,%d)", all[i].gid, all[i].part,
-          nparts);
+    ZPT_CHECK(all[i].part >= 0 && all[i].part < nparts, "GID %u in part %d outside [0,%d)",
+              all[i].gid, all[i].part, nparts);
     if (all[i].part >= 0 && all[i].part < nparts) load[all[i].part] += all[i].w;
     s += all[i].w;
   }
-  ZPT_CHECK(fabs(s - wtotal) <= 1e-9 * (1.0 + fabs(wtotal)), "total weight %.17g, expected %.17g", s, wtotal);
+  ZPT_CHECK(fabs(s - wtotal) <= 1e-9 * (1.0 + fabs(wtotal)), "total weight %.17g, expected %.17g",
+            s, wtotal);
   for (i = 0; i < nparts; i++)
     if (target[i] > 0) maxr = fmax(maxr, load[i] / (target[i] * s));
-  if (bound > 0 && s > 0) ZPT_CHECK(maxr <= bound, "max load/target = %.4f exceeds %.4f", maxr, bound);
+  if (bound > 0 && s > 0)
+    ZPT_CHECK(maxr <= bound, "max load/target = %.4f exceeds %.4f", maxr, bound);
   if (g_rank == 0) printf("check: %d objects, weight %.6g, max load/target %.4f\n", total, s, maxr);
   free(load);
   free(all);
@@ -259,8 +263,9 @@ static void check_lists(int nimp, ZOLTAN_ID_PTR ig, int *ipa, int nexp, ZOLTAN_I
   gb = gather_all(b, nexp, &tb);
   ZPT_CHECK(ta == tb, "%d imports but %d exports in total", ta, tb);
   for (i = 0; i < ta && i < tb; i++) {
-    ZPT_CHECK(ga[i].gid == gb[i].gid && ga[i].part == gb[i].part, "import (%u -> %d) differs from export (%u -> %d)",
-          ga[i].gid, ga[i].part, gb[i].gid, gb[i].part);
+    ZPT_CHECK(ga[i].gid == gb[i].gid && ga[i].part == gb[i].part,
+              "import (%u -> %d) differs from export (%u -> %d)", ga[i].gid, ga[i].part, gb[i].gid,
+              gb[i].part);
     if (ga[i].gid != gb[i].gid) break;
   }
   free(a);
@@ -275,8 +280,10 @@ int main(int argc, char **argv)
 {
   const char *method = "GREEDY", *weights = "heavy", *dump = NULL, *rl = "ALL", *lists = NULL;
   const char *params[64];
-  int nparams = 0, M = 1000, empty0 = 0, dup = 0, psizes = 0, migrate = 0, balance_api = 0, copy = 0;
-  int serialize = 0, init_mod = 0, zmem = 0, rounds = 1, expect_error = 0, i, round, nparts, errors_seen = 0;
+  int nparams = 0, M = 1000, empty0 = 0, dup = 0, psizes = 0, migrate = 0, balance_api = 0,
+      copy = 0;
+  int serialize = 0, init_mod = 0, zmem = 0, rounds = 1, expect_error = 0, i, round, nparts,
+      errors_seen = 0;
   unsigned long seed = 1;
   double bound = 0.0, wtotal = 0.0;
   app a;
@@ -288,26 +295,46 @@ int main(int argc, char **argv)
   a.coords = grid_coords;
   g_rank = a.rank;
   for (i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--method") && i + 1 < argc) method = argv[++i];
-    else if (!strcmp(argv[i], "--param") && i + 1 < argc && nparams < 64) params[nparams++] = argv[++i];
-    else if (!strcmp(argv[i], "--objects") && i + 1 < argc) M = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoul(argv[++i], NULL, 10);
-    else if (!strcmp(argv[i], "--weights") && i + 1 < argc) weights = argv[++i];
-    else if (!strcmp(argv[i], "--empty-rank0")) empty0 = 1;
-    else if (!strcmp(argv[i], "--dup-gid")) dup = 1;
-    else if (!strcmp(argv[i], "--part-sizes")) psizes = 1;
-    else if (!strcmp(argv[i], "--migrate")) migrate = 1;
-    else if (!strcmp(argv[i], "--balance-api")) balance_api = 1;
-    else if (!strcmp(argv[i], "--copy")) copy = 1;
-    else if (!strcmp(argv[i], "--serialize")) serialize = 1;
-    else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--bound") && i + 1 < argc) bound = atof(argv[++i]);
-    else if (!strcmp(argv[i], "--expect-error")) expect_error = 1;
-    else if (!strcmp(argv[i], "--dump") && i + 1 < argc) dump = argv[++i];
-    else if (!strcmp(argv[i], "--first-next")) g_first_next = 1;
-    else if (!strcmp(argv[i], "--zoltan-memory")) zmem = 1;
-    else if (!strcmp(argv[i], "--lists") && i + 1 < argc) lists = argv[++i];
-    else if (!strcmp(argv[i], "--initial-part-mod") && i + 1 < argc) init_mod = atoi(argv[++i]);
+    if (!strcmp(argv[i], "--method") && i + 1 < argc)
+      method = argv[++i];
+    else if (!strcmp(argv[i], "--param") && i + 1 < argc && nparams < 64)
+      params[nparams++] = argv[++i];
+    else if (!strcmp(argv[i], "--objects") && i + 1 < argc)
+      M = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+      seed = strtoul(argv[++i], NULL, 10);
+    else if (!strcmp(argv[i], "--weights") && i + 1 < argc)
+      weights = argv[++i];
+    else if (!strcmp(argv[i], "--empty-rank0"))
+      empty0 = 1;
+    else if (!strcmp(argv[i], "--dup-gid"))
+      dup = 1;
+    else if (!strcmp(argv[i], "--part-sizes"))
+      psizes = 1;
+    else if (!strcmp(argv[i], "--migrate"))
+      migrate = 1;
+    else if (!strcmp(argv[i], "--balance-api"))
+      balance_api = 1;
+    else if (!strcmp(argv[i], "--copy"))
+      copy = 1;
+    else if (!strcmp(argv[i], "--serialize"))
+      serialize = 1;
+    else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
+      rounds = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--bound") && i + 1 < argc)
+      bound = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--expect-error"))
+      expect_error = 1;
+    else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
+      dump = argv[++i];
+    else if (!strcmp(argv[i], "--first-next"))
+      g_first_next = 1;
+    else if (!strcmp(argv[i], "--zoltan-memory"))
+      zmem = 1;
+    else if (!strcmp(argv[i], "--lists") && i + 1 < argc)
+      lists = argv[++i];
+    else if (!strcmp(argv[i], "--initial-part-mod") && i + 1 < argc)
+      init_mod = atoi(argv[++i]);
     else {
       if (a.rank == 0) fprintf(stderr, "zp_testapp: unknown option %s\n", argv[i]);
       MPI_Finalize();
@@ -320,10 +347,14 @@ int main(int argc, char **argv)
     int owners = a.size - (empty0 && a.size > 1), me = a.rank - (empty0 && a.size > 1);
     for (i = 1; i <= M; i++) {
       double u = unif(seed, (uint64_t)i), w;
-      if (!strcmp(weights, "unit")) w = 1.0;
-      else if (!strcmp(weights, "zero")) w = 0.0;
-      else if (!strcmp(weights, "extreme")) w = pow(10.0, -20.0 + 40.0 * u); /* 1e-20 .. 1e20 */
-      else w = 10.0 + 990.0 * u * u * u * u; /* Charm++ lb_test shape */
+      if (!strcmp(weights, "unit"))
+        w = 1.0;
+      else if (!strcmp(weights, "zero"))
+        w = 0.0;
+      else if (!strcmp(weights, "extreme"))
+        w = pow(10.0, -20.0 + 40.0 * u); /* 1e-20 .. 1e20 */
+      else
+        w = 10.0 + 990.0 * u * u * u * u; /* Charm++ lb_test shape */
       w = (float)w;
       wtotal += w;
       if (me >= 0 && (i - 1) % owners == me) {
@@ -426,8 +457,8 @@ int main(int argc, char **argv)
     }
 
     for (round = 0; round < rounds; round++) {
-      int changes = -1, ngid, nlid, nimp = -2, nexp = -2, ierr, gerr, *ip = NULL, *ipa = NULL, *ep = NULL,
-          *epa = NULL;
+      int changes = -1, ngid, nlid, nimp = -2, nexp = -2, ierr, gerr, *ip = NULL, *ipa = NULL,
+          *ep = NULL, *epa = NULL;
       ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
       rec *mine;
 
@@ -444,14 +475,15 @@ int main(int argc, char **argv)
         }
       }
       if (balance_api)
-        ierr = Zoltan_LB_Balance(use, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &nexp, &eg, &el, &ep);
+        ierr = Zoltan_LB_Balance(use, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &nexp, &eg, &el,
+                                 &ep);
       else
-        ierr = Zoltan_LB_Partition(use, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep,
-                                   &epa);
+        ierr = Zoltan_LB_Partition(use, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp,
+                                   &eg, &el, &ep, &epa);
       MPI_Allreduce(&ierr, &gerr, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
       if (lists != NULL)
-        dump_lists(lists, nimp, ig, il, ip, balance_api ? NULL : ipa, nexp, eg, el, ep, balance_api ? NULL : epa,
-                   changes, ierr);
+        dump_lists(lists, nimp, ig, il, ip, balance_api ? NULL : ipa, nexp, eg, el, ep,
+                   balance_api ? NULL : epa, changes, ierr);
       if (expect_error) {
         /* Either a parameter was refused on every rank, or the balance
          * failed on every rank and returned no lists. */
@@ -460,20 +492,22 @@ int main(int argc, char **argv)
         MPI_Allreduce(&errors_seen, &all_seen, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
         ZPT_CHECK(all_err || all_seen, "expected an error on every rank, got %d here", ierr);
         if (!all_seen)
-          ZPT_CHECK(nimp <= 0 && nexp <= 0, "error return left lists (%d imports, %d exports)", nimp, nexp);
+          ZPT_CHECK(nimp <= 0 && nexp <= 0, "error return left lists (%d imports, %d exports)",
+                    nimp, nexp);
         Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
         Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
         break;
       }
-      ZPT_CHECK(gerr >= 0, "Zoltan_LB_%s returned %d (min over ranks %d)", balance_api ? "Balance" : "Partition",
-            ierr, gerr);
+      ZPT_CHECK(gerr >= 0, "Zoltan_LB_%s returned %d (min over ranks %d)",
+                balance_api ? "Balance" : "Partition", ierr, gerr);
       if (gerr < 0) break;
       ZPT_CHECK(changes == 0 || changes == 1, "changes = %d", changes);
 
       if (!changes && strcmp(rl, "PARTS") != 0) {
         ZPT_CHECK(nimp == 0 && nexp == 0, "no changes but lists of %d/%d", nimp, nexp);
       } else if (!strcmp(rl, "NONE")) {
-        ZPT_CHECK(nimp == -1 && nexp == -1, "RETURN_LISTS=NONE gave counts %d/%d, expected -1", nimp, nexp);
+        ZPT_CHECK(nimp == -1 && nexp == -1, "RETURN_LISTS=NONE gave counts %d/%d, expected -1",
+                  nimp, nexp);
       } else if (!strcmp(rl, "IMPORT")) {
         ZPT_CHECK(nexp == -1 && nimp >= 0, "RETURN_LISTS=IMPORT gave counts %d/%d", nimp, nexp);
       } else if (!strcmp(rl, "EXPORT")) {
@@ -486,7 +520,8 @@ int main(int argc, char **argv)
 
       if (migrate) {
         zpt_app_compact(&a);
-        ZPT_CHECK(a.bad_packs == 0, "%d packed or unpacked objects did not match their GID", a.bad_packs);
+        ZPT_CHECK(a.bad_packs == 0, "%d packed or unpacked objects did not match their GID",
+                  a.bad_packs);
         update_owners(&a);
       } else if (nexp >= 0 && changes) {
         /* Apply the export list to the application's own part numbers. */
@@ -508,7 +543,8 @@ int main(int argc, char **argv)
         }
         if (migrate && nparts == a.size && !psizes)
           for (i = 0; i < a.n; i++)
-            ZPT_CHECK(a.o[i].part == a.rank, "GID %u of part %d lives on rank %d", a.o[i].gid, a.o[i].part, a.rank);
+            ZPT_CHECK(a.o[i].part == a.rank, "GID %u of part %d lives on rank %d", a.o[i].gid,
+                      a.o[i].part, a.rank);
         check_assignment(mine, a.n, M, wtotal, nparts, target, bound);
         if (dump != NULL) {
           int tot;

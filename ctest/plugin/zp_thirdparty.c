@@ -20,20 +20,20 @@
 #include <zoltan_plugins/zoltan_plugins.h>
 
 static int g_rank, g_fail;
-#define CHECK(cond, ...)                              \
-  do {                                                \
-    if (!(cond)) {                                    \
-      fprintf(stderr, "[%d] CHECK FAILED: ", g_rank); \
-      fprintf(stderr, __VA_ARGS__);                   \
-      fprintf(stderr, "\n");                          \
-      g_fail++;                                       \
-    }                                                 \
+#define CHECK(cond, ...)                                                                           \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      fprintf(stderr, "[%d] CHECK FAILED: ", g_rank);                                              \
+      fprintf(stderr, __VA_ARGS__);                                                                \
+      fprintf(stderr, "\n");                                                                       \
+      g_fail++;                                                                                    \
+    }                                                                                              \
   } while (0)
 
 static const zp_param_def rr_params[] = {
-  {"RR_OFFSET", ZP_PARAM_INT, "0", 0, 1000000, 0, NULL, "first part of the round robin"},
-  {"RR_SCALE", ZP_PARAM_DOUBLE, "0.5", 0, 1, ZP_PARAM_MAX_OPEN, (const char *const[]){"AUTO", NULL},
-   "an unused number in [0, 1) or AUTO, to test keywords"},
+    {"RR_OFFSET", ZP_PARAM_INT, "0", 0, 1000000, 0, NULL, "first part of the round robin"},
+    {"RR_SCALE", ZP_PARAM_DOUBLE, "0.5", 0, 1, ZP_PARAM_MAX_OPEN,
+     (const char *const[]){"AUTO", NULL}, "an unused number in [0, 1) or AUTO, to test keywords"},
 };
 
 static int rr_partition(const zp_problem *pb, void *state, int *new_part)
@@ -77,44 +77,79 @@ static const zp_method keep_method = {.abi = ZP_METHOD_ABI,
 
 /* Registrations that must be refused. */
 static const zp_param_def clash_params[] = {
-  {"RR_OFFSET", ZP_PARAM_INT, "0", 0, 10, 0, NULL, "clashes with ROUNDROBIN"}};
-static const zp_param_def bad_default[] = {{"BAD_X", ZP_PARAM_INT, "11", 0, 10, 0, NULL, "default out of range"}};
-static const zp_method clash = {.abi = ZP_METHOD_ABI, .name = "CLASH", .summary = "x", .params = clash_params,
-                                .num_params = 1, .param_prefix = "RR_", .partition_serial = rr_partition};
-static const zp_method native = {.abi = ZP_METHOD_ABI, .name = "RCB", .summary = "x", .partition_serial = rr_partition};
-static const zp_method both = {.abi = ZP_METHOD_ABI, .name = "BOTH", .summary = "x", .partition_serial = rr_partition,
+    {"RR_OFFSET", ZP_PARAM_INT, "0", 0, 10, 0, NULL, "clashes with ROUNDROBIN"}};
+static const zp_param_def bad_default[] = {
+    {"BAD_X", ZP_PARAM_INT, "11", 0, 10, 0, NULL, "default out of range"}};
+static const zp_method clash = {.abi = ZP_METHOD_ABI,
+                                .name = "CLASH",
+                                .summary = "x",
+                                .params = clash_params,
+                                .num_params = 1,
+                                .param_prefix = "RR_",
+                                .partition_serial = rr_partition};
+static const zp_method native = {
+    .abi = ZP_METHOD_ABI, .name = "RCB", .summary = "x", .partition_serial = rr_partition};
+static const zp_method both = {.abi = ZP_METHOD_ABI,
+                               .name = "BOTH",
+                               .summary = "x",
+                               .partition_serial = rr_partition,
                                .partition_parallel = keep_partition};
-static const zp_method baddef = {.abi = ZP_METHOD_ABI, .name = "BADDEF", .summary = "x", .params = bad_default,
-                                 .num_params = 1, .param_prefix = "BAD_", .partition_serial = rr_partition};
+static const zp_method baddef = {.abi = ZP_METHOD_ABI,
+                                 .name = "BADDEF",
+                                 .summary = "x",
+                                 .params = bad_default,
+                                 .num_params = 1,
+                                 .param_prefix = "BAD_",
+                                 .partition_serial = rr_partition};
 /* No .abi: as if written before the field existed, or for another version. */
 static const zp_method noabi = {.name = "NOABI", .summary = "x", .partition_serial = rr_partition};
-static const zp_method wrongabi = {.abi = ZP_METHOD_ABI + 1, .name = "WRONGABI", .summary = "x",
-                                   .partition_serial = rr_partition};
+static const zp_method wrongabi = {
+    .abi = ZP_METHOD_ABI + 1, .name = "WRONGABI", .summary = "x", .partition_serial = rr_partition};
 /* A Zoltan parameter in a method's table: the layer would consume it and
  * native methods would never see it again. */
-static const zp_param_def steal_params[] = {
-  {"NUM_GLOBAL_PARTS", ZP_PARAM_INT, "2", 1, 0, ZP_PARAM_NO_MAX, NULL, "takes Zoltan's parameter"}};
-static const zp_method steal = {.abi = ZP_METHOD_ABI, .name = "STEAL", .summary = "x", .params = steal_params,
-                                .num_params = 1, .partition_serial = rr_partition};
+static const zp_param_def steal_params[] = {{"NUM_GLOBAL_PARTS", ZP_PARAM_INT, "2", 1, 0,
+                                             ZP_PARAM_NO_MAX, NULL, "takes Zoltan's parameter"}};
+static const zp_method steal = {.abi = ZP_METHOD_ABI,
+                                .name = "STEAL",
+                                .summary = "x",
+                                .params = steal_params,
+                                .num_params = 1,
+                                .partition_serial = rr_partition};
 /* Even with a prefix of its own that covers the name. */
-static const zp_method steal_prefixed = {.abi = ZP_METHOD_ABI, .name = "STEAL2", .summary = "x",
-                                         .params = steal_params, .num_params = 1, .param_prefix = "NUM_",
+static const zp_method steal_prefixed = {.abi = ZP_METHOD_ABI,
+                                         .name = "STEAL2",
+                                         .summary = "x",
+                                         .params = steal_params,
+                                         .num_params = 1,
+                                         .param_prefix = "NUM_",
                                          .partition_serial = rr_partition};
 /* A name that is not Zoltan's but lacks the method's prefix. */
 static const zp_param_def unprefixed_params[] = {
-  {"FACTOR", ZP_PARAM_DOUBLE, "0.5", 0, 1, 0, NULL, "no MYLB_ prefix"}};
-static const zp_method unprefixed = {.abi = ZP_METHOD_ABI, .name = "MYLB", .summary = "x",
-                                     .params = unprefixed_params, .num_params = 1, .partition_serial = rr_partition};
+    {"FACTOR", ZP_PARAM_DOUBLE, "0.5", 0, 1, 0, NULL, "no MYLB_ prefix"}};
+static const zp_method unprefixed = {.abi = ZP_METHOD_ABI,
+                                     .name = "MYLB",
+                                     .summary = "x",
+                                     .params = unprefixed_params,
+                                     .num_params = 1,
+                                     .partition_serial = rr_partition};
 /* A prefix under which Zoltan has parameters of its own (RCB_REUSE, ...). */
 static const zp_param_def rcbx_params[] = {
-  {"RCB_MYKNOB", ZP_PARAM_INT, "0", 0, 1, 0, NULL, "in Zoltan's RCB_ namespace"}};
-static const zp_method rcb_prefix = {.abi = ZP_METHOD_ABI, .name = "RCBX", .summary = "x", .params = rcbx_params,
-                                     .num_params = 1, .param_prefix = "RCB_", .partition_serial = rr_partition};
+    {"RCB_MYKNOB", ZP_PARAM_INT, "0", 0, 1, 0, NULL, "in Zoltan's RCB_ namespace"}};
+static const zp_method rcb_prefix = {.abi = ZP_METHOD_ABI,
+                                     .name = "RCBX",
+                                     .summary = "x",
+                                     .params = rcbx_params,
+                                     .num_params = 1,
+                                     .param_prefix = "RCB_",
+                                     .partition_serial = rr_partition};
 /* The adaptive trigger's names are set with adaptive_set_param: reserved. */
 static const zp_param_def adaptive_params[] = {
-  {"ADAPTIVE_POLICY", ZP_PARAM_STRING, "X", 0, 0, 0, NULL, "the trigger's name"}};
-static const zp_method adaptive_prefix = {.abi = ZP_METHOD_ABI, .name = "ADAPTIVE", .summary = "x",
-                                          .params = adaptive_params, .num_params = 1,
+    {"ADAPTIVE_POLICY", ZP_PARAM_STRING, "X", 0, 0, 0, NULL, "the trigger's name"}};
+static const zp_method adaptive_prefix = {.abi = ZP_METHOD_ABI,
+                                          .name = "ADAPTIVE",
+                                          .summary = "x",
+                                          .params = adaptive_params,
+                                          .num_params = 1,
                                           .partition_serial = rr_partition};
 
 /* Registers m, which must be refused with a message on stderr that contains
@@ -156,7 +191,8 @@ static int num_obj(void *d, int *ierr)
   return NLOC;
 }
 
-static void obj_list(void *d, int ng, int nl, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int wd, float *w, int *ierr)
+static void obj_list(void *d, int ng, int nl, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int wd,
+                     float *w, int *ierr)
 {
   int i;
   (void)d;
@@ -171,7 +207,8 @@ static void obj_list(void *d, int ng, int nl, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR 
   *ierr = ZOLTAN_OK;
 }
 
-static void part_multi(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int *parts, int *ierr)
+static void part_multi(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                       int *parts, int *ierr)
 {
   int i;
   (void)d;
@@ -190,8 +227,8 @@ static int num_geom(void *d, int *ierr)
   return 1;
 }
 
-static void geom_multi(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int dim, double *x,
-                       int *ierr)
+static void geom_multi(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                       int dim, double *x, int *ierr)
 {
   int i;
   (void)d;
@@ -218,13 +255,15 @@ static void check_rcb_parts(struct Zoltan_Struct *zz, int P, int K)
   CHECK(Zoltan_Set_Param(zz, "LB_METHOD", "RCB") == ZOLTAN_OK, "LB_METHOD=RCB refused");
   CHECK(Zoltan_Set_Param(zz, "NUM_GLOBAL_PARTS", k) == ZOLTAN_OK, "NUM_GLOBAL_PARTS=%s refused", k);
   CHECK(Zoltan_Set_Param(zz, "RETURN_LISTS", "PARTS") == ZOLTAN_OK, "RETURN_LISTS=PARTS refused");
-  ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep, &epa);
+  ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
+                             &el, &ep, &epa);
   CHECK(ierr == ZOLTAN_OK, "RCB returned %d", ierr);
   if (ierr != ZOLTAN_OK) goto cleanup;
   /* RETURN_LISTS=PARTS lists every local object with its new part. */
   CHECK(nexp == NLOC, "RCB listed %d objects, expected %d", nexp, NLOC);
   for (i = 0; i < nexp; i++) {
-    CHECK(epa[i] >= 0 && epa[i] < K, "RCB put GID %u in part %d, outside [0, %d)", eg[i], epa[i], K);
+    CHECK(epa[i] >= 0 && epa[i] < K, "RCB put GID %u in part %d, outside [0, %d)", eg[i], epa[i],
+          K);
     if (epa[i] >= 0 && epa[i] < K) count[epa[i]]++;
   }
   Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
@@ -234,8 +273,8 @@ static void check_rcb_parts(struct Zoltan_Struct *zz, int P, int K)
     total += sum[i];
     empty += sum[i] == 0;
   }
-  CHECK(total == NLOC * P && empty == 0, "RCB with NUM_GLOBAL_PARTS=%d: %d objects, %d empty parts", K, total,
-        empty);
+  CHECK(total == NLOC * P && empty == 0, "RCB with NUM_GLOBAL_PARTS=%d: %d objects, %d empty parts",
+        K, total, empty);
 cleanup:
   free(count);
   free(sum);
@@ -247,7 +286,8 @@ static int run(struct Zoltan_Struct *zz, int P, int offset, int expect_exact)
   int changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa, i, ierr, stay = 0, total;
   ZOLTAN_ID_PTR ig, il, eg, el;
   int newp[NLOC];
-  ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep, &epa);
+  ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
+                             &el, &ep, &epa);
   CHECK(ierr == ZOLTAN_OK, "ROUNDROBIN returned %d", ierr);
   if (ierr != ZOLTAN_OK) return -1;
   for (i = 0; i < NLOC; i++) newp[i] = g_parts[i];
@@ -255,7 +295,8 @@ static int run(struct Zoltan_Struct *zz, int P, int offset, int expect_exact)
   for (i = 0; i < NLOC; i++) {
     /* GID g is the (g-1)-th object in GID order. */
     int want = (int)((g_gids[i] - 1 + (ZOLTAN_ID_TYPE)offset) % (ZOLTAN_ID_TYPE)P);
-    if (expect_exact) CHECK(newp[i] == want, "GID %u went to part %d, expected %d", g_gids[i], newp[i], want);
+    if (expect_exact)
+      CHECK(newp[i] == want, "GID %u went to part %d, expected %d", g_gids[i], newp[i], want);
     stay += newp[i] == g_parts[i];
   }
   Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
@@ -284,8 +325,10 @@ int main(int argc, char **argv)
   CHECK(zp_register_method(&native) == ZOLTAN_FATAL, "native name RCB accepted");
   CHECK(zp_register_method(&both) == ZOLTAN_FATAL, "method with two partition functions accepted");
   CHECK(zp_register_method(&baddef) == ZOLTAN_FATAL, "out-of-range default accepted");
-  expect_refused(&noabi, "a description without abi", (const char *const[]){"NOABI", "ZP_METHOD_ABI", NULL});
-  expect_refused(&wrongabi, "a description of another ABI", (const char *const[]){"WRONGABI", "abi", NULL});
+  expect_refused(&noabi, "a description without abi",
+                 (const char *const[]){"NOABI", "ZP_METHOD_ABI", NULL});
+  expect_refused(&wrongabi, "a description of another ABI",
+                 (const char *const[]){"WRONGABI", "abi", NULL});
   expect_refused(&steal, "a method parameter named NUM_GLOBAL_PARTS",
                  (const char *const[]){"NUM_GLOBAL_PARTS", "Zoltan parameter", NULL});
   expect_refused(&steal_prefixed, "NUM_GLOBAL_PARTS under the prefix NUM_",
@@ -293,8 +336,10 @@ int main(int argc, char **argv)
   expect_refused(&unprefixed, "an unprefixed parameter name",
                  (const char *const[]){"FACTOR", "MYLB_", NULL});
   expect_refused(&rcb_prefix, "the prefix RCB_", (const char *const[]){"RCB_", "Zoltan", NULL});
-  expect_refused(&adaptive_prefix, "the prefix ADAPTIVE_", (const char *const[]){"ADAPTIVE_", NULL});
-  CHECK(zp_find_method("STEAL") == NULL && zp_find_method("MYLB") == NULL, "a refused method is registered");
+  expect_refused(&adaptive_prefix, "the prefix ADAPTIVE_",
+                 (const char *const[]){"ADAPTIVE_", NULL});
+  CHECK(zp_find_method("STEAL") == NULL && zp_find_method("MYLB") == NULL,
+        "a refused method is registered");
   CHECK(zp_find_method("roundrobin") == &rr_method, "lookup is not case-insensitive");
 
   /* Objects: rank r holds GIDs r+1, r+1+P, ...: interleaved across ranks. */
@@ -309,7 +354,8 @@ int main(int argc, char **argv)
   Zoltan_Set_Part_Multi_Fn(zz, part_multi, NULL);
   Zoltan_Set_Num_Geom_Fn(zz, num_geom, NULL);
   Zoltan_Set_Geom_Multi_Fn(zz, geom_multi, NULL);
-  CHECK(Zoltan_Set_Param(zz, "LB_METHOD", " roundRobin ") == ZOLTAN_OK, "LB_METHOD=roundRobin refused");
+  CHECK(Zoltan_Set_Param(zz, "LB_METHOD", " roundRobin ") == ZOLTAN_OK,
+        "LB_METHOD=roundRobin refused");
 
   /* Parameter checks: out of range, not a number, keywords, DEFAULT. */
   CHECK(Zoltan_Set_Param(zz, "RR_OFFSET", "-1") == ZOLTAN_FATAL, "RR_OFFSET=-1 accepted");
@@ -317,7 +363,8 @@ int main(int argc, char **argv)
   CHECK(Zoltan_Set_Param(zz, "RR_SCALE", "1") == ZOLTAN_FATAL, "RR_SCALE=1 accepted though [0,1)");
   CHECK(Zoltan_Set_Param(zz, "RR_SCALE", "nan") == ZOLTAN_FATAL, "RR_SCALE=nan accepted");
   CHECK(Zoltan_Set_Param(zz, "RR_SCALE", "auto") == ZOLTAN_OK, "RR_SCALE=auto refused");
-  CHECK(Zoltan_Set_Param_Vec(zz, "RR_OFFSET", "1", 2) == ZOLTAN_FATAL, "vector index on a scalar accepted");
+  CHECK(Zoltan_Set_Param_Vec(zz, "RR_OFFSET", "1", 2) == ZOLTAN_FATAL,
+        "vector index on a scalar accepted");
   CHECK(Zoltan_Set_Param(zz, "RR_OFFSET", "true") == ZOLTAN_OK, "RR_OFFSET=true refused");
   Zoltan_Set_Param(zz, "REMAP", "0");
   run(zz, P, 1, 1); /* "true" is 1, as in Zoltan */
@@ -332,22 +379,25 @@ int main(int argc, char **argv)
     int stay_off1;
     Zoltan_Set_Param(zz, "REMAP", "0");
     stay_off1 = run(zz, P, 1, 1);
-    CHECK(stay_remap >= stay_off1, "REMAP kept %d objects in place, without it %d", stay_remap, stay_off1);
-    CHECK(stay_remap >= stay_plain, "REMAP kept %d objects in place, best labelling keeps %d", stay_remap,
-          stay_plain);
+    CHECK(stay_remap >= stay_off1, "REMAP kept %d objects in place, without it %d", stay_remap,
+          stay_off1);
+    CHECK(stay_remap >= stay_plain, "REMAP kept %d objects in place, best labelling keeps %d",
+          stay_remap, stay_plain);
   }
 
   /* A distributed method that keeps everything: no changes, empty lists. */
   Zoltan_Set_Param(zz, "LB_METHOD", "KEEPPARTS");
-  ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep, &epa);
-  CHECK(ierr == ZOLTAN_OK && changes == 0 && nimp == 0 && nexp == 0, "KEEPPARTS: ierr %d changes %d lists %d/%d",
-        ierr, changes, nimp, nexp);
+  ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
+                             &el, &ep, &epa);
+  CHECK(ierr == ZOLTAN_OK && changes == 0 && nimp == 0 && nexp == 0,
+        "KEEPPARTS: ierr %d changes %d lists %d/%d", ierr, changes, nimp, nexp);
   Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
   Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
 
   /* Switching back to a native method forwards it untouched. */
   CHECK(Zoltan_Set_Param(zz, "LB_METHOD", "BLOCK") == ZOLTAN_OK, "LB_METHOD=BLOCK refused");
-  ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep, &epa);
+  ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
+                             &el, &ep, &epa);
   CHECK(ierr == ZOLTAN_OK, "BLOCK returned %d", ierr);
   Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
   Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);

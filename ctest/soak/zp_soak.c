@@ -49,22 +49,13 @@
 
 static uint64_t rng_state;
 
-static uint64_t rng_next(void)
-{
-  return zp_splitmix64(&rng_state);
-}
+static uint64_t rng_next(void) { return zp_splitmix64(&rng_state); }
 
 /* Uniform in [0, 1). */
-static double rng_unif(void)
-{
-  return zp_unit_double(rng_next());
-}
+static double rng_unif(void) { return zp_unit_double(rng_next()); }
 
 /* Uniform integer in [lo, hi]. */
-static int rng_int(int lo, int hi)
-{
-  return lo + (int)(rng_next() % (uint64_t)(hi - lo + 1));
-}
+static int rng_int(int lo, int hi) { return lo + (int)(rng_next() % (uint64_t)(hi - lo + 1)); }
 
 /* ---- the application ---------------------------------------------------- */
 
@@ -147,8 +138,10 @@ static int find_gid(const rec *r, int n, unsigned gid)
   while (lo <= hi) {
     int mid = lo + (hi - lo) / 2;
     if (r[mid].gid == gid) return mid;
-    if (r[mid].gid < gid) lo = mid + 1;
-    else hi = mid - 1;
+    if (r[mid].gid < gid)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
   }
   return -1;
 }
@@ -162,34 +155,36 @@ static void check_round(const rec *before, int nb, const rec *after, int na, con
   ZPT_CHECK(na == M, "%d objects after the round, expected %d", na, M);
   for (i = 0; i < na; i++) {
     int b;
-    ZPT_CHECK(i == 0 || after[i].gid != after[i - 1].gid, "GID %u exists twice (ranks %d and %d)", after[i].gid,
-          after[i - 1].rank, after[i].rank);
-    ZPT_CHECK(after[i].part >= 0 && after[i].part < nparts, "GID %u is in part %d, outside [0, %d)", after[i].gid,
-          after[i].part, nparts);
+    ZPT_CHECK(i == 0 || after[i].gid != after[i - 1].gid, "GID %u exists twice (ranks %d and %d)",
+              after[i].gid, after[i - 1].rank, after[i].rank);
+    ZPT_CHECK(after[i].part >= 0 && after[i].part < nparts, "GID %u is in part %d, outside [0, %d)",
+              after[i].gid, after[i].part, nparts);
     b = find_gid(before, nb, after[i].gid);
     ZPT_CHECK(b >= 0, "GID %u appeared from nowhere", after[i].gid);
     if (b < 0) continue;
-    ZPT_CHECK(before[b].w == after[i].w, "GID %u changed weight %.9g -> %.9g", after[i].gid, before[b].w,
-          after[i].w);
+    ZPT_CHECK(before[b].w == after[i].w, "GID %u changed weight %.9g -> %.9g", after[i].gid,
+              before[b].w, after[i].w);
     {
       int e = find_gid(exp, ne, after[i].gid);
       int want_rank = e >= 0 ? exp[e].other : before[b].rank;
       int want_part = e >= 0 ? exp[e].part : before[b].part;
-      ZPT_CHECK(e < 0 || exp[e].rank == before[b].rank, "GID %u exported by rank %d but held by rank %d",
-            after[i].gid, e >= 0 ? exp[e].rank : -1, before[b].rank);
+      ZPT_CHECK(e < 0 || exp[e].rank == before[b].rank,
+                "GID %u exported by rank %d but held by rank %d", after[i].gid,
+                e >= 0 ? exp[e].rank : -1, before[b].rank);
       ZPT_CHECK(after[i].rank == want_rank && after[i].part == want_part,
-            "GID %u is on rank %d part %d; the lists say rank %d part %d", after[i].gid, after[i].rank,
-            after[i].part, want_rank, want_part);
+                "GID %u is on rank %d part %d; the lists say rank %d part %d", after[i].gid,
+                after[i].rank, after[i].part, want_rank, want_part);
     }
   }
   for (i = 0; i < nb; i++)
     ZPT_CHECK(find_gid(after, na, before[i].gid) >= 0, "GID %u was lost", before[i].gid);
   ZPT_CHECK(ni == ne, "%d imports but %d exports in total", ni, ne);
   for (i = 0; i < ni && i < ne; i++) {
-    ZPT_CHECK(imp[i].gid == exp[i].gid && imp[i].part == exp[i].part && imp[i].rank == exp[i].other &&
-              imp[i].other == exp[i].rank,
-          "import (GID %u, %d -> %d, part %d) differs from export (GID %u, %d -> %d, part %d)", imp[i].gid,
-          imp[i].other, imp[i].rank, imp[i].part, exp[i].gid, exp[i].rank, exp[i].other, exp[i].part);
+    ZPT_CHECK(imp[i].gid == exp[i].gid && imp[i].part == exp[i].part &&
+                  imp[i].rank == exp[i].other && imp[i].other == exp[i].rank,
+              "import (GID %u, %d -> %d, part %d) differs from export (GID %u, %d -> %d, part %d)",
+              imp[i].gid, imp[i].other, imp[i].rank, imp[i].part, exp[i].gid, exp[i].rank,
+              exp[i].other, exp[i].part);
     ZPT_CHECK(i == 0 || exp[i].gid != exp[i - 1].gid, "GID %u is exported twice", exp[i].gid);
   }
 }
@@ -201,12 +196,18 @@ static float draw_weight(int model)
 {
   double u = rng_unif();
   switch (model) {
-  case 0: return 1.0f;                                  /* unit */
-  case 1: return 0.0f;                                  /* all zero */
-  case 2: return u < 0.5 ? 0.0f : (float)(1.0 + 99.0 * rng_unif()); /* half zeros */
-  case 3: return (float)pow(10.0, -20.0 + 40.0 * u);    /* 1e-20 .. 1e20 */
-  case 4: return u < 0.01 ? 1e6f : 1.0f;                /* a few giants */
-  default: return (float)(10.0 + 990.0 * u * u * u * u); /* skewed, Charm++ lb_test shape */
+  case 0:
+    return 1.0f; /* unit */
+  case 1:
+    return 0.0f; /* all zero */
+  case 2:
+    return u < 0.5 ? 0.0f : (float)(1.0 + 99.0 * rng_unif()); /* half zeros */
+  case 3:
+    return (float)pow(10.0, -20.0 + 40.0 * u); /* 1e-20 .. 1e20 */
+  case 4:
+    return u < 0.01 ? 1e6f : 1.0f; /* a few giants */
+  default:
+    return (float)(10.0 + 990.0 * u * u * u * u); /* skewed, Charm++ lb_test shape */
   }
 }
 
@@ -265,7 +266,8 @@ int main(int argc, char **argv)
 {
   static const char *const candidates[] = {"GREEDY", "REFINE", "GREEDYREFINE", "ULBA", NULL};
   const char *methods[8], *only = NULL;
-  int nmethods = 0, rounds = 200, max_obj = 400, verbose = 0, i, M = 0, round, nparts = 1, total_fail;
+  int nmethods = 0, rounds = 200, max_obj = 400, verbose = 0, i, M = 0, round, nparts = 1,
+      total_fail;
   long moved = 0;
   app a;
   float ver;
@@ -275,11 +277,16 @@ int main(int argc, char **argv)
   a.coords = hash_coords;
   g_seed = 12345;
   for (i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--seed") && i + 1 < argc) g_seed = strtoull(argv[++i], NULL, 10);
-    else if (!strcmp(argv[i], "--max-objects") && i + 1 < argc) max_obj = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--methods") && i + 1 < argc) only = argv[++i];
-    else if (!strcmp(argv[i], "--verbose")) verbose = 1;
+    if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
+      rounds = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+      g_seed = strtoull(argv[++i], NULL, 10);
+    else if (!strcmp(argv[i], "--max-objects") && i + 1 < argc)
+      max_obj = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--methods") && i + 1 < argc)
+      only = argv[++i];
+    else if (!strcmp(argv[i], "--verbose"))
+      verbose = 1;
     else {
       if (a.rank == 0) fprintf(stderr, "zp_soak: unknown option %s\n", argv[i]);
       MPI_Finalize();
@@ -302,8 +309,8 @@ int main(int argc, char **argv)
     struct Zoltan_Struct *zz;
     const char *method = methods[rng_int(0, nmethods - 1)];
     int wdim = rng_int(0, 4) == 0 ? 0 : 1, model = rng_int(0, 5), use_sizes = rng_unif() < 0.4;
-    int changes = -1, ngid, nlid, nimp = -1, nexp = -1, ierr, gerr, gmax, *ip = NULL, *ipa = NULL, *ep = NULL,
-        *epa = NULL, nb, na, ni, ne;
+    int changes = -1, ngid, nlid, nimp = -1, nexp = -1, ierr, gerr, gmax, *ip = NULL, *ipa = NULL,
+        *ep = NULL, *epa = NULL, nb, na, ni, ne;
     ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
     rec *before, *after, *imp, *exp;
     char buf[64];
@@ -331,10 +338,12 @@ int main(int argc, char **argv)
     Zoltan_Set_Param(zz, "IMBALANCE_TOL", buf);
     Zoltan_Set_Param(zz, "AUTO_MIGRATE", "TRUE");
     if (rng_unif() < 0.3) Zoltan_Set_Param(zz, "REMAP", "1");
-    ZPT_CHECK(Zoltan_Set_Param(zz, "LB_METHOD", method) == ZOLTAN_OK, "LB_METHOD %s refused", method);
+    ZPT_CHECK(Zoltan_Set_Param(zz, "LB_METHOD", method) == ZOLTAN_OK, "LB_METHOD %s refused",
+              method);
     if (!strcmp(method, "REFINE") && rng_unif() < 0.5) {
       snprintf(buf, sizeof buf, "%.4f", 1.0 + 0.5 * rng_unif());
-      ZPT_CHECK(Zoltan_Set_Param(zz, "REFINE_TOLERANCE", buf) == ZOLTAN_OK, "REFINE_TOLERANCE %s refused", buf);
+      ZPT_CHECK(Zoltan_Set_Param(zz, "REFINE_TOLERANCE", buf) == ZOLTAN_OK,
+                "REFINE_TOLERANCE %s refused", buf);
     }
     if (!strcmp(method, "ULBA") && (nparts > a.size || model == 3 || use_sizes)) {
       /* Zoltan 13.2's own geometric methods fail on one rank and leave the
@@ -343,13 +352,16 @@ int main(int argc, char **argv)
        * HSFC with weights spanning 1e-20..1e20 and zero-size parts
        * ("BSEARCH RETURNED ERROR").  Plain Zoltan hangs the same way (see
        * docs/reliability.md), so those rounds run ULBA over our GREEDY. */
-      ZPT_CHECK(Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", "GREEDY") == ZOLTAN_OK, "ULBA_BASE_METHOD refused");
+      ZPT_CHECK(Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", "GREEDY") == ZOLTAN_OK,
+                "ULBA_BASE_METHOD refused");
     }
     if (!strcmp(method, "GREEDYREFINE")) {
       snprintf(buf, sizeof buf, "%.4f", 1.0 + 0.5 * rng_unif());
-      ZPT_CHECK(Zoltan_Set_Param(zz, "GREEDYREFINE_TOLERANCE", buf) == ZOLTAN_OK, "tolerance %s refused", buf);
+      ZPT_CHECK(Zoltan_Set_Param(zz, "GREEDYREFINE_TOLERANCE", buf) == ZOLTAN_OK,
+                "tolerance %s refused", buf);
       snprintf(buf, sizeof buf, "%.4f", 1.0 + 2.0 * rng_unif());
-      ZPT_CHECK(Zoltan_Set_Param(zz, "GREEDYREFINE_THRESHOLD", buf) == ZOLTAN_OK, "threshold %s refused", buf);
+      ZPT_CHECK(Zoltan_Set_Param(zz, "GREEDYREFINE_THRESHOLD", buf) == ZOLTAN_OK,
+                "threshold %s refused", buf);
     }
     zpt_register(zz, &a);
     /* Geometry, for methods that run a geometric base method (ULBA over
@@ -358,7 +370,8 @@ int main(int argc, char **argv)
     if (use_sizes) {
       /* Random relative sizes, some zero but not all; rank 0 gives them,
        * the other ranks give none (Zoltan merges them). */
-      int *ids = malloc((size_t)nparts * sizeof *ids), *idx = calloc((size_t)nparts, sizeof *idx), any = 0;
+      int *ids = malloc((size_t)nparts * sizeof *ids), *idx = calloc((size_t)nparts, sizeof *idx),
+          any = 0;
       float *sz = malloc((size_t)nparts * sizeof *sz);
       for (i = 0; i < nparts; i++) {
         ids[i] = i;
@@ -372,18 +385,21 @@ int main(int argc, char **argv)
       free(sz);
     }
     if (verbose && a.rank == 0)
-      printf("round %d: %s M=%d parts=%d wdim=%d model=%d sizes=%d\n", round, method, M, nparts, wdim, model,
-             use_sizes);
+      printf("round %d: %s M=%d parts=%d wdim=%d model=%d sizes=%d\n", round, method, M, nparts,
+             wdim, model, use_sizes);
 
     before = snapshot(&a, &nb);
-    ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep, &epa);
+    ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
+                               &el, &ep, &epa);
     MPI_Allreduce(&ierr, &gerr, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(&ierr, &gmax, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     ZPT_CHECK(gerr == gmax, "ranks disagree on the return code (%d .. %d)", gerr, gmax);
-    ZPT_CHECK(ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN, "%s returned %d (M=%d parts=%d wdim=%d model=%d sizes=%d)",
-          method, ierr, M, nparts, wdim, model, use_sizes);
+    ZPT_CHECK(ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN,
+              "%s returned %d (M=%d parts=%d wdim=%d model=%d sizes=%d)", method, ierr, M, nparts,
+              wdim, model, use_sizes);
     zpt_app_compact(&a);
-    ZPT_CHECK(a.bad_packs == 0, "%d packed or unpacked objects did not match their GID", a.bad_packs);
+    ZPT_CHECK(a.bad_packs == 0, "%d packed or unpacked objects did not match their GID",
+              a.bad_packs);
     after = snapshot(&a, &na);
     imp = gather_list(ierr >= 0 ? nimp : 0, ig, ip, ipa, a.rank, &ni);
     exp = gather_list(ierr >= 0 ? nexp : 0, eg, ep, epa, a.rank, &ne);
@@ -405,8 +421,8 @@ int main(int argc, char **argv)
   }
   free(a.o);
   if (a.rank == 0)
-    printf("zp_soak: %d rounds at %d ranks, seed %llu, methods %d, %ld objects moved, %s\n", round, a.size,
-           (unsigned long long)g_seed, nmethods, moved, total_fail ? "FAILED" : "passed");
+    printf("zp_soak: %d rounds at %d ranks, seed %llu, methods %d, %ld objects moved, %s\n", round,
+           a.size, (unsigned long long)g_seed, nmethods, moved, total_fail ? "FAILED" : "passed");
   MPI_Finalize();
   return total_fail ? 1 : 0;
 }

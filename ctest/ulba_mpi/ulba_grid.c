@@ -60,8 +60,8 @@ static int cb_dim(void *d, int *ierr)
   return 2;
 }
 
-static void cb_geom(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
-                    int dim, double *x, int *ierr)
+static void cb_geom(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int dim,
+                    double *x, int *ierr)
 {
   grid_app *a = d;
   (void)ng;
@@ -195,8 +195,8 @@ int grid_partition(struct Zoltan_Struct *zz)
 {
   int changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa;
   ZOLTAN_ID_PTR ig, il, eg, el;
-  int rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp,
-                               &eg, &el, &ep, &epa);
+  int rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
+                               &el, &ep, &epa);
   if (rc == ZOLTAN_OK || rc == ZOLTAN_WARN) {
     Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
     Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
@@ -210,8 +210,8 @@ int grid_parts_of(struct Zoltan_Struct *zz, const grid_app *a, int *part)
   ZOLTAN_ID_PTR ig, il, eg, el;
   int rc;
   Zoltan_Set_Param(zz, "RETURN_LISTS", "PARTS");
-  rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
-                           &el, &ep, &epa);
+  rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el,
+                           &ep, &epa);
   if (rc != ZOLTAN_OK) return rc;
   for (int i = 0; i < a->n; i++) part[i] = -1;
   for (int k = 0; k < nexp; k++) part[el[k]] = epa[k];

@@ -35,16 +35,16 @@ typedef struct grid_app {
 extern int grid_fails;
 
 /* Count a failed check and say where and why on stderr. */
-#define GRID_CHECK(cond, ...)                                                                \
-  do {                                                                                       \
-    if (!(cond)) {                                                                           \
-      int r_;                                                                                \
-      MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                                    \
-      fprintf(stderr, "[%d] FAIL %s:%d: ", r_, __FILE__, __LINE__);                          \
-      fprintf(stderr, __VA_ARGS__);                                                          \
-      fprintf(stderr, "\n");                                                                 \
-      grid_fails++;                                                                          \
-    }                                                                                        \
+#define GRID_CHECK(cond, ...)                                                                      \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      int r_;                                                                                      \
+      MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                                          \
+      fprintf(stderr, "[%d] FAIL %s:%d: ", r_, __FILE__, __LINE__);                                \
+      fprintf(stderr, __VA_ARGS__);                                                                \
+      fprintf(stderr, "\n");                                                                       \
+      grid_fails++;                                                                                \
+    }                                                                                              \
   } while (0)
 
 /* MPI_Init and Zoltan_Initialize (aborting when Zoltan cannot start), and

@@ -35,12 +35,12 @@
 #include "ulba_grid.h"
 #include "ulba_zoltan.h"
 
-#define SIDE 40                 /* the objects form a SIDE x SIDE grid on [0, 1]^2 */
-#define NUM_OBJ (SIDE * SIDE)   /* objects in the whole problem */
-#define GROW 16          /* growing objects: a 4 x 4 corner block of rank 0 */
-#define GROWTH 0.25      /* weight added to a growing object per step */
-#define STEPS 6          /* balances per run */
-#define ALPHA 0.4        /* ULBA_ALPHA of the growth runs */
+#define SIDE    40            /* the objects form a SIDE x SIDE grid on [0, 1]^2 */
+#define NUM_OBJ (SIDE * SIDE) /* objects in the whole problem */
+#define GROW    16            /* growing objects: a 4 x 4 corner block of rank 0 */
+#define GROWTH  0.25          /* weight added to a growing object per step */
+#define STEPS   6             /* balances per run */
+#define ALPHA   0.4           /* ULBA_ALPHA of the growth runs */
 /*
  * Tolerance on the underloaded part's share of W / P.  Sources of error:
  * IMBALANCE_TOL = 1.01 lets the base method miss a target by 1% of the part
@@ -56,10 +56,7 @@ typedef grid_obj obj;
 typedef grid_app app;
 #define CHECK GRID_CHECK
 
-static void make_objects(app *a, int rank, int size)
-{
-  grid_make(a, rank, size, NUM_OBJ, SIDE);
-}
+static void make_objects(app *a, int rank, int size) { grid_make(a, rank, size, NUM_OBJ, SIDE); }
 
 static void check_conservation(const app *a, double total_w)
 {
@@ -125,8 +122,9 @@ static int run_growth(const char *base, const char *first_base, const char *rela
     MPI_Allgather(&gw, 1, MPI_DOUBLE, gws, 1, MPI_DOUBLE, MPI_COMM_WORLD);
     if (rank == 0 && getenv("ULBA_GROWTH_VERBOSE") != NULL) {
       printf("step %d N %g alpha %g small %d C %g omega %g s- %g s+ %g tau %g, growing weight by "
-             "part:", step, info.N, info.alpha, info.small_part, info.C, info.omega,
-             info.sigma_minus, info.sigma_plus, info.tau);
+             "part:",
+             step, info.N, info.alpha, info.small_part, info.C, info.omega, info.sigma_minus,
+             info.sigma_plus, info.tau);
       for (int p = 0; p < size; p++) printf(" %g", gws[p]);
       printf("\n");
     }
@@ -157,10 +155,10 @@ static int run_growth(const char *base, const char *first_base, const char *rela
       } else if (geometric) {
         /* The growing block stays together, so exactly one part overloads
          * and it receives the small size. */
-        CHECK(info.N == 1.0 && fabs(info.alpha - ALPHA) < 1e-12, "%s step %d: N %g alpha %g",
-              base, step, info.N, info.alpha);
-        CHECK(gws[g] >= 0.9 * gtot, "%s step %d: growing objects split, part %d has %g of %g",
-              base, step, g, gws[g], gtot);
+        CHECK(info.N == 1.0 && fabs(info.alpha - ALPHA) < 1e-12, "%s step %d: N %g alpha %g", base,
+              step, info.N, info.alpha);
+        CHECK(gws[g] >= 0.9 * gtot, "%s step %d: growing objects split, part %d has %g of %g", base,
+              step, g, gws[g], gtot);
         CHECK(info.small_part == g, "%s step %d: small part %d but growing objects in %d", base,
               step, info.small_part, g);
         /* The rate measured is the growth of one interval, GROW * GROWTH, or
@@ -187,8 +185,8 @@ static int run_growth(const char *base, const char *first_base, const char *rela
                 "%s step %d: part %d holds %.4f of the average, expected %.4f +- %.2f", base, step,
                 sp, share, 1.0 - info.alpha, SHARE_TOL);
           if (rank == 0)
-            printf("%s step %d: part %d share %.4f (target %.2f), growing %.0f%%\n", base, step,
-                   sp, share, 1.0 - info.alpha, gtot > 0 ? 100.0 * gws[sp] / gtot : 0.0);
+            printf("%s step %d: part %d share %.4f (target %.2f), growing %.0f%%\n", base, step, sp,
+                   share, 1.0 - info.alpha, gtot > 0 ? 100.0 * gws[sp] / gtot : 0.0);
         }
       }
     }
@@ -319,7 +317,11 @@ int main(int argc, char **argv)
   } else if (argc >= 2 && strcmp(argv[1], "badparams") == 0) {
     run_badparams(rank, size);
   } else {
-    if (rank == 0) fprintf(stderr, "usage: %s growth BASE [FIRST_BASE [RELABEL]] | trigger BASE [ALPHA] | alpha0 | badparams\n", argv[0]);
+    if (rank == 0)
+      fprintf(stderr,
+              "usage: %s growth BASE [FIRST_BASE [RELABEL]] | trigger BASE [ALPHA] | alpha0 | "
+              "badparams\n",
+              argv[0]);
     grid_fails++;
   }
   return grid_end(argc >= 2 ? argv[1] : "?");

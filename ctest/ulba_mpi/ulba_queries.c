@@ -31,10 +31,10 @@
 #include "ulba_grid.h"
 #include "ulba_zoltan.h"
 
-#define SIDE 40     /* the objects form a SIDE x SIDE grid on [0, 1]^2 */
-#define STEPS 4     /* balances per run */
+#define SIDE   40   /* the objects form a SIDE x SIDE grid on [0, 1]^2 */
+#define STEPS  4    /* balances per run */
 #define GROWTH 0.25 /* weight added to a growing object per step */
-#define CHECK GRID_CHECK
+#define CHECK  GRID_CHECK
 
 /* The new part and rank of every local object, from a complete list. */
 static int balance_parts(struct Zoltan_Struct *zz, grid_app *a, int *proc, int *nexp,
@@ -42,8 +42,8 @@ static int balance_parts(struct Zoltan_Struct *zz, grid_app *a, int *proc, int *
 {
   int changes, ngid, nlid, nimp, *ip, *ipa, rc;
   ZOLTAN_ID_PTR ig, il;
-  rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, nexp, eg, el,
-                           ep, epa);
+  rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, nexp, eg, el, ep,
+                           epa);
   if (rc != ZOLTAN_OK) return rc;
   Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
   for (int i = 0; i < a->n; i++) proc[i] = a->o[i].part = -1;
@@ -89,8 +89,10 @@ static int check_points(struct Zoltan_Struct *zz, const grid_app *a, const int *
       on_cut++;
       continue;
     }
-    CHECK(same, "GID %u at (%g, %g): Point_PP_Assign gave rc %d part %d rank %d, the balance part "
-          "%d rank %d", (unsigned)a->o[i].gid, x[0], x[1], rc, qpart, qproc, a->o[i].part, proc[i]);
+    CHECK(same,
+          "GID %u at (%g, %g): Point_PP_Assign gave rc %d part %d rank %d, the balance part "
+          "%d rank %d",
+          (unsigned)a->o[i].gid, x[0], x[1], rc, qpart, qproc, a->o[i].part, proc[i]);
     if (one_part_per_rank) {
       rc = Zoltan_LB_Point_Assign(zz, x, &qproc);
       CHECK(rc == ZOLTAN_OK && qproc == proc[i], "GID %u: Point_Assign gave rc %d rank %d, not %d",
@@ -174,8 +176,8 @@ static void run_queries(const char *base, int P, int rank, int size)
       int rib = step == 0 || strcmp(base, "RIB") == 0, on_cut, all_on_cut = 0;
       on_cut = check_points(zz, &a, proc, one_part_per_rank, !rib && strcmp(base, "RCB") == 0, rib);
       MPI_Allreduce(&on_cut, &all_on_cut, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-      CHECK(all_on_cut <= P - 1, "step %d: %d objects answered on the other side of %d cuts",
-            step, all_on_cut, P - 1);
+      CHECK(all_on_cut <= P - 1, "step %d: %d objects answered on the other side of %d cuts", step,
+            all_on_cut, P - 1);
     }
     check_boxes(zz, &a, P, size, one_part_per_rank);
     rc = Zoltan_Migrate(zz, -1, NULL, NULL, NULL, NULL, nexp, eg, el, ep, epa);
@@ -202,8 +204,10 @@ static void check_refused(struct Zoltan_Struct *zz, const char *what, const char
   grid_capture cap;
   char *text;
   if (capture_begin(&cap, 2) != 0) return;
-  if (strcmp(what, "point") == 0) rc = Zoltan_LB_Point_PP_Assign(zz, x, &proc, &part);
-  else rc = Zoltan_LB_Box_PP_Assign(zz, 0, 0, 0, 1, 1, 0, procs, &np, parts, &nq);
+  if (strcmp(what, "point") == 0)
+    rc = Zoltan_LB_Point_PP_Assign(zz, x, &proc, &part);
+  else
+    rc = Zoltan_LB_Box_PP_Assign(zz, 0, 0, 0, 1, 1, 0, procs, &np, parts, &nq);
   text = capture_end(&cap);
   CHECK(rc == ZOLTAN_FATAL, "%s query accepted (%d)", what, rc);
   CHECK(text != NULL && strstr(text, needle) != NULL, "%s query: no message '%s'", what, needle);

@@ -30,15 +30,15 @@
 #include "ulba_grid.h"
 
 #define CHECK GRID_CHECK
-#define SIDE 40 /* the grid of the debug-line runs is SIDE x SIDE */
+#define SIDE  40 /* the grid of the debug-line runs is SIDE x SIDE */
 
 /* The parts of one tiny balance: every object in [0, P), no part twice. */
 static void check_own_parts(const grid_app *a, const int *part, int P, const char *what)
 {
   int *count = calloc((size_t)P + 1, sizeof *count), *all = calloc((size_t)P + 1, sizeof *all);
   for (int i = 0; i < a->n; i++) {
-    CHECK(part[i] >= 0 && part[i] < P, "%s: GID %u in part %d of %d", what,
-          (unsigned)a->o[i].gid, part[i], P);
+    CHECK(part[i] >= 0 && part[i] < P, "%s: GID %u in part %d of %d", what, (unsigned)a->o[i].gid,
+          part[i], P);
     if (part[i] >= 0 && part[i] < P) count[part[i]]++;
   }
   MPI_Allreduce(count, all, P, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
@@ -71,8 +71,9 @@ static void run_tiny(int total, int P, int rank, int size)
     CHECK(p1[i] == p2[i], "%s: GID %u moved from part %d to %d with nothing changed", what,
           (unsigned)a.o[i].gid, p1[i], p2[i]);
     /* With one part per rank an object is in its rank's part, and stays. */
-    if (P == 0) CHECK(p1[i] == rank, "%s: GID %u left part %d for %d", what,
-                      (unsigned)a.o[i].gid, rank, p1[i]);
+    if (P == 0)
+      CHECK(p1[i] == rank, "%s: GID %u left part %d for %d", what, (unsigned)a.o[i].gid, rank,
+            p1[i]);
   }
   /* The answer migrates as any other. */
   Zoltan_Set_Param(zz, "AUTO_MIGRATE", "TRUE");
@@ -114,7 +115,8 @@ static int check_lines(const char *text, const char *const *expect, int nexpect)
   for (const char *l = strstr(text, "ZOLTAN ULBA:"); l != NULL; l = strstr(l + 1, "ZOLTAN ULBA:")) {
     const char *end = strchr(l, '\n');
     size_t len = end ? (size_t)(end - l) : strlen(l);
-    CHECK(!has_nan_or_inf(l, len), "model line %d names a NaN or an infinity: %.*s", k, (int)len, l);
+    CHECK(!has_nan_or_inf(l, len), "model line %d names a NaN or an infinity: %.*s", k, (int)len,
+          l);
     if (k < nexpect && expect[k] != NULL) {
       char *line = strndup(l, len);
       CHECK(strstr(line, expect[k]) != NULL, "model line %d lacks '%s': %s", k, expect[k], line);
@@ -127,8 +129,7 @@ static int check_lines(const char *text, const char *const *expect, int nexpect)
 
 /* Balance `steps` times at DEBUG_LEVEL 1, the corner growing if `grow`,
  * and check the model lines that rank 0 prints. */
-static void run_lines(int steps, int grow, int total, const char *const *expect, int rank,
-                      int size)
+static void run_lines(int steps, int grow, int total, const char *const *expect, int rank, int size)
 {
   grid_app a;
   struct Zoltan_Struct *zz;

@@ -20,16 +20,12 @@ static double brute_force_opt(size_t n, const double *w, int p)
   double best = INFINITY;
   for (;;) {
     double load[4] = {0, 0, 0, 0}, m = 0.0;
-    for (size_t i = 0; i < n; i++)
-      load[assign[i]] += w[i];
-    for (int q = 0; q < p; q++)
-      m = load[q] > m ? load[q] : m;
+    for (size_t i = 0; i < n; i++) load[assign[i]] += w[i];
+    for (int q = 0; q < p; q++) m = load[q] > m ? load[q] : m;
     best = m < best ? m : best;
     size_t k = 0;
-    while (k < n && ++assign[k] == p)
-      assign[k++] = 0;
-    if (k == n)
-      break;
+    while (k < n && ++assign[k] == p) assign[k++] = 0;
+    if (k == n) break;
   }
   return best;
 }
@@ -37,10 +33,8 @@ static double brute_force_opt(size_t n, const double *w, int p)
 static double max_load(size_t n, const double *w, int p, const int *part)
 {
   double load[64] = {0}, m = 0.0;
-  for (size_t i = 0; i < n; i++)
-    load[part[i]] += w[i];
-  for (int q = 0; q < p; q++)
-    m = load[q] > m ? load[q] : m;
+  for (size_t i = 0; i < n; i++) load[part[i]] += w[i];
+  for (int q = 0; q < p; q++) m = load[q] > m ? load[q] : m;
   return m;
 }
 
@@ -52,7 +46,7 @@ static void greedy_keeps_lpt_bound_against_brute_force(void **state)
   zp_rng_seed(&rng, 2024);
   double worst_ratio = 0.0;
   for (int trial = 0; trial < 300; trial++) {
-    int p = 2 + (int)zp_rng_below(&rng, 3);            /* 2..4 parts */
+    int p = 2 + (int)zp_rng_below(&rng, 3); /* 2..4 parts */
     size_t n = (size_t)p + 1 + zp_rng_below(&rng, p == 4 ? 5 : 7);
     double w[12];
     int part[12];
@@ -89,8 +83,7 @@ static void greedy_honours_part_sizes(void **state)
   assert_int_equal(greedy_assign(n, 1, w, 4, frac, part), GREEDY_OK);
   assert_int_equal(ct_check_assignment(n, 1, w, 4, frac, 1, part), 0);
   double load[4] = {0};
-  for (size_t i = 0; i < n; i++)
-    load[part[i]] += w[i];
+  for (size_t i = 0; i < n; i++) load[part[i]] += w[i];
   for (int p = 0; p < 4; p++) {
     /* Placing on the least relative load bounds every part by 1 + wmax/cap. */
     double cap = frac[p] * total;
@@ -109,16 +102,13 @@ static void greedy_gives_nothing_to_zero_size_parts(void **state)
   const double zero[3] = {0.0, 0.0, 0.0};
   double w[40];
   int part[40];
-  for (int i = 0; i < 40; i++)
-    w[i] = 1.0 + (i % 7);
+  for (int i = 0; i < 40; i++) w[i] = 1.0 + (i % 7);
   assert_int_equal(greedy_assign(40, 1, w, 5, frac, part), GREEDY_OK);
   assert_int_equal(ct_check_assignment(40, 1, w, 5, frac, 1, part), 0);
-  for (int i = 0; i < 40; i++)
-    assert_true(part[i] == 1 || part[i] == 3);
+  for (int i = 0; i < 40; i++) assert_true(part[i] == 1 || part[i] == 3);
   assert_int_equal(greedy_assign(40, 1, w, 3, zero, part), GREEDY_OK);
   int used[3] = {0};
-  for (int i = 0; i < 40; i++)
-    used[part[i]] = 1;
+  for (int i = 0; i < 40; i++) used[part[i]] = 1;
   assert_true(used[0] && used[1] && used[2]);
 }
 
@@ -129,8 +119,7 @@ static void greedy_breaks_ties_by_input_index(void **state)
   double w[7] = {2, 2, 2, 2, 2, 2, 2};
   int part[7];
   assert_int_equal(greedy_assign(7, 1, w, 3, NULL, part), GREEDY_OK);
-  for (int k = 0; k < 7; k++)
-    assert_int_equal(part[k], k % 3);
+  for (int k = 0; k < 7; k++) assert_int_equal(part[k], k % 3);
   /* Among different weights the heaviest goes first: 5 to part 0, 4 to 1,
    * 3 to 2, then the two 1s to the least loaded, part 2 (3) then part 1 (4). */
   double v[5] = {1, 3, 5, 1, 4};
@@ -221,8 +210,7 @@ static void greedy_balances_every_weight_dimension(void **state)
       tot[d] += w[2 * i + d];
     }
   for (int p = 0; p < P; p++)
-    for (int d = 0; d < 2; d++)
-      assert_true(load[p][d] / (tot[d] / P) <= 1.02);
+    for (int d = 0; d < 2; d++) assert_true(load[p][d] / (tot[d] / P) <= 1.02);
   double imb;
   assert_int_equal(greedy_imbalance(N, 2, w, P, NULL, part, &imb), GREEDY_OK);
   assert_true(imb >= 1.0 && imb <= 1.02);
@@ -255,23 +243,21 @@ static void greedy_keep_moves_nothing_when_input_fits(void **state)
   double w[N];
   int cur[N], out[N];
   ct_heavy_tailed(&rng, N, 1.0, 50.0, w);
-  for (int i = 0; i < N; i++)
-    cur[i] = i % P;
+  for (int i = 0; i < N; i++) cur[i] = i % P;
   double imb;
   assert_int_equal(greedy_imbalance(N, 1, w, P, NULL, cur, &imb), GREEDY_OK);
   for (int mode = 0; mode < 2; mode++) {
     size_t moved = 99;
-    assert_int_equal(greedy_assign_keep(N, 1, w, P, NULL, cur, imb, mode, out, &moved),
-                     GREEDY_OK);
+    assert_int_equal(greedy_assign_keep(N, 1, w, P, NULL, cur, imb, mode, out, &moved), GREEDY_OK);
     assert_int_equal(moved, 0);
     assert_memory_equal(cur, out, sizeof(cur));
   }
   /* A tighter limit moves some objects but never leaves a part above what
    * plain list scheduling would allow. */
   size_t moved = 0;
-  assert_int_equal(greedy_assign_keep(N, 1, w, P, NULL, cur, 1.0, GREEDY_KEEP_HEAVY_FIRST,
-                                      out, &moved),
-                   GREEDY_OK);
+  assert_int_equal(
+      greedy_assign_keep(N, 1, w, P, NULL, cur, 1.0, GREEDY_KEEP_HEAVY_FIRST, out, &moved),
+      GREEDY_OK);
   assert_int_equal(ct_check_assignment(N, 1, w, P, NULL, 1, out), 0);
   assert_true(moved > 0 && moved < N);
   assert_int_equal(moved, ct_moved(N, cur, out));
@@ -293,14 +279,10 @@ static void greedy_rejects_bad_arguments(void **state)
   assert_int_equal(greedy_assign(3, 1, neg, 2, NULL, part), GREEDY_EINVAL);
   assert_int_equal(greedy_assign(3, 1, w, 2, frac_neg, part), GREEDY_EINVAL);
   assert_int_equal(greedy_assign(3, 1, w, 2, frac_nan, part), GREEDY_EINVAL);
-  assert_int_equal(greedy_assign_keep(3, 1, w, 2, NULL, badcur, 1.0, 0, part, NULL),
-                   GREEDY_EINVAL);
-  assert_int_equal(greedy_assign_keep(3, 1, w, 2, NULL, cur, NAN, 0, part, NULL),
-                   GREEDY_EINVAL);
-  assert_int_equal(greedy_assign_keep(3, 1, w, 2, NULL, cur, 1.0, 7, part, NULL),
-                   GREEDY_EINVAL);
-  assert_int_equal(greedy_assign_keep(3, 1, w, 2, NULL, cur, 1.0, 0, cur, NULL),
-                   GREEDY_EINVAL);
+  assert_int_equal(greedy_assign_keep(3, 1, w, 2, NULL, badcur, 1.0, 0, part, NULL), GREEDY_EINVAL);
+  assert_int_equal(greedy_assign_keep(3, 1, w, 2, NULL, cur, NAN, 0, part, NULL), GREEDY_EINVAL);
+  assert_int_equal(greedy_assign_keep(3, 1, w, 2, NULL, cur, 1.0, 7, part, NULL), GREEDY_EINVAL);
+  assert_int_equal(greedy_assign_keep(3, 1, w, 2, NULL, cur, 1.0, 0, cur, NULL), GREEDY_EINVAL);
   assert_int_equal(greedy_imbalance(3, 1, w, 2, NULL, badcur, &imb), GREEDY_EINVAL);
   /* No objects is not an error. */
   assert_int_equal(greedy_assign(0, 1, NULL, 2, NULL, NULL), GREEDY_OK);
@@ -319,8 +301,12 @@ static void greedy_sort_orders_by_key_then_index(void **state)
     uint64_t r = zp_rng_below(&rng, 6);
     /* Values equal in their upper 32 bits but different below, exact ties,
      * zeros, and an infinity. */
-    key[i] = r == 0 ? 0.0 : r == 1 ? 1.0 : r == 2 ? nextafter(1.0, 2.0)
-           : r == 3 ? 3.0 * zp_rng_uniform(&rng) : r == 4 ? INFINITY : 1e-300;
+    key[i] = r == 0   ? 0.0
+             : r == 1 ? 1.0
+             : r == 2 ? nextafter(1.0, 2.0)
+             : r == 3 ? 3.0 * zp_rng_uniform(&rng)
+             : r == 4 ? INFINITY
+                      : 1e-300;
   }
   for (int desc = 0; desc < 2; desc++) {
     assert_int_equal(desc ? greedy_sort_desc(N, key, o) : greedy_sort_asc(N, key, o), 0);
@@ -328,8 +314,7 @@ static void greedy_sort_orders_by_key_then_index(void **state)
     for (size_t k = 0; k < N; k++) {
       assert_true(o[k] < N && !seen[o[k]]);
       seen[o[k]] = 1;
-      if (k == 0)
-        continue;
+      if (k == 0) continue;
       double a = key[o[k - 1]], b = key[o[k]];
       if (a == b)
         assert_true(o[k - 1] < o[k]);
@@ -367,8 +352,8 @@ static void greedy_heap_matches_linear_scan(void **state)
     }
     int best = -1;
     for (int q = 0; q < P; q++)
-      if (in[q] && (best < 0 || key[q] < key[best] ||
-                    (key[q] == key[best] && key2[q] < key2[best])))
+      if (in[q] &&
+          (best < 0 || key[q] < key[best] || (key[q] == key[best] && key2[q] < key2[best])))
         best = q;
     assert_int_equal(greedy_heap_top(&h), best);
   }

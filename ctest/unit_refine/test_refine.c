@@ -15,11 +15,11 @@
 
 /* An lb_test-shaped case: block mapping, heavy-tailed loads. */
 typedef struct lbcase {
-  size_t n;   /* objects */
-  int p;      /* parts */
-  double *w;  /* weights */
-  int *cur;   /* block mapping */
-  int *out;   /* result */
+  size_t n;  /* objects */
+  int p;     /* parts */
+  double *w; /* weights */
+  int *cur;  /* block mapping */
+  int *out;  /* result */
 } lbcase;
 
 static void lb_make(lbcase *c, size_t n, int p, double wmax, uint64_t seed)
@@ -32,8 +32,7 @@ static void lb_make(lbcase *c, size_t n, int p, double wmax, uint64_t seed)
   c->cur = malloc(n * sizeof(int));
   c->out = malloc(n * sizeof(int));
   ct_heavy_tailed(&rng, n, 1.0, wmax, c->w);
-  for (size_t i = 0; i < n; i++)
-    c->cur[i] = (int)(i * (size_t)p / n);
+  for (size_t i = 0; i < n; i++) c->cur[i] = (int)(i * (size_t)p / n);
 }
 
 static void lb_free(lbcase *c)
@@ -98,8 +97,7 @@ static void refine_reaches_tolerance_when_feasible(void **state)
       total += c.w[i];
     }
     for (size_t i = 0; i < c.n; i++)
-      if (c.out[i] != c.cur[i])
-        assert_true(load[c.cur[i]] > 1.03 * total / c.p);
+      if (c.out[i] != c.cur[i]) assert_true(load[c.cur[i]] > 1.03 * total / c.p);
     /* Far fewer moves than GREEDY's near-total reshuffle. */
     assert_true(st.moved < c.n / 10);
     free(load);
@@ -121,10 +119,8 @@ static void refine_is_never_worse_than_input(void **state)
     refine_options o;
     refine_stats st;
     ct_heavy_tailed(&rng, n, 0.0, 100.0, w);
-    for (size_t i = 0; i < n; i++)
-      cur[i] = (int)zp_rng_below(&rng, (uint64_t)p);
-    for (int q = 0; q < p; q++)
-      frac[q] = (double)zp_rng_below(&rng, 4); /* some zero-size parts */
+    for (size_t i = 0; i < n; i++) cur[i] = (int)zp_rng_below(&rng, (uint64_t)p);
+    for (int q = 0; q < p; q++) frac[q] = (double)zp_rng_below(&rng, 4); /* some zero-size parts */
     frac[0] += 1.0;
     opts(&o, 1.0 + 0.1 * zp_rng_uniform(&rng));
     int rc = refine_run(n, 1, w, p, frac, cur, &o, out, &st);
@@ -132,8 +128,7 @@ static void refine_is_never_worse_than_input(void **state)
     assert_int_equal(ct_check_assignment(n, 1, w, p, NULL, 0, out), 0);
     double before = ct_max_rel_load(n, w, p, frac, cur);
     double after = ct_max_rel_load(n, w, p, frac, out);
-    assert_true(after <= before * (1 + 1e-12) || (isinf(before) && isinf(after)) ||
-                isinf(before));
+    assert_true(after <= before * (1 + 1e-12) || (isinf(before) && isinf(after)) || isinf(before));
     assert_true(rc == REFINE_WARN || after <= o.tolerance * (1 + 1e-9));
     rc = refine_greedyrefine(n, 1, w, p, frac, cur, &o, out, &st);
     assert_true(rc == REFINE_OK || rc == REFINE_WARN);
@@ -159,8 +154,7 @@ static void refine_warns_and_stops_when_tolerance_is_infeasible(void **state)
   assert_int_equal(st.infeasible, 1);
   assert_int_equal(st.worst_part, 0);
   assert_int_equal(out[0], 0);
-  for (int i = 1; i < 10; i++)
-    assert_int_equal(out[i], 1);
+  for (int i = 1; i < 10; i++) assert_int_equal(out[i], 1);
   assert_true(fabs(st.imbalance_after - 100.0 / 54.5) < 1e-12);
   assert_true(fabs(st.imbalance_before - 104.0 / 54.5) < 1e-12);
 }
@@ -258,8 +252,7 @@ static void refine_empties_zero_size_parts(void **state)
   assert_int_equal(refine_run(12, 1, w, 3, frac, cur, &o, out, &st), REFINE_OK);
   assert_int_equal(ct_check_assignment(12, 1, w, 3, frac, 1, out), 0);
   for (int i = 0; i < 12; i++)
-    if (cur[i] != 1)
-      assert_int_equal(out[i], cur[i]); /* parts 0 and 2 were within limits */
+    if (cur[i] != 1) assert_int_equal(out[i], cur[i]); /* parts 0 and 2 were within limits */
 }
 
 /* GREEDYREFINE ends within 1.01 of GREEDY's max/avg and moves far less. */
@@ -298,13 +291,11 @@ static void greedyrefine_refines_below_threshold(void **state)
   double before = ct_max_rel_load(c.n, c.w, c.p, NULL, c.cur);
   opts(&o, 1.05);
   o.gr_threshold = before + 0.01;
-  assert_int_equal(refine_greedyrefine(c.n, 1, c.w, c.p, NULL, c.cur, &o, c.out, &st),
-                   REFINE_OK);
+  assert_int_equal(refine_greedyrefine(c.n, 1, c.w, c.p, NULL, c.cur, &o, c.out, &st), REFINE_OK);
   assert_int_equal(st.pass, REFINE_PASS_REFINE);
   assert_true(ct_max_rel_load(c.n, c.w, c.p, NULL, c.out) <= 1.05 * (1 + 1e-12));
   o.gr_threshold = before - 0.01;
-  assert_int_equal(refine_greedyrefine(c.n, 1, c.w, c.p, NULL, c.cur, &o, c.out, &st),
-                   REFINE_OK);
+  assert_int_equal(refine_greedyrefine(c.n, 1, c.w, c.p, NULL, c.cur, &o, c.out, &st), REFINE_OK);
   assert_true(st.pass != REFINE_PASS_REFINE);
   lb_free(&c);
 }
@@ -326,8 +317,7 @@ static void refine_balances_combined_load_of_two_weights(void **state)
     tot[0] += w[2 * i];
     tot[1] += w[2 * i + 1];
   }
-  for (int i = 0; i < N; i++)
-    s[i] = w[2 * i] / tot[0] + w[2 * i + 1] / tot[1];
+  for (int i = 0; i < N; i++) s[i] = w[2 * i] / tot[0] + w[2 * i + 1] / tot[1];
   refine_options o;
   refine_stats st;
   opts(&o, 1.03);

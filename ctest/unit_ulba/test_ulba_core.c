@@ -24,8 +24,7 @@ static void ulba_slope_recovers_lines_and_parabola(void **state)
 {
   (void)state;
   double t[5] = {0.0, 0.5, 2.0, 3.5, 7.0}, y[5], s = -1.0;
-  for (int i = 0; i < 5; ++i)
-    y[i] = 3.0 + 2.5 * t[i];
+  for (int i = 0; i < 5; ++i) y[i] = 3.0 + 2.5 * t[i];
   assert_int_equal(ulba_slope(5, t, y, &s), ULBA_OK);
   assert_close(s, 2.5, 1e-14);
   /* y = t^2 on t = 0..3: by hand tbar = 1.5, ybar = 3.5, Sxy = 15, Sxx = 5. */
@@ -59,8 +58,7 @@ static void ulba_population_zscore_never_fires_up_to_ten_pes(void **state)
   (void)state;
   for (size_t P = 2; P <= 16; ++P) {
     double x[16], z[16];
-    for (size_t i = 0; i < P; ++i)
-      x[i] = 1.0;
+    for (size_t i = 0; i < P; ++i) x[i] = 1.0;
     x[P - 1] = 1e6; /* as extreme an outlier as one likes */
     assert_int_equal(ulba_zscores(P, x, z), ULBA_OK);
     assert_close(z[P - 1], sqrt((double)(P - 1)), 1e-12);
@@ -81,8 +79,7 @@ static void ulba_robust_score_of_one_outlier_among_ties(void **state)
   for (size_t k = 0; k < NUM_TEST_PES; ++k) {
     size_t P = test_pes[k];
     double x[64], sc[64], med, scale;
-    for (size_t i = 0; i < P; ++i)
-      x[i] = 2.0;
+    for (size_t i = 0; i < P; ++i) x[i] = 2.0;
     x[1] = 5.0;
     assert_int_equal(ulba_robust_scores(P, x, sc, &med, &scale), ULBA_OK);
     assert_close(med, 2.0, 0.0);
@@ -105,8 +102,7 @@ static void ulba_detects_one_growing_pe_at_small_and_large_p(void **state)
       double x[64];
       int flags[64];
       double noise = seed == 0 ? 0.0 : 0.05;
-      for (size_t i = 0; i < P; ++i)
-        x[i] = 1.0 + zp_rng_range(&rng, -noise, noise);
+      for (size_t i = 0; i < P; ++i) x[i] = 1.0 + zp_rng_range(&rng, -noise, noise);
       size_t grower = (size_t)(seed % P);
       x[grower] = 2.0;
       size_t n = 99;
@@ -127,14 +123,12 @@ static void ulba_uniform_growth_flags_nobody(void **state)
     double x[64];
     int flags[64];
     size_t n = 99;
-    for (size_t i = 0; i < P; ++i)
-      x[i] = 0.1 * 3.0;
+    for (size_t i = 0; i < P; ++i) x[i] = 0.1 * 3.0;
     x[P / 2] = 0.3; /* 0.1 * 3.0 and 0.3 differ in the last bit */
     assert_int_equal(ulba_detect_overloading(P, x, ULBA_DEFAULT_THRESHOLD, 0.0, flags, &n),
                      ULBA_OK);
     assert_int_equal(n, 0);
-    for (size_t i = 0; i < P; ++i)
-      x[i] = 0.0; /* static workload */
+    for (size_t i = 0; i < P; ++i) x[i] = 0.0; /* static workload */
     assert_int_equal(ulba_detect_overloading(P, x, ULBA_DEFAULT_THRESHOLD, 0.0, flags, &n),
                      ULBA_OK);
     assert_int_equal(n, 0);
@@ -155,8 +149,7 @@ static void ulba_noise_flags_nobody(void **state)
       double x[64];
       int flags[64];
       size_t n = 99;
-      for (size_t i = 0; i < P; ++i)
-        x[i] = 1.0 + zp_rng_range(&rng, -0.05, 0.05);
+      for (size_t i = 0; i < P; ++i) x[i] = 1.0 + zp_rng_range(&rng, -0.05, 0.05);
       assert_int_equal(ulba_detect_overloading(P, x, ULBA_DEFAULT_THRESHOLD, 0.1, flags, &n),
                        ULBA_OK);
       assert_int_equal(n, 0);
@@ -166,8 +159,7 @@ static void ulba_noise_flags_nobody(void **state)
     }
     /* For uniform noise the MAD is a quarter of the range, so scores stay
      * near 1.35 once P is large; at P = 64 fewer than 1% of runs alarm. */
-    if (P == 64)
-      assert_true(alarms_without_floor <= 10);
+    if (P == 64) assert_true(alarms_without_floor <= 10);
   }
 }
 
@@ -178,8 +170,7 @@ static void ulba_detects_a_group_and_ignores_slow_pes(void **state)
   double x[64];
   int flags[64];
   size_t n = 0;
-  for (size_t i = 0; i < 64; ++i)
-    x[i] = 1.0 + 0.01 * (double)(i % 7);
+  for (size_t i = 0; i < 64; ++i) x[i] = 1.0 + 0.01 * (double)(i % 7);
   x[3] = x[40] = x[41] = 3.0;
   x[10] = -5.0; /* shrinking, not overloading */
   assert_int_equal(ulba_detect_overloading(64, x, 3.0, 0.0, flags, &n), ULBA_OK);
@@ -224,8 +215,7 @@ static void ulba_part_sizes_follow_eq6(void **state)
   double s[5], used = -1.0;
   assert_int_equal(ulba_part_sizes(5, NULL, f, 0.4, s, &used), ULBA_OK);
   assert_close(used, 0.4, 0.0);
-  for (int p = 0; p < 5; ++p)
-    assert_close(s[p], p == 2 ? 0.6 / 5.0 : 1.1 / 5.0, 1e-15);
+  for (int p = 0; p < 5; ++p) assert_close(s[p], p == 2 ? 0.6 / 5.0 : 1.1 / 5.0, 1e-15);
   /* Heterogeneous capacities 2:1:1:1:1 with part 0 overloading: raw sizes
    * 2/6 * 0.6 = 0.2 and 1/6 * (1 + 0.4 / 4) = 0.18333, renormalised. */
   double base[5] = {2, 1, 1, 1, 1};
@@ -233,8 +223,7 @@ static void ulba_part_sizes_follow_eq6(void **state)
   assert_int_equal(ulba_part_sizes(5, base, f0, 0.4, s, NULL), ULBA_OK);
   double raw0 = 2.0 / 6.0 * 0.6, raw1 = 1.0 / 6.0 * 1.1, sum = raw0 + 4 * raw1;
   assert_close(s[0], raw0 / sum, 1e-15);
-  for (int p = 1; p < 5; ++p)
-    assert_close(s[p], raw1 / sum, 1e-15);
+  for (int p = 1; p < 5; ++p) assert_close(s[p], raw1 / sum, 1e-15);
 }
 
 /* Random base sizes, flags and alphas: sizes sum to 1, overloading parts
@@ -280,8 +269,7 @@ static void ulba_falls_back_when_half_the_pes_overload(void **state)
   double s[5], used = -1.0;
   assert_int_equal(ulba_part_sizes(4, NULL, half, 0.5, s, &used), ULBA_OK);
   assert_true(used == 0.0);
-  for (int p = 0; p < 4; ++p)
-    assert_close(s[p], 0.25, 1e-15);
+  for (int p = 0; p < 4; ++p) assert_close(s[p], 0.25, 1e-15);
   int two_of_five[5] = {1, 0, 1, 0, 0}; /* 2 N = 4 < 5: still underloaded */
   assert_int_equal(ulba_part_sizes(5, NULL, two_of_five, 0.5, s, &used), ULBA_OK);
   assert_close(used, 0.5, 0.0);
@@ -304,8 +292,7 @@ static void ulba_alpha_zero_gives_the_base_sizes(void **state)
   double base[6] = {0.5, 2.0, 1.0, 0.0, 3.0, 1.5}, s[6];
   int f[6] = {1, 0, 0, 0, 1, 0};
   assert_int_equal(ulba_part_sizes(6, base, f, 0.0, s, NULL), ULBA_OK);
-  for (int p = 0; p < 6; ++p)
-    assert_close(s[p], base[p] / 8.0, 1e-15);
+  for (int p = 0; p < 6; ++p) assert_close(s[p], base[p] / 8.0, 1e-15);
   assert_int_equal(ulba_part_sizes(6, base, f, 1.0, s, NULL), ULBA_ERR_ARG);
   assert_int_equal(ulba_part_sizes(6, base, f, -0.1, s, NULL), ULBA_ERR_ARG);
 }
@@ -322,8 +309,7 @@ static void ulba_sigma_minus_matches_hand_value_and_simulation(void **state)
   assert_true(sm == 15.0);
   double over = (1.0 - 0.5) * q.W / q.P, rest = (1.0 + 0.5 * 2.0 / 8.0) * q.W / q.P;
   long t = 0;
-  while (over + (q.a + q.m) * (double)(t + 1) <= rest + q.a * (double)(t + 1))
-    ++t;
+  while (over + (q.a + q.m) * (double)(t + 1) <= rest + q.a * (double)(t + 1)) ++t;
   assert_true((double)t == sm);
   assert_int_equal(ulba_sigma_minus(&q, 0.0, &sm), ULBA_OK);
   assert_true(sm == 0.0);
@@ -395,8 +381,7 @@ static void ulba_interval_time_matches_explicit_pes(void **state)
     double load[16], expect = q.C;
     int P = (int)q.P, N = (int)q.N;
     for (int p = 0; p < P; ++p)
-      load[p] = p < N ? (1.0 - alpha) * q.W / q.P
-                      : (1.0 + alpha * q.N / (q.P - q.N)) * q.W / q.P;
+      load[p] = p < N ? (1.0 - alpha) * q.W / q.P : (1.0 + alpha * q.N / (q.P - q.N)) * q.W / q.P;
     for (long t = 0; t < L; ++t) {
       double mx = 0.0;
       for (int p = 0; p < P; ++p) {
@@ -489,23 +474,18 @@ static void ulba_auto_alpha_is_zero_without_growth(void **state)
 static double brute_force_overlap(size_t P, const double *w)
 {
   int perm[8];
-  for (size_t i = 0; i < P; ++i)
-    perm[i] = (int)i;
+  for (size_t i = 0; i < P; ++i) perm[i] = (int)i;
   double best = -INFINITY;
   for (;;) {
     double s = 0.0;
-    for (size_t i = 0; i < P; ++i)
-      s += w[i * P + (size_t)perm[i]];
+    for (size_t i = 0; i < P; ++i) s += w[i * P + (size_t)perm[i]];
     best = fmax(best, s);
     /* next permutation in lexicographic order */
     long i = (long)P - 2;
-    while (i >= 0 && perm[i] > perm[i + 1])
-      --i;
-    if (i < 0)
-      break;
+    while (i >= 0 && perm[i] > perm[i + 1]) --i;
+    if (i < 0) break;
     long j = (long)P - 1;
-    while (perm[j] < perm[i])
-      --j;
+    while (perm[j] < perm[i]) --j;
     int tmp = perm[i];
     perm[i] = perm[j];
     perm[j] = tmp;
@@ -592,14 +572,12 @@ static void ulba_relabel_handles_hundreds_of_parts(void **state)
    * answer must recover the hidden one. */
   for (size_t i = 0; i < P; ++i) {
     w[i * P + (i * 7 + 3) % P] = 10.0 + zp_rng_range(&rng, 0.0, 1.0);
-    for (int k = 0; k < 3; ++k)
-      w[i * P + zp_rng_next(&rng) % P] += zp_rng_range(&rng, 0.0, 1.0);
+    for (int k = 0; k < 3; ++k) w[i * P + zp_rng_next(&rng) % P] += zp_rng_range(&rng, 0.0, 1.0);
   }
   double exact, greedy;
   assert_int_equal(ulba_relabel(P, w, ULBA_RELABEL_EXACT, perm, &exact), ULBA_OK);
   assert_is_permutation(P, perm);
-  for (size_t i = 0; i < P; ++i)
-    assert_int_equal(perm[i], (int)((i * 7 + 3) % P));
+  for (size_t i = 0; i < P; ++i) assert_int_equal(perm[i], (int)((i * 7 + 3) % P));
   assert_int_equal(ulba_relabel(P, w, ULBA_RELABEL_GREEDY, perm, &greedy), ULBA_OK);
   assert_is_permutation(P, perm);
   assert_true(greedy <= exact + 1e-9 && greedy >= 0.5 * exact);

@@ -42,8 +42,7 @@ static void ulba_sampled_instances_follow_table_ii(void **state)
     assert_true(in.alpha >= 0.0 && in.alpha < 1.0);
     assert_true(q->omega == 1e9);
   }
-  for (int i = 0; i < 4; ++i)
-    assert_true(seen[i] > 400);
+  for (int i = 0; i < 4; ++i) assert_true(seen[i] > 400);
 }
 
 /* Total time of the best schedule by enumerating every subset of steps. */
@@ -53,8 +52,7 @@ static double brute_force_optimum(const ulba_model *q, double alpha, long gamma)
   double best = INFINITY;
   for (unsigned long mask = 0; mask < (1ul << (gamma - 1)); ++mask) {
     lb[0] = 1;
-    for (long i = 1; i < gamma; ++i)
-      lb[i] = (mask >> (i - 1)) & 1u;
+    for (long i = 1; i < gamma; ++i) lb[i] = (mask >> (i - 1)) & 1u;
     double t;
     assert_int_equal(ulba_study_schedule_time(q, alpha, gamma, lb, &t), ULBA_OK);
     best = fmin(best, t);
@@ -94,8 +92,7 @@ static void ulba_dp_optimum_matches_brute_force(void **state)
     assert_close(dp, brute_force_optimum(&q, alpha, gamma), 1e-12);
     assert_true(lb[0] == 1);
     long count = 0;
-    for (long i = 0; i < gamma; ++i)
-      count += lb[i];
+    for (long i = 0; i < gamma; ++i) count += lb[i];
     assert_int_equal(count, nlb);
     assert_int_equal(ulba_study_schedule_time(&q, alpha, gamma, lb, &check), ULBA_OK);
     assert_close(check, dp, 1e-12);
@@ -156,8 +153,7 @@ static void ulba_closed_form_bounds_match_brute_force(void **state)
     int P = (int)q.P, N = (int)q.N;
     double load[16];
     for (int p = 0; p < P; ++p)
-      load[p] = p < N ? (1.0 - alpha) * q.W / q.P
-                      : (1.0 + alpha * q.N / (q.P - q.N)) * q.W / q.P;
+      load[p] = p < N ? (1.0 - alpha) * q.W / q.P : (1.0 + alpha * q.N / (q.P - q.N)) * q.W / q.P;
     long t = -1;
     for (long s = 0; s < 100000; ++s) {
       double over = 0.0, rest = 0.0;
@@ -169,8 +165,7 @@ static void ulba_closed_form_bounds_match_brute_force(void **state)
           rest = fmax(rest, l);
       }
       /* Equal loads count as caught up only beyond rounding. */
-      if (over > rest * (1.0 + 1e-12))
-        break;
+      if (over > rest * (1.0 + 1e-12)) break;
       t = s;
     }
     assert_true((double)t == sm || fabs((double)t - sm) <= 1.0);
@@ -186,8 +181,7 @@ static void ulba_closed_form_bounds_match_brute_force(void **state)
     for (;;) {
       double ov;
       assert_int_equal(ulba_overhead(&q, alpha, hi, &ov), ULBA_OK);
-      if (m_hat * hi * hi / (2.0 * q.omega) > ov + q.C)
-        break;
+      if (m_hat * hi * hi / (2.0 * q.omega) > ov + q.C) break;
       hi *= 2.0;
     }
     for (int it = 0; it < 200; ++it) {

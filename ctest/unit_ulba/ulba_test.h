@@ -21,8 +21,7 @@
 static inline void assert_close(double x, double y, double rel)
 {
   double tol = rel * fmax(1.0, fmax(fabs(x), fabs(y)));
-  if (!(fabs(x - y) <= tol))
-    fail_msg("%.17g and %.17g differ by more than %.3g", x, y, tol);
+  if (!(fabs(x - y) <= tol)) fail_msg("%.17g and %.17g differ by more than %.3g", x, y, tol);
 }
 
 #endif

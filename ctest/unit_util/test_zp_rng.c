@@ -29,15 +29,12 @@ static void zp_rng_repeats_the_pinned_streams(void **state)
   zp_rng r;
   uint64_t s = 12345;
   zp_rng_seed(&r, 2024);
-  for (int i = 0; i < 3; i++)
-    assert_true(zp_rng_next(&r) == xoshiro_2024[i]);
+  for (int i = 0; i < 3; i++) assert_true(zp_rng_next(&r) == xoshiro_2024[i]);
   /* The ULBA model study's figure 2 stream of its default seed. */
   zp_rng_seed_stream(&r, 2019, 2);
-  for (int i = 0; i < 3; i++)
-    assert_true(zp_rng_next(&r) == model_2019_fig2[i]);
+  for (int i = 0; i < 3; i++) assert_true(zp_rng_next(&r) == model_2019_fig2[i]);
   /* The soak's stream of its default seed. */
-  for (int i = 0; i < 3; i++)
-    assert_true(zp_splitmix64(&s) == splitmix_12345[i]);
+  for (int i = 0; i < 3; i++) assert_true(zp_splitmix64(&s) == splitmix_12345[i]);
   assert_true(zp_mix64(0) == 0xe220a8397b1dcdafULL);
   zp_rng_seed(&r, 7);
   assert_true(zp_rng_uniform(&r) == 0.7005764821796896);
@@ -83,8 +80,7 @@ static void zp_rng_below_covers_the_range_and_unit_double_stays_below_one(void *
     assert_true(x < 7);
     seen[x] = 1;
   }
-  for (int v = 0; v < 7; v++)
-    assert_true(seen[v]);
+  for (int v = 0; v < 7; v++) assert_true(seen[v]);
   assert_true(zp_rng_below(&r, 1) == 0);
   assert_true(zp_unit_double(0) == 0.0);
   assert_true(zp_unit_double(UINT64_MAX) < 1.0);

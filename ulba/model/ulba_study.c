@@ -7,8 +7,7 @@
 
 int ulba_study_sample(zp_rng *rng, double fraction, ulba_instance *inst)
 {
-  if (rng == NULL || inst == NULL || !isfinite(fraction) || fraction >= 0.5)
-    return ULBA_ERR_ARG;
+  if (rng == NULL || inst == NULL || !isfinite(fraction) || fraction >= 0.5) return ULBA_ERR_ARG;
   static const double procs[4] = {256.0, 512.0, 1024.0, 2048.0};
   ulba_instance r;
   memset(&r, 0, sizeof r);
@@ -21,8 +20,7 @@ int ulba_study_sample(zp_rng *rng, double fraction, ulba_instance *inst)
   double y = zp_rng_range(rng, 0.8, 1.0);
   double alpha = zp_rng_range(rng, 0.0, 1.0);
   double z = zp_rng_range(rng, 0.1, 3.0);
-  if (fraction > 0.0)
-    v = fraction;
+  if (fraction > 0.0) v = fraction;
   double N = fmax(1.0, floor(P * v + 0.5));
   double dw = w0 / P * x;
   r.model.P = P;
@@ -50,8 +48,8 @@ static ulba_model model_at(const ulba_model *q, long i)
 int ulba_study_schedule_time(const ulba_model *model, double alpha, long gamma,
                              const unsigned char *lb, double *time)
 {
-  if (lb == NULL || time == NULL || gamma < 1 ||
-      ulba_model_check(model) != ULBA_OK || !(alpha >= 0.0 && alpha < 1.0))
+  if (lb == NULL || time == NULL || gamma < 1 || ulba_model_check(model) != ULBA_OK ||
+      !(alpha >= 0.0 && alpha < 1.0))
     return ULBA_ERR_ARG;
   double total = 0.0;
   long start = 0;
@@ -60,8 +58,7 @@ int ulba_study_schedule_time(const ulba_model *model, double alpha, long gamma,
       ulba_model at = model_at(model, start);
       double t;
       int rc = ulba_interval_time(&at, alpha, i - start, &t);
-      if (rc != ULBA_OK)
-        return rc;
+      if (rc != ULBA_OK) return rc;
       total += t;
       start = i;
     }
@@ -70,8 +67,8 @@ int ulba_study_schedule_time(const ulba_model *model, double alpha, long gamma,
   return ULBA_OK;
 }
 
-int ulba_study_optimum(const ulba_model *model, double alpha, long gamma,
-                       double *time, unsigned char *lb, long *num_lb)
+int ulba_study_optimum(const ulba_model *model, double alpha, long gamma, double *time,
+                       unsigned char *lb, long *num_lb)
 {
   if (time == NULL || gamma < 1 || ulba_model_check(model) != ULBA_OK ||
       !(alpha >= 0.0 && alpha < 1.0))
@@ -94,8 +91,7 @@ int ulba_study_optimum(const ulba_model *model, double alpha, long gamma,
       ulba_model at = model_at(model, i);
       double t;
       rc = ulba_interval_time(&at, alpha, j - i, &t);
-      if (rc != ULBA_OK)
-        goto End;
+      if (rc != ULBA_OK) goto End;
       /* Strict comparison: among equal costs the earliest previous step
        * wins, which makes the reported schedule deterministic. */
       if (f[i] + t < f[j]) {
@@ -106,15 +102,12 @@ int ulba_study_optimum(const ulba_model *model, double alpha, long gamma,
   }
   *time = f[gamma];
   long count = 0;
-  if (lb != NULL)
-    memset(lb, 0, (size_t)gamma);
+  if (lb != NULL) memset(lb, 0, (size_t)gamma);
   for (long j = from[gamma]; j >= 0; j = from[j]) {
-    if (lb != NULL)
-      lb[j] = 1;
+    if (lb != NULL) lb[j] = 1;
     ++count;
   }
-  if (num_lb != NULL)
-    *num_lb = count;
+  if (num_lb != NULL) *num_lb = count;
 End:
   free(f);
   free(from);
@@ -123,8 +116,7 @@ End:
 
 int ulba_study_fig2(uint64_t seed, long n, long gamma, ulba_fig2_row *rows)
 {
-  if (rows == NULL || n < 1 || gamma < 1)
-    return ULBA_ERR_ARG;
+  if (rows == NULL || n < 1 || gamma < 1) return ULBA_ERR_ARG;
   zp_rng rng;
   zp_rng_seed_stream(&rng, seed, 2);
   for (long k = 0; k < n; ++k) {
@@ -132,24 +124,21 @@ int ulba_study_fig2(uint64_t seed, long n, long gamma, ulba_fig2_row *rows)
     memset(&r, 0, sizeof r);
     int rc = ulba_study_sample(&rng, 0.0, &r.inst);
     if (rc == ULBA_OK)
-      rc = ulba_predicted_time(&r.inst.model, r.inst.alpha, gamma, &r.t_sigma,
-                               &r.lb_sigma);
+      rc = ulba_predicted_time(&r.inst.model, r.inst.alpha, gamma, &r.t_sigma, &r.lb_sigma);
     if (rc == ULBA_OK)
-      rc = ulba_study_optimum(&r.inst.model, r.inst.alpha, gamma, &r.t_opt,
-                              NULL, &r.lb_opt);
-    if (rc != ULBA_OK)
-      return rc;
+      rc = ulba_study_optimum(&r.inst.model, r.inst.alpha, gamma, &r.t_opt, NULL, &r.lb_opt);
+    if (rc != ULBA_OK) return rc;
     r.gap_pct = 100.0 * (r.t_opt - r.t_sigma) / r.t_sigma;
     rows[k] = r;
   }
   return ULBA_OK;
 }
 
-int ulba_study_fig3(uint64_t seed, long n, int pct_lo, int pct_hi,
-                    int n_alpha, long gamma, ulba_fig3_row *rows)
+int ulba_study_fig3(uint64_t seed, long n, int pct_lo, int pct_hi, int n_alpha, long gamma,
+                    ulba_fig3_row *rows)
 {
-  if (rows == NULL || n < 1 || pct_lo < 1 || pct_hi < pct_lo || pct_hi > 49 ||
-      n_alpha < 1 || gamma < 1)
+  if (rows == NULL || n < 1 || pct_lo < 1 || pct_hi < pct_lo || pct_hi > 49 || n_alpha < 1 ||
+      gamma < 1)
     return ULBA_ERR_ARG;
   long out = 0;
   for (int pct = pct_lo; pct <= pct_hi; ++pct) {
@@ -160,19 +149,16 @@ int ulba_study_fig3(uint64_t seed, long n, int pct_lo, int pct_hi,
       memset(&r, 0, sizeof r);
       r.pct = pct;
       int rc = ulba_study_sample(&rng, pct / 100.0, &r.inst);
-      if (rc != ULBA_OK)
-        return rc;
+      if (rc != ULBA_OK) return rc;
       const ulba_model *q = &r.inst.model;
       rc = ulba_predicted_time(q, 0.0, gamma, &r.t_std, NULL);
-      if (rc != ULBA_OK)
-        return rc;
+      if (rc != ULBA_OK) return rc;
       r.best_alpha = 0.0;
       r.t_best = r.t_std;
       for (int j = 1; j < n_alpha; ++j) {
         double alpha = (double)j / n_alpha, t;
         rc = ulba_predicted_time(q, alpha, gamma, &t, NULL);
-        if (rc != ULBA_OK)
-          return rc;
+        if (rc != ULBA_OK) return rc;
         if (t < r.t_best) {
           r.t_best = t;
           r.best_alpha = alpha;
@@ -182,16 +168,13 @@ int ulba_study_fig3(uint64_t seed, long n, int pct_lo, int pct_hi,
 
       double t_auto;
       rc = ulba_auto_alpha(q, gamma, 0.99, &r.auto_alpha, &t_auto);
-      if (rc != ULBA_OK)
-        return rc;
+      if (rc != ULBA_OK) return rc;
       r.auto_gain_pct = 100.0 * (r.t_std - t_auto) / r.t_std;
 
       double opt_std, opt_ulba;
       rc = ulba_study_optimum(q, 0.0, gamma, &opt_std, NULL, NULL);
-      if (rc == ULBA_OK)
-        rc = ulba_study_optimum(q, r.best_alpha, gamma, &opt_ulba, NULL, NULL);
-      if (rc != ULBA_OK)
-        return rc;
+      if (rc == ULBA_OK) rc = ulba_study_optimum(q, r.best_alpha, gamma, &opt_ulba, NULL, NULL);
+      if (rc != ULBA_OK) return rc;
       r.dp_gain_pct = 100.0 * (opt_std - opt_ulba) / opt_std;
       rows[out++] = r;
     }

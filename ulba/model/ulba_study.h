@@ -32,8 +32,8 @@ typedef struct ulba_instance {
 } ulba_instance;
 
 /* Parameters common to the study. */
-#define ULBA_STUDY_GAMMA 100   /* iterations of every application (Table II) */
-#define ULBA_STUDY_OMEGA 1e9   /* speed of one PE, 1 GFLOPS (section III.B) */
+#define ULBA_STUDY_GAMMA 100 /* iterations of every application (Table II) */
+#define ULBA_STUDY_OMEGA 1e9 /* speed of one PE, 1 GFLOPS (section III.B) */
 
 /*
  * ulba_study_sample - draw one instance from Table II:
@@ -76,17 +76,17 @@ int ulba_study_schedule_time(const ulba_model *model, double alpha, long gamma,
  *         be NULL) its number of steps.
  * Errors: ULBA_ERR_ARG, ULBA_ERR_MEMORY.
  */
-int ulba_study_optimum(const ulba_model *model, double alpha, long gamma,
-                       double *time, unsigned char *lb, long *num_lb);
+int ulba_study_optimum(const ulba_model *model, double alpha, long gamma, double *time,
+                       unsigned char *lb, long *num_lb);
 
 /* One instance of figure 2. */
 typedef struct ulba_fig2_row {
-  ulba_instance inst;  /* the application */
-  double t_sigma;      /* Eq. (4) with a step every sigma-plus iterations */
-  double t_opt;        /* the dynamic programme's optimum */
-  double gap_pct;      /* 100 (t_opt - t_sigma) / t_sigma, <= 0 */
-  long lb_sigma;       /* steps of the sigma-plus schedule, the first included */
-  long lb_opt;         /* steps of the optimal schedule */
+  ulba_instance inst; /* the application */
+  double t_sigma;     /* Eq. (4) with a step every sigma-plus iterations */
+  double t_opt;       /* the dynamic programme's optimum */
+  double gap_pct;     /* 100 (t_opt - t_sigma) / t_sigma, <= 0 */
+  long lb_sigma;      /* steps of the sigma-plus schedule, the first included */
+  long lb_opt;        /* steps of the optimal schedule */
 } ulba_fig2_row;
 
 /*
@@ -99,15 +99,15 @@ int ulba_study_fig2(uint64_t seed, long n, long gamma, ulba_fig2_row *rows);
 
 /* One instance of figure 3. */
 typedef struct ulba_fig3_row {
-  int pct;             /* percentage of overloading PEs, 1..20 */
-  ulba_instance inst;  /* the application (inst.alpha unused) */
-  double t_std;        /* standard method: alpha = 0, step every sigma-plus = tau */
-  double best_alpha;   /* best of the n_alpha grid values k / n_alpha */
-  double t_best;       /* ULBA with best_alpha, sigma-plus schedule */
-  double gain_pct;     /* 100 (t_std - t_best) / t_std, >= 0 */
-  double auto_alpha;   /* ulba_auto_alpha over the whole run */
-  double auto_gain_pct;/* the same gain with auto_alpha */
-  double dp_gain_pct;  /* the gain when both use optimal schedules (best_alpha) */
+  int pct;              /* percentage of overloading PEs, 1..20 */
+  ulba_instance inst;   /* the application (inst.alpha unused) */
+  double t_std;         /* standard method: alpha = 0, step every sigma-plus = tau */
+  double best_alpha;    /* best of the n_alpha grid values k / n_alpha */
+  double t_best;        /* ULBA with best_alpha, sigma-plus schedule */
+  double gain_pct;      /* 100 (t_std - t_best) / t_std, >= 0 */
+  double auto_alpha;    /* ulba_auto_alpha over the whole run */
+  double auto_gain_pct; /* the same gain with auto_alpha */
+  double dp_gain_pct;   /* the gain when both use optimal schedules (best_alpha) */
 } ulba_fig3_row;
 
 /*
@@ -121,8 +121,8 @@ typedef struct ulba_fig3_row {
  * Errors: ULBA_ERR_ARG (NULL, n < 1, 1 <= pct_lo <= pct_hi <= 49 violated,
  *         n_alpha < 1, gamma < 1), ULBA_ERR_MEMORY.
  */
-int ulba_study_fig3(uint64_t seed, long n, int pct_lo, int pct_hi,
-                    int n_alpha, long gamma, ulba_fig3_row *rows);
+int ulba_study_fig3(uint64_t seed, long n, int pct_lo, int pct_hi, int n_alpha, long gamma,
+                    ulba_fig3_row *rows);
 
 #ifdef __cplusplus
 }

@@ -28,7 +28,7 @@ static int mine_partition(const zp_problem *pb, void *state, int *new_part)
 }
 
 static const zp_param_def mine_params[] = {
-  {"MINE_LEVEL", ZP_PARAM_INT, "1", 0, 9, 0, NULL, "an unused knob"}};
+    {"MINE_LEVEL", ZP_PARAM_INT, "1", 0, 9, 0, NULL, "an unused knob"}};
 
 static const zp_method mine = {.abi = ZP_METHOD_ABI,
                                .name = "MINE",
