@@ -39,7 +39,8 @@ echo "ok: every installed header compiles on its own with pkg-config's flags"
 cmake -S "$src/ctest/install/consumer" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$tmp/prefix" > "$tmp/cfg.log" 2>&1 ||
   { cat "$tmp/cfg.log"; echo "FAIL: find_package(ZoltanPlugins)"; exit 1; }
 cmake --build "$tmp/consumer" > "$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; echo "FAIL: consumer build"; exit 1; }
-cc -o "$tmp/consumer_pc" "$src/ctest/plugin/zp_testapp.c" "$src/ctest/common/zpt_app.c" -I"$src/ctest/common" $flags -lm -Wl,-rpath,"$tmp/prefix/lib" ||
+cc -o "$tmp/consumer_pc" "$src/ctest/plugin/zp_testapp.c" "$src/ctest/common/zpt_app.c" "$src/ctest/common/zpt_check.c" \
+  "$src/util/zp_rng.c" -I"$src/ctest/common" -I"$src/util" $flags -lm -Wl,-rpath,"$tmp/prefix/lib" ||
   { echo "FAIL: pkg-config build with: $flags"; exit 1; }
 cc -std=c99 -o "$tmp/headers_pc" "$src/ctest/install/consumer/headers_consumer.c" $flags -Wl,-rpath,"$tmp/prefix/lib" ||
   { echo "FAIL: pkg-config build of headers_consumer.c with: $flags"; exit 1; }
