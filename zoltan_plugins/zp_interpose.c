@@ -13,19 +13,12 @@
  * zp_real.c.
  */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
-#ifdef ZP_STATIC_WRAP
-#define ZP_ENTRY(name) __wrap_##name
-#else
-#define ZP_ENTRY(name) name
-#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "zp_internal.h"
-
-typedef struct Zoltan_Struct ZZ;
+#include "zp_entry.h"
 
 /* The public signatures, declared again for the entry names. */
 ZP_API ZZ *ZP_ENTRY(Zoltan_Create)(MPI_Comm communicator);

@@ -248,6 +248,19 @@ ZP_API int zp_param_parse(const zp_param_def *def, const char *value, zp_param_p
                           char *msg, size_t msg_cap);
 
 /*
+ * zp_param_allowed - the values a parameter row allows, as the parameter
+ * reference and the error messages show them: for ZP_PARAM_STRING rows the
+ * words ("A, B, C", or "any word" when the row takes any), for numeric rows
+ * the range ("[0, 1)", "(-inf, 2]") followed by " or WORD" for each keyword.
+ * Not collective.
+ * Input:  def, the row (NULL gives an empty string).
+ * Output: buf, cap bytes, always terminated when cap > 0; a long list is
+ *         cut at a whole word.
+ * Related: zp_param_parse, which checks a value against the same row.
+ */
+ZP_API void zp_param_allowed(const zp_param_def *def, char *buf, size_t cap);
+
+/*
  * zp_error / zp_warn - print a Zoltan-style message,
  * "[rank] ZOLTAN ERROR in <where>: <text>", on stderr.  Not collective.
  */

@@ -15,34 +15,6 @@ static const char *type_name(zp_param_type t)
   return t == ZP_PARAM_INT ? "int" : t == ZP_PARAM_DOUBLE ? "double" : "string";
 }
 
-static void range(const zp_param_def *d, char *buf, size_t cap)
-{
-  char lo[40], hi[40];
-  size_t i, used;
-  if (d->type == ZP_PARAM_STRING) {
-    used = 0;
-    buf[0] = '\0';
-    for (i = 0; d->choices && d->choices[i]; i++) {
-      int n = snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", d->choices[i]);
-      if (n < 0 || (size_t)n >= cap - used) break;
-      used += (size_t)n;
-    }
-    if (used == 0) snprintf(buf, cap, "any word");
-    return;
-  }
-  if (d->flags & ZP_PARAM_NO_MIN)
-    snprintf(lo, sizeof lo, "(-inf");
-  else
-    snprintf(lo, sizeof lo, "%c%g", (d->flags & ZP_PARAM_MIN_OPEN) ? '(' : '[', d->min);
-  if (d->flags & ZP_PARAM_NO_MAX)
-    snprintf(hi, sizeof hi, "+inf)");
-  else
-    snprintf(hi, sizeof hi, "%g%c", d->max, (d->flags & ZP_PARAM_MAX_OPEN) ? ')' : ']');
-  used = (size_t)snprintf(buf, cap, "%s, %s", lo, hi);
-  for (i = 0; d->choices && d->choices[i] && used < cap; i++)
-    used += (size_t)snprintf(buf + used, cap - used, " or %s", d->choices[i]);
-}
-
 int main(int argc, char **argv)
 {
   size_t i, j, n = zp_method_count();
@@ -68,7 +40,7 @@ int main(int argc, char **argv)
     for (j = 0; j < m->num_params; j++) {
       const zp_param_def *d = &m->params[j];
       char r[256];
-      range(d, r, sizeof r);
+      zp_param_allowed(d, r, sizeof r);
       if (md)
         printf("| `%s` | %s | %s | %s | %s |\n", d->name, type_name(d->type), d->default_value, r,
                d->help);

@@ -6,18 +6,10 @@
  * methods reach Zoltan unchanged.  Split from zp_interpose.c, whose entry
  * point conventions (ZP_ENTRY, the static --wrap build) they share.
  */
-#ifdef ZP_STATIC_WRAP
-#define ZP_ENTRY(name) __wrap_##name
-#else
-#define ZP_ENTRY(name) name
-#endif
-
 #include <stdlib.h>
 #include <string.h>
 
-#include "zp_internal.h"
-
-typedef struct Zoltan_Struct ZZ;
+#include "zp_entry.h"
 
 /* The public signatures, declared again for the entry names. */
 ZP_API int ZP_ENTRY(Zoltan_LB_Point_Assign)(ZZ *zz, double *coords, int *proc);

@@ -282,11 +282,11 @@ static void zp_format_range(const zp_param_def *def, char *buf, size_t cap)
   if (def->flags & ZP_PARAM_NO_MIN)
     snprintf(lo, sizeof lo, "(-inf");
   else
-    snprintf(lo, sizeof lo, "%c%.17g", (def->flags & ZP_PARAM_MIN_OPEN) ? '(' : '[', def->min);
+    snprintf(lo, sizeof lo, "%c%.15g", (def->flags & ZP_PARAM_MIN_OPEN) ? '(' : '[', def->min);
   if (def->flags & ZP_PARAM_NO_MAX)
     snprintf(hi, sizeof hi, "+inf)");
   else
-    snprintf(hi, sizeof hi, "%.17g%c", def->max, (def->flags & ZP_PARAM_MAX_OPEN) ? ')' : ']');
+    snprintf(hi, sizeof hi, "%.15g%c", def->max, (def->flags & ZP_PARAM_MAX_OPEN) ? ')' : ']');
   snprintf(buf, cap, "%s, %s", lo, hi);
 }
 
@@ -296,6 +296,26 @@ static void zp_format_choices(const zp_param_def *def, char *buf, size_t cap)
   buf[0] = '\0';
   for (i = 0; def->choices != NULL && def->choices[i] != NULL; i++) {
     int n = snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", def->choices[i]);
+    if (n < 0 || (size_t)n >= cap - used) break;
+    used += (size_t)n;
+  }
+}
+
+void zp_param_allowed(const zp_param_def *def, char *buf, size_t cap)
+{
+  size_t i, used;
+  if (buf == NULL || cap == 0) return;
+  buf[0] = '\0';
+  if (def == NULL) return;
+  if (def->type == ZP_PARAM_STRING) {
+    zp_format_choices(def, buf, cap);
+    if (buf[0] == '\0') snprintf(buf, cap, "any word");
+    return;
+  }
+  zp_format_range(def, buf, cap);
+  used = strlen(buf);
+  for (i = 0; def->choices != NULL && def->choices[i] != NULL && used + 1 < cap; i++) {
+    int n = snprintf(buf + used, cap - used, " or %s", def->choices[i]);
     if (n < 0 || (size_t)n >= cap - used) break;
     used += (size_t)n;
   }
@@ -367,34 +387,13 @@ static int zp_method_prefix(const zp_method *m, char *buf, size_t cap)
   return 0;
 }
 
-int zp_register_method(const zp_method *m)
+/* The fields of a description other than its parameter table: name,
+ * partition functions, state functions.  Returns ZOLTAN_OK or ZOLTAN_FATAL
+ * after a message that names the field. */
+static int zp_check_description(const zp_method *m)
 {
   static const char *yo = "zp_register_method";
-  static int sorted_checked = 0;
-  char msg[512], prefix[ZP_NAME_MAX + 1];
-  size_t i, j;
-
-  zp_builtin_init();
-  if (!sorted_checked) {
-    sorted_checked = 1;
-    if (!zp_native_params_sorted()) {
-      zp_error(yo, "internal error: the table of Zoltan's parameter names is not sorted");
-      assert(0);
-    }
-  }
-  if (m == NULL) {
-    zp_error(yo, "method description is NULL");
-    return ZOLTAN_FATAL;
-  }
-  /* First, before any other field is trusted: a description built against
-   * another zp_method.h may have a different layout. */
-  if (m->abi != ZP_METHOD_ABI) {
-    zp_error(yo,
-             "method %s: abi = %u but this library needs ZP_METHOD_ABI = %u; set "
-             ".abi = ZP_METHOD_ABI and rebuild the method against this library's zp_method.h",
-             m->name ? m->name : "(null)", m->abi, ZP_METHOD_ABI);
-    return ZOLTAN_FATAL;
-  }
+  size_t i;
   if (!zp_valid_name(m->name)) {
     zp_error(yo, "method name '%s' must be 1-%d upper-case letters, digits or '_'",
              m->name ? m->name : "(null)", ZP_NAME_MAX - 1);
@@ -423,8 +422,16 @@ int zp_register_method(const zp_method *m)
       return ZOLTAN_FATAL;
     }
   }
-  /* Zoltan's own names first, so that the message names the parameter a
-   * method tried to take over whatever its prefix. */
+  return ZOLTAN_OK;
+}
+
+/* Refuses parameter names that are malformed or Zoltan's own.  Checked
+ * before the prefix, so that the message names the parameter a method tried
+ * to take over whatever its prefix. */
+static int zp_check_param_names(const zp_method *m)
+{
+  static const char *yo = "zp_register_method";
+  size_t j;
   for (j = 0; j < m->num_params; j++) {
     const zp_param_def *d = &m->params[j];
     if (!zp_valid_name(d->name)) {
@@ -439,64 +446,115 @@ int zp_register_method(const zp_method *m)
       return ZOLTAN_FATAL;
     }
   }
-  if (zp_method_prefix(m, prefix, sizeof prefix) != 0) {
+  return ZOLTAN_OK;
+}
+
+/* Writes the method's parameter prefix into prefix (cap bytes) and refuses
+ * one that is malformed, begins a Zoltan parameter name or is reserved. */
+static int zp_check_prefix(const zp_method *m, char *prefix, size_t cap)
+{
+  static const char *yo = "zp_register_method";
+  const char *taken;
+  size_t i;
+  if (zp_method_prefix(m, prefix, cap) != 0) {
     zp_error(yo,
              "method %s: param_prefix '%s' must be upper-case letters, digits or '_', "
              "ending in '_'",
              m->name, m->param_prefix);
     return ZOLTAN_FATAL;
   }
-  if (m->num_params > 0) {
-    const char *taken = zp_native_param_with_prefix(prefix);
-    if (taken != NULL) {
-      zp_error(yo,
-               "method %s: parameter prefix %s is used by Zoltan's parameter %s; choose "
-               "another name or param_prefix",
-               m->name, prefix, taken);
-      return ZOLTAN_FATAL;
-    }
-    for (i = 0; zp_reserved_prefixes[i] != NULL; i++) {
-      if (strncmp(prefix, zp_reserved_prefixes[i], strlen(zp_reserved_prefixes[i])) == 0) {
-        zp_error(yo, "method %s: parameter prefix %s is reserved for the adaptive trigger", m->name,
-                 prefix);
-        return ZOLTAN_FATAL;
-      }
-    }
+  /* A method without parameters cannot take anything over. */
+  if (m->num_params == 0) return ZOLTAN_OK;
+  taken = zp_native_param_with_prefix(prefix);
+  if (taken != NULL) {
+    zp_error(yo,
+             "method %s: parameter prefix %s is used by Zoltan's parameter %s; choose "
+             "another name or param_prefix",
+             m->name, prefix, taken);
+    return ZOLTAN_FATAL;
   }
-  for (j = 0; j < m->num_params; j++) {
-    const zp_param_def *d = &m->params[j];
-    char dflt[ZP_VALUE_MAX];
-    zp_param_ref other;
-    size_t k;
-    if (strncmp(d->name, prefix, strlen(prefix)) != 0 || strlen(d->name) == strlen(prefix)) {
-      zp_error(yo,
-               "method %s: parameter %s does not start with the method's prefix %s "
-               "(set param_prefix for another prefix)",
-               m->name, d->name, prefix);
-      return ZOLTAN_FATAL;
-    }
-    if (d->type != ZP_PARAM_INT && d->type != ZP_PARAM_DOUBLE && d->type != ZP_PARAM_STRING) {
-      zp_error(yo, "method %s: parameter %s has an unknown type %d", m->name, d->name,
-               (int)d->type);
-      return ZOLTAN_FATAL;
-    }
-    if (zp_find_param(d->name, &other)) {
-      zp_error(yo, "method %s: parameter %s is already defined by method %s", m->name, d->name,
-               other.method->name);
-      return ZOLTAN_FATAL;
-    }
-    for (k = 0; k < j; k++) {
-      if (strcmp(m->params[k].name, d->name) == 0) {
-        zp_error(yo, "method %s: parameter %s appears twice", m->name, d->name);
-        return ZOLTAN_FATAL;
-      }
-    }
-    if (d->default_value == NULL || zp_clean_string(d->default_value, dflt, sizeof dflt) != 0 ||
-        zp_check_value(d, dflt, msg, sizeof msg) != ZOLTAN_OK) {
-      zp_error(yo, "method %s: default of %s is invalid", m->name, d->name);
+  for (i = 0; zp_reserved_prefixes[i] != NULL; i++) {
+    if (strncmp(prefix, zp_reserved_prefixes[i], strlen(zp_reserved_prefixes[i])) == 0) {
+      zp_error(yo, "method %s: parameter prefix %s is reserved for the adaptive trigger", m->name,
+               prefix);
       return ZOLTAN_FATAL;
     }
   }
+  return ZOLTAN_OK;
+}
+
+/* Checks row j of m's parameter table: the prefix, the type, uniqueness
+ * across methods and within the table, and a valid default. */
+static int zp_check_param_row(const zp_method *m, size_t j, const char *prefix)
+{
+  static const char *yo = "zp_register_method";
+  const zp_param_def *d = &m->params[j];
+  char dflt[ZP_VALUE_MAX], msg[512];
+  zp_param_ref other;
+  size_t k;
+  if (strncmp(d->name, prefix, strlen(prefix)) != 0 || strlen(d->name) == strlen(prefix)) {
+    zp_error(yo,
+             "method %s: parameter %s does not start with the method's prefix %s "
+             "(set param_prefix for another prefix)",
+             m->name, d->name, prefix);
+    return ZOLTAN_FATAL;
+  }
+  if (d->type != ZP_PARAM_INT && d->type != ZP_PARAM_DOUBLE && d->type != ZP_PARAM_STRING) {
+    zp_error(yo, "method %s: parameter %s has an unknown type %d", m->name, d->name, (int)d->type);
+    return ZOLTAN_FATAL;
+  }
+  if (zp_find_param(d->name, &other)) {
+    zp_error(yo, "method %s: parameter %s is already defined by method %s", m->name, d->name,
+             other.method->name);
+    return ZOLTAN_FATAL;
+  }
+  for (k = 0; k < j; k++) {
+    if (strcmp(m->params[k].name, d->name) == 0) {
+      zp_error(yo, "method %s: parameter %s appears twice", m->name, d->name);
+      return ZOLTAN_FATAL;
+    }
+  }
+  if (d->default_value == NULL || zp_clean_string(d->default_value, dflt, sizeof dflt) != 0 ||
+      zp_check_value(d, dflt, msg, sizeof msg) != ZOLTAN_OK) {
+    zp_error(yo, "method %s: default of %s is invalid", m->name, d->name);
+    return ZOLTAN_FATAL;
+  }
+  return ZOLTAN_OK;
+}
+
+int zp_register_method(const zp_method *m)
+{
+  static const char *yo = "zp_register_method";
+  static int sorted_checked = 0;
+  char prefix[ZP_NAME_MAX + 1];
+  size_t j;
+
+  zp_builtin_init();
+  if (!sorted_checked) {
+    sorted_checked = 1;
+    if (!zp_native_params_sorted()) {
+      zp_error(yo, "internal error: the table of Zoltan's parameter names is not sorted");
+      assert(0);
+    }
+  }
+  if (m == NULL) {
+    zp_error(yo, "method description is NULL");
+    return ZOLTAN_FATAL;
+  }
+  /* First, before any other field is trusted: a description built against
+   * another zp_method.h may have a different layout. */
+  if (m->abi != ZP_METHOD_ABI) {
+    zp_error(yo,
+             "method %s: abi = %u but this library needs ZP_METHOD_ABI = %u; set "
+             ".abi = ZP_METHOD_ABI and rebuild the method against this library's zp_method.h",
+             m->name ? m->name : "(null)", m->abi, ZP_METHOD_ABI);
+    return ZOLTAN_FATAL;
+  }
+  if (zp_check_description(m) != ZOLTAN_OK || zp_check_param_names(m) != ZOLTAN_OK ||
+      zp_check_prefix(m, prefix, sizeof prefix) != ZOLTAN_OK)
+    return ZOLTAN_FATAL;
+  for (j = 0; j < m->num_params; j++)
+    if (zp_check_param_row(m, j, prefix) != ZOLTAN_OK) return ZOLTAN_FATAL;
   if (zp_num_methods == ZP_MAX_METHODS) {
     zp_error(yo, "too many methods (at most %d)", ZP_MAX_METHODS);
     return ZOLTAN_FATAL;

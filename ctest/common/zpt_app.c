@@ -134,7 +134,14 @@ static void cb_post(void *d, int ngid, int nlid, int nimp, ZOLTAN_ID_PTR ig, ZOL
   *ierr = ZOLTAN_OK;
 }
 
-static int cb_num_geom(void *d, int *ierr)
+int zpt_cb_num_geom_1(void *d, int *ierr)
+{
+  (void)d;
+  *ierr = ZOLTAN_OK;
+  return 1;
+}
+
+int zpt_cb_num_geom_2(void *d, int *ierr)
 {
   (void)d;
   *ierr = ZOLTAN_OK;
@@ -155,7 +162,7 @@ static void cb_geom(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLT
 
 void zpt_register_geometry(struct Zoltan_Struct *zz, zpt_app *a)
 {
-  Zoltan_Set_Num_Geom_Fn(zz, cb_num_geom, a);
+  Zoltan_Set_Num_Geom_Fn(zz, zpt_cb_num_geom_2, a);
   Zoltan_Set_Geom_Multi_Fn(zz, cb_geom, a);
 }
 

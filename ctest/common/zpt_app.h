@@ -57,6 +57,10 @@ void zpt_app_compact(zpt_app *a);
 void zpt_register(struct Zoltan_Struct *zz, zpt_app *a);
 /* The OBJ_LIST callback alone (for programs that register FIRST/NEXT). */
 ZOLTAN_OBJ_LIST_FN zpt_cb_obj_list;
+/* NUM_GEOM callbacks of 1-D and 2-D applications: they ignore their data
+ * pointer and always succeed. */
+ZOLTAN_NUM_GEOM_FN zpt_cb_num_geom_1;
+ZOLTAN_NUM_GEOM_FN zpt_cb_num_geom_2;
 /* Register NUM_GEOM (2) and GEOM_MULTI on zz, answering with a->coords. */
 void zpt_register_geometry(struct Zoltan_Struct *zz, zpt_app *a);
 

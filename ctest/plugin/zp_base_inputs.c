@@ -60,13 +60,6 @@ static size_t g_total_edges;
 
 /* ---- callbacks ------------------------------------------------------------ */
 
-static int cb_num_geom(void *d, int *ierr)
-{
-  (void)d;
-  *ierr = ZOLTAN_OK;
-  return 2;
-}
-
 static void cb_geom(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
                     int dim, double *x, int *ierr)
 {
@@ -191,7 +184,7 @@ static struct Zoltan_Struct *make_struct(zpt_app *a, const char *method, const c
   Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
   Zoltan_Set_Param(zz, "RETURN_LISTS", "PARTS");
   zpt_register(zz, a);
-  Zoltan_Set_Num_Geom_Fn(zz, cb_num_geom, NULL);
+  Zoltan_Set_Num_Geom_Fn(zz, zpt_cb_num_geom_2, NULL);
   Zoltan_Set_Geom_Multi_Fn(zz, cb_geom, NULL);
   Zoltan_Set_Num_Edges_Multi_Fn(zz, cb_num_edges, NULL);
   Zoltan_Set_Edge_List_Multi_Fn(zz, cb_edges, NULL);

@@ -19,6 +19,8 @@
 #include <zoltan.h>
 #include <zoltan_plugins/zoltan_plugins.h>
 
+#include "zpt_app.h"
+
 static int g_rank, g_fail;
 #define CHECK(cond, ...)                                                                           \
   do {                                                                                             \
@@ -220,13 +222,6 @@ static void part_multi(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTA
 }
 
 /* One coordinate per object, its GID, for native RCB. */
-static int num_geom(void *d, int *ierr)
-{
-  (void)d;
-  *ierr = ZOLTAN_OK;
-  return 1;
-}
-
 static void geom_multi(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
                        int dim, double *x, int *ierr)
 {
@@ -352,7 +347,7 @@ int main(int argc, char **argv)
   Zoltan_Set_Num_Obj_Fn(zz, num_obj, NULL);
   Zoltan_Set_Obj_List_Fn(zz, obj_list, NULL);
   Zoltan_Set_Part_Multi_Fn(zz, part_multi, NULL);
-  Zoltan_Set_Num_Geom_Fn(zz, num_geom, NULL);
+  Zoltan_Set_Num_Geom_Fn(zz, zpt_cb_num_geom_1, NULL);
   Zoltan_Set_Geom_Multi_Fn(zz, geom_multi, NULL);
   CHECK(Zoltan_Set_Param(zz, "LB_METHOD", " roundRobin ") == ZOLTAN_OK,
         "LB_METHOD=roundRobin refused");
