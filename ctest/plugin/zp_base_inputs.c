@@ -34,17 +34,11 @@
 #include <zoltan_plugins.h>
 
 #include "zpt_app.h"
+#include "zpt_check.h"
 
-static int g_rank, g_size, g_fail;
-#define CHECK(cond, ...)                                                                           \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "[%d] CHECK FAILED: ", g_rank);                                              \
-      fprintf(stderr, __VA_ARGS__);                                                                \
-      fprintf(stderr, "\n");                                                                       \
-      g_fail++;                                                                                    \
-    }                                                                                              \
-  } while (0)
+static int g_rank, g_size;
+/* The shared checks of ctest/common, under the short name of this file. */
+#define CHECK ZPT_CHECK
 
 /* Objects 1..NUM_OBJ sit on a GRID_W-wide grid and are dealt cyclically,
  * so the owner of GID g is rank (g - 1) mod size. */
@@ -293,11 +287,10 @@ int main(int argc, char **argv)
   } else if (argc == 3 && strcmp(argv[1], "callback_error") == 0) {
     callback_error(&a, argv[2]);
   } else {
-    if (a.rank == 0) fprintf(stderr, "usage: zp_base_inputs same_as_direct|callback_error BASE\n");
-    g_fail++;
+    ZPT_CHECK(0, "usage: zp_base_inputs same_as_direct|callback_error BASE");
   }
   free(a.o);
-  MPI_Allreduce(&g_fail, &g, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  g = zpt_check_total();
   if (a.rank == 0) printf("zp_base_inputs: %s\n", g ? "FAILED" : "passed");
   MPI_Finalize();
   return g ? 1 : 0;

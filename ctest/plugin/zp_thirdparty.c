@@ -20,17 +20,11 @@
 #include <zoltan_plugins/zoltan_plugins.h>
 
 #include "zpt_app.h"
+#include "zpt_check.h"
 
-static int g_rank, g_fail;
-#define CHECK(cond, ...)                                                                           \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "[%d] CHECK FAILED: ", g_rank);                                              \
-      fprintf(stderr, __VA_ARGS__);                                                                \
-      fprintf(stderr, "\n");                                                                       \
-      g_fail++;                                                                                    \
-    }                                                                                              \
-  } while (0)
+static int g_rank;
+/* The shared checks of ctest/common, under the short name of this file. */
+#define CHECK ZPT_CHECK
 
 static const zp_param_def rr_params[] = {
     {"RR_OFFSET", ZP_PARAM_INT, "0", 0, 1000000, 0, NULL, "first part of the round robin"},
@@ -405,7 +399,7 @@ int main(int argc, char **argv)
   Zoltan_Destroy(&zz);
   {
     int g;
-    MPI_Allreduce(&g_fail, &g, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    g = zpt_check_total();
     if (g_rank == 0) printf("zp_thirdparty: %s\n", g ? "FAILED" : "passed");
     MPI_Finalize();
     return g ? 1 : 0;
