@@ -8,6 +8,18 @@ if(ZP_MPI_FLAVOR STREQUAL "OpenMPI")
 else()
   set(_zp_mpi_default_flags "")
 endif()
+# OpenMPI: tests and benchmarks launch through a wrapper that gives each job
+# its own session folder (cmake/zp-mpiexec.in says why).  It shadows the
+# cached MPIEXEC_EXECUTABLE for the rest of the configuration, so every
+# test registration uses it without naming it.
+if(ZP_MPI_FLAVOR STREQUAL "OpenMPI" AND MPIEXEC_EXECUTABLE)
+  set(ZP_REAL_MPIEXEC ${MPIEXEC_EXECUTABLE})
+  set(ZP_MPI_SESSION_ROOT ${PROJECT_BINARY_DIR}/mpi-sessions)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/zp-mpiexec.in ${PROJECT_BINARY_DIR}/zp-mpiexec @ONLY
+                 FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+                                  WORLD_READ WORLD_EXECUTE)
+  set(MPIEXEC_EXECUTABLE ${PROJECT_BINARY_DIR}/zp-mpiexec)
+endif()
 set(ZP_TEST_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_btl_vader_single_copy_mechanism=none")
 
 find_path(CMOCKA_INCLUDE_DIR cmocka.h)
