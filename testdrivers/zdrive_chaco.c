@@ -153,12 +153,21 @@ static int read_graph(const char *fname, chaco_data *d, zdrive_status *st)
                      d->ewgt_dim, ZDRIVE_MAX_WGTS);
     goto cleanup;
   }
-  /* A simple graph has at most nv (nv - 1) / 2 edges; a larger count in the
-   * header is a corrupt file, not a reason to allocate gigabytes. */
-  if (ne < 0 || (double)ne > (double)nv * ((double)nv - 1.0) / 2.0 || ne > (INT_MAX - 1) / 2) {
-    zdrive_set_error(st, fname, r.lineno, "edge count %ld is impossible for %ld vertices", ne, nv);
+  /* Zoltan's reader takes the header's edge count as an upper bound of the
+   * adjacencies that follow (it fails only when more are listed), so a count
+   * larger than a simple graph can have is accepted with a warning, as in
+   * Zoltan's ch_drake.  A count that does not fit Zoltan's int is refused:
+   * Zoltan cannot represent it either. */
+  if (ne > (INT_MAX - 1) / 2) {
+    zdrive_set_error(st, fname, r.lineno, "edge count %ld is too large (at most %d)", ne,
+                     (INT_MAX - 1) / 2);
     goto cleanup;
   }
+  if ((double)ne > (double)nv * ((double)nv - 1.0) / 2.0)
+    fprintf(stderr,
+            "zdrive: warning: %s:%d: the header's edge count %ld is more than a simple graph on "
+            "%ld vertices has; the edges listed are used\n",
+            fname, r.lineno, ne, nv);
   /* The arrays grow as adjacencies are read, so that a header promising
    * millions of edges in a short (corrupt) file allocates nothing much. */
   cap = (int)(2 * ne + 1 < 4096 ? 2 * ne + 1 : 4096);
@@ -291,13 +300,13 @@ static int read_graph(const char *fname, chaco_data *d, zdrive_status *st)
     goto cleanup;
   }
   for (k = vertex; k < d->nvtx; k++) d->start[k + 1] = nadj;
-  if (nadj != 2 * ne) {
-    zdrive_set_error(st, fname, r.lineno,
-                     "the header says %ld edges (%ld adjacencies) but the file lists %d "
-                     "adjacencies%s",
-                     ne, 2 * ne, nadj, vertex < d->nvtx ? " (file truncated?)" : "");
-    goto cleanup;
-  }
+  /* Fewer adjacencies than the header announces: Zoltan's reader warns and
+   * uses what it read, and so do we (more were refused above). */
+  if (nadj != 2 * ne)
+    fprintf(stderr,
+            "zdrive: warning: %s:%d: the header says %ld edges (%ld adjacencies) but the file "
+            "lists %d adjacencies%s; the adjacencies listed are used\n",
+            fname, r.lineno, ne, 2 * ne, nadj, vertex < d->nvtx ? " (file truncated?)" : "");
   if (self_edges)
     fprintf(stderr, "zdrive: warning: %s: %d self edges ignored\n", fname, self_edges);
   if (dups) fprintf(stderr, "zdrive: warning: %s: %d repeated edges ignored\n", fname, dups);

@@ -154,19 +154,42 @@ cleanup:
   return rc;
 }
 
-/* Ordering (zdrive action 2): Perm and IPerm columns from Zoltan_Order. */
-static int run_order(struct Zoltan_Struct *zz, const zdrive_deck *deck, zdrive_mesh *m,
-                     zdrive_status *st)
+/* The GID width the deck asks for (its last num_gid_entries parameter, 1
+ * when none): Zoltan's driver passes it to Zoltan_Order and Zoltan_Color,
+ * which refuse IDs narrower than the struct's. */
+static int deck_gid_entries(const zdrive_deck *deck, const zdrive_param *params)
 {
-  ZOLTAN_ID_TYPE *gids = malloc((size_t)(m->num_elems + 1) * sizeof(ZOLTAN_ID_TYPE));
+  int i, n = 1;
+  for (i = 0; i < deck->num_params; i++)
+    if (!strcasecmp(params[i].name, "num_gid_entries") && atoi(params[i].val) >= 1)
+      n = atoi(params[i].val);
+  return n;
+}
+
+/* The local GIDs, ngid entries each, the driver's number in the last entry
+ * and zeros before it (as the query callbacks give them); NULL when memory
+ * runs out. */
+static ZOLTAN_ID_TYPE *wide_gids(const zdrive_mesh *m, int ngid)
+{
+  ZOLTAN_ID_TYPE *gids = calloc(((size_t)m->num_elems + 1) * (size_t)ngid, sizeof(ZOLTAN_ID_TYPE));
+  int i;
+  if (gids == NULL) return NULL;
+  for (i = 0; i < m->num_elems; i++) gids[(size_t)i * ngid + ngid - 1] = m->elems[i].gid;
+  return gids;
+}
+
+/* Ordering (zdrive action 2): Perm and IPerm columns from Zoltan_Order. */
+static int run_order(struct Zoltan_Struct *zz, const zdrive_deck *deck, const zdrive_param *params,
+                     zdrive_mesh *m, zdrive_status *st)
+{
+  int ngid = deck_gid_entries(deck, params), i, rc = 1;
+  ZOLTAN_ID_TYPE *gids = wide_gids(m, ngid);
   ZOLTAN_ID_TYPE *order = malloc((size_t)(m->num_elems + 1) * sizeof(ZOLTAN_ID_TYPE));
-  int i, rc = 1;
   if (!gids || !order) {
     zdrive_set_error(st, deck->deck_name, 0, "out of memory");
     goto cleanup;
   }
-  for (i = 0; i < m->num_elems; i++) gids[i] = m->elems[i].gid;
-  if (Zoltan_Order(zz, 1, m->num_elems, gids, order) == ZOLTAN_FATAL) {
+  if (Zoltan_Order(zz, ngid, m->num_elems, gids, order) == ZOLTAN_FATAL) {
     zdrive_set_error(st, deck->deck_name, 0, "Zoltan_Order failed");
     goto cleanup;
   }
@@ -180,17 +203,17 @@ cleanup:
 }
 
 /* Colouring (zdrive action 4): the colour goes into the Perm column. */
-static int run_color(struct Zoltan_Struct *zz, const zdrive_deck *deck, zdrive_mesh *m,
-                     zdrive_status *st)
+static int run_color(struct Zoltan_Struct *zz, const zdrive_deck *deck, const zdrive_param *params,
+                     zdrive_mesh *m, zdrive_status *st)
 {
-  ZOLTAN_ID_TYPE *gids = malloc((size_t)(m->num_elems + 1) * sizeof(ZOLTAN_ID_TYPE));
-  int *color = malloc((size_t)(m->num_elems + 1) * sizeof(int)), i, rc = 1;
+  int ngid = deck_gid_entries(deck, params), i, rc = 1;
+  ZOLTAN_ID_TYPE *gids = wide_gids(m, ngid);
+  int *color = malloc((size_t)(m->num_elems + 1) * sizeof(int));
   if (!gids || !color) {
     zdrive_set_error(st, deck->deck_name, 0, "out of memory");
     goto cleanup;
   }
-  for (i = 0; i < m->num_elems; i++) gids[i] = m->elems[i].gid;
-  if (Zoltan_Color(zz, 1, m->num_elems, gids, color) == ZOLTAN_FATAL) {
+  if (Zoltan_Color(zz, ngid, m->num_elems, gids, color) == ZOLTAN_FATAL) {
     zdrive_set_error(st, deck->deck_name, 0, "Zoltan_Color failed");
     goto cleanup;
   }
@@ -303,11 +326,11 @@ int main(int argc, char **argv)
       }
     }
     if (deck.action & 2) {
-      run_order(zz, &deck, &mesh, &st);
+      run_order(zz, &deck, params, &mesh, &st);
       if (agree_on_error(&st, comm)) goto done;
     }
     if (deck.action & 4) {
-      run_color(zz, &deck, &mesh, &st);
+      run_color(zz, &deck, params, &mesh, &st);
       if (agree_on_error(&st, comm)) goto done;
     }
     if (iter < deck.iterations) perturb(&mesh);
