@@ -189,6 +189,12 @@ set(_pc_zoltan_libs "")
 foreach(l IN LISTS _zp_zlibs)
   if(l MATCHES "^/")
     string(APPEND _pc_zoltan_libs " ${l}")
+    # A shared Zoltan outside the linker's default folders (a site's own
+    # install given with ZOLTAN_ROOT) must also be found at run time.
+    get_filename_component(_pc_zdir "${l}" DIRECTORY)
+    if(l MATCHES "\\.so" AND NOT _pc_zdir IN_LIST CMAKE_C_IMPLICIT_LINK_DIRECTORIES)
+      string(APPEND _pc_zoltan_libs " -Wl,-rpath,${_pc_zdir}")
+    endif()
   elseif(NOT l STREQUAL "")
     string(APPEND _pc_zoltan_libs " -l${l}")
   endif()
