@@ -6,6 +6,10 @@
 # built once and kept with the build folder.  Sets zp_mpi, zp_cmake_mpi_args
 # and exports ZP_EXTRA_PACKAGES; call zp_prepare_zoltan after deps.sh.
 zp_mpi=${ZP_MPI:-openmpi}
+# One copy of Zoltan's sources for every build folder: the MPICH Zoltan's
+# build and the conformance test (Zoltan's own harness) both read it.
+ZP_ZOLTAN_SRC_CACHE=${ZP_ZOLTAN_SRC_CACHE:-$PWD/build-cache/zoltan-src}
+export ZP_ZOLTAN_SRC_CACHE
 zp_cmake_mpi_args=""
 case $zp_mpi in
   openmpi) ;;
