@@ -106,3 +106,7 @@ const zp_params *zp_ctx_params(const zp_context *c) { return c->r->params; }
 struct Zoltan_Struct *zp_ctx_zz(const zp_context *c) { return c->r->zz; }
 int zp_ctx_debug_level(const zp_context *c) { return c->debug_level; }
 const char *zp_ctx_where(const zp_context *c) { return c->yo; }
+const char *zp_ctx_lb_approach(const zp_context *c)
+{
+  return zp_record_native_get(c->r, "LB_APPROACH", -1);
+}

@@ -48,6 +48,9 @@ ZP_API const zp_params *zp_ctx_params(const zp_context *ctx);
 ZP_API struct Zoltan_Struct *zp_ctx_zz(const zp_context *ctx);
 ZP_API int zp_ctx_debug_level(const zp_context *ctx);
 ZP_API const char *zp_ctx_where(const zp_context *ctx);
+/* LB_APPROACH as the application set it on the struct, upper case, or NULL
+ * when it never set it (Zoltan then uses REPARTITION). */
+ZP_API const char *zp_ctx_lb_approach(const zp_context *ctx);
 
 /*
  * zp_ctx_run_base - partition the same objects with another method and

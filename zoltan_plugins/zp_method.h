@@ -96,6 +96,9 @@ typedef struct zp_problem {
   const double *ewgts;         /* adj_start[num_obj] * ewgt_dim, or NULL */
   const zp_params *params;     /* parameter values, see zp_param_* */
   int debug_level;             /* DEBUG_LEVEL of the Zoltan_Struct */
+  const char *lb_approach;     /* LB_APPROACH as the application set it,
+                                   upper case ("PARTITION", "REPARTITION",
+                                   "REFINE"), or NULL when it never set it */
 } zp_problem;
 
 /* Per-call context of a distributed strategy (opaque; see zp_context.h). */
@@ -109,6 +112,10 @@ typedef struct zp_context zp_context;
 /* Do not relabel the method's parts for REMAP=1 (for methods whose part
  * numbers already mean something, such as refinement of the current ones). */
 #define ZP_NO_REMAP 0x10u
+/* An edge that names an object no rank has is an error naming it, instead of
+ * being dropped with a warning (for methods that hand the graph to a
+ * partitioner, where a missing end means the application's graph is wrong). */
+#define ZP_STRICT_GRAPH 0x20u
 
 /*
  * ZP_METHOD_ABI - the version of the method interface this header describes:
@@ -119,10 +126,11 @@ typedef struct zp_context zp_context;
  * sets .abi = ZP_METHOD_ABI, so that a description compiled against another
  * version of this header is refused by zp_register_method with a message
  * instead of being misread (hwloc's components carry HWLOC_COMPONENT_ABI for
- * the same reason).  abi and name stay the first two fields in every
+ * the same reason).  Version 2 added zp_problem.lb_approach and
+ * zp_ctx_lb_approach.  abi and name stay the first two fields in every
  * version, so that the refusal can always name the method.
  */
-#define ZP_METHOD_ABI 1u
+#define ZP_METHOD_ABI 2u
 
 /* A load-balancing method.  Register it with zp_register_method.  Write it
  * with designated initialisers (.name = "MYLB", ...): fields left out are

@@ -409,7 +409,15 @@ static int zp_serial_graph(const zp_context *c, zp_serial *s)
       size_t src = s->edge_first[o] + q;
       long t = zp_find_gid(s->sorted_gids, N, s->nbr + src * c->ngid, c->ngid);
       if (t < 0) {
-        dropped++;
+        if (dropped++ == 0 && (c->needs & ZP_STRICT_GRAPH)) {
+          char g[ZP_GID_TEXT], h[ZP_GID_TEXT];
+          zp_format_gid(s->sorted_gids + k * c->ngid, c->ngid, g, sizeof g);
+          zp_format_gid(s->nbr + src * c->ngid, c->ngid, h, sizeof h);
+          zp_error(c->yo,
+                   "method %s: object %s lists neighbour %s, which is no object of any rank; "
+                   "fix the edge callbacks (ZOLTAN_EDGE_LIST_FN)",
+                   c->r->method->name, g, h);
+        }
         continue;
       }
       s->adj[e] = (size_t)t;
@@ -418,6 +426,7 @@ static int zp_serial_graph(const zp_context *c, zp_serial *s)
     }
   }
   s->adj_start[N] = e;
+  if (dropped && (c->needs & ZP_STRICT_GRAPH)) return ZOLTAN_FATAL;
   if (dropped) zp_warn(c->yo, "%zu edges name objects that do not exist; ignored", dropped);
   return ZOLTAN_OK;
 }
@@ -452,6 +461,7 @@ static int zp_serial_call(const zp_context *c, zp_serial *s)
   pb.ewgts = s->with_graph && c->edge_wgt_dim > 0 ? s->sorted_edge_w : NULL;
   pb.params = c->r->params;
   pb.debug_level = c->debug_level;
+  pb.lb_approach = zp_record_native_get(c->r, "LB_APPROACH", -1);
   ierr = N > 0 ? m->partition_serial(&pb, c->r->state, s->new_part) : ZOLTAN_OK;
   if (ierr < 0) return ierr;
   for (k = 0; k < N; k++) {

@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* cmocka tests of the SCOTCHLB core (scotch/scotch_core.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core_testutil.h"
+#include "scotch_core.h"
+
+/* A side x side mesh in compressed rows, unit edge weights. */
+typedef struct mesh {
+  size_t n;
+  size_t *start, *adj;
+} mesh;
+
+static void mesh_make(mesh *m, int side)
+{
+  size_t n = (size_t)side * side, e = 0;
+  m->n = n;
+  m->start = malloc((n + 1) * sizeof *m->start);
+  m->adj = malloc(4 * n * sizeof *m->adj);
+  for (int y = 0; y < side; y++)
+    for (int x = 0; x < side; x++) {
+      size_t i = (size_t)y * side + x;
+      m->start[i] = e;
+      if (x > 0) m->adj[e++] = i - 1;
+      if (x + 1 < side) m->adj[e++] = i + 1;
+      if (y > 0) m->adj[e++] = i - side;
+      if (y + 1 < side) m->adj[e++] = i + side;
+    }
+  m->start[n] = e;
+}
+
+static void mesh_free(mesh *m)
+{
+  free(m->start);
+  free(m->adj);
+}
+
+static double cut_of(const mesh *m, const int *part)
+{
+  double c = 0.0;
+  for (size_t i = 0; i < m->n; i++)
+    for (size_t j = m->start[i]; j < m->start[i + 1]; j++)
+      if (m->adj[j] > i && part[m->adj[j]] != part[i]) c += 1.0;
+  return c;
+}
+
+static void opts(scotchlb_options *o, scotchlb_approach a, double tol)
+{
+  scotchlb_default_options(o);
+  o->approach = a;
+  o->tolerance = tol;
+}
+
+/* Self-loops go, duplicates add up, one-sided edges are mirrored, sides
+ * that disagree are averaged and zero-weight edges vanish. */
+static void symmetrise_repairs_what_applications_send(void **state)
+{
+  (void)state;
+  /* 0: loop 0-0, 0->1 twice (1 + 2), 0->2 (4, one-sided)
+   * 1: 1->0 (5), 1->3 (0)
+   * 2: nothing
+   * 3: 3->1 (0) */
+  size_t start[] = {0, 4, 6, 6, 7};
+  size_t adj[] = {0, 1, 1, 2, 0, 3, 1};
+  double w[] = {9, 1, 2, 4, 5, 0, 0};
+  size_t *s, *a;
+  double *ow;
+  scotchlb_stats st;
+  assert_int_equal(scotchlb_symmetrise(4, start, adj, w, &s, &a, &ow, &st), SCOTCHLB_OK);
+  assert_int_equal(st.self_loops, 1);
+  assert_int_equal(st.duplicates, 1);
+  assert_int_equal(st.one_sided, 1);
+  assert_int_equal(st.asymmetric, 1);
+  assert_int_equal(st.edges, 2); /* 0-1 and 0-2; 1-3 has weight 0 */
+  /* Row 0: 1 (mean of 3 and 5 = 4), 2 (4); row 1: 0; row 2: 0; row 3: none. */
+  assert_int_equal(s[1] - s[0], 2);
+  assert_int_equal(a[0], 1);
+  assert_true(ow[0] == 4.0);
+  assert_int_equal(a[1], 2);
+  assert_true(ow[1] == 4.0);
+  assert_int_equal(s[2] - s[1], 1);
+  assert_int_equal(a[s[1]], 0);
+  assert_int_equal(s[3] - s[2], 1);
+  assert_int_equal(a[s[2]], 0);
+  assert_int_equal(s[4], s[3]);
+  free(s);
+  free(a);
+  free(ow);
+}
+
+static void symmetrise_rejects_bad_edges(void **state)
+{
+  (void)state;
+  size_t start[] = {0, 1, 2};
+  size_t bad_adj[] = {1, 7};
+  size_t adj[] = {1, 0};
+  double neg[] = {1, -1}, nan_w[] = {NAN, 1};
+  size_t *s, *a;
+  double *ow;
+  assert_int_equal(scotchlb_symmetrise(2, start, bad_adj, NULL, &s, &a, &ow, NULL),
+                   SCOTCHLB_EINVAL);
+  assert_int_equal(scotchlb_symmetrise(2, start, adj, neg, &s, &a, &ow, NULL), SCOTCHLB_EINVAL);
+  assert_int_equal(scotchlb_symmetrise(2, start, adj, nan_w, &s, &a, &ow, NULL), SCOTCHLB_EINVAL);
+  assert_null(s);
+}
+
+/* PARTITION on a mesh: every object once, within tolerance, and a cut far
+ * below a random assignment's (7/8 of the edges for 8 parts). */
+static void partition_balances_and_cuts_far_less_than_random(void **state)
+{
+  (void)state;
+  mesh m;
+  zp_rng rng;
+  mesh_make(&m, 40);
+  double *w = malloc(m.n * sizeof *w);
+  int *out = malloc(m.n * sizeof *out), *rnd = malloc(m.n * sizeof *rnd);
+  zp_rng_seed(&rng, 7);
+  ct_heavy_tailed(&rng, m.n, 1.0, 10.0, w);
+  for (size_t i = 0; i < m.n; i++) rnd[i] = (int)zp_rng_below(&rng, 8);
+  scotchlb_options o;
+  scotchlb_stats st;
+  char msg[256];
+  opts(&o, SCOTCHLB_PARTITION, 1.05);
+  int rc = scotchlb_partition(m.n, 1, w, m.start, m.adj, NULL, 8, NULL, NULL, &o, out, &st, msg,
+                              sizeof msg);
+  assert_int_equal(rc, SCOTCHLB_OK);
+  assert_int_equal(ct_check_assignment(m.n, 1, w, 8, NULL, 0, out), 0);
+  assert_true(ct_max_rel_load(m.n, w, 8, NULL, out) <= 1.05 + 1e-9);
+  assert_true(cut_of(&m, out) < 0.25 * cut_of(&m, rnd));
+  assert_true(fabs(st.cut_after - cut_of(&m, out)) < 1e-9);
+  free(w);
+  free(out);
+  free(rnd);
+  mesh_free(&m);
+}
+
+/* Part sizes 1:2:3:4 give loads in that proportion; a part of size 0 gets
+ * nothing. */
+static void partition_follows_part_sizes_and_empties_zero_parts(void **state)
+{
+  (void)state;
+  mesh m;
+  mesh_make(&m, 30);
+  double *w = malloc(m.n * sizeof *w);
+  int *out = malloc(m.n * sizeof *out);
+  double sizes[5] = {1, 2, 0, 3, 4};
+  for (size_t i = 0; i < m.n; i++) w[i] = 1.0 + (double)(i % 3);
+  scotchlb_options o;
+  opts(&o, SCOTCHLB_PARTITION, 1.05);
+  assert_int_equal(
+      scotchlb_partition(m.n, 1, w, m.start, m.adj, NULL, 5, sizes, NULL, &o, out, NULL, NULL, 0),
+      SCOTCHLB_OK);
+  assert_int_equal(ct_check_assignment(m.n, 1, w, 5, sizes, 1, out), 0);
+  assert_true(ct_max_rel_load(m.n, w, 5, sizes, out) <= 1.05 + 1e-9);
+  free(w);
+  free(out);
+  mesh_free(&m);
+}
+
+/* REFINE on a balanced input moves nothing. */
+static void refine_keeps_a_balanced_input(void **state)
+{
+  (void)state;
+  mesh m;
+  mesh_make(&m, 20);
+  double *w = malloc(m.n * sizeof *w);
+  int *cur = malloc(m.n * sizeof *cur), *out = malloc(m.n * sizeof *out);
+  for (size_t i = 0; i < m.n; i++) {
+    w[i] = 1.0;
+    cur[i] = (int)(i * 4 / m.n); /* four bands of equal size */
+  }
+  scotchlb_options o;
+  scotchlb_stats st;
+  opts(&o, SCOTCHLB_REFINE, 1.05);
+  assert_int_equal(
+      scotchlb_partition(m.n, 1, w, m.start, m.adj, NULL, 4, NULL, cur, &o, out, &st, NULL, 0),
+      SCOTCHLB_OK);
+  assert_int_equal(st.moved, 0);
+  assert_int_equal(st.kept_input, 1);
+  assert_memory_equal(cur, out, m.n * sizeof *out);
+  free(w);
+  free(cur);
+  free(out);
+  mesh_free(&m);
+}
+
+/* After drift, a migration cost makes REPARTITION move fewer objects than
+ * PARTITION from scratch, and REFINE (100x the cost) no more than
+ * REPARTITION; all three end within tolerance. */
+static void repartition_moves_less_than_partition(void **state)
+{
+  (void)state;
+  mesh m;
+  mesh_make(&m, 40);
+  double *w = malloc(m.n * sizeof *w);
+  int *cur = malloc(m.n * sizeof *cur), *out = malloc(m.n * sizeof *out);
+  scotchlb_options o;
+  scotchlb_stats sp, sr, sf;
+  opts(&o, SCOTCHLB_PARTITION, 1.05);
+  for (size_t i = 0; i < m.n; i++) w[i] = 1.0;
+  assert_int_equal(
+      scotchlb_partition(m.n, 1, w, m.start, m.adj, NULL, 8, NULL, NULL, &o, cur, NULL, NULL, 0),
+      SCOTCHLB_OK);
+  /* Drift: a corner region doubles its load. */
+  for (size_t i = 0; i < m.n; i++)
+    if (i % 40 < 12 && i / 40 < 12) w[i] = 2.0;
+  assert_int_equal(
+      scotchlb_partition(m.n, 1, w, m.start, m.adj, NULL, 8, NULL, cur, &o, out, &sp, NULL, 0),
+      SCOTCHLB_OK);
+  o.approach = SCOTCHLB_REPARTITION;
+  assert_int_equal(
+      scotchlb_partition(m.n, 1, w, m.start, m.adj, NULL, 8, NULL, cur, &o, out, &sr, NULL, 0),
+      SCOTCHLB_OK);
+  assert_true(ct_max_rel_load(m.n, w, 8, NULL, out) <= 1.05 + 1e-9);
+  o.approach = SCOTCHLB_REFINE;
+  assert_int_equal(
+      scotchlb_partition(m.n, 1, w, m.start, m.adj, NULL, 8, NULL, cur, &o, out, &sf, NULL, 0),
+      SCOTCHLB_OK);
+  assert_true(ct_max_rel_load(m.n, w, 8, NULL, out) <= 1.05 + 1e-9);
+  print_message("moved: PARTITION %zu, REPARTITION %zu, REFINE %zu of %zu\n", sp.moved, sr.moved,
+                sf.moved, m.n);
+  assert_true(sr.moved < sp.moved);
+  assert_true(sf.moved <= sr.moved);
+  free(w);
+  free(cur);
+  free(out);
+  mesh_free(&m);
+}
+
+/* Same input, same answer. */
+static void partition_is_deterministic(void **state)
+{
+  (void)state;
+  mesh m;
+  zp_rng rng;
+  mesh_make(&m, 25);
+  double *w = malloc(m.n * sizeof *w);
+  int *a = malloc(m.n * sizeof *a), *b = malloc(m.n * sizeof *b);
+  zp_rng_seed(&rng, 3);
+  ct_heavy_tailed(&rng, m.n, 1.0, 50.0, w);
+  for (int rep = 0; rep < 2; rep++) {
+    scotchlb_options o;
+    opts(&o, SCOTCHLB_PARTITION, 1.1);
+    assert_true(scotchlb_partition(m.n, 1, w, m.start, m.adj, NULL, 6, NULL, NULL, &o,
+                                   rep ? b : a, NULL, NULL, 0) >= 0);
+  }
+  assert_memory_equal(a, b, m.n * sizeof *a);
+  free(w);
+  free(a);
+  free(b);
+  mesh_free(&m);
+}
+
+/* No edges at all, isolated objects, two components, zero loads and more
+ * parts than objects: every object still gets one part in range. */
+static void odd_graphs_still_assign_every_object(void **state)
+{
+  (void)state;
+  enum { N = 12 };
+  double w[N], zero[N] = {0};
+  int out[N];
+  /* Two triangles (0-1-2, 3-4-5) and six isolated objects. */
+  size_t start[N + 1] = {0, 2, 4, 6, 8, 10, 12, 12, 12, 12, 12, 12, 12};
+  size_t adj[12] = {1, 2, 0, 2, 0, 1, 4, 5, 3, 5, 3, 4};
+  for (int i = 0; i < N; i++) w[i] = 1.0 + i % 2;
+  scotchlb_options o;
+  opts(&o, SCOTCHLB_PARTITION, 1.2);
+  assert_true(scotchlb_partition(N, 1, w, NULL, NULL, NULL, 3, NULL, NULL, &o, out, NULL, NULL, 0) >=
+              0);
+  assert_int_equal(ct_check_assignment(N, 1, w, 3, NULL, 0, out), 0);
+  assert_true(scotchlb_partition(N, 1, w, start, adj, NULL, 3, NULL, NULL, &o, out, NULL, NULL, 0) >=
+              0);
+  assert_int_equal(ct_check_assignment(N, 1, w, 3, NULL, 0, out), 0);
+  assert_true(ct_max_rel_load(N, w, 3, NULL, out) <= 1.2 + 1e-9);
+  assert_true(
+      scotchlb_partition(N, 1, zero, start, adj, NULL, 3, NULL, NULL, &o, out, NULL, NULL, 0) >= 0);
+  assert_int_equal(ct_check_assignment(N, 1, zero, 3, NULL, 0, out), 0);
+  /* 20 parts for 12 objects: some parts stay empty, the answer is a warning
+   * at worst. */
+  assert_true(scotchlb_partition(N, 1, w, start, adj, NULL, 20, NULL, NULL, &o, out, NULL, NULL,
+                                 0) >= 0);
+  assert_int_equal(ct_check_assignment(N, 1, w, 20, NULL, 0, out), 0);
+}
+
+/* Two weights per object: the combined load is within tolerance. */
+static void two_weights_balance_the_combined_load(void **state)
+{
+  (void)state;
+  mesh m;
+  mesh_make(&m, 24);
+  double *w = malloc(2 * m.n * sizeof *w), *c = malloc(m.n * sizeof *c), t0 = 0, t1 = 0;
+  int *out = malloc(m.n * sizeof *out);
+  for (size_t i = 0; i < m.n; i++) {
+    w[2 * i] = 1.0 + (double)(i % 5);
+    w[2 * i + 1] = 10.0 - (double)(i % 7);
+    t0 += w[2 * i];
+    t1 += w[2 * i + 1];
+  }
+  for (size_t i = 0; i < m.n; i++) c[i] = w[2 * i] / t0 + w[2 * i + 1] / t1;
+  scotchlb_options o;
+  opts(&o, SCOTCHLB_PARTITION, 1.05);
+  assert_int_equal(
+      scotchlb_partition(m.n, 2, w, m.start, m.adj, NULL, 4, NULL, NULL, &o, out, NULL, NULL, 0),
+      SCOTCHLB_OK);
+  assert_int_equal(ct_check_assignment(m.n, 2, w, 4, NULL, 0, out), 0);
+  assert_true(ct_max_rel_load(m.n, c, 4, NULL, out) <= 1.05 + 1e-9);
+  free(w);
+  free(c);
+  free(out);
+  mesh_free(&m);
+}
+
+/* Bad input: named in the message, nothing written. */
+static void bad_input_is_named(void **state)
+{
+  (void)state;
+  size_t start[] = {0, 1, 2};
+  size_t adj[] = {1, 0};
+  double w[] = {1, NAN}, good[] = {1, 1};
+  int out[2] = {-7, -7}, cur[2] = {0, 5};
+  char msg[256];
+  scotchlb_options o;
+  opts(&o, SCOTCHLB_PARTITION, 1.1);
+  assert_int_equal(scotchlb_partition(2, 1, w, start, adj, NULL, 2, NULL, NULL, &o, out, NULL, msg,
+                                      sizeof msg),
+                   SCOTCHLB_EINVAL);
+  assert_non_null(strstr(msg, "nan"));
+  assert_int_equal(out[0], -7);
+  o.strategy_string = "this is not a strategy";
+  assert_int_equal(scotchlb_partition(2, 1, good, start, adj, NULL, 2, NULL, NULL, &o, out, NULL,
+                                      msg, sizeof msg),
+                   SCOTCHLB_ESTRAT);
+  assert_non_null(strstr(msg, "this is not a strategy"));
+  assert_int_equal(scotchlb_strategy_ok("this is not a strategy"), 0);
+  o.strategy_string = NULL;
+  o.approach = SCOTCHLB_REPARTITION;
+  assert_int_equal(scotchlb_partition(2, 1, good, start, adj, NULL, 2, NULL, cur, &o, out, NULL,
+                                      msg, sizeof msg),
+                   SCOTCHLB_EINVAL);
+  assert_non_null(strstr(msg, "part 5"));
+  o.tolerance = 0.9;
+  assert_int_equal(scotchlb_partition(2, 1, good, start, adj, NULL, 2, NULL, NULL, &o, out, NULL,
+                                      msg, sizeof msg),
+                   SCOTCHLB_EINVAL);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(symmetrise_repairs_what_applications_send),
+      cmocka_unit_test(symmetrise_rejects_bad_edges),
+      cmocka_unit_test(partition_balances_and_cuts_far_less_than_random),
+      cmocka_unit_test(partition_follows_part_sizes_and_empties_zero_parts),
+      cmocka_unit_test(refine_keeps_a_balanced_input),
+      cmocka_unit_test(repartition_moves_less_than_partition),
+      cmocka_unit_test(partition_is_deterministic),
+      cmocka_unit_test(odd_graphs_still_assign_every_object),
+      cmocka_unit_test(two_weights_balance_the_combined_load),
+      cmocka_unit_test(bad_input_is_named),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,586 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* SCOTCH's core: the application's graph cleaned and handed to Scotch's
+ * mapping and remapping routines; see scotch_core.h. */
+#include "scotch_core.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <scotch.h>
+
+#include "refine_core.h"
+
+/* Integer ranges of the scaled loads, part sizes and edge weights. */
+#define SCOTCHLB_LOAD_MAX 1048576.0 /* 2^20 */
+#define SCOTCHLB_SUM_MAX  1073741824.0 /* 2^30 */
+#define SCOTCHLB_EDGE_MAX 65536.0   /* 2^16 */
+#define SCOTCHLB_COST_MAX 536870912.0 /* 2^29: edge loads, and migration costs apart */
+
+void scotchlb_default_options(scotchlb_options *o)
+{
+  memset(o, 0, sizeof *o);
+  o->approach = SCOTCHLB_REPARTITION;
+  o->migration_cost = 1.0;
+  o->tolerance = 1.1;
+  o->strategy = SCOTCHLB_STRAT_DEFAULT;
+  o->seed = 1;
+  o->polish = 1;
+}
+
+static void say(char *msg, size_t cap, const char *fmt, ...)
+{
+  va_list ap;
+  if (msg == NULL || cap == 0) return;
+  va_start(ap, fmt);
+  vsnprintf(msg, cap, fmt, ap);
+  va_end(ap);
+}
+
+/* ---- the graph, cleaned ----------------------------------------------------- */
+
+/* One listed entry, keyed by its unordered pair. */
+typedef struct entry {
+  size_t lo, hi; /* the pair, lo < hi */
+  double w;      /* the listed weight */
+  int from_lo;   /* 1 when listed in lo's row */
+} entry;
+
+static int cmp_entry(const void *a, const void *b)
+{
+  const entry *x = a, *y = b;
+  if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
+  if (x->hi != y->hi) return x->hi < y->hi ? -1 : 1;
+  return x->from_lo - y->from_lo;
+}
+
+/* One undirected edge after merging. */
+typedef struct pair {
+  size_t a, b;
+  double w;
+} pair;
+
+/* Merges the sorted entries into undirected pairs of positive weight. */
+static size_t merge_entries(const entry *e, size_t m, pair *out, scotchlb_stats *st)
+{
+  size_t i = 0, np = 0;
+  while (i < m) {
+    size_t j = i;
+    double s_lo = 0.0, s_hi = 0.0;
+    size_t c_lo = 0, c_hi = 0;
+    while (j < m && e[j].lo == e[i].lo && e[j].hi == e[i].hi) {
+      if (e[j].from_lo) {
+        s_lo += e[j].w;
+        c_lo++;
+      } else {
+        s_hi += e[j].w;
+        c_hi++;
+      }
+      j++;
+    }
+    st->duplicates += (c_lo > 1 ? c_lo - 1 : 0) + (c_hi > 1 ? c_hi - 1 : 0);
+    double w;
+    if (c_lo && c_hi) {
+      w = 0.5 * (s_lo + s_hi);
+      if (s_lo != s_hi) st->asymmetric++;
+    } else {
+      w = c_lo ? s_lo : s_hi;
+      st->one_sided++;
+    }
+    if (w > 0.0) {
+      out[np].a = e[i].lo;
+      out[np].b = e[i].hi;
+      out[np].w = w;
+      np++;
+    }
+    i = j;
+  }
+  return np;
+}
+
+/* Compressed rows of the pairs, both directions, rows sorted. */
+static int pairs_to_rows(size_t n, const pair *p, size_t np, size_t **out_start, size_t **out_adj,
+                         double **out_w)
+{
+  size_t *start = calloc(n + 1, sizeof *start), *fill = calloc(n + 1, sizeof *fill);
+  size_t *adj = malloc((2 * np + 1) * sizeof *adj);
+  double *w = malloc((2 * np + 1) * sizeof *w);
+  if (!start || !fill || !adj || !w) {
+    free(start);
+    free(fill);
+    free(adj);
+    free(w);
+    return SCOTCHLB_ENOMEM;
+  }
+  for (size_t k = 0; k < np; k++) {
+    start[p[k].a + 1]++;
+    start[p[k].b + 1]++;
+  }
+  for (size_t i = 0; i < n; i++) start[i + 1] += start[i];
+  /* The pairs are sorted by (a, b), so filling a's rows in order and then
+   * b's rows in order keeps every row sorted: a row first receives its
+   * smaller neighbours (as b) and then its larger ones (as a). */
+  for (size_t k = 0; k < np; k++) {
+    size_t b = p[k].b, at = start[b] + fill[b]++;
+    adj[at] = p[k].a;
+    w[at] = p[k].w;
+  }
+  for (size_t k = 0; k < np; k++) {
+    size_t a = p[k].a, at = start[a] + fill[a]++;
+    adj[at] = p[k].b;
+    w[at] = p[k].w;
+  }
+  free(fill);
+  *out_start = start;
+  *out_adj = adj;
+  *out_w = w;
+  return SCOTCHLB_OK;
+}
+
+int scotchlb_symmetrise(size_t n, const size_t *adj_start, const size_t *adj, const double *ewgts,
+                        size_t **out_start, size_t **out_adj, double **out_w, scotchlb_stats *st)
+{
+  scotchlb_stats local;
+  size_t m = adj_start ? adj_start[n] : 0, k = 0;
+  entry *e;
+  pair *p;
+  int rc;
+  if (st == NULL) st = &local;
+  st->self_loops = st->duplicates = st->one_sided = st->asymmetric = st->edges = 0;
+  *out_start = NULL;
+  *out_adj = NULL;
+  *out_w = NULL;
+  e = malloc((m + 1) * sizeof *e);
+  p = malloc((m + 1) * sizeof *p);
+  if (!e || !p) {
+    free(e);
+    free(p);
+    return SCOTCHLB_ENOMEM;
+  }
+  for (size_t i = 0; i < n && adj_start; i++)
+    for (size_t j = adj_start[i]; j < adj_start[i + 1]; j++) {
+      double wt = ewgts ? ewgts[j] : 1.0;
+      if (adj[j] >= n || !isfinite(wt) || wt < 0.0) {
+        free(e);
+        free(p);
+        return SCOTCHLB_EINVAL;
+      }
+      if (adj[j] == i) {
+        st->self_loops++;
+        continue;
+      }
+      e[k].lo = i < adj[j] ? i : adj[j];
+      e[k].hi = i < adj[j] ? adj[j] : i;
+      e[k].w = wt;
+      e[k].from_lo = i < adj[j];
+      k++;
+    }
+  qsort(e, k, sizeof *e, cmp_entry);
+  size_t np = merge_entries(e, k, p, st);
+  free(e);
+  st->edges = np;
+  rc = pairs_to_rows(n, p, np, out_start, out_adj, out_w);
+  free(p);
+  return rc;
+}
+
+/* ---- loads and targets ------------------------------------------------------- */
+
+/* One load per object and one target fraction per part (summing to 1);
+ * see the top of scotch_core.h for several weights. */
+static int combine(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
+                   double *load, double *target)
+{
+  double *tot = calloc((size_t)wdim, sizeof *tot), *col = calloc((size_t)wdim, sizeof *col);
+  if (!tot || !col) {
+    free(tot);
+    free(col);
+    return SCOTCHLB_ENOMEM;
+  }
+  for (size_t i = 0; i < n; i++)
+    for (int d = 0; d < wdim; d++) tot[d] += w[i * (size_t)wdim + d];
+  for (size_t i = 0; i < n; i++) {
+    double s = 0.0;
+    if (wdim == 1)
+      s = w[i];
+    else
+      for (int d = 0; d < wdim; d++)
+        s += tot[d] > 0.0 ? w[i * (size_t)wdim + d] / tot[d] : 0.0;
+    load[i] = s;
+  }
+  for (int q = 0; target_frac && q < nparts; q++)
+    for (int d = 0; d < wdim; d++) col[d] += target_frac[(size_t)q * wdim + d];
+  double sum = 0.0;
+  for (int q = 0; q < nparts; q++) {
+    double t = 0.0;
+    int used = 0;
+    for (int d = 0; d < wdim; d++) {
+      if (target_frac == NULL || col[d] <= 0.0) {
+        t += 1.0 / nparts;
+      } else {
+        t += target_frac[(size_t)q * wdim + d] / col[d];
+      }
+      used++;
+    }
+    target[q] = t / used;
+    sum += target[q];
+  }
+  for (int q = 0; q < nparts; q++) target[q] = sum > 0.0 ? target[q] / sum : 1.0 / nparts;
+  free(tot);
+  free(col);
+  return SCOTCHLB_OK;
+}
+
+/* Largest load / (target x total) over parts with a positive target; a part
+ * with target 0 that carries load counts as infinitely overloaded. */
+static double imbalance(size_t n, const double *load, int nparts, const double *target,
+                        const int *part)
+{
+  double *pl = calloc((size_t)nparts, sizeof *pl), tot = 0.0, worst = 0.0;
+  if (!pl) return HUGE_VAL;
+  for (size_t i = 0; i < n; i++) {
+    pl[part[i]] += load[i];
+    tot += load[i];
+  }
+  for (int q = 0; q < nparts && tot > 0.0; q++) {
+    double r = target[q] > 0.0 ? pl[q] / (target[q] * tot) : (pl[q] > 0.0 ? HUGE_VAL : 0.0);
+    if (r > worst) worst = r;
+  }
+  free(pl);
+  return tot > 0.0 ? worst : 1.0;
+}
+
+static double cut_of(size_t n, const size_t *start, const size_t *adj, const double *w,
+                     const int *part)
+{
+  double cut = 0.0;
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = start[i]; j < start[i + 1]; j++)
+      if (adj[j] > i && part[adj[j]] != part[i]) cut += w[j];
+  return cut;
+}
+
+/* ---- Scotch ------------------------------------------------------------------ */
+
+/* Everything handed to Scotch, freed in one place. */
+typedef struct sgraph {
+  SCOTCH_Num *vert, *edge, *velo, *edlo;
+  SCOTCH_Num *pw;       /* weights of the parts with a positive target */
+  int *eff_to_part;     /* effective part -> part */
+  int *part_to_eff;     /* part -> effective part, -1 for target 0 */
+  SCOTCH_Num neff;      /* parts with a positive target */
+  SCOTCH_Num *old, *out; /* current and new effective parts */
+  SCOTCH_Num *vmlo;      /* migration cost of each object, in edge-load units */
+} sgraph;
+
+static void sgraph_free(sgraph *g)
+{
+  free(g->vert);
+  free(g->edge);
+  free(g->velo);
+  free(g->edlo);
+  free(g->pw);
+  free(g->eff_to_part);
+  free(g->part_to_eff);
+  free(g->old);
+  free(g->out);
+  free(g->vmlo);
+}
+
+/* Scaled integer loads, edge weights, migration costs (mig per object, in
+ * units of edge weight; 0 when not remapping) and part weights. */
+static int sgraph_build(size_t n, const double *load, const size_t *start, const size_t *adj,
+                        const double *ew, int nparts, const double *target, const int *cur,
+                        double mig, sgraph *g, char *msg, size_t cap)
+{
+  size_t m = start[n];
+  double lmax = 0.0, lsum = 0.0, emax = 0.0, esum = 0.0, tmax = 0.0;
+  memset(g, 0, sizeof *g);
+  if (n >= (size_t)INT32_MAX || m >= (size_t)INT32_MAX) {
+    say(msg, cap, "%zu objects and %zu edge ends do not fit Scotch's %zu-byte integers", n, m,
+        sizeof(SCOTCH_Num));
+    return SCOTCHLB_ETOOBIG;
+  }
+  g->vert = malloc((n + 1) * sizeof *g->vert);
+  g->edge = malloc((m + 1) * sizeof *g->edge);
+  g->velo = malloc((n + 1) * sizeof *g->velo);
+  g->edlo = malloc((m + 1) * sizeof *g->edlo);
+  g->pw = malloc((size_t)nparts * sizeof *g->pw);
+  g->eff_to_part = malloc((size_t)nparts * sizeof *g->eff_to_part);
+  g->part_to_eff = malloc((size_t)nparts * sizeof *g->part_to_eff);
+  g->old = malloc((n + 1) * sizeof *g->old);
+  g->out = malloc((n + 1) * sizeof *g->out);
+  g->vmlo = malloc((n + 1) * sizeof *g->vmlo);
+  if (!g->vmlo || !g->vert || !g->edge || !g->velo || !g->edlo || !g->pw || !g->eff_to_part ||
+      !g->part_to_eff || !g->old || !g->out)
+    return SCOTCHLB_ENOMEM;
+  for (size_t i = 0; i < n; i++) {
+    lmax = fmax(lmax, load[i]);
+    lsum += load[i];
+  }
+  for (size_t j = 0; j < m; j++) {
+    emax = fmax(emax, ew[j]);
+    esum += ew[j];
+  }
+  /* Without any load, every object counts 1 so that Scotch still spreads
+   * them; the imbalance the caller reports is then 1 whatever the parts. */
+  double ls = lmax > 0.0 ? fmin(SCOTCHLB_LOAD_MAX / lmax, SCOTCHLB_SUM_MAX / lsum) : 0.0;
+  double es = emax > 0.0 ? fmin(SCOTCHLB_EDGE_MAX / emax, SCOTCHLB_COST_MAX / esum) : 1.0;
+  /* Scotch adds migration costs to edge loads in its integers: the total
+   * migration cost must fit as well, so a large cost scales edges down. */
+  if (mig > 0.0) es = fmin(es, SCOTCHLB_COST_MAX / (mig * (double)n));
+  for (size_t i = 0; i < n; i++) g->vmlo[i] = (SCOTCH_Num)llround(mig * es);
+  for (size_t i = 0; i <= n; i++) g->vert[i] = (SCOTCH_Num)start[i];
+  for (size_t i = 0; i < n; i++) g->velo[i] = lmax > 0.0 ? (SCOTCH_Num)llround(load[i] * ls) : 1;
+  for (size_t j = 0; j < m; j++) {
+    g->edge[j] = (SCOTCH_Num)adj[j];
+    g->edlo[j] = (SCOTCH_Num)fmax(1.0, (double)llround(ew[j] * es));
+  }
+  for (int q = 0; q < nparts; q++) tmax = fmax(tmax, target[q]);
+  for (int q = 0; q < nparts; q++) {
+    g->part_to_eff[q] = -1;
+    if (target[q] <= 0.0) continue;
+    g->part_to_eff[q] = (int)g->neff;
+    g->eff_to_part[g->neff] = q;
+    g->pw[g->neff] = (SCOTCH_Num)fmax(1.0, (double)llround(target[q] / tmax * SCOTCHLB_LOAD_MAX));
+    g->neff++;
+  }
+  for (size_t i = 0; i < n; i++)
+    g->old[i] = cur && cur[i] >= 0 && cur[i] < nparts ? g->part_to_eff[cur[i]] : -1;
+  return SCOTCHLB_OK;
+}
+
+/* The strategy: the user's string, or one built from the flags. */
+static int make_strategy(SCOTCH_Strat *strat, const scotchlb_options *o, SCOTCH_Num neff, int remap,
+                         char *msg, size_t cap)
+{
+  static const SCOTCH_Num flags[] = {SCOTCH_STRATDEFAULT, SCOTCH_STRATQUALITY, SCOTCH_STRATSPEED,
+                                     SCOTCH_STRATBALANCE};
+  if (o->strategy_string && o->strategy_string[0]) {
+    if (SCOTCH_stratGraphMap(strat, o->strategy_string) != 0) {
+      say(msg, cap, "Scotch rejected the strategy string \"%s\"", o->strategy_string);
+      return SCOTCHLB_ESTRAT;
+    }
+    return SCOTCHLB_OK;
+  }
+  if (SCOTCH_stratGraphMapBuild(strat, flags[o->strategy] | (remap ? SCOTCH_STRATREMAP : 0), neff,
+                                o->tolerance - 1.0) != 0) {
+    say(msg, cap, "SCOTCH_stratGraphMapBuild failed for %ld parts, balance ratio %g", (long)neff,
+        o->tolerance - 1.0);
+    return SCOTCHLB_ESCOTCH;
+  }
+  return SCOTCHLB_OK;
+}
+
+/* One Scotch mapping (remap when the input has current parts and the
+ * approach asks for it) in a private, seeded, deterministic context. */
+static int run_scotch(size_t n, sgraph *g, const scotchlb_options *o, int remap, char *msg,
+                      size_t cap)
+{
+  SCOTCH_Context ctx;
+  SCOTCH_Graph graph, bound;
+  SCOTCH_Arch arch;
+  SCOTCH_Strat strat;
+  int rc = SCOTCHLB_OK, have_ctx = 0, have_graph = 0, have_bound = 0, have_arch = 0;
+  int have_strat = 0;
+  const char *where = NULL;
+
+  if (SCOTCH_contextInit(&ctx) != 0) where = "SCOTCH_contextInit";
+  else have_ctx = 1;
+  if (!where && (SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMDETERMINISTIC, 1) != 0 ||
+                 SCOTCH_contextRandomClone(&ctx) != 0))
+    where = "SCOTCH_contextOptionSetNum";
+  if (!where) {
+    SCOTCH_contextRandomSeed(&ctx, (SCOTCH_Num)o->seed);
+    SCOTCH_contextRandomReset(&ctx);
+  }
+  if (!where) {
+    if (SCOTCH_graphInit(&graph) != 0) where = "SCOTCH_graphInit";
+    else have_graph = 1;
+  }
+  if (!where && SCOTCH_graphBuild(&graph, 0, (SCOTCH_Num)n, g->vert, g->vert + 1, g->velo, NULL,
+                                  g->vert[n], g->edge, g->edlo) != 0)
+    where = "SCOTCH_graphBuild";
+  if (!where && SCOTCH_graphCheck(&graph) != 0) where = "SCOTCH_graphCheck";
+  if (!where) {
+    if (SCOTCH_graphInit(&bound) != 0) where = "SCOTCH_graphInit";
+    else have_bound = 1;
+  }
+  if (!where && SCOTCH_contextBindGraph(&ctx, &graph, &bound) != 0)
+    where = "SCOTCH_contextBindGraph";
+  if (!where) {
+    if (SCOTCH_archInit(&arch) != 0) where = "SCOTCH_archInit";
+    else have_arch = 1;
+  }
+  if (!where && SCOTCH_archCmpltw(&arch, g->neff, g->pw) != 0) where = "SCOTCH_archCmpltw";
+  if (!where) {
+    if (SCOTCH_stratInit(&strat) != 0) where = "SCOTCH_stratInit";
+    else have_strat = 1;
+  }
+  if (!where) rc = make_strategy(&strat, o, g->neff, remap, msg, cap);
+  if (!where && rc == SCOTCHLB_OK) {
+    /* The migration cost travels in vmlo, in the units of the edge loads;
+     * Scotch's own ratio stays 1 (it keeps only two decimals of it). */
+    int e = remap ? SCOTCH_graphRemap(&bound, &arch, g->old, 1.0, g->vmlo, &strat, g->out)
+                  : SCOTCH_graphMap(&bound, &arch, &strat, g->out);
+    if (e != 0) where = remap ? "SCOTCH_graphRemap" : "SCOTCH_graphMap";
+  }
+  if (where) {
+    say(msg, cap, "%s returned an error (%zu objects, %ld edge ends, %ld parts)", where, n,
+        (long)g->vert[n], (long)g->neff);
+    rc = SCOTCHLB_ESCOTCH;
+  }
+  if (have_strat) SCOTCH_stratExit(&strat);
+  if (have_arch) SCOTCH_archExit(&arch);
+  if (have_bound) SCOTCH_graphExit(&bound);
+  if (have_graph) SCOTCH_graphExit(&graph);
+  if (have_ctx) SCOTCH_contextExit(&ctx);
+  return rc;
+}
+
+int scotchlb_strategy_ok(const char *s)
+{
+  SCOTCH_Strat strat;
+  int ok;
+  if (s == NULL || SCOTCH_stratInit(&strat) != 0) return 0;
+  ok = SCOTCH_stratGraphMap(&strat, s) == 0;
+  SCOTCH_stratExit(&strat);
+  return ok;
+}
+
+/* ---- the entry point ----------------------------------------------------------- */
+
+static int check_args(size_t n, int wdim, const double *w, const size_t *adj_start,
+                      const size_t *adj, int nparts, const double *tf, const int *cur,
+                      const scotchlb_options *o, const int *part_out, char *msg, size_t cap)
+{
+  if (wdim < 1 || nparts < 1 || (n > 0 && (w == NULL || part_out == NULL)) ||
+      (adj_start && !adj && adj_start[n] > 0)) {
+    say(msg, cap, "invalid arguments (%zu objects, %d weights, %d parts)", n, wdim, nparts);
+    return SCOTCHLB_EINVAL;
+  }
+  if (!(o->tolerance >= 1.0) || !(o->migration_cost >= 0.0) || !isfinite(o->migration_cost) ||
+      o->strategy < SCOTCHLB_STRAT_DEFAULT || o->strategy > SCOTCHLB_STRAT_BALANCE) {
+    say(msg, cap, "invalid options (tolerance %g, migration cost %g, strategy %d)", o->tolerance,
+        o->migration_cost, (int)o->strategy);
+    return SCOTCHLB_EINVAL;
+  }
+  for (size_t i = 0; i < n * (size_t)wdim; i++)
+    if (!isfinite(w[i]) || w[i] < 0.0) {
+      say(msg, cap, "object %zu has weight %g; weights must be finite and >= 0", i / wdim, w[i]);
+      return SCOTCHLB_EINVAL;
+    }
+  for (size_t i = 0; tf && i < (size_t)nparts * wdim; i++)
+    if (!isfinite(tf[i]) || tf[i] < 0.0) {
+      say(msg, cap, "part %zu has size %g; part sizes must be finite and >= 0", i / wdim, tf[i]);
+      return SCOTCHLB_EINVAL;
+    }
+  for (size_t i = 0; cur && i < n; i++)
+    if (cur[i] >= nparts || cur[i] < -1) {
+      say(msg, cap, "object %zu is in part %d, outside [-1, %d)", i, cur[i], nparts);
+      return SCOTCHLB_EINVAL;
+    }
+  return SCOTCHLB_OK;
+}
+
+/* The REFINE polish: moves objects off the parts Scotch left above the
+ * tolerance, preferring receivers that hold their neighbours. */
+static int polish(size_t n, const double *load, const size_t *start, const size_t *adj,
+                  const double *ew, int nparts, const double *target, double tol, int *part)
+{
+  refine_graph rg = {start, adj, ew};
+  refine_options ro;
+  int *out = malloc((n + 1) * sizeof *out), rc;
+  if (!out) return SCOTCHLB_ENOMEM;
+  refine_default_options(&ro);
+  ro.tolerance = tol;
+  ro.comm_aware = 1;
+  ro.graph = &rg;
+  rc = refine_run(n, 1, load, nparts, target, part, &ro, out, NULL);
+  if (rc >= 0) memcpy(part, out, n * sizeof *part);
+  free(out);
+  return rc == REFINE_ENOMEM ? SCOTCHLB_ENOMEM : SCOTCHLB_OK;
+}
+
+/* Statistics of the input and whether REFINE may keep it. */
+static int input_stats(size_t n, const double *load, const size_t *start, const size_t *adj,
+                       const double *ew, int nparts, const double *target, const int *cur,
+                       scotchlb_stats *st)
+{
+  for (size_t i = 0; cur && i < n; i++)
+    if (cur[i] < 0) return 0;
+  if (cur == NULL) return 0;
+  st->cut_before = cut_of(n, start, adj, ew, cur);
+  st->imbalance_before = imbalance(n, load, nparts, target, cur);
+  return 1;
+}
+
+int scotchlb_partition(size_t n, int wdim, const double *w, const size_t *adj_start,
+                       const size_t *adj, const double *ewgts, int nparts,
+                       const double *target_frac, const int *cur_part,
+                       const scotchlb_options *opt, int *part_out, scotchlb_stats *stp, char *msg,
+                       size_t msg_cap)
+{
+  scotchlb_options defaults;
+  scotchlb_stats local;
+  scotchlb_stats *st = stp ? stp : &local;
+  sgraph g;
+  size_t *start = NULL, *adj2 = NULL;
+  double *ew = NULL, *load = NULL, *target = NULL;
+  int rc, complete, remap;
+  memset(&g, 0, sizeof g);
+  memset(st, 0, sizeof *st);
+  if (opt == NULL) {
+    scotchlb_default_options(&defaults);
+    opt = &defaults;
+  }
+  rc = check_args(n, wdim, w, adj_start, adj, nparts, target_frac, cur_part, opt, part_out, msg,
+                  msg_cap);
+  if (rc != SCOTCHLB_OK) return rc;
+  if (n == 0) return SCOTCHLB_OK;
+  rc = scotchlb_symmetrise(n, adj_start, adj, ewgts, &start, &adj2, &ew, st);
+  if (rc == SCOTCHLB_EINVAL) say(msg, msg_cap, "an edge names a neighbour >= %zu or has a "
+                                               "negative or non-finite weight", n);
+  load = malloc(n * sizeof *load);
+  target = malloc((size_t)nparts * sizeof *target);
+  if (rc == SCOTCHLB_OK && (!load || !target)) rc = SCOTCHLB_ENOMEM;
+  if (rc == SCOTCHLB_OK) rc = combine(n, wdim, w, nparts, target_frac, load, target);
+  if (rc != SCOTCHLB_OK) goto end;
+  complete = input_stats(n, load, start, adj2, ew, nparts, target, cur_part, st);
+  if (opt->approach == SCOTCHLB_REFINE && complete &&
+      st->imbalance_before <= opt->tolerance * (1.0 + 1e-12)) {
+    /* Already within tolerance: refinement has nothing to do. */
+    memcpy(part_out, cur_part, n * sizeof *part_out);
+    st->kept_input = 1;
+  } else {
+    remap = opt->approach != SCOTCHLB_PARTITION && cur_part != NULL;
+    double mig = remap ? opt->migration_cost *
+                             (opt->approach == SCOTCHLB_REFINE ? SCOTCHLB_REFINE_FACTOR : 1.0)
+                       : 0.0;
+    rc = sgraph_build(n, load, start, adj2, ew, nparts, target, cur_part, mig, &g, msg, msg_cap);
+    if (rc == SCOTCHLB_OK) rc = run_scotch(n, &g, opt, remap, msg, msg_cap);
+    if (rc != SCOTCHLB_OK) goto end;
+    for (size_t i = 0; i < n; i++) part_out[i] = g.eff_to_part[g.out[i]];
+    if (opt->polish && imbalance(n, load, nparts, target, part_out) > opt->tolerance) {
+      rc = polish(n, load, start, adj2, ew, nparts, target, opt->tolerance, part_out);
+      st->polished = 1;
+      if (rc != SCOTCHLB_OK) goto end;
+    }
+  }
+  st->cut_after = cut_of(n, start, adj2, ew, part_out);
+  st->imbalance_after = imbalance(n, load, nparts, target, part_out);
+  for (size_t i = 0; complete && i < n; i++) st->moved += part_out[i] != cur_part[i];
+  rc = st->imbalance_after > opt->tolerance * (1.0 + 1e-12) ? SCOTCHLB_WARN : SCOTCHLB_OK;
+end:
+  if (rc == SCOTCHLB_ENOMEM) say(msg, msg_cap, "out of memory for %zu objects", n);
+  sgraph_free(&g);
+  free(start);
+  free(adj2);
+  free(ew);
+  free(load);
+  free(target);
+  return rc;
+}

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SCOTCH_CORE_H
+#define SCOTCH_CORE_H
+
+/*
+ * SCOTCH: graph partitioning and migration-aware repartitioning with the
+ * Scotch library (Pellegrini), the graph-partitioner strategy that the
+ * Charm++ measurement-based balancing paper found best on its synthetic
+ * benchmark because it sees the communication graph and not only the loads.
+ *
+ * Pure C on arrays: no MPI, no Zoltan, no I/O (Scotch itself may print its
+ * own diagnostics on stderr).  No function here is collective.  Objects are
+ * identified by their index 0..n-1; the caller passes them in global-ID
+ * order, and Scotch runs with a private, seeded and deterministic context,
+ * so that results depend only on the global input and the seed.
+ *
+ * Graph input: compressed rows (adj_start[n + 1], adj[]), optional edge
+ * weights (one per adj entry, finite and >= 0; NULL = all 1).  The graph may
+ * be anything an application hands over: self-loops are dropped, duplicate
+ * entries of one direction are summed, an edge listed on one side only is
+ * mirrored, and an edge listed on both sides with different weights gets
+ * the mean of the two sides.  Edges of weight 0 are dropped.  What was
+ * repaired is counted in scotchlb_stats, so that the caller can warn.
+ *
+ * Loads: Scotch balances one integer load per vertex.  With several
+ * weights per object (wdim > 1), the load of an object is the sum over
+ * dimensions of its share of that dimension's total, and the target of a
+ * part the mean of its shares, as REFINE does; each dimension may then
+ * deviate more than the combined load.  Loads are scaled to integers whose
+ * largest is 2^20 (less if their sum would not fit 2^30), so a load below
+ * 2^-21 of the largest counts as 0; part sizes likewise (a part of size 0
+ * gets no object); edge weights are scaled so that their largest is 2^16
+ * and their sum, and apart the sum of the migration costs, at most 2^29
+ * (positive ones stay >= 1).
+ */
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Return codes. */
+#define SCOTCHLB_OK     0  /* done, balance within tolerance */
+#define SCOTCHLB_WARN   1  /* done, but the largest relative load is above the tolerance */
+#define SCOTCHLB_EINVAL -1 /* an argument is invalid (message says which) */
+#define SCOTCHLB_ENOMEM -2 /* memory allocation failed */
+#define SCOTCHLB_ESCOTCH -3 /* Scotch returned an error (message says where) */
+#define SCOTCHLB_ESTRAT -4  /* Scotch rejected the strategy string */
+#define SCOTCHLB_ETOOBIG -5 /* the graph does not fit Scotch's integers */
+
+/* What to compute. */
+typedef enum scotchlb_approach {
+  SCOTCHLB_PARTITION = 0,   /* map from scratch, ignoring the current parts */
+  SCOTCHLB_REPARTITION = 1, /* remap from the current parts, migration cost
+                               weighed against the edge cut */
+  SCOTCHLB_REFINE = 2       /* as REPARTITION with the migration cost times
+                               SCOTCHLB_REFINE_FACTOR, and the input kept
+                               unchanged when it is within tolerance */
+} scotchlb_approach;
+
+/* How much dearer a move is under SCOTCHLB_REFINE than under REPARTITION. */
+#define SCOTCHLB_REFINE_FACTOR 100.0
+
+/* Scotch's predefined strategy flags (SCOTCH_STRAT* values). */
+typedef enum scotchlb_strategy {
+  SCOTCHLB_STRAT_DEFAULT = 0,
+  SCOTCHLB_STRAT_QUALITY = 1,
+  SCOTCHLB_STRAT_SPEED = 2,
+  SCOTCHLB_STRAT_BALANCE = 3
+} scotchlb_strategy;
+
+/* Options of scotchlb_partition. */
+typedef struct scotchlb_options {
+  scotchlb_approach approach;
+  /* Cost of moving one object, in units of cut edge weight (Scotch's
+   * emraval); REPARTITION and REFINE only.  >= 0. */
+  double migration_cost;
+  /* A part may carry up to tolerance x its target load (>= 1); Scotch's
+   * balance ratio is tolerance - 1. */
+  double tolerance;
+  scotchlb_strategy strategy;
+  /* A raw Scotch mapping strategy string, or NULL for the strategy built
+   * from the flags above. */
+  const char *strategy_string;
+  /* Seed of Scotch's private random generator. */
+  long seed;
+  /* 1: when Scotch leaves a part above the tolerance, a REFINE pass
+   * (refine_core, communication-aware) moves objects off it. */
+  int polish;
+} scotchlb_options;
+
+/* Statistics of one call. */
+typedef struct scotchlb_stats {
+  size_t self_loops;       /* self-loop entries dropped */
+  size_t duplicates;       /* extra entries of a direction, summed */
+  size_t one_sided;        /* edges listed on one side only, mirrored */
+  size_t asymmetric;       /* edges whose two sides disagree, averaged */
+  size_t edges;            /* undirected edges given to Scotch */
+  double cut_before;       /* cut weight of the input (each edge once; 0
+                              without current parts) */
+  double cut_after;        /* cut weight of the output */
+  double imbalance_before; /* largest load / target of the input (0 without) */
+  double imbalance_after;  /* largest load / target of the output */
+  size_t moved;            /* objects whose part changed (0 without input) */
+  int kept_input;          /* 1 when REFINE returned the input unchanged */
+  int polished;            /* 1 when the REFINE polish pass ran */
+} scotchlb_stats;
+
+/*
+ * scotchlb_default_options - REPARTITION, migration cost 1, tolerance 1.1
+ * (Zoltan's IMBALANCE_TOL default), DEFAULT strategy, no strategy string,
+ * seed 1, polish on.  Not collective.
+ */
+void scotchlb_default_options(scotchlb_options *o);
+
+/*
+ * scotchlb_partition - parts for n objects from Scotch.
+ * Not collective.
+ * Input:  n objects; wdim >= 1 weights per object (w, object-major, finite,
+ *         >= 0); the graph (adj_start, adj, ewgts; adj_start may be NULL for
+ *         no edges); nparts >= 1 parts with target fractions target_frac
+ *         (nparts * wdim, part-major; each column normalised here, NULL =
+ *         equal); cur_part (n parts, -1 for none) or NULL; o, or NULL for
+ *         the defaults.
+ * Output: part_out (n parts in [0, nparts)); st, or NULL; on error, msg
+ *         (msg_cap bytes, may be NULL with 0) says what was wrong, naming
+ *         the value.
+ * Returns SCOTCHLB_OK, SCOTCHLB_WARN (some part above the tolerance after
+ *         everything was tried), or a negative SCOTCHLB_E* code.
+ */
+int scotchlb_partition(size_t n, int wdim, const double *w, const size_t *adj_start,
+                       const size_t *adj, const double *ewgts, int nparts,
+                       const double *target_frac, const int *cur_part,
+                       const scotchlb_options *o, int *part_out, scotchlb_stats *st, char *msg,
+                       size_t msg_cap);
+
+/*
+ * scotchlb_symmetrise - the cleaned, symmetric graph described at the top
+ * of this file, in compressed rows with weights (always allocated).
+ * Not collective.  Exposed for the tests and for the benchmark.
+ * Output: *out_start (n + 1), *out_adj and *out_w (out_start[n] entries,
+ *         each row sorted by neighbour), freed by the caller with free();
+ *         the repair counters of st (may be NULL).
+ * Returns SCOTCHLB_OK, SCOTCHLB_EINVAL (a neighbour index >= n, or a
+ * negative or non-finite weight) or SCOTCHLB_ENOMEM.
+ */
+int scotchlb_symmetrise(size_t n, const size_t *adj_start, const size_t *adj, const double *ewgts,
+                        size_t **out_start, size_t **out_adj, double **out_w, scotchlb_stats *st);
+
+/*
+ * scotchlb_strategy_ok - 1 when Scotch accepts s as a mapping strategy
+ * string, else 0 (Scotch prints why on stderr).  Not collective.
+ */
+int scotchlb_strategy_ok(const char *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SCOTCH_CORE_H */

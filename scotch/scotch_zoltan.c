@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* LB_METHOD=SCOTCHLB: maps the plugin layer's gathered problem, LB_APPROACH
+ * and the SCOTCHLB_* parameters onto scotch_core. */
+#include "scotch_zoltan.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scotch_core.h"
+#include "zp_method.h"
+
+static const char *const strategy_words[] = {"DEFAULT", "QUALITY", "SPEED", "BALANCE", NULL};
+static const char *const none_word[] = {"NONE", NULL};
+
+static const zp_param_def scotch_params[] = {
+    {"SCOTCHLB_MIGRATION_COST", ZP_PARAM_DOUBLE, "1", 0.0, 0.0, ZP_PARAM_NO_MAX, NULL,
+     "LB_APPROACH=REPARTITION: cost of moving one object, in units of cut edge weight "
+     "(Scotch's migration ratio); REFINE multiplies it by 100"},
+    {"SCOTCHLB_STRATEGY", ZP_PARAM_STRING, "DEFAULT", 0.0, 0.0, 0, strategy_words,
+     "Scotch's strategy flags: DEFAULT, QUALITY (better cut, slower), SPEED, BALANCE "
+     "(balance first)"},
+    {"SCOTCHLB_STRATEGY_STRING", ZP_PARAM_STRING, "NONE", 0.0, 0.0, 0, NULL,
+     "a Scotch mapping strategy string for experts (lower-cased, since the layer "
+     "upper-cases values); NONE = built from SCOTCHLB_STRATEGY and IMBALANCE_TOL"},
+    {"SCOTCHLB_SEED", ZP_PARAM_INT, "1", 0.0, 2147483647.0, 0, NULL,
+     "seed of Scotch's private random generator (same seed, same graph: same parts)"},
+    {"SCOTCHLB_POLISH", ZP_PARAM_INT, "1", 0.0, 1.0, 0, NULL,
+     "1: when Scotch leaves a part above IMBALANCE_TOL, a communication-aware REFINE pass "
+     "moves objects off it"},
+};
+
+/* Per-Zoltan_Struct state: calls made (an unset LB_APPROACH means
+ * PARTITION on the first call and REPARTITION afterwards) and whether the
+ * graph repairs were reported already (they are reported once). */
+typedef struct scotch_state {
+  long calls;
+  int warned_repairs;
+} scotch_state;
+
+static int state_create(void **state)
+{
+  *state = calloc(1, sizeof(scotch_state));
+  return *state ? ZOLTAN_OK : ZOLTAN_MEMERR;
+}
+
+static void state_destroy(void *state) { free(state); }
+
+static int state_copy(void **dst, const void *src)
+{
+  scotch_state *s = malloc(sizeof *s);
+  if (!s) return ZOLTAN_MEMERR;
+  memcpy(s, src, sizeof *s);
+  *dst = s;
+  return ZOLTAN_OK;
+}
+
+static const char *approach_name(scotchlb_approach a)
+{
+  return a == SCOTCHLB_PARTITION ? "PARTITION" : a == SCOTCHLB_REFINE ? "REFINE" : "REPARTITION";
+}
+
+/* The core's options from LB_APPROACH, IMBALANCE_TOL and the parameters.
+ * *strategy receives the lower-cased strategy string (free with free()). */
+static int read_options(const zp_problem *pb, const scotch_state *s, scotchlb_options *o,
+                        char **strategy)
+{
+  const char *word = NULL, *raw = NULL;
+  int seed = 1;
+  scotchlb_default_options(o);
+  *strategy = NULL;
+  if (pb->lb_approach == NULL)
+    o->approach = s->calls == 0 ? SCOTCHLB_PARTITION : SCOTCHLB_REPARTITION;
+  else if (strcmp(pb->lb_approach, "PARTITION") == 0)
+    o->approach = SCOTCHLB_PARTITION;
+  else if (strcmp(pb->lb_approach, "REFINE") == 0)
+    o->approach = SCOTCHLB_REFINE;
+  else
+    o->approach = SCOTCHLB_REPARTITION;
+  /* One tolerance for the combined load: the strictest IMBALANCE_TOL. */
+  for (int d = 0; pb->imbalance_tol && d < pb->wgt_dim; d++)
+    if (d == 0 || pb->imbalance_tol[d] < o->tolerance) o->tolerance = pb->imbalance_tol[d];
+  if (o->tolerance < 1.0) o->tolerance = 1.0;
+  if (zp_param_double(pb->params, "SCOTCHLB_MIGRATION_COST", &o->migration_cost, NULL) !=
+          ZOLTAN_OK ||
+      zp_param_string(pb->params, "SCOTCHLB_STRATEGY", &word) != ZOLTAN_OK ||
+      zp_param_string(pb->params, "SCOTCHLB_STRATEGY_STRING", &raw) != ZOLTAN_OK ||
+      zp_param_int(pb->params, "SCOTCHLB_SEED", &seed, NULL) != ZOLTAN_OK ||
+      zp_param_int(pb->params, "SCOTCHLB_POLISH", &o->polish, NULL) != ZOLTAN_OK)
+    return ZOLTAN_FATAL;
+  o->seed = seed;
+  for (int k = 0; strategy_words[k]; k++)
+    if (strcmp(word, strategy_words[k]) == 0) o->strategy = (scotchlb_strategy)k;
+  if (raw && strcmp(raw, none_word[0]) != 0) {
+    size_t len = strlen(raw);
+    *strategy = malloc(len + 1);
+    if (!*strategy) return ZOLTAN_MEMERR;
+    /* Scotch's strategy language is lower case; Zoltan's parameter
+     * handling (and so the layer's) upper-cases every value. */
+    for (size_t k = 0; k <= len; k++) (*strategy)[k] = (char)tolower((unsigned char)raw[k]);
+    o->strategy_string = *strategy;
+  }
+  return ZOLTAN_OK;
+}
+
+/* Several edge weights: communication volume is their sum, as for REFINE. */
+static int edge_weights(const zp_problem *pb, const double **ew, double **owned)
+{
+  size_t ne = pb->adj_start ? pb->adj_start[pb->num_obj] : 0;
+  *owned = NULL;
+  *ew = pb->ewgt_dim == 1 ? pb->ewgts : NULL;
+  if (pb->ewgt_dim <= 1 || pb->ewgts == NULL) return ZOLTAN_OK;
+  *owned = malloc((ne + 1) * sizeof **owned);
+  if (!*owned) return ZOLTAN_MEMERR;
+  for (size_t j = 0; j < ne; j++) {
+    (*owned)[j] = 0.0;
+    for (int d = 0; d < pb->ewgt_dim; d++) (*owned)[j] += pb->ewgts[j * (size_t)pb->ewgt_dim + d];
+  }
+  *ew = *owned;
+  return ZOLTAN_OK;
+}
+
+/* Messages after a call: the repairs (once per struct), the result. */
+static void report(const zp_problem *pb, scotch_state *s, const scotchlb_options *o,
+                   const scotchlb_stats *st, int rc)
+{
+  if (!s->warned_repairs && (st->self_loops || st->duplicates || st->one_sided || st->asymmetric)) {
+    zp_warn("SCOTCHLB",
+            "the graph was repaired before partitioning: %zu self-loops dropped, %zu duplicate "
+            "entries summed, %zu edges listed on one side only mirrored, %zu edges whose two "
+            "sides disagree averaged (reported once per Zoltan_Struct)",
+            st->self_loops, st->duplicates, st->one_sided, st->asymmetric);
+    s->warned_repairs = 1;
+  }
+  if (rc == SCOTCHLB_WARN)
+    zp_warn("SCOTCHLB", "the largest relative load is %.4f, above IMBALANCE_TOL %g (objects too "
+                      "heavy or too few to balance further)",
+            st->imbalance_after, o->tolerance);
+  if (pb->debug_level >= 1) {
+    printf("ZOLTAN SCOTCHLB: %s, %zu objects, %zu edges, %d parts: moved %zu, cut %g -> %g, "
+           "max relative load %.4f -> %.4f%s%s\n",
+           approach_name(o->approach), pb->num_obj, st->edges, pb->num_parts, st->moved,
+           st->cut_before, st->cut_after, st->imbalance_before, st->imbalance_after,
+           st->kept_input ? " (input kept: within tolerance)" : "",
+           st->polished ? " (REFINE polish)" : "");
+    fflush(stdout);
+  }
+}
+
+static int scotch_partition(const zp_problem *pb, void *state, int *new_part)
+{
+  scotch_state *s = state;
+  scotchlb_options o;
+  scotchlb_stats st;
+  char *strategy = NULL, msg[512] = "";
+  double *owned = NULL;
+  const double *ew = NULL;
+  int ierr = read_options(pb, s, &o, &strategy), rc;
+  if (ierr == ZOLTAN_OK) ierr = edge_weights(pb, &ew, &owned);
+  if (ierr == ZOLTAN_MEMERR) zp_error("SCOTCHLB", "out of memory for %zu objects", pb->num_obj);
+  if (ierr != ZOLTAN_OK) goto end;
+  rc = scotchlb_partition(pb->num_obj, pb->wgt_dim, pb->wgts, pb->adj_start, pb->adj, ew,
+                          pb->num_parts, pb->part_sizes, pb->cur_part, &o, new_part, &st, msg,
+                          sizeof msg);
+  if (rc < 0) {
+    zp_error("SCOTCHLB", "%s", msg);
+    ierr = rc == SCOTCHLB_ENOMEM ? ZOLTAN_MEMERR : ZOLTAN_FATAL;
+    goto end;
+  }
+  s->calls++;
+  report(pb, s, &o, &st, rc);
+  ierr = rc == SCOTCHLB_WARN ? ZOLTAN_WARN : ZOLTAN_OK;
+end:
+  free(strategy);
+  free(owned);
+  return ierr;
+}
+
+static const zp_method scotch_method = {
+    .abi = ZP_METHOD_ABI,
+    .name = "SCOTCHLB",
+    .summary = "graph partitioning with Scotch; LB_APPROACH=REPARTITION/REFINE remaps from the "
+               "current parts with a migration cost",
+    .params = scotch_params,
+    .num_params = sizeof(scotch_params) / sizeof(scotch_params[0]),
+    .needs = ZP_NEEDS_GRAPH | ZP_STRICT_GRAPH,
+    .create = state_create,
+    .destroy = state_destroy,
+    .copy = state_copy,
+    .partition_serial = scotch_partition};
+
+int scotchlb_register(void) { return zp_register_method(&scotch_method); }
