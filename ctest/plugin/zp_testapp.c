@@ -40,6 +40,11 @@
  *   --zoltan-memory       turn on Zoltan's memory accounting (DEBUG_MEMORY)
  *                         and require that every byte allocated through
  *                         Zoltan's allocator was freed by the end
+ *   --cut-below F         require the grid graph's edge cut to be at most F
+ *                         times what a random assignment cuts on average
+ *                         ((1 - 1/parts) of the edges), after every round
+ *   --then-moves-nothing  after the rounds, balance once more with the same
+ *                         weights and require that no object moves
  */
 #include <math.h>
 #include <mpi.h>
@@ -203,6 +208,25 @@ typedef struct rec {
   double w;
 } rec;
 
+/* Edges of the grid cut by the parts in all[0..tot-1] (every GID once),
+ * and the edges in all; each edge counted once. */
+static void grid_cut(const rec *all, int tot, double *cut, double *edges)
+{
+  int *part = malloc(((size_t)g_M + 1) * sizeof *part), i, k;
+  ZOLTAN_ID_TYPE nb[4];
+  *cut = *edges = 0.0;
+  for (i = 0; i < tot; i++) part[all[i].gid] = all[i].part;
+  for (i = 1; i <= g_M; i++) {
+    int c = nbrs((ZOLTAN_ID_TYPE)i, nb);
+    for (k = 0; k < c; k++)
+      if (nb[k] > (ZOLTAN_ID_TYPE)i) {
+        *edges += 1.0;
+        *cut += part[nb[k]] != part[i];
+      }
+  }
+  free(part);
+}
+
 static int rec_cmp(const void *x, const void *y)
 {
   const rec *p = x, *q = y;
@@ -285,7 +309,8 @@ int main(int argc, char **argv)
   int serialize = 0, init_mod = 0, zmem = 0, rounds = 1, expect_error = 0, i, round, nparts,
       errors_seen = 0;
   unsigned long seed = 1;
-  double bound = 0.0, wtotal = 0.0;
+  double bound = 0.0, wtotal = 0.0, cut_below = 0.0;
+  int then_still = 0;
   app a;
   struct Zoltan_Struct *zz, *use;
   float ver;
@@ -335,6 +360,10 @@ int main(int argc, char **argv)
       lists = argv[++i];
     else if (!strcmp(argv[i], "--initial-part-mod") && i + 1 < argc)
       init_mod = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--cut-below") && i + 1 < argc)
+      cut_below = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--then-moves-nothing"))
+      then_still = 1;
     else {
       if (a.rank == 0) fprintf(stderr, "zp_testapp: unknown option %s\n", argv[i]);
       MPI_Finalize();
@@ -546,6 +575,18 @@ int main(int argc, char **argv)
             ZPT_CHECK(a.o[i].part == a.rank, "GID %u of part %d lives on rank %d", a.o[i].gid,
                       a.o[i].part, a.rank);
         check_assignment(mine, a.n, M, wtotal, nparts, target, bound);
+        if (cut_below > 0.0) {
+          int tot;
+          double cut, edges;
+          rec *all = gather_all(mine, a.n, &tot);
+          if (a.rank == 0) {
+            grid_cut(all, tot, &cut, &edges);
+            ZPT_CHECK(cut <= cut_below * (1.0 - 1.0 / nparts) * edges,
+                      "edge cut %.0f of %.0f edges is above %g x a random assignment's %.0f", cut,
+                      edges, cut_below, (1.0 - 1.0 / nparts) * edges);
+          }
+          free(all);
+        }
         if (dump != NULL) {
           int tot;
           rec *all = gather_all(mine, a.n, &tot);
@@ -558,6 +599,23 @@ int main(int argc, char **argv)
         }
         free(mine);
       }
+    }
+    if (then_still && !expect_error) {
+      int changes = -1, ngid, nlid, nimp = 0, nexp = 0, *ip = NULL, *ipa = NULL, *ep = NULL,
+          *epa = NULL, moved, gmoved;
+      ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
+      int ierr = Zoltan_LB_Partition(use, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa,
+                                     &nexp, &eg, &el, &ep, &epa);
+      ZPT_CHECK(ierr >= 0, "the repeated balance returned %d", ierr);
+      moved = 0;
+      for (i = 0; ierr >= 0 && changes && i < nexp; i++) {
+        int l = (int)el[i];
+        moved += l >= 0 && l < a.n && a.o[l].part != epa[i];
+      }
+      MPI_Allreduce(&moved, &gmoved, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      ZPT_CHECK(gmoved == 0, "the repeated balance moved %d objects", gmoved);
+      Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
+      Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
     }
     free(target);
   }

@@ -16,9 +16,15 @@ if [ ! -d "$data" ]; then
   echo "SKIPPED: Zoltan test data folder $data not found"
   exit 77
 fi
-# The folder's RCB deck (or its first RCB variant) gives file name and type.
-src="$data/zdrive.inp.rcb"
-[ -e "$src" ] || src=$(ls "$data"/zdrive.inp.rcb* 2>/dev/null | head -1)
+# The folder's RCB deck (or its first RCB variant) gives file name and type;
+# ZDRIVE_FROM_DECK names another deck of the folder to start from (its
+# parameters are kept, only the method is replaced).
+if [ -n "${ZDRIVE_FROM_DECK:-}" ]; then
+  src="$data/$ZDRIVE_FROM_DECK"
+else
+  src="$data/zdrive.inp.rcb"
+  [ -e "$src" ] || src=$(ls "$data"/zdrive.inp.rcb* 2>/dev/null | head -1)
+fi
 [ -n "$src" ] && [ -e "$src" ] || { echo "FAILED: no RCB deck in $data to derive the deck from"; exit 1; }
 name=$(sed -n 's/^[Ff]ile [Nn]ame[ \t]*=[ \t]*\([^ \t]*\).*/\1/p' "$src" | head -1)
 weights=unit
@@ -59,4 +65,4 @@ if [ -n "${ZDRIVE_EXPECT:-}" ] && ! grep -qE "$ZDRIVE_EXPECT" "$work/run1/run.lo
   exit 1
 fi
 "$check" "$data/$name.graph" "$np" "$maximb" "$weights" "${outs[@]}" || exit 1
-echo "PASSED: $method on $(basename "$data") ($np ranks): assignment valid, balanced, deterministic"
+echo "PASSED: $method on $(basename "$data")${ZDRIVE_FROM_DECK:+ from $ZDRIVE_FROM_DECK} ($np ranks): assignment valid, balanced, deterministic"
