@@ -161,7 +161,7 @@ static int g_scotch_ok;       /* 1 if GRAPH-SCOTCH may run at this rank count */
 static double g_low_msg_us = 1.0, g_low_bytes = 100.0, g_low_byte_us = 0.001;
 static double g_heavy_msg_us = 20.0, g_heavy_bytes = 16384.0, g_heavy_byte_us = 0.005;
 static double g_msg_cost = 1.1;
-static int g_no_graph;        /* 1: register no graph callbacks (--no-graph) */
+static int g_no_graph; /* 1: register no graph callbacks (--no-graph) */
 
 /* Whether method k is selected by --methods (BLOCK always runs: it is the
  * baseline of the time ratios). */
@@ -642,10 +642,9 @@ static void csv_row(const char *workload, const char *cname, int step, const pro
                     const method *m, const result *r, double lower, double cut0, double tblock)
 {
   if (g_rank != 0 || g_csv == NULL) return;
-  fprintf(g_csv, "%s,%s,%d,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.0f,%.0f,%.6e,%.4f,%.3f\n",
-          workload, cname, step, m->label, pb->size, pb->n, pb->nparts, r->ierr, r->maxavg, lower,
-          r->moved, r->moved_w, r->cut, cut0, r->time, tblock > 0 ? r->time / tblock : 0.0,
-          r->model);
+  fprintf(g_csv, "%s,%s,%d,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.0f,%.0f,%.6e,%.4f,%.3f\n", workload,
+          cname, step, m->label, pb->size, pb->n, pb->nparts, r->ierr, r->maxavg, lower, r->moved,
+          r->moved_w, r->cut, cut0, r->time, tblock > 0 ? r->time / tblock : 0.0, r->model);
 }
 
 /* Checks the promises of our methods on one result (with --check). */
@@ -718,10 +717,9 @@ static void run_case(problem *pb, const char *workload, const char *cname, int s
       if (r->ierr < 0)
         printf("   %-15s   error %d\n", methods[k].label, r->ierr);
       else
-        printf("   %-15s %9.4f %9.4f %8.2f %8.2f %8.0f %10.1f %10.3f %8.2f  %s\n",
-               methods[k].label, r->maxavg, r->maxavg / lower, 100.0 * r->moved,
-               100.0 * r->moved_w, r->cut, r->model, 1e3 * r->time,
-               tblock > 0 ? r->time / tblock : 0.0,
+        printf("   %-15s %9.4f %9.4f %8.2f %8.2f %8.0f %10.1f %10.3f %8.2f  %s\n", methods[k].label,
+               r->maxavg, r->maxavg / lower, 100.0 * r->moved, 100.0 * r->moved_w, r->cut, r->model,
+               1e3 * r->time, tblock > 0 ? r->time / tblock : 0.0,
                r->ierr == ZOLTAN_WARN ? "(warn)"
                : methods[k].stateful  ? "(1 call)"
                                       : "");
@@ -843,8 +841,7 @@ static void wl_charm(int reps, int check, int heavy)
 
 /* lb_test shapes: block mapping made for the loads of an earlier phase,
  * then every load redrawn. */
-static void wl_lbtest(int n, int nparts, enum topo t, uint64_t seed, int reps, int check,
-                      int heavy)
+static void wl_lbtest(int n, int nparts, enum topo t, uint64_t seed, int reps, int check, int heavy)
 {
   problem pb;
   zp_rng rng;

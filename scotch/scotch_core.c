@@ -15,10 +15,10 @@
 #include "refine_core.h"
 
 /* Integer ranges of the scaled loads, part sizes and edge weights. */
-#define SCOTCHLB_LOAD_MAX 1048576.0 /* 2^20 */
+#define SCOTCHLB_LOAD_MAX 1048576.0    /* 2^20 */
 #define SCOTCHLB_SUM_MAX  1073741824.0 /* 2^30 */
-#define SCOTCHLB_EDGE_MAX 65536.0   /* 2^16 */
-#define SCOTCHLB_COST_MAX 536870912.0 /* 2^29: edge loads, and migration costs apart */
+#define SCOTCHLB_EDGE_MAX 65536.0      /* 2^16 */
+#define SCOTCHLB_COST_MAX 536870912.0  /* 2^29: edge loads, and migration costs apart */
 
 void scotchlb_default_options(scotchlb_options *o)
 {
@@ -207,8 +207,7 @@ static int combine(size_t n, int wdim, const double *w, int nparts, const double
     if (wdim == 1)
       s = w[i];
     else
-      for (int d = 0; d < wdim; d++)
-        s += tot[d] > 0.0 ? w[i * (size_t)wdim + d] / tot[d] : 0.0;
+      for (int d = 0; d < wdim; d++) s += tot[d] > 0.0 ? w[i * (size_t)wdim + d] / tot[d] : 0.0;
     load[i] = s;
   }
   for (int q = 0; target_frac && q < nparts; q++)
@@ -268,11 +267,11 @@ static double cut_of(size_t n, const size_t *start, const size_t *adj, const dou
 /* Everything handed to Scotch, freed in one place. */
 typedef struct sgraph {
   SCOTCH_Num *vert, *edge, *velo, *edlo;
-  SCOTCH_Num *pw;       /* weights of the parts with a positive target */
-  int *eff_to_part;     /* effective part -> part */
-  int *part_to_eff;     /* part -> effective part, -1 for target 0 */
-  SCOTCH_Num neff;      /* parts with a positive target */
-  int equal;            /* 1 when those parts all have the same weight */
+  SCOTCH_Num *pw;        /* weights of the parts with a positive target */
+  int *eff_to_part;      /* effective part -> part */
+  int *part_to_eff;      /* part -> effective part, -1 for target 0 */
+  SCOTCH_Num neff;       /* parts with a positive target */
+  int equal;             /* 1 when those parts all have the same weight */
   SCOTCH_Num *old, *out; /* current and new effective parts */
   SCOTCH_Num *vmlo;      /* migration cost of each object, in edge-load units */
 } sgraph;
@@ -330,6 +329,9 @@ static int sgraph_build(size_t n, const double *load, const size_t *start, const
    * them; the imbalance the caller reports is then 1 whatever the parts. */
   double ls = lmax > 0.0 ? fmin(SCOTCHLB_LOAD_MAX / lmax, SCOTCHLB_SUM_MAX / lsum) : 0.0;
   double es = emax > 0.0 ? fmin(SCOTCHLB_EDGE_MAX / emax, SCOTCHLB_COST_MAX / esum) : 1.0;
+  /* The migration cost is given in units of the mean edge weight, so that
+   * it means the same whatever unit the application weighs edges in. */
+  mig *= m > 0 ? esum / (double)m : 1.0;
   /* Scotch adds migration costs to edge loads in its integers: the total
    * migration cost must fit as well, so a large cost scales edges down. */
   if (mig > 0.0) es = fmin(es, SCOTCHLB_COST_MAX / (mig * (double)n));
@@ -391,8 +393,10 @@ static int run_scotch(size_t n, sgraph *g, const scotchlb_options *o, int remap,
   int have_strat = 0;
   const char *where = NULL;
 
-  if (SCOTCH_contextInit(&ctx) != 0) where = "SCOTCH_contextInit";
-  else have_ctx = 1;
+  if (SCOTCH_contextInit(&ctx) != 0)
+    where = "SCOTCH_contextInit";
+  else
+    have_ctx = 1;
   if (!where && (SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMDETERMINISTIC, 1) != 0 ||
                  SCOTCH_contextRandomClone(&ctx) != 0))
     where = "SCOTCH_contextOptionSetNum";
@@ -401,22 +405,28 @@ static int run_scotch(size_t n, sgraph *g, const scotchlb_options *o, int remap,
     SCOTCH_contextRandomReset(&ctx);
   }
   if (!where) {
-    if (SCOTCH_graphInit(&graph) != 0) where = "SCOTCH_graphInit";
-    else have_graph = 1;
+    if (SCOTCH_graphInit(&graph) != 0)
+      where = "SCOTCH_graphInit";
+    else
+      have_graph = 1;
   }
   if (!where && SCOTCH_graphBuild(&graph, 0, (SCOTCH_Num)n, g->vert, g->vert + 1, g->velo, NULL,
                                   g->vert[n], g->edge, g->edlo) != 0)
     where = "SCOTCH_graphBuild";
   if (!where && SCOTCH_graphCheck(&graph) != 0) where = "SCOTCH_graphCheck";
   if (!where) {
-    if (SCOTCH_graphInit(&bound) != 0) where = "SCOTCH_graphInit";
-    else have_bound = 1;
+    if (SCOTCH_graphInit(&bound) != 0)
+      where = "SCOTCH_graphInit";
+    else
+      have_bound = 1;
   }
   if (!where && SCOTCH_contextBindGraph(&ctx, &graph, &bound) != 0)
     where = "SCOTCH_contextBindGraph";
   if (!where) {
-    if (SCOTCH_archInit(&arch) != 0) where = "SCOTCH_archInit";
-    else have_arch = 1;
+    if (SCOTCH_archInit(&arch) != 0)
+      where = "SCOTCH_archInit";
+    else
+      have_arch = 1;
   }
   /* Equal parts get the plain complete graph: Scotch's weighted variant
    * gave visibly larger cuts for the same sizes (about 7% on a 2D mesh). */
@@ -424,8 +434,10 @@ static int run_scotch(size_t n, sgraph *g, const scotchlb_options *o, int remap,
   if (!where && !g->equal && SCOTCH_archCmpltw(&arch, g->neff, g->pw) != 0)
     where = "SCOTCH_archCmpltw";
   if (!where) {
-    if (SCOTCH_stratInit(&strat) != 0) where = "SCOTCH_stratInit";
-    else have_strat = 1;
+    if (SCOTCH_stratInit(&strat) != 0)
+      where = "SCOTCH_stratInit";
+    else
+      have_strat = 1;
   }
   if (!where) rc = make_strategy(&strat, o, g->neff, remap, msg, cap);
   if (!where && rc == SCOTCHLB_OK) {
@@ -527,9 +539,8 @@ static int input_stats(size_t n, const double *load, const size_t *start, const 
 
 int scotchlb_partition(size_t n, int wdim, const double *w, const size_t *adj_start,
                        const size_t *adj, const double *ewgts, int nparts,
-                       const double *target_frac, const int *cur_part,
-                       const scotchlb_options *opt, int *part_out, scotchlb_stats *stp, char *msg,
-                       size_t msg_cap)
+                       const double *target_frac, const int *cur_part, const scotchlb_options *opt,
+                       int *part_out, scotchlb_stats *stp, char *msg, size_t msg_cap)
 {
   scotchlb_options defaults;
   scotchlb_stats local;
@@ -549,8 +560,11 @@ int scotchlb_partition(size_t n, int wdim, const double *w, const size_t *adj_st
   if (rc != SCOTCHLB_OK) return rc;
   if (n == 0) return SCOTCHLB_OK;
   rc = scotchlb_symmetrise(n, adj_start, adj, ewgts, &start, &adj2, &ew, st);
-  if (rc == SCOTCHLB_EINVAL) say(msg, msg_cap, "an edge names a neighbour >= %zu or has a "
-                                               "negative or non-finite weight", n);
+  if (rc == SCOTCHLB_EINVAL)
+    say(msg, msg_cap,
+        "an edge names a neighbour >= %zu or has a "
+        "negative or non-finite weight",
+        n);
   load = malloc(n * sizeof *load);
   target = malloc((size_t)nparts * sizeof *target);
   if (rc == SCOTCHLB_OK && (!load || !target)) rc = SCOTCHLB_ENOMEM;

@@ -41,12 +41,12 @@ extern "C" {
 #endif
 
 /* Return codes. */
-#define SCOTCHLB_OK     0  /* done, balance within tolerance */
-#define SCOTCHLB_WARN   1  /* done, but the largest relative load is above the tolerance */
-#define SCOTCHLB_EINVAL -1 /* an argument is invalid (message says which) */
-#define SCOTCHLB_ENOMEM -2 /* memory allocation failed */
+#define SCOTCHLB_OK      0  /* done, balance within tolerance */
+#define SCOTCHLB_WARN    1  /* done, but the largest relative load is above the tolerance */
+#define SCOTCHLB_EINVAL  -1 /* an argument is invalid (message says which) */
+#define SCOTCHLB_ENOMEM  -2 /* memory allocation failed */
 #define SCOTCHLB_ESCOTCH -3 /* Scotch returned an error (message says where) */
-#define SCOTCHLB_ESTRAT -4  /* Scotch rejected the strategy string */
+#define SCOTCHLB_ESTRAT  -4 /* Scotch rejected the strategy string */
 #define SCOTCHLB_ETOOBIG -5 /* the graph does not fit Scotch's integers */
 
 /* What to compute. */
@@ -73,8 +73,9 @@ typedef enum scotchlb_strategy {
 /* Options of scotchlb_partition. */
 typedef struct scotchlb_options {
   scotchlb_approach approach;
-  /* Cost of moving one object, in units of cut edge weight (Scotch's
-   * emraval); REPARTITION and REFINE only.  >= 0. */
+  /* Cost of moving one object, in units of the mean edge weight (moving
+   * an object at cost 1 is worth cutting one average edge); REPARTITION
+   * and REFINE only.  >= 0. */
   double migration_cost;
   /* A part may carry up to tolerance x its target load (>= 1); Scotch's
    * balance ratio is tolerance - 1. */
@@ -131,9 +132,8 @@ void scotchlb_default_options(scotchlb_options *o);
  */
 int scotchlb_partition(size_t n, int wdim, const double *w, const size_t *adj_start,
                        const size_t *adj, const double *ewgts, int nparts,
-                       const double *target_frac, const int *cur_part,
-                       const scotchlb_options *o, int *part_out, scotchlb_stats *st, char *msg,
-                       size_t msg_cap);
+                       const double *target_frac, const int *cur_part, const scotchlb_options *o,
+                       int *part_out, scotchlb_stats *st, char *msg, size_t msg_cap);
 
 /*
  * scotchlb_symmetrise - the cleaned, symmetric graph described at the top

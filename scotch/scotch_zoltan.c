@@ -16,8 +16,8 @@ static const char *const none_word[] = {"NONE", NULL};
 
 static const zp_param_def scotch_params[] = {
     {"SCOTCHLB_MIGRATION_COST", ZP_PARAM_DOUBLE, "1", 0.0, 0.0, ZP_PARAM_NO_MAX, NULL,
-     "LB_APPROACH=REPARTITION: cost of moving one object, in units of cut edge weight "
-     "(Scotch's migration ratio); REFINE multiplies it by 100"},
+     "LB_APPROACH=REPARTITION: cost of moving one object, in units of the mean edge weight "
+     "(1 = moving an object is worth cutting one average edge); REFINE multiplies it by 100"},
     {"SCOTCHLB_STRATEGY", ZP_PARAM_STRING, "DEFAULT", 0.0, 0.0, 0, strategy_words,
      "Scotch's strategy flags: DEFAULT, QUALITY (better cut, slower), SPEED, BALANCE "
      "(balance first)"},
@@ -125,7 +125,13 @@ static int edge_weights(const zp_problem *pb, const double **ew, double **owned)
 static void report(const zp_problem *pb, scotch_state *s, const scotchlb_options *o,
                    const scotchlb_stats *st, int rc)
 {
-  if (!s->warned_repairs && (st->self_loops || st->duplicates || st->one_sided || st->asymmetric)) {
+  /* Edges listed on one side only, or with two different weights, are
+   * inconsistent callbacks worth a warning; self-loops and repeated entries
+   * are legitimate ways to describe a graph and are only reported on
+   * request. */
+  int inconsistent = st->one_sided || st->asymmetric;
+  int repaired = inconsistent || st->self_loops || st->duplicates;
+  if (!s->warned_repairs && repaired && (inconsistent || pb->debug_level >= 1)) {
     zp_warn("SCOTCHLB",
             "the graph was repaired before partitioning: %zu self-loops dropped, %zu duplicate "
             "entries summed, %zu edges listed on one side only mirrored, %zu edges whose two "
@@ -134,8 +140,9 @@ static void report(const zp_problem *pb, scotch_state *s, const scotchlb_options
     s->warned_repairs = 1;
   }
   if (rc == SCOTCHLB_WARN)
-    zp_warn("SCOTCHLB", "the largest relative load is %.4f, above IMBALANCE_TOL %g (objects too "
-                      "heavy or too few to balance further)",
+    zp_warn("SCOTCHLB",
+            "the largest relative load is %.4f, above IMBALANCE_TOL %g (objects too "
+            "heavy or too few to balance further)",
             st->imbalance_after, o->tolerance);
   if (pb->debug_level >= 1) {
     printf("ZOLTAN SCOTCHLB: %s, %zu objects, %zu edges, %d parts: moved %zu, cut %g -> %g, "

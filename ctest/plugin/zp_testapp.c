@@ -43,6 +43,7 @@
  *   --cut-below F         require the grid graph's edge cut to be at most F
  *                         times what a random assignment cuts on average
  *                         ((1 - 1/parts) of the edges), after every round
+ *   --bad-neighbour       object 1 names neighbour M + 5, which no rank has
  *   --then-moves-nothing  after the rounds, balance once more with the same
  *                         weights and require that no object moves
  */
@@ -80,6 +81,9 @@ static int g_rank;
 static int *g_owner;
 static int g_M;
 #define GRID_W 37
+
+/* --bad-neighbour: object 1 lists a neighbour GID that no rank has. */
+static int g_bad_nbr;
 
 /* ---- callbacks ---------------------------------------------------------- */
 
@@ -131,6 +135,7 @@ static int nbrs(ZOLTAN_ID_TYPE gid, ZOLTAN_ID_TYPE *out)
   if (g % GRID_W < GRID_W - 1 && gid + 1 <= (ZOLTAN_ID_TYPE)g_M) out[k++] = gid + 1;
   if (g >= GRID_W) out[k++] = gid - GRID_W;
   if (gid + GRID_W <= (ZOLTAN_ID_TYPE)g_M) out[k++] = gid + GRID_W;
+  if (g_bad_nbr && gid == 1 && k > 0) out[0] = (ZOLTAN_ID_TYPE)g_M + 5;
   return k;
 }
 
@@ -159,7 +164,7 @@ static void cb_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOL
   for (i = 0; i < n; i++) {
     int c = nbrs(gids[i], nb + off);
     for (k = 0; k < c; k++) {
-      np[off + k] = g_owner[nb[off + k]];
+      np[off + k] = nb[off + k] <= (ZOLTAN_ID_TYPE)g_M ? g_owner[nb[off + k]] : 0;
       if (wdim > 0) ew[(off + k) * wdim] = 1.0f;
     }
     if (c != ne[i]) *ierr = ZOLTAN_FATAL;
@@ -362,6 +367,8 @@ int main(int argc, char **argv)
       init_mod = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--cut-below") && i + 1 < argc)
       cut_below = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--bad-neighbour"))
+      g_bad_nbr = 1;
     else if (!strcmp(argv[i], "--then-moves-nothing"))
       then_still = 1;
     else {
@@ -604,8 +611,8 @@ int main(int argc, char **argv)
       int changes = -1, ngid, nlid, nimp = 0, nexp = 0, *ip = NULL, *ipa = NULL, *ep = NULL,
           *epa = NULL, moved, gmoved;
       ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
-      int ierr = Zoltan_LB_Partition(use, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa,
-                                     &nexp, &eg, &el, &ep, &epa);
+      int ierr = Zoltan_LB_Partition(use, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp,
+                                     &eg, &el, &ep, &epa);
       ZPT_CHECK(ierr >= 0, "the repeated balance returned %d", ierr);
       moved = 0;
       for (i = 0; ierr >= 0 && changes && i < nexp; i++) {

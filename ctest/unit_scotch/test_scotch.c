@@ -249,8 +249,8 @@ static void partition_is_deterministic(void **state)
   for (int rep = 0; rep < 2; rep++) {
     scotchlb_options o;
     opts(&o, SCOTCHLB_PARTITION, 1.1);
-    assert_true(scotchlb_partition(m.n, 1, w, m.start, m.adj, NULL, 6, NULL, NULL, &o,
-                                   rep ? b : a, NULL, NULL, 0) >= 0);
+    assert_true(scotchlb_partition(m.n, 1, w, m.start, m.adj, NULL, 6, NULL, NULL, &o, rep ? b : a,
+                                   NULL, NULL, 0) >= 0);
   }
   assert_memory_equal(a, b, m.n * sizeof *a);
   free(w);
@@ -273,11 +273,11 @@ static void odd_graphs_still_assign_every_object(void **state)
   for (int i = 0; i < N; i++) w[i] = 1.0 + i % 2;
   scotchlb_options o;
   opts(&o, SCOTCHLB_PARTITION, 1.2);
-  assert_true(scotchlb_partition(N, 1, w, NULL, NULL, NULL, 3, NULL, NULL, &o, out, NULL, NULL, 0) >=
-              0);
+  assert_true(
+      scotchlb_partition(N, 1, w, NULL, NULL, NULL, 3, NULL, NULL, &o, out, NULL, NULL, 0) >= 0);
   assert_int_equal(ct_check_assignment(N, 1, w, 3, NULL, 0, out), 0);
-  assert_true(scotchlb_partition(N, 1, w, start, adj, NULL, 3, NULL, NULL, &o, out, NULL, NULL, 0) >=
-              0);
+  assert_true(
+      scotchlb_partition(N, 1, w, start, adj, NULL, 3, NULL, NULL, &o, out, NULL, NULL, 0) >= 0);
   assert_int_equal(ct_check_assignment(N, 1, w, 3, NULL, 0, out), 0);
   assert_true(ct_max_rel_load(N, w, 3, NULL, out) <= 1.2 + 1e-9);
   assert_true(
@@ -285,8 +285,8 @@ static void odd_graphs_still_assign_every_object(void **state)
   assert_int_equal(ct_check_assignment(N, 1, zero, 3, NULL, 0, out), 0);
   /* 20 parts for 12 objects: some parts stay empty, the answer is a warning
    * at worst. */
-  assert_true(scotchlb_partition(N, 1, w, start, adj, NULL, 20, NULL, NULL, &o, out, NULL, NULL,
-                                 0) >= 0);
+  assert_true(
+      scotchlb_partition(N, 1, w, start, adj, NULL, 20, NULL, NULL, &o, out, NULL, NULL, 0) >= 0);
   assert_int_equal(ct_check_assignment(N, 1, w, 20, NULL, 0, out), 0);
 }
 
@@ -329,9 +329,9 @@ static void bad_input_is_named(void **state)
   char msg[256];
   scotchlb_options o;
   opts(&o, SCOTCHLB_PARTITION, 1.1);
-  assert_int_equal(scotchlb_partition(2, 1, w, start, adj, NULL, 2, NULL, NULL, &o, out, NULL, msg,
-                                      sizeof msg),
-                   SCOTCHLB_EINVAL);
+  assert_int_equal(
+      scotchlb_partition(2, 1, w, start, adj, NULL, 2, NULL, NULL, &o, out, NULL, msg, sizeof msg),
+      SCOTCHLB_EINVAL);
   assert_non_null(strstr(msg, "nan"));
   assert_int_equal(out[0], -7);
   o.strategy_string = "this is not a strategy";
