@@ -428,8 +428,8 @@ static int run_scotch(size_t n, sgraph *g, const scotchlb_options *o, int remap,
     else
       have_arch = 1;
   }
-  /* Equal parts get the plain complete graph: Scotch's weighted variant
-   * gave visibly larger cuts for the same sizes (about 7% on a 2D mesh). */
+  /* Equal parts get the plain complete graph, Scotch's usual target for
+   * partitioning; the weighted one is for unequal part sizes. */
   if (!where && g->equal && SCOTCH_archCmplt(&arch, g->neff) != 0) where = "SCOTCH_archCmplt";
   if (!where && !g->equal && SCOTCH_archCmpltw(&arch, g->neff, g->pw) != 0)
     where = "SCOTCH_archCmpltw";
