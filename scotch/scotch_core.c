@@ -397,6 +397,10 @@ static int run_scotch(size_t n, sgraph *g, const scotchlb_options *o, int remap,
     where = "SCOTCH_contextInit";
   else
     have_ctx = 1;
+  /* One thread: with its threads, Scotch's remapping gave different
+   * answers from run to run (bench_scotch), the deterministic option
+   * notwithstanding.  The layer runs one process per core already. */
+  if (!where && SCOTCH_contextThreadSpawn(&ctx, 1, NULL) != 0) where = "SCOTCH_contextThreadSpawn";
   if (!where && (SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMDETERMINISTIC, 1) != 0 ||
                  SCOTCH_contextRandomClone(&ctx) != 0))
     where = "SCOTCH_contextOptionSetNum";
