@@ -50,8 +50,7 @@ int main(int argc, char **argv)
   scotchlb_default_options(&o);
   o.tolerance = 1.05;
   o.approach = SCOTCHLB_PARTITION;
-  if (scotchlb_partition(n, 1, w, start, adj, NULL, PARTS, NULL, cur, &o, out, &base, NULL, 0) <
-      0)
+  if (scotchlb_partition(n, 1, w, start, adj, NULL, PARTS, NULL, cur, &o, out, &base, NULL, 0) < 0)
     return 1;
   printf("bench_scotch: %dx%d mesh, %d parts, block mapping of earlier loads (max/avg %.4f, "
          "cut %.0f), IMBALANCE_TOL 1.05\n",
