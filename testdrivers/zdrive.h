@@ -24,6 +24,14 @@
 #define ZDRIVE_PATH 1024
 /* Most vertex weights per object we keep. */
 #define ZDRIVE_MAX_WGTS 4
+/*
+ * Most vertices, rows, columns or hyperedges an input file may declare.
+ * Isolated vertices and empty rows are legal (Zoltan's readers accept a
+ * short file with a large count), so a few bytes can declare any count, and
+ * the driver keeps an object record of about 100 bytes per vertex: a count
+ * beyond this is refused instead of allocating gigabytes.
+ */
+#define ZDRIVE_MAX_COUNT 10000000
 
 /* Kinds of input file ("file type" key). */
 enum zdrive_file_type {

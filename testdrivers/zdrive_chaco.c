@@ -116,8 +116,9 @@ static int read_graph(const char *fname, chaco_data *d, zdrive_status *st)
     if (got < 0) goto bad_number;
     if (got == 1) break;
   }
-  if (nv <= 0 || nv > 100000000L) {
-    zdrive_set_error(st, fname, r.lineno, "invalid number of vertices %ld", nv);
+  if (nv <= 0 || nv > ZDRIVE_MAX_COUNT) {
+    zdrive_set_error(st, fname, r.lineno, "invalid number of vertices %ld (1 to %d)", nv,
+                     ZDRIVE_MAX_COUNT);
     goto cleanup;
   }
   got = line_int(&r, &ne);

@@ -100,14 +100,8 @@ static int int_in(double x, double lo, double hi)
   return x >= lo && x <= hi && x == (double)(long)x;
 }
 
-/*
- * Most rows, columns, vertices or hyperedges a file may declare.  Empty rows
- * and isolated vertices are legal, so a short file can declare any count,
- * and the driver keeps arrays of that length on every rank (an object record
- * of about 100 bytes per vertex): a count beyond this is refused instead of
- * allocating gigabytes.
- */
-#define MM_MAX_COUNT 10000000
+/* Most rows, columns, vertices or hyperedges a file may declare (zdrive.h). */
+#define MM_MAX_COUNT ZDRIVE_MAX_COUNT
 
 /* First chunk of an array that grows as lines are read. */
 #define MM_FIRST_CAP 4096
