@@ -628,6 +628,22 @@ static long provide_step_times(void *arg, zp_step_times *out, size_t max)
 
 static double provide_balance_cost(void *arg) { return adaptive_balance_cost(arg); }
 
+static int provide_rank_work(void *arg, double *work, double *seconds)
+{
+  const adaptive_trigger *t = arg;
+  size_t n = t->event ? 0 : t->hist.count, i;
+  int any = 0;
+  *work = *seconds = 0.0;
+  for (i = 0; i < n; i++) {
+    const adaptive_record *r = adaptive_ring_get(&t->hist, i);
+    if (isnan(r->my_load)) continue;
+    *work += r->my_load;
+    *seconds += r->my_time;
+    any = 1;
+  }
+  return any ? ZOLTAN_OK : ZOLTAN_WARN;
+}
+
 /* Stops observing and providing for the attached struct, if any; what
  * another component attached to it since is left alone. */
 static void detach(adaptive_trigger *t)
@@ -655,11 +671,13 @@ int adaptive_attach(adaptive_trigger *t, struct Zoltan_Struct *zz)
   obs.after_balance = observed_balance;
   rc = zp_observe(zz, &obs);
   if (rc != ZOLTAN_OK) return rc;
+  memset(&hp, 0, sizeof hp);
   hp.tag = ADAPTIVE_TAG;
   hp.arg = t;
   hp.object_loads = provide_object_loads;
   hp.step_times = provide_step_times;
   hp.balance_cost = provide_balance_cost;
+  hp.rank_work = provide_rank_work;
   rc = zp_history_attach(zz, &hp);
   if (rc != ZOLTAN_OK) {
     zp_observe(zz, NULL);
@@ -866,7 +884,10 @@ typedef struct local_step {
 static void measure_local(const adaptive_trigger *t, double my_step_time, local_step *ls)
 {
   static const char *yo = "adaptive_should_balance";
-  double avenrun = 0.0;
+  double avenrun = 0.0, speed = t->speed;
+  /* The layer's capacity model, when the struct has one, is the one source
+   * of every rank's speed: ADAPTIVE_SPEED then steps aside. */
+  if (t->zz != NULL) zp_capacity_of(t->zz, &speed);
   memset(ls, 0, sizeof *ls);
   ls->time = my_step_time;
   if (!isfinite(ls->time) || ls->time < 0.0) {
@@ -883,7 +904,7 @@ static void measure_local(const adaptive_trigger *t, double my_step_time, local_
       ls->flags |= F_BAD_INDEX;
       zp_error(yo, "cannot read the load average from %s on rank %d", t->loadavg_file, t->rank);
     } else {
-      ls->index = (1.0 + avenrun) / t->speed;
+      ls->index = (1.0 + avenrun) / speed;
     }
   }
   if (t->cfg.util_source == ADAPTIVE_UTIL_LOAD) {
@@ -894,7 +915,7 @@ static void measure_local(const adaptive_trigger *t, double my_step_time, local_
                "(adaptive_report_load)",
                t->rank);
     } else {
-      ls->util = t->my_load / t->speed;
+      ls->util = t->my_load / speed;
       if (!isfinite(ls->util) || ls->util >= FIX_LIMIT) {
         ls->flags |= F_TOO_LARGE;
         zp_error(yo, "utilization = %g on rank %d is too large", ls->util, t->rank);

@@ -13,7 +13,7 @@ static const zp_history_provider *provider_of(struct Zoltan_Struct *zz)
   const zp_record *r = zp_record_find(zz);
   if (r == NULL) return NULL;
   if (r->history.object_loads == NULL && r->history.step_times == NULL &&
-      r->history.balance_cost == NULL)
+      r->history.balance_cost == NULL && r->history.rank_work == NULL)
     return NULL;
   return &r->history;
 }
@@ -27,7 +27,7 @@ int zp_history_attach(struct Zoltan_Struct *zz, const zp_history_provider *provi
     return ZOLTAN_FATAL;
   }
   if (provider->object_loads == NULL && provider->step_times == NULL &&
-      provider->balance_cost == NULL) {
+      provider->balance_cost == NULL && provider->rank_work == NULL) {
     zp_error(yo, "provider %s gives no history function",
              provider->tag ? provider->tag : "(untagged)");
     return ZOLTAN_FATAL;

@@ -54,7 +54,9 @@ typedef struct zp_step_times {
  * What a provider gives.  zp_history_attach copies the struct (not what its
  * pointers point to).  The functions are called on the querying rank only,
  * must not call Zoltan, and may be NULL when the provider does not measure
- * that quantity (the query then answers "nothing measured").
+ * that quantity (the query then answers "nothing measured").  Zero the
+ * whole struct before filling it, so that a function this header gains
+ * later (rank_work was added with the capacity model) is NULL.
  */
 typedef struct zp_history_provider {
   const char *tag; /* who provides, for messages, e.g. "adaptive_trigger" */
@@ -71,6 +73,11 @@ typedef struct zp_history_provider {
   /* The running average cost of a balance in seconds, the same on every rank,
    * or a negative number while unknown. */
   double (*balance_cost)(void *arg);
+  /* This rank's reported work and the step seconds it took, summed over the
+   * step records since the last balance that carry a reported load.
+   * Returns ZOLTAN_OK, or ZOLTAN_WARN when there is none.  The capacity
+   * model's CAPACITY = MEASURED divides the two. */
+  int (*rank_work)(void *arg, double *work, double *seconds);
 } zp_history_provider;
 
 /*

@@ -95,6 +95,18 @@ ZP_API int zp_set_geometry(struct Zoltan_Struct *zz, const zp_geometry *geometry
  */
 ZP_API int zp_clear_geometry(struct Zoltan_Struct *zz, const struct Zoltan_Struct *cuts);
 
+/*
+ * zp_capacity_of - this rank's capacity (relative speed) as the layer's
+ * capacity model computed it at the last balance of zz, normalised so that
+ * the mean over ranks is 1, before any load-average factor (the adaptive
+ * trigger applies the load average itself, measured at each step).
+ * Not collective.
+ * Returns ZOLTAN_OK with *capacity; ZOLTAN_WARN (nothing changes) when zz
+ * is unknown to the layer, CAPACITY is UNIFORM without CAPACITY_LOADAVG,
+ * or no balance has computed capacities yet.
+ */
+ZP_API int zp_capacity_of(struct Zoltan_Struct *zz, double *capacity);
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,6 +25,9 @@
  * Zoltan cleans parameter names and values.  Returns 0, or -1 if it does not
  * fit. */
 int zp_clean_string(const char *src, char *dst, size_t cap);
+/* As zp_clean_string without upper-casing, for values that are file paths
+ * (parameters with ZP_PARAM_KEEP_CASE). */
+int zp_trim_string(const char *src, char *dst, size_t cap);
 
 /* Parse an integer the Zoltan way: a value starting with T is 1, with F is
  * 0; otherwise the whole (cleaned) string must be a decimal integer.
@@ -92,6 +95,15 @@ typedef struct zp_part_size_entry {
   double size;    /* relative size given by the application */
 } zp_part_size_entry;
 
+/* What the capacity model remembers between balances of one struct
+ * (zp_capacity.c); a copy of the struct starts without any. */
+typedef struct zp_capacity_cache {
+  double bench;    /* BENCHMARK: this rank's kernel rate (valid: have_bench) */
+  double measured; /* MEASURED: smoothed work per second (have_measured) */
+  double last;     /* this rank's capacity at the last balance (have_last) */
+  int have_bench, have_measured, have_last;
+} zp_capacity_cache;
+
 /* What the layer keeps about one Zoltan_Struct. */
 typedef struct zp_record {
   struct Zoltan_Struct *zz;     /* the struct (key of the table) */
@@ -114,6 +126,7 @@ typedef struct zp_record {
   const zp_method *geometry_method; /* method that set geometry; the cuts
                                        answer only while it is selected */
   int busy;                         /* >0 while our partition path runs on it */
+  zp_capacity_cache cap;            /* the capacity model's measurements */
 } zp_record;
 
 zp_record *zp_record_find(const struct Zoltan_Struct *zz);
@@ -156,6 +169,18 @@ typedef struct zp_lb_args {
 
 /* Run our method of r; is_balance is 1 for Zoltan_LB_Balance.  Collective. */
 int zp_partition(zp_record *r, int is_balance, zp_lb_args *a);
+
+/* --- the capacity model (zp_capacity.c) -------------------------------- */
+
+/* The layer's own parameters (CAPACITY*), as a method description that no
+ * LB_METHOD selects; zp_find_param looks there first. */
+const zp_method *zp_capacity_layer(void);
+/* 1 when CAPACITY is not UNIFORM or CAPACITY_LOADAVG is on for r.  Local. */
+int zp_capacity_active(const zp_record *r);
+/* Zoltan_LB_Partition (is_balance 0) or Zoltan_LB_Balance (1) of a native
+ * method with the capacities composed into the part sizes.  Call it only
+ * when zp_capacity_active(r).  Collective. */
+int zp_capacity_native(zp_record *r, int is_balance, zp_lb_args *a);
 
 /* --- the real Zoltan entry points (zp_real.c) --------------------------- */
 

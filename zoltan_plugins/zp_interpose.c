@@ -206,6 +206,8 @@ int ZP_ENTRY(Zoltan_Set_Param_Vec)(ZZ *zz, const char *name, const char *val, in
       return ZOLTAN_FATAL;
     }
     if (strcmp(cval, "DEFAULT") == 0) return zp_params_set(r->params, cname, NULL);
+    /* File paths keep their case (cval fitted, so the trimmed value fits). */
+    if (ref.def->flags & ZP_PARAM_KEEP_CASE) zp_trim_string(val, cval, sizeof cval);
     if (zp_check_value(ref.def, cval, msg, sizeof msg) != ZOLTAN_OK) {
       zp_error(yo, "%s: %s", ref.method->name, msg);
       return ZOLTAN_FATAL;
@@ -258,6 +260,10 @@ int ZP_ENTRY(Zoltan_LB_Partition)(ZZ *zz, int *changes, int *num_gid_entries, in
     r->busy++;
     ierr = zp_partition(r, 0, &a);
     r->busy--;
+  } else if (r != NULL && r->busy == 0 && zp_capacity_active(r)) {
+    r->busy++;
+    ierr = zp_capacity_native(r, 0, &a);
+    r->busy--;
   } else {
     if (r) r->busy++;
     ierr = zp_real_lb_partition(zz, &a);
@@ -303,7 +309,8 @@ int ZP_ENTRY(Zoltan_LB_Balance)(ZZ *zz, int *changes, int *num_gid_entries, int 
                     export_procs,
                     NULL};
     if (r) r->busy++;
-    ierr = zp_real_lb_balance(zz, &a);
+    ierr = (r != NULL && r->busy == 1 && zp_capacity_active(r)) ? zp_capacity_native(r, 1, &a)
+                                                                : zp_real_lb_balance(zz, &a);
     if (r) r->busy--;
   }
   zp_notify(r, MPI_Wtime() - t0, ierr);

@@ -52,6 +52,9 @@ typedef enum zp_param_type {
 #define ZP_PARAM_MAX_OPEN 0x2u /* the upper bound itself is not allowed */
 #define ZP_PARAM_NO_MIN   0x4u /* there is no lower bound */
 #define ZP_PARAM_NO_MAX   0x8u /* there is no upper bound */
+/* A string value kept as given (trimmed, not upper-cased), for file paths;
+ * only with type ZP_PARAM_STRING and choices == NULL. */
+#define ZP_PARAM_KEEP_CASE 0x10u
 
 /* One row of a method's parameter table. */
 typedef struct zp_param_def {
@@ -185,6 +188,14 @@ typedef struct zp_method {
  * Related: zp_find_method, zp_method_at.
  */
 ZP_API int zp_register_method(const zp_method *method);
+
+/*
+ * zp_layer_params - the parameters of the layer itself (the capacity model:
+ * CAPACITY, CAPACITY_FILE, ...), which apply whatever LB_METHOD is, ours or
+ * Zoltan's, described as a method that no LB_METHOD selects (name
+ * "CAPACITY").  Not collective.  For listings such as zp_methods.
+ */
+ZP_API const zp_method *zp_layer_params(void);
 
 /*
  * zp_find_method - the registered method of that name (case-insensitive),

@@ -82,24 +82,52 @@ static int zp_native_trivial(const zp_context *c, int *new_part, int *zero_weigh
   return 1;
 }
 
+int zp_native_set_sizes(const zp_context *c, const double *sizes)
+{
+  size_t count = (size_t)c->nparts * (size_t)c->wdim, k;
+  int *ids = malloc((count + 1) * sizeof *ids), *idx = malloc((count + 1) * sizeof *idx);
+  float *fsizes = malloc((count + 1) * sizeof *fsizes);
+  int ierr = ZOLTAN_MEMERR;
+  if (ids && idx && fsizes) {
+    for (k = 0; k < count; k++) {
+      ids[k] = (int)(k / (size_t)c->wdim);
+      idx[k] = (int)(k % (size_t)c->wdim);
+      fsizes[k] = (float)sizes[k];
+    }
+    zp_real_set_part_sizes(c->r->zz, 1, -1, NULL, NULL, NULL);
+    ierr = zp_real_set_part_sizes(c->r->zz, 1, (int)count, ids, idx, fsizes);
+  }
+  free(ids);
+  free(idx);
+  free(fsizes);
+  return ierr;
+}
+
+void zp_native_restore_sizes(zp_record *r)
+{
+  size_t i;
+  zp_real_set_part_sizes(r->zz, 1, -1, NULL, NULL, NULL);
+  for (i = 0; i < r->n_psizes; i++) {
+    zp_part_size_entry *e = &r->psizes[i];
+    float f = (float)e->size;
+    zp_real_set_part_sizes(r->zz, e->global_num, 1, &e->part_id, &e->wgt_idx, &f);
+  }
+}
+
 /* Select the native method on the struct, with complete lists, no
  * migration, and the given part sizes.  Collective. */
 static int zp_native_configure(const zp_context *c, const char *method, const double *sizes,
                                int zero_weights)
 {
   zp_record *r = c->r;
-  size_t count = (size_t)c->nparts * (size_t)c->wdim, k;
-  int *ids = malloc((count + 1) * sizeof *ids), *idx = malloc((count + 1) * sizeof *idx);
-  float *fsizes = malloc((count + 1) * sizeof *fsizes);
-  int ierr = zp_agree(c, (ids && idx && fsizes) ? ZOLTAN_OK : ZOLTAN_MEMERR);
-  if (ierr < 0) goto End;
-  ierr = zp_real_set_param_vec(r->zz, "LB_METHOD", method, -1);
+  size_t count = (size_t)c->nparts * (size_t)c->wdim;
+  int ierr = zp_real_set_param_vec(r->zz, "LB_METHOD", method, -1);
   if (ierr != ZOLTAN_OK) {
     zp_error(c->yo, "base method %s is not known to Zoltan", method);
     ierr = ZOLTAN_FATAL;
   }
   ierr = zp_agree(c, ierr);
-  if (ierr < 0) goto End;
+  if (ierr < 0) return ierr;
   zp_real_set_param_vec(r->zz, "AUTO_MIGRATE", "FALSE", -1);
   zp_real_set_param_vec(r->zz, "RETURN_LISTS", "PARTS", -1);
   if (zero_weights) {
@@ -112,20 +140,9 @@ static int zp_native_configure(const zp_context *c, const char *method, const do
   /* Native methods cut differently with explicit uniform sizes than with
    * none, so sizes equal to the application's unset ones are not set: the
    * base method then answers exactly as it would alone. */
-  if (c->sizes_set || memcmp(sizes, c->part_sizes, count * sizeof *sizes) != 0) {
-    for (k = 0; k < count; k++) {
-      ids[k] = (int)(k / (size_t)c->wdim);
-      idx[k] = (int)(k % (size_t)c->wdim);
-      fsizes[k] = (float)sizes[k];
-    }
-    zp_real_set_part_sizes(r->zz, 1, -1, NULL, NULL, NULL);
-    zp_real_set_part_sizes(r->zz, 1, (int)count, ids, idx, fsizes);
-  }
-End:
-  free(ids);
-  free(idx);
-  free(fsizes);
-  return ierr;
+  if (c->sizes_set || memcmp(sizes, c->part_sizes, count * sizeof *sizes) != 0)
+    ierr = zp_native_set_sizes(c, sizes);
+  return zp_agree(c, ierr);
 }
 
 /* Put a native parameter back to what the application had set, or to
@@ -141,17 +158,11 @@ static void zp_restore_native(zp_record *r, const char *name, const char *zoltan
 static void zp_native_restore(const zp_context *c, int zero_weights)
 {
   zp_record *r = c->r;
-  size_t i;
   zp_restore_native(r, "LB_METHOD", "RCB");
   zp_restore_native(r, "AUTO_MIGRATE", "FALSE");
   zp_restore_native(r, "RETURN_LISTS", "ALL");
   if (zero_weights) zp_restore_native(r, "OBJ_WEIGHT_DIM", "0");
-  zp_real_set_part_sizes(r->zz, 1, -1, NULL, NULL, NULL);
-  for (i = 0; i < r->n_psizes; i++) {
-    zp_part_size_entry *e = &r->psizes[i];
-    float f = (float)e->size;
-    zp_real_set_part_sizes(r->zz, e->global_num, 1, &e->part_id, &e->wgt_idx, &f);
-  }
+  zp_native_restore_sizes(r);
 }
 
 /* The complete list names every local object once; match it by GID.

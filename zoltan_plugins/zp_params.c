@@ -73,7 +73,9 @@ static const char *zp_params_value(const zp_params *p, const zp_param_def *def, 
   size_t i;
   for (i = 0; p != NULL && i < p->n; i++)
     if (p->v[i].def == def) return p->v[i].value;
-  if (zp_clean_string(def->default_value, buf, cap) != 0) return NULL;
+  if ((def->flags & ZP_PARAM_KEEP_CASE) ? zp_trim_string(def->default_value, buf, cap) != 0
+                                        : zp_clean_string(def->default_value, buf, cap) != 0)
+    return NULL;
   return buf;
 }
 

@@ -29,6 +29,7 @@ static int zp_prepare(zp_context *c, zp_lb_args *a, int *warn)
   if (c->debug_level >= ZP_DEBUG_PARAMS && r->rank == c->debug_proc) zp_params_print(r->params, m);
   ierr = zp_agree_step(c, zp_build_part_dist(c), warn);
   if (ierr >= 0) ierr = zp_agree_step(c, zp_build_part_sizes(c), warn);
+  if (ierr >= 0) ierr = zp_agree_step(c, zp_capacity_apply(c), warn);
   if (ierr >= 0) ierr = zp_agree_step(c, zp_gather_objects(c), warn);
   c->needs = zp_method_needs(m, r->params);
   snprintf(who, sizeof who, "LB_METHOD %s", m->name);

@@ -11,6 +11,7 @@
  *   zp_serial.c     centralised methods: gather on one rank, sort, scatter
  *   zp_remap.c      REMAP: relabel a centralised method's parts
  *   zp_native.c     base methods run by a distributed method (zp_ctx_run_base)
+ *   zp_capacity.c   the capacity model: rank capacities into part sizes
  *   zp_lists.c      import/export lists, migration, debug output
  * Errors are collective: a rank that finds bad input prints why, and every
  * rank returns an error after the next agreement, so that no rank waits in
@@ -162,6 +163,21 @@ int zp_run_serial(zp_context *c, int *new_part);
 void zp_sort_by_gid(size_t *idx, size_t *tmp, size_t n, const ZOLTAN_ID_TYPE *g, int ngid);
 /* Position of key among n sorted global IDs, -1 when absent. */
 long zp_find_gid(const ZOLTAN_ID_TYPE *sorted, size_t n, const ZOLTAN_ID_TYPE *key, int ngid);
+
+/* ---- native methods (zp_native.c) --------------------------------------- */
+
+/* Give Zoltan's struct the part sizes sizes (c->nparts * c->wdim global
+ * entries) in place of the application's.  Local; ZOLTAN_OK or a code. */
+int zp_native_set_sizes(const zp_context *c, const double *sizes);
+/* Give Zoltan's struct back the part sizes the application set.  Local. */
+void zp_native_restore_sizes(zp_record *r);
+
+/* ---- capacities (zp_capacity.c) ------------------------------------------ */
+
+/* Compose c->part_sizes with the ranks' capacities (after
+ * zp_build_part_sizes), when the capacity model is active.  Collective; the
+ * outcome is agreed. */
+int zp_capacity_apply(zp_context *c);
 
 /* ---- REMAP (zp_remap.c) -------------------------------------------------- */
 

@@ -136,6 +136,8 @@ int zp_record_copy(zp_record *dst, const zp_record *src)
   memset(&dst->history, 0, sizeof dst->history);
   memset(&dst->geometry, 0, sizeof dst->geometry);
   dst->geometry_method = NULL;
+  /* Measured capacities belong to the struct that measured them. */
+  memset(&dst->cap, 0, sizeof dst->cap);
   return ZOLTAN_OK;
 end:
   zp_params_destroy(params);

@@ -181,8 +181,9 @@ static const char *const zp_native_params[] = {
 
 /* Prefixes no method may use: the adaptive trigger's ADAPTIVE_* parameters
  * are set with adaptive_set_param, not through this registry, and a method
- * parameter of that name would look like a trigger setting. */
-static const char *const zp_reserved_prefixes[] = {"ADAPTIVE_", NULL};
+ * parameter of that name would look like a trigger setting; CAPACITY* are
+ * the layer's own (zp_capacity.c). */
+static const char *const zp_reserved_prefixes[] = {"ADAPTIVE_", "CAPACITY", NULL};
 
 /* Index of the first name of zp_native_params not ordered before s. */
 static size_t zp_native_lower_bound(const char *s)
@@ -251,8 +252,9 @@ int zp_find_param(const char *clean_name, zp_param_ref *ref)
 {
   size_t i, j;
   zp_builtin_init();
-  for (i = 0; i < zp_num_methods; i++) {
-    const zp_method *m = zp_methods[i];
+  /* The layer's own parameters first, then every method's. */
+  for (i = 0; i <= zp_num_methods; i++) {
+    const zp_method *m = i == 0 ? zp_capacity_layer() : zp_methods[i - 1];
     for (j = 0; j < m->num_params; j++) {
       if (strcmp(m->params[j].name, clean_name) == 0) {
         if (ref) {
@@ -309,7 +311,8 @@ void zp_param_allowed(const zp_param_def *def, char *buf, size_t cap)
   if (def == NULL) return;
   if (def->type == ZP_PARAM_STRING) {
     zp_format_choices(def, buf, cap);
-    if (buf[0] == '\0') snprintf(buf, cap, "any word");
+    if (buf[0] == '\0')
+      snprintf(buf, cap, "%s", (def->flags & ZP_PARAM_KEEP_CASE) ? "a file path" : "any word");
     return;
   }
   zp_format_range(def, buf, cap);
@@ -475,8 +478,9 @@ static int zp_check_prefix(const zp_method *m, char *prefix, size_t cap)
   }
   for (i = 0; zp_reserved_prefixes[i] != NULL; i++) {
     if (strncmp(prefix, zp_reserved_prefixes[i], strlen(zp_reserved_prefixes[i])) == 0) {
-      zp_error(yo, "method %s: parameter prefix %s is reserved for the adaptive trigger", m->name,
-               prefix);
+      zp_error(yo,
+               "method %s: parameter prefix %s is reserved (adaptive trigger or capacity model)",
+               m->name, prefix);
       return ZOLTAN_FATAL;
     }
   }

@@ -9,7 +9,8 @@
 
 #include "zp_internal.h"
 
-int zp_clean_string(const char *src, char *dst, size_t cap)
+/* Trim src into dst (cap bytes), upper-casing when upper is 1. */
+static int zp_copy_trimmed(const char *src, char *dst, size_t cap, int upper)
 {
   size_t b, e, n, i;
   if (src == NULL || dst == NULL || cap == 0) return -1;
@@ -19,9 +20,19 @@ int zp_clean_string(const char *src, char *dst, size_t cap)
   while (e > b && isspace((unsigned char)src[e - 1])) e--;
   n = e - b;
   if (n + 1 > cap) return -1;
-  for (i = 0; i < n; i++) dst[i] = (char)toupper((unsigned char)src[b + i]);
+  for (i = 0; i < n; i++) dst[i] = upper ? (char)toupper((unsigned char)src[b + i]) : src[b + i];
   dst[n] = '\0';
   return 0;
+}
+
+int zp_clean_string(const char *src, char *dst, size_t cap)
+{
+  return zp_copy_trimmed(src, dst, cap, 1);
+}
+
+int zp_trim_string(const char *src, char *dst, size_t cap)
+{
+  return zp_copy_trimmed(src, dst, cap, 0);
 }
 
 int zp_parse_int(const char *clean, int *out)

@@ -46,6 +46,10 @@
  *   --bad-neighbour       object 1 names neighbour M + 5, which no rank has
  *   --then-moves-nothing  after the rounds, balance once more with the same
  *                         weights and require that no object moves
+ *   --target-scale LIST   comma-separated factors: part p's target load is
+ *                         also multiplied by factor p (cycled), e.g. the
+ *                         rank speeds of a CAPACITY_FILE with one part per
+ *                         rank; the --bound check uses these targets
  */
 #include <math.h>
 #include <mpi.h>
@@ -316,6 +320,7 @@ int main(int argc, char **argv)
   unsigned long seed = 1;
   double bound = 0.0, wtotal = 0.0, cut_below = 0.0;
   int then_still = 0;
+  const char *target_scale = NULL;
   app a;
   struct Zoltan_Struct *zz, *use;
   float ver;
@@ -369,6 +374,8 @@ int main(int argc, char **argv)
       cut_below = atof(argv[++i]);
     else if (!strcmp(argv[i], "--bad-neighbour"))
       g_bad_nbr = 1;
+    else if (!strcmp(argv[i], "--target-scale") && i + 1 < argc)
+      target_scale = argv[++i];
     else if (!strcmp(argv[i], "--then-moves-nothing"))
       then_still = 1;
     else {
@@ -456,8 +463,16 @@ int main(int argc, char **argv)
     }
   {
     double *target = malloc(nparts * sizeof *target), ts = 0.0;
+    double scale[64];
+    int nscale = 0;
+    for (const char *p = target_scale; p != NULL && *p && nscale < 64;) {
+      char *end;
+      scale[nscale++] = strtod(p, &end);
+      p = *end == ',' ? end + 1 : NULL;
+    }
     for (i = 0; i < nparts; i++) {
       target[i] = psizes ? 1.0 + (i % 3) : 1.0;
+      if (nscale > 0) target[i] *= scale[i % nscale];
       ts += target[i];
     }
     for (i = 0; i < nparts; i++) target[i] /= ts;

@@ -1,0 +1,537 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * bench_hetero: an emulated heterogeneous machine, to measure the capacity
+ * model on one small computer.  A real Zoltan application (cells on a 2-D
+ * grid with coordinates, balanced by RCB, migrated with Zoltan_Migrate)
+ * whose ranks are given relative speeds and external competitors; the step
+ * time of a rank is modelled as its work divided by its effective speed
+ * (work units per second), with a deterministic 1% timing noise, so that
+ * every figure is the same on any machine and under any load.  One MPI rank
+ * plays one machine.
+ *
+ * Scenarios (--scenario):
+ *   watts     seed 003, figures 3 and 4: the machines of --speeds start
+ *             with equal cell counts and are balanced every --period steps
+ *             in four ways: none; homogeneous balancing on measured time
+ *             (object weight = its time on its current rank, no
+ *             capacities); static capacities (CAPACITY=STATIC from a file
+ *             of the nominal speeds, while the true speeds differ from them
+ *             by up to --speed-error, as a small benchmark misestimates);
+ *             dynamic capacities (CAPACITY=MEASURED from the work and time
+ *             reported to the adaptive trigger).
+ *   stellner  seed 001: ranks of equal speed; from step --competitor-step
+ *             on, --competitors ranks (0, 1, ...) each share their core with
+ *             one external process (speed halved, and the rank's emulated
+ *             load-average file says so).  Three runs: no competitor, the
+ *             competitors without balancing, and the competitors with the
+ *             adaptive trigger's THRESHOLD policy on step times deciding
+ *             and CAPACITY_LOADAVG capacities balancing.
+ *
+ * Every run balances with --method (default RCB) the first time and with
+ * --later-method (default REFINE) afterwards.
+ *
+ * Options: --speeds a,b,...  (watts; default the ten speeds of seed 003's
+ * figure 2; one per rank), --cells N (default 40000), --steps S (default
+ * 30), --period K (default 5), --speed-error E (default 0.08), --competitors
+ * C, --competitor-step S0, --balance-cost B (seconds per balance, default
+ * 0.5 step of the ideal), --check (exit 1 unless the seeds' shapes hold),
+ * --csv FILE.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <zoltan.h>
+
+#include "adaptive_trigger.h"
+#include "zp_rng.h"
+
+/* One cell: it travels whole. */
+typedef struct cell {
+  ZOLTAN_ID_TYPE gid;
+  double work; /* particles: abstract load, invariant across machines */
+} cell;
+
+typedef struct app {
+  cell *c;
+  int n, cap;
+  int rank, size;
+  int side;          /* the grid is side x side cells */
+  double weight_div; /* object weight = work / weight_div (homogeneous mode) */
+} app;
+
+typedef struct options {
+  const char *scenario, *csv, *method, *later_method;
+  double speeds[64];
+  int nspeeds, cells, steps, period, competitors, competitor_step, check;
+  double speed_error, balance_cost;
+} options;
+
+/* ---- the application's Zoltan callbacks --------------------------------- */
+
+static int cb_num_obj(void *d, int *ierr)
+{
+  *ierr = ZOLTAN_OK;
+  return ((app *)d)->n;
+}
+
+static void cb_obj_list(void *d, int ng, int nl, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l, int wdim,
+                        float *w, int *ierr)
+{
+  app *a = d;
+  int i;
+  (void)ng;
+  (void)nl;
+  for (i = 0; i < a->n; i++) {
+    g[i] = a->c[i].gid;
+    l[i] = (ZOLTAN_ID_TYPE)i;
+    if (wdim > 0) w[i] = (float)(a->c[i].work / a->weight_div);
+  }
+  *ierr = ZOLTAN_OK;
+}
+
+static int cb_num_geom(void *d, int *ierr)
+{
+  (void)d;
+  *ierr = ZOLTAN_OK;
+  return 2;
+}
+
+static void cb_geom_multi(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l,
+                          int dim, double *xy, int *ierr)
+{
+  app *a = d;
+  int i;
+  (void)ng;
+  (void)nl;
+  (void)l;
+  (void)dim;
+  for (i = 0; i < n; i++) {
+    long k = (long)g[i] - 1;
+    xy[2 * i] = (double)(k % a->side) + 0.5;
+    xy[2 * i + 1] = (double)(k / a->side) + 0.5;
+  }
+  *ierr = ZOLTAN_OK;
+}
+
+static int cb_obj_size(void *d, int ng, int nl, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l, int *ierr)
+{
+  (void)d;
+  (void)ng;
+  (void)nl;
+  (void)g;
+  (void)l;
+  *ierr = ZOLTAN_OK;
+  return (int)sizeof(cell);
+}
+
+static void cb_pack(void *d, int ng, int nl, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l, int dest, int size,
+                    char *buf, int *ierr)
+{
+  app *a = d;
+  (void)ng;
+  (void)nl;
+  (void)g;
+  (void)dest;
+  (void)size;
+  memcpy(buf, &a->c[*l], sizeof(cell));
+  a->c[*l].gid = 0; /* gone */
+  *ierr = ZOLTAN_OK;
+}
+
+static void cb_unpack(void *d, int ng, ZOLTAN_ID_PTR g, int size, char *buf, int *ierr)
+{
+  app *a = d;
+  (void)ng;
+  (void)g;
+  (void)size;
+  if (a->n == a->cap) {
+    a->cap = a->cap ? 2 * a->cap : 1024;
+    a->c = realloc(a->c, (size_t)a->cap * sizeof *a->c);
+    if (a->c == NULL) {
+      *ierr = ZOLTAN_MEMERR;
+      return;
+    }
+  }
+  memcpy(&a->c[a->n++], buf, sizeof(cell));
+  *ierr = ZOLTAN_OK;
+}
+
+/* Drop the cells packed away. */
+static void compact(app *a)
+{
+  int i, k = 0;
+  for (i = 0; i < a->n; i++)
+    if (a->c[i].gid != 0) a->c[k++] = a->c[i];
+  a->n = k;
+}
+
+/* ---- the emulated machine ------------------------------------------------- */
+
+/* Work of a cell: 0.5 .. 1.5 particles' worth, from its GID alone. */
+static double cell_work(ZOLTAN_ID_TYPE gid)
+{
+  return 0.5 + zp_unit_double(zp_mix64(0x5eedULL * 977 + (uint64_t)gid));
+}
+
+/* The machine's true speed: the nominal one off by up to err, fixed per
+ * rank (what a small benchmark gets wrong). */
+static double true_speed(const options *o, int rank)
+{
+  double u = zp_unit_double(zp_mix64(0xcafeULL + (uint64_t)rank));
+  return o->speeds[rank] * (1.0 + o->speed_error * (2.0 * u - 1.0));
+}
+
+/* A deterministic 1% timing noise per rank and step. */
+static double noise(int rank, int step)
+{
+  return 1.0 + 0.01 * (2.0 * zp_unit_double(zp_mix64(((uint64_t)rank << 32) ^ (uint64_t)step)) - 1.0);
+}
+
+static double local_work(const app *a)
+{
+  double w = 0.0;
+  int i;
+  for (i = 0; i < a->n; i++) w += a->c[i].work;
+  return w;
+}
+
+/* Equal cell counts per rank, by GID blocks (the seeds' uniform start). */
+static void initial_cells(app *a, int cells)
+{
+  long first = (long)cells * a->rank / a->size, last = (long)cells * (a->rank + 1) / a->size, k;
+  a->n = 0;
+  a->cap = (int)(last - first) + 16;
+  a->c = malloc((size_t)a->cap * sizeof *a->c);
+  for (k = first; k < last; k++) {
+    a->c[a->n].gid = (ZOLTAN_ID_TYPE)(k + 1);
+    a->c[a->n].work = cell_work((ZOLTAN_ID_TYPE)(k + 1));
+    a->n++;
+  }
+}
+
+static struct Zoltan_Struct *make_zz(app *a)
+{
+  struct Zoltan_Struct *zz = Zoltan_Create(MPI_COMM_WORLD);
+  Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
+  Zoltan_Set_Param(zz, "LB_METHOD", "RCB");
+  Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
+  Zoltan_Set_Param(zz, "AUTO_MIGRATE", "TRUE");
+  Zoltan_Set_Param(zz, "IMBALANCE_TOL", "1.02");
+  Zoltan_Set_Num_Obj_Fn(zz, cb_num_obj, a);
+  Zoltan_Set_Obj_List_Fn(zz, cb_obj_list, a);
+  Zoltan_Set_Num_Geom_Fn(zz, cb_num_geom, a);
+  Zoltan_Set_Geom_Multi_Fn(zz, cb_geom_multi, a);
+  Zoltan_Set_Obj_Size_Fn(zz, cb_obj_size, a);
+  Zoltan_Set_Pack_Obj_Fn(zz, cb_pack, a);
+  Zoltan_Set_Unpack_Obj_Fn(zz, cb_unpack, a);
+  return zz;
+}
+
+/* Balance once; returns the number of cells moved (all ranks). */
+static long balance(struct Zoltan_Struct *zz, app *a)
+{
+  int changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa;
+  ZOLTAN_ID_PTR ig, il, eg, el;
+  long moved;
+  int rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
+                               &el, &ep, &epa);
+  if (rc != ZOLTAN_OK && rc != ZOLTAN_WARN) {
+    if (a->rank == 0) fprintf(stderr, "bench_hetero: Zoltan_LB_Partition failed (%d)\n", rc);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  compact(a);
+  moved = nexp > 0 ? nexp : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
+  Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+  return moved;
+}
+
+/* ---- scenarios ----------------------------------------------------------- */
+
+/* What one run measured. */
+typedef struct result {
+  double first_step, last_step; /* step time (max over ranks) at the first and last step */
+  double total;                 /* sum of step times plus balance costs */
+  long moved[64];               /* cells moved at each balance */
+  int balances;
+} result;
+
+enum { M_NONE, M_HOMOG, M_STATIC, M_DYNAMIC, M_STELLNER_BASE, M_STELLNER_NOLB, M_STELLNER_LB };
+static const char *mode_name[] = {"no balancing",       "homogeneous LB on time",
+                                  "static capacities",  "dynamic capacities",
+                                  "no competitor",      "competitors, no balancing",
+                                  "THRESHOLD + LOADAVG"};
+
+/* Speed of a rank at a step, with its competitors (Stellner runs). */
+static double eff_speed(const options *o, int mode, int rank, int step)
+{
+  double s = true_speed(o, rank);
+  if (mode >= M_STELLNER_NOLB && step >= o->competitor_step && rank < o->competitors) s /= 2.0;
+  return s;
+}
+
+/* Writes this rank's emulated load average: our process plus competitors. */
+static void write_loadavg(const char *dir, int rank, int competitors)
+{
+  char path[512];
+  FILE *f;
+  snprintf(path, sizeof path, "%s/loadavg_%d", dir, rank);
+  f = fopen(path, "w");
+  if (f) {
+    fprintf(f, "%.2f %.2f %.2f 1/100 1\n", 1.0 + competitors, 1.0 + competitors, 1.0);
+    fclose(f);
+  }
+}
+
+static void run(const options *o, int mode, const char *dir, result *res)
+{
+  app a;
+  struct Zoltan_Struct *zz;
+  adaptive_trigger *t = NULL;
+  char path[512];
+  int step, bal_now;
+
+  memset(&a, 0, sizeof a);
+  memset(res, 0, sizeof *res);
+  MPI_Comm_rank(MPI_COMM_WORLD, &a.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &a.size);
+  a.side = (int)ceil(sqrt((double)o->cells));
+  a.weight_div = 1.0;
+  initial_cells(&a, o->cells);
+  zz = make_zz(&a);
+  if (mode == M_STATIC) {
+    snprintf(path, sizeof path, "%s/speeds.txt", dir);
+    Zoltan_Set_Param(zz, "CAPACITY", "STATIC");
+    Zoltan_Set_Param(zz, "CAPACITY_FILE", path);
+  }
+  if (mode == M_DYNAMIC || mode == M_STELLNER_LB) {
+    t = adaptive_create(MPI_COMM_WORLD);
+    adaptive_attach(t, zz);
+  }
+  if (mode == M_DYNAMIC) {
+    Zoltan_Set_Param(zz, "CAPACITY", "MEASURED");
+    adaptive_set_param(t, "ADAPTIVE_POLICY", "NEVER");
+  }
+  if (mode == M_STELLNER_LB) {
+    snprintf(path, sizeof path, "%s/loadavg_%%r", dir);
+    Zoltan_Set_Param(zz, "CAPACITY_LOADAVG", "1");
+    Zoltan_Set_Param(zz, "CAPACITY_LOADAVG_FILE", path);
+    adaptive_set_param(t, "ADAPTIVE_POLICY", "THRESHOLD");
+    adaptive_set_param(t, "ADAPTIVE_LOAD_INDEX", "TIME");
+    adaptive_set_param(t, "ADAPTIVE_THRESHOLD", "0.5");
+    adaptive_set_param(t, "ADAPTIVE_SETTLE_STEPS", "2");
+  }
+  for (step = 0; step < o->steps; step++) {
+    double speed = eff_speed(o, mode, a.rank, step), work = local_work(&a);
+    double my_time = work / speed * noise(a.rank, step), tmax;
+    if (mode >= M_STELLNER_NOLB)
+      write_loadavg(dir, a.rank, step >= o->competitor_step && a.rank < o->competitors);
+    MPI_Allreduce(&my_time, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (step == 0) res->first_step = tmax;
+    res->last_step = tmax;
+    res->total += tmax;
+    bal_now = 0;
+    if (t != NULL) {
+      adaptive_report_load(t, work);
+      bal_now = adaptive_should_balance(t, my_time) == 1;
+    }
+    if (mode <= M_DYNAMIC && mode != M_NONE) bal_now = (step + 1) % o->period == 0;
+    if (bal_now && step + 1 < o->steps) {
+      if (mode == M_HOMOG) a.weight_div = speed; /* object weight = its measured time */
+      /* A thorough first balance, then refinement (seed 000's combination):
+       * RCB recomputes every cut and moves a few cells even when nothing
+       * changed, while REFINE leaves a balance within tolerance alone. */
+      Zoltan_Set_Param(zz, "LB_METHOD", res->balances == 0 ? o->method : o->later_method);
+      if (res->balances < 64) res->moved[res->balances] = balance(zz, &a);
+      res->balances++;
+      res->total += o->balance_cost;
+      if (t != NULL) adaptive_balance_done(t, o->balance_cost);
+    }
+  }
+  if (t != NULL) adaptive_destroy(&t);
+  Zoltan_Destroy(&zz);
+  free(a.c);
+}
+
+static void print_result(const options *o, int mode, const result *r, double ref, double ideal,
+                         FILE *csv)
+{
+  int i;
+  printf("  %-28s step %10.1f  %5.2fx  ideal x %.3f  moved per balance:", mode_name[mode],
+         r->last_step, ref / r->last_step, r->last_step / ideal);
+  for (i = 0; i < r->balances && i < 8; i++) printf(" %ld", r->moved[i]);
+  printf("\n");
+  if (csv) {
+    fprintf(csv, "%s,%s,%.6f,%.6f,%.6f,%d", o->scenario, mode_name[mode], r->last_step, r->total,
+            ideal, r->balances);
+    for (i = 0; i < r->balances && i < 8; i++) fprintf(csv, ",%ld", r->moved[i]);
+    fprintf(csv, "\n");
+  }
+}
+
+static int parse(int argc, char **argv, options *o)
+{
+  static const double fig2[] = {1.0, 4.4, 6.0, 6.0, 6.0, 6.8, 8.6, 13.0, 38.0, 39.0};
+  int i;
+  memset(o, 0, sizeof *o);
+  o->scenario = "watts";
+  o->method = "RCB";
+  o->later_method = "REFINE";
+  o->cells = 40000;
+  o->steps = 30;
+  o->period = 5;
+  o->speed_error = 0.08;
+  o->balance_cost = -1.0;
+  o->competitors = 1;
+  o->competitor_step = 10;
+  o->nspeeds = 10;
+  memcpy(o->speeds, fig2, sizeof fig2);
+  for (i = 1; i < argc; i++) {
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(argv[i], "--check")) {
+      o->check = 1;
+      continue;
+    }
+    if (v == NULL) return -1;
+    if (!strcmp(argv[i], "--scenario")) o->scenario = v;
+    else if (!strcmp(argv[i], "--csv")) o->csv = v;
+    else if (!strcmp(argv[i], "--method")) o->method = v;
+    else if (!strcmp(argv[i], "--later-method")) o->later_method = v;
+    else if (!strcmp(argv[i], "--cells")) o->cells = atoi(v);
+    else if (!strcmp(argv[i], "--steps")) o->steps = atoi(v);
+    else if (!strcmp(argv[i], "--period")) o->period = atoi(v);
+    else if (!strcmp(argv[i], "--speed-error")) o->speed_error = atof(v);
+    else if (!strcmp(argv[i], "--balance-cost")) o->balance_cost = atof(v);
+    else if (!strcmp(argv[i], "--competitors")) o->competitors = atoi(v);
+    else if (!strcmp(argv[i], "--competitor-step")) o->competitor_step = atoi(v);
+    else if (!strcmp(argv[i], "--speeds")) {
+      char *end;
+      const char *p = v;
+      o->nspeeds = 0;
+      while (p && *p && o->nspeeds < 64) {
+        o->speeds[o->nspeeds++] = strtod(p, &end);
+        p = *end == ',' ? end + 1 : NULL;
+      }
+    } else return -1;
+    i++;
+  }
+  if (o->cells < 1 || o->steps < 2 || o->period < 1) return -1;
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  options o;
+  result r[7];
+  char dir[256] = "";
+  int rank, size, ok = 1, i, modes[4], nmodes;
+  double ideal = 0.0, sum = 0.0, ref;
+  FILE *csv = NULL;
+
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (parse(argc, argv, &o) != 0) {
+    if (rank == 0) fprintf(stderr, "bench_hetero: bad arguments (see the comment at the top)\n");
+    MPI_Finalize();
+    return 2;
+  }
+  if (!strcmp(o.scenario, "stellner")) {
+    o.nspeeds = size;
+    for (i = 0; i < size && i < 64; i++) o.speeds[i] = 1.0;
+    o.speed_error = 0.0;
+  }
+  if (o.nspeeds != size) {
+    if (rank == 0)
+      fprintf(stderr, "bench_hetero: %d speeds for %d ranks (one rank plays one machine)\n",
+              o.nspeeds, size);
+    MPI_Finalize();
+    return 2;
+  }
+  /* A scratch folder on rank 0's file system (the ranks share it here). */
+  if (rank == 0) {
+    FILE *f;
+    snprintf(dir, sizeof dir, "/tmp/bench_hetero_XXXXXX");
+    if (mkdtemp(dir) == NULL) dir[0] = '\0';
+    snprintf(dir + strlen(dir), sizeof dir - strlen(dir), "%s", "");
+    if (dir[0]) {
+      char path[300];
+      snprintf(path, sizeof path, "%s/speeds.txt", dir);
+      f = fopen(path, "w");
+      for (i = 0; f && i < size; i++) fprintf(f, "%d %g\n", i, o.speeds[i]);
+      if (f) fclose(f);
+    }
+    if (o.csv) csv = fopen(o.csv, "w");
+    if (csv) fprintf(csv, "scenario,run,step_s,total_s,ideal_s,balances,moved...\n");
+  }
+  MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+  for (i = 0; i < size; i++) sum += true_speed(&o, i);
+  {
+    double w = 0.0;
+    long k;
+    for (k = 1; k <= o.cells; k++) w += cell_work((ZOLTAN_ID_TYPE)k);
+    ideal = w / sum;
+  }
+  if (o.balance_cost < 0.0) o.balance_cost = 0.5 * ideal;
+  if (!strcmp(o.scenario, "stellner")) {
+    modes[0] = M_STELLNER_BASE;
+    modes[1] = M_STELLNER_NOLB;
+    modes[2] = M_STELLNER_LB;
+    nmodes = 3;
+  } else {
+    modes[0] = M_NONE;
+    modes[1] = M_HOMOG;
+    modes[2] = M_STATIC;
+    modes[3] = M_DYNAMIC;
+    nmodes = 4;
+  }
+  if (rank == 0)
+    printf("bench_hetero %s: %d ranks (each plays one machine), %d cells, %d steps%s; modelled "
+           "step time = work / speed in time units, 1%% noise\n",
+           o.scenario, size, o.cells, o.steps, dir[0] ? "" : " (no scratch folder!)");
+  for (i = 0; i < nmodes; i++) run(&o, modes[i], dir, &r[i]);
+  ref = r[0].last_step;
+  if (rank == 0) {
+    for (i = 0; i < nmodes; i++) print_result(&o, modes[i], &r[i], ref, ideal, csv);
+  }
+  if (!strcmp(o.scenario, "stellner")) {
+    double lost = r[1].total - r[0].total, won = r[1].total - r[2].total;
+    double rec = lost > 0.0 ? won / lost : 0.0;
+    if (rank == 0)
+      printf("claim: balancing recovers %.1f%% of the %.1f time units the competitors cost (total "
+             "%.1f -> %.1f, %d balances)\n",
+             100.0 * rec, lost, r[1].total, r[2].total, r[2].balances);
+    ok = rec >= (o.competitors == 1 ? 0.5 : 0.1);
+  } else {
+    double dyn = r[3].last_step, stat = r[2].last_step, hom = r[1].last_step;
+    long late = 0;
+    for (i = 3; i < r[3].balances && i < 64; i++) late += r[3].moved[i];
+    if (rank == 0) {
+      printf("claim: dynamic %.2fx faster than none (seed 003: 7.1x), %.1f%% above the ideal; "
+             "static %.1f%% above; homogeneous %.1f%% above\n",
+             ref / dyn, 100.0 * (dyn / ideal - 1.0), 100.0 * (stat / ideal - 1.0),
+             100.0 * (hom / ideal - 1.0));
+      printf("claim: dynamic moves %ld cells after its third balance\n", late);
+    }
+    ok = dyn <= 1.05 * ideal && stat <= 1.10 * ideal && hom > stat && hom > dyn && late == 0;
+    if (o.nspeeds == 10 && o.speeds[0] == 1.0) ok = ok && ref / dyn >= 7.1;
+  }
+  if (rank == 0) {
+    if (csv) fclose(csv);
+    if (dir[0]) {
+      char cmd[400];
+      snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+      if (system(cmd) != 0) fprintf(stderr, "bench_hetero: could not remove %s\n", dir);
+    }
+    if (o.check) printf("bench_hetero: %s\n", ok ? "every claim holds" : "a claim FAILED");
+  }
+  MPI_Finalize();
+  return o.check && !ok ? 1 : 0;
+}
