@@ -53,8 +53,8 @@ static int host_known(const char *name, const char *const *hosts, int nranks)
 
 /* One parsed line: its key and speed, or an error in msg. */
 typedef struct entry {
-  int kind;          /* KEY_* */
-  long rank;         /* for KEY_RANK */
+  int kind;  /* KEY_* */
+  long rank; /* for KEY_RANK */
   char key[TOKEN_MAX];
   double speed;
 } entry;
@@ -101,8 +101,8 @@ static int parse_line(const char *line, const char *fname, int lineno, entry *e,
   }
   n = next_token(&p, tok);
   if (n != 0) {
-    snprintf(msg, cap, "%s:%d: unexpected '%s' after the speed of %s (expected 'KEY SPEED')",
-             fname, lineno, n > 0 ? tok : "...", e->key);
+    snprintf(msg, cap, "%s:%d: unexpected '%s' after the speed of %s (expected 'KEY SPEED')", fname,
+             lineno, n > 0 ? tok : "...", e->key);
     return CAPACITY_EINVAL;
   }
   return 1;

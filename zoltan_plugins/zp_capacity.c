@@ -23,8 +23,8 @@
 
 /* Sources of a rank's capacity (the CAPACITY words, in this order). */
 enum { CAP_UNIFORM = 0, CAP_STATIC, CAP_VALUE, CAP_BENCHMARK, CAP_MEASURED };
-static const char *const cap_modes[] = {"UNIFORM", "STATIC", "VALUE", "BENCHMARK", "MEASURED",
-                                        NULL};
+static const char *const cap_modes[] = {"UNIFORM",   "STATIC",   "VALUE",
+                                        "BENCHMARK", "MEASURED", NULL};
 static const char *const cap_env_word[] = {"ENV", NULL};
 
 /* Largest capacity file read (a line per rank of a large machine fits). */
@@ -202,8 +202,8 @@ static int cap_static(zp_context *c, const cap_settings *s, double *mine)
   if (ierr < 0) goto End;
   rc = capacity_file_lookup(text, s->file, r->rank, r->size, hosts[r->rank], hosts, mine, msg,
                             sizeof msg);
-  ierr = rc == CAPACITY_OK ? ZOLTAN_OK
-         : rc == CAPACITY_WARN ? ZOLTAN_WARN
+  ierr = rc == CAPACITY_OK       ? ZOLTAN_OK
+         : rc == CAPACITY_WARN   ? ZOLTAN_WARN
          : rc == CAPACITY_ENOMEM ? ZOLTAN_MEMERR
                                  : ZOLTAN_FATAL;
   nbad = ierr < 0;
@@ -273,11 +273,11 @@ static double cap_measured(zp_record *r, const cap_settings *s)
 {
   double work = 0.0, seconds = 0.0;
   int have;
-  if (r->history.rank_work != NULL && r->history.rank_work(r->history.arg, &work, &seconds) ==
-                                          ZOLTAN_OK &&
-      work > 0.0 && seconds > 0.0 && isfinite(work / seconds)) {
-    r->cap.measured = capacity_smooth(r->cap.have_measured ? r->cap.measured : 0.0,
-                                      work / seconds, s->smoothing, s->deadband);
+  if (r->history.rank_work != NULL &&
+      r->history.rank_work(r->history.arg, &work, &seconds) == ZOLTAN_OK && work > 0.0 &&
+      seconds > 0.0 && isfinite(work / seconds)) {
+    r->cap.measured = capacity_smooth(r->cap.have_measured ? r->cap.measured : 0.0, work / seconds,
+                                      s->smoothing, s->deadband);
     r->cap.have_measured = 1;
   }
   have = r->cap.have_measured;
@@ -370,17 +370,27 @@ static int cap_rank_caps(zp_context *c, double *caps, int *active)
   mm[3] = -s.loadavg;
   MPI_Allreduce(MPI_IN_PLACE, mm, 4, MPI_INT, MPI_MAX, r->comm);
   if (mm[0] != -mm[1] || mm[2] != -mm[3]) {
-    if (r->rank == 0) zp_error(c->yo, "CAPACITY and CAPACITY_LOADAVG must be the same on every rank");
+    if (r->rank == 0)
+      zp_error(c->yo, "CAPACITY and CAPACITY_LOADAVG must be the same on every rank");
     return ZOLTAN_FATAL;
   }
   *active = s.mode != CAP_UNIFORM || s.loadavg;
   if (!*active) return ZOLTAN_OK;
   switch (s.mode) {
-  case CAP_STATIC: ierr = cap_static(c, &s, &mine); break;
-  case CAP_VALUE: ierr = zp_agree(c, cap_value(c, &s, &mine)); break;
-  case CAP_BENCHMARK: mine = cap_benchmark(r, &s); break;
-  case CAP_MEASURED: mine = cap_measured(r, &s); break;
-  default: break;
+  case CAP_STATIC:
+    ierr = cap_static(c, &s, &mine);
+    break;
+  case CAP_VALUE:
+    ierr = zp_agree(c, cap_value(c, &s, &mine));
+    break;
+  case CAP_BENCHMARK:
+    mine = cap_benchmark(r, &s);
+    break;
+  case CAP_MEASURED:
+    mine = cap_measured(r, &s);
+    break;
+  default:
+    break;
   }
   if (ierr < 0) return ierr;
   MPI_Allgather(&mine, 1, MPI_DOUBLE, caps, 1, MPI_DOUBLE, r->comm);

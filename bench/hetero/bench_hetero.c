@@ -102,8 +102,8 @@ static int cb_num_geom(void *d, int *ierr)
   return 2;
 }
 
-static void cb_geom_multi(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l,
-                          int dim, double *xy, int *ierr)
+static void cb_geom_multi(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l, int dim,
+                          double *xy, int *ierr)
 {
   app *a = d;
   int i;
@@ -190,7 +190,8 @@ static double true_speed(const options *o, int rank)
 /* A deterministic 1% timing noise per rank and step. */
 static double noise(int rank, int step)
 {
-  return 1.0 + 0.01 * (2.0 * zp_unit_double(zp_mix64(((uint64_t)rank << 32) ^ (uint64_t)step)) - 1.0);
+  return 1.0 +
+         0.01 * (2.0 * zp_unit_double(zp_mix64(((uint64_t)rank << 32) ^ (uint64_t)step)) - 1.0);
 }
 
 static double local_work(const app *a)
@@ -264,10 +265,9 @@ typedef struct result {
 } result;
 
 enum { M_NONE, M_HOMOG, M_STATIC, M_DYNAMIC, M_STELLNER_BASE, M_STELLNER_NOLB, M_STELLNER_LB };
-static const char *mode_name[] = {"no balancing",       "homogeneous LB on time",
-                                  "static capacities",  "dynamic capacities",
-                                  "no competitor",      "competitors, no balancing",
-                                  "THRESHOLD + LOADAVG"};
+static const char *mode_name[] = {
+    "no balancing",  "homogeneous LB on time",    "static capacities",  "dynamic capacities",
+    "no competitor", "competitors, no balancing", "THRESHOLD + LOADAVG"};
 
 /* Speed of a rank at a step, with its competitors (Stellner runs). */
 static double eff_speed(const options *o, int mode, int rank, int step)
@@ -400,17 +400,28 @@ static int parse(int argc, char **argv, options *o)
       continue;
     }
     if (v == NULL) return -1;
-    if (!strcmp(argv[i], "--scenario")) o->scenario = v;
-    else if (!strcmp(argv[i], "--csv")) o->csv = v;
-    else if (!strcmp(argv[i], "--method")) o->method = v;
-    else if (!strcmp(argv[i], "--later-method")) o->later_method = v;
-    else if (!strcmp(argv[i], "--cells")) o->cells = atoi(v);
-    else if (!strcmp(argv[i], "--steps")) o->steps = atoi(v);
-    else if (!strcmp(argv[i], "--period")) o->period = atoi(v);
-    else if (!strcmp(argv[i], "--speed-error")) o->speed_error = atof(v);
-    else if (!strcmp(argv[i], "--balance-cost")) o->balance_cost = atof(v);
-    else if (!strcmp(argv[i], "--competitors")) o->competitors = atoi(v);
-    else if (!strcmp(argv[i], "--competitor-step")) o->competitor_step = atoi(v);
+    if (!strcmp(argv[i], "--scenario"))
+      o->scenario = v;
+    else if (!strcmp(argv[i], "--csv"))
+      o->csv = v;
+    else if (!strcmp(argv[i], "--method"))
+      o->method = v;
+    else if (!strcmp(argv[i], "--later-method"))
+      o->later_method = v;
+    else if (!strcmp(argv[i], "--cells"))
+      o->cells = atoi(v);
+    else if (!strcmp(argv[i], "--steps"))
+      o->steps = atoi(v);
+    else if (!strcmp(argv[i], "--period"))
+      o->period = atoi(v);
+    else if (!strcmp(argv[i], "--speed-error"))
+      o->speed_error = atof(v);
+    else if (!strcmp(argv[i], "--balance-cost"))
+      o->balance_cost = atof(v);
+    else if (!strcmp(argv[i], "--competitors"))
+      o->competitors = atoi(v);
+    else if (!strcmp(argv[i], "--competitor-step"))
+      o->competitor_step = atoi(v);
     else if (!strcmp(argv[i], "--speeds")) {
       char *end;
       const char *p = v;
@@ -419,7 +430,8 @@ static int parse(int argc, char **argv, options *o)
         o->speeds[o->nspeeds++] = strtod(p, &end);
         p = *end == ',' ? end + 1 : NULL;
       }
-    } else return -1;
+    } else
+      return -1;
     i++;
   }
   if (o->cells < 1 || o->steps < 2 || o->period < 1) return -1;
