@@ -21,50 +21,16 @@
 #include "zp_hooks.h"
 #include "zp_partition_internal.h"
 
-/* Sources of a rank's capacity (the CAPACITY words, in this order). */
+/* Sources of a rank's capacity, in the order of zp_capacity_modes. */
 enum { CAP_UNIFORM = 0, CAP_STATIC, CAP_VALUE, CAP_BENCHMARK, CAP_MEASURED };
-static const char *const cap_modes[] = {"UNIFORM",   "STATIC",   "VALUE",
-                                        "BENCHMARK", "MEASURED", NULL};
-static const char *const cap_env_word[] = {"ENV", NULL};
+#define cap_modes zp_capacity_modes
 
 /* Largest capacity file read (a line per rank of a large machine fits). */
 #define CAP_FILE_MAX (4u << 20)
 /* Largest load-average file read. */
 #define CAP_LOADAVG_MAX 4096
-/* The environment variable CAPACITY_VALUE=ENV reads. */
-#define CAP_ENV "ZOLTAN_PLUGINS_CAPACITY_VALUE"
-
-static const zp_param_def cap_params[] = {
-    {"CAPACITY", ZP_PARAM_STRING, "UNIFORM", 0, 0, 0, cap_modes,
-     "where each rank's relative speed comes from; UNIFORM = all equal (nothing changes)"},
-    {"CAPACITY_FILE", ZP_PARAM_STRING, "", 0, 0, ZP_PARAM_KEEP_CASE, NULL,
-     "STATIC: file of 'KEY SPEED' lines, KEY = rank number, host name or *"},
-    {"CAPACITY_VALUE", ZP_PARAM_DOUBLE, "ENV", 0, 0, ZP_PARAM_MIN_OPEN | ZP_PARAM_NO_MAX,
-     cap_env_word, "VALUE: this rank's speed; ENV = read " CAP_ENV},
-    {"CAPACITY_BENCHMARK_SECONDS", ZP_PARAM_DOUBLE, "0.05", 0, 2, ZP_PARAM_MIN_OPEN, NULL,
-     "BENCHMARK: how long the kernel runs at the first balance, seconds"},
-    {"CAPACITY_SMOOTHING", ZP_PARAM_DOUBLE, "0.5", 0, 1, ZP_PARAM_MIN_OPEN, NULL,
-     "MEASURED: weight of a new measurement in the running average"},
-    {"CAPACITY_DEADBAND", ZP_PARAM_DOUBLE, "0.05", 0, 1, ZP_PARAM_MAX_OPEN, NULL,
-     "MEASURED: relative change below which a capacity stays as it was"},
-    {"CAPACITY_LOADAVG", ZP_PARAM_INT, "0", 0, 1, 0, NULL,
-     "1 = divide each capacity by 1 + the external load per rank of its host"},
-    {"CAPACITY_LOADAVG_FILE", ZP_PARAM_STRING, "/proc/loadavg", 0, 0, ZP_PARAM_KEEP_CASE, NULL,
-     "CAPACITY_LOADAVG: file whose first number is the load average; %r = rank"},
-};
-
-static const zp_method cap_layer = {
-    .abi = ZP_METHOD_ABI,
-    .name = "CAPACITY",
-    .summary = "The layer's capacity model (any LB_METHOD, ours or Zoltan's): part sizes in "
-               "proportion to each rank's speed",
-    .params = cap_params,
-    .num_params = sizeof cap_params / sizeof cap_params[0],
-    .param_prefix = "CAPACITY_",
-};
-
-const zp_method *zp_capacity_layer(void) { return &cap_layer; }
-const zp_method *zp_layer_params(void) { return &cap_layer; }
+/* The environment variable CAPACITY_VALUE=ENV reads (zp_internal.h). */
+#define CAP_ENV ZP_CAPACITY_ENV
 
 /* The settings of one call. */
 typedef struct cap_settings {

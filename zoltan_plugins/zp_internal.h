@@ -175,6 +175,10 @@ int zp_partition(zp_record *r, int is_balance, zp_lb_args *a);
 /* The layer's own parameters (CAPACITY*), as a method description that no
  * LB_METHOD selects; zp_find_param looks there first. */
 const zp_method *zp_capacity_layer(void);
+/* The CAPACITY words, NULL-terminated (zp_capacity_params.c). */
+extern const char *const zp_capacity_modes[];
+/* The environment variable that CAPACITY_VALUE=ENV reads. */
+#define ZP_CAPACITY_ENV "ZOLTAN_PLUGINS_CAPACITY_VALUE"
 /* 1 when CAPACITY is not UNIFORM or CAPACITY_LOADAVG is on for r.  Local. */
 int zp_capacity_active(const zp_record *r);
 /* Zoltan_LB_Partition (is_balance 0) or Zoltan_LB_Balance (1) of a native
