@@ -962,7 +962,7 @@ static void wl_hotspot(int n, int nparts, int steps, int reps, int check, int he
       }
       printf("  %8.4f\n", cnt ? sum / cnt : 0.0);
       if (g_csv)
-        fprintf(g_csv, "%s,mean_maxavg_before_balance,-1,%s,%d,%d,%d,%d,%.6f,0,0,0,0,0,0,0\n",
+        fprintf(g_csv, "%s,mean_maxavg_before_balance,-1,%s,%d,%d,%d,%d,%.6f,0,0,0,0,0,0,0,0\n",
                 wname, methods[k].label, pb.size, pb.n, pb.nparts, res[k].ierr,
                 cnt ? sum / cnt : 0.0);
     }

@@ -5,7 +5,7 @@
 # packages are present.
 set -eu
 pkgs="cmake make gcc pkg-config libtrilinos-zoltan-dev libopenmpi-dev openmpi-bin libscotch-dev libptscotch-dev
-libcmocka-dev gnuplot-nox clang-format ${ZP_EXTRA_PACKAGES:-}"
+libcmocka-dev gnuplot-nox clang-format python3-pyzoltan python3-mpi4py ${ZP_EXTRA_PACKAGES:-}"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

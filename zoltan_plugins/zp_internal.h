@@ -127,6 +127,8 @@ typedef struct zp_record {
                                        answer only while it is selected */
   int busy;                         /* >0 while our partition path runs on it */
   zp_capacity_cache cap;            /* the capacity model's measurements */
+  unsigned serial;                  /* 1, 2, ... in creation order, per process */
+  char reported[ZP_VALUE_MAX];      /* method last named by ZOLTAN_PLUGINS_VERBOSE */
 } zp_record;
 
 zp_record *zp_record_find(const struct Zoltan_Struct *zz);

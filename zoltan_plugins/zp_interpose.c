@@ -80,6 +80,61 @@ static void zp_apply_env(ZZ *zz)
   if (m != NULL) ZP_ENTRY(Zoltan_Set_Param_Vec)(zz, "LB_METHOD", m, -1);
 }
 
+/* ---- knowing which method runs ----------------------------------------- */
+
+/*
+ * Zoltan announces every LB_METHOD it accepts at DEBUG_LEVEL >= 1 (its
+ * default) on the debug processor.  The layer gives Zoltan its default
+ * method (RCB) behind our own, and that announcement would be the only trace
+ * of the call and name the method that does *not* run; so Zoltan's is
+ * silenced and the layer prints the line for ours, in the same form.
+ */
+static void zp_native_default_quietly(zp_record *r)
+{
+  const char *level = zp_record_native_get(r, "DEBUG_LEVEL", -1);
+  zp_real_set_param_vec(r->zz, "DEBUG_LEVEL", "0", -1);
+  zp_real_set_param_vec(r->zz, "LB_METHOD", "RCB", -1);
+  /* Zoltan's default level is 1 (ZOLTAN_DEBUG_PARAMS). */
+  zp_real_set_param_vec(r->zz, "DEBUG_LEVEL", level != NULL ? level : "1", -1);
+}
+
+static void zp_announce_method(const zp_record *r, const char *name)
+{
+  if (r->rank == zp_record_native_int(r, "DEBUG_PROCESSOR", 0) &&
+      zp_record_native_int(r, "DEBUG_LEVEL", 1) >= 1) {
+    printf("ZOLTAN Load balancing method = %s (zoltan_plugins %s)\n", name, zp_version());
+    fflush(stdout);
+  }
+}
+
+/*
+ * ZOLTAN_PLUGINS_VERBOSE=1 in the environment: rank 0 of each struct prints
+ * one line on stderr when a balance runs a method other than the one it
+ * last named (so once per struct in the usual run), whatever DEBUG_LEVEL the
+ * application set.  It is the way to know that the library is loaded and
+ * which method really ran, ours or Zoltan's.
+ */
+static void zp_report_method(zp_record *r, const char *entry)
+{
+  const char *v = getenv("ZOLTAN_PLUGINS_VERBOSE"), *name, *kind;
+  if (r == NULL || r->busy != 0 || v == NULL || v[0] == '\0' || strcmp(v, "0") == 0) return;
+  if (r->method != NULL) {
+    name = r->method->name;
+    kind = "zoltan_plugins method";
+  } else {
+    name = zp_record_native_get(r, "LB_METHOD", -1);
+    if (name == NULL) name = "RCB";
+    kind = "Zoltan's own method";
+  }
+  if (strcmp(r->reported, name) == 0) return;
+  snprintf(r->reported, sizeof r->reported, "%s", name);
+  if (r->rank != 0) return;
+  fprintf(stderr, "zoltan_plugins %s: Zoltan struct %u (%d rank%s): %s runs LB_METHOD=%s (%s%s)\n",
+          zp_version(), r->serial, r->size, r->size == 1 ? "" : "s", entry, name, kind,
+          zp_capacity_active(r) ? ", capacity model on" : "");
+  fflush(stderr);
+}
+
 /* ---- creation, copies, destruction ------------------------------------- */
 
 ZZ *ZP_ENTRY(Zoltan_Create)(MPI_Comm communicator)
@@ -186,9 +241,9 @@ int ZP_ENTRY(Zoltan_Set_Param_Vec)(ZZ *zz, const char *name, const char *val, in
       /* Zoltan initialises parts of its struct only when LB_METHOD is set
        * (Zoltan_Serialize copies them); give it its own default once, so
        * that a struct that only ever used our methods is complete. */
-      if (zp_record_native_get(r, "LB_METHOD", -1) == NULL)
-        zp_real_set_param_vec(zz, "LB_METHOD", "RCB", -1);
+      if (zp_record_native_get(r, "LB_METHOD", -1) == NULL) zp_native_default_quietly(r);
       r->method = m;
+      zp_announce_method(r, m->name);
       return ZOLTAN_OK;
     }
     ierr = zp_real_set_param_vec(zz, name, val, index);
@@ -256,6 +311,7 @@ int ZP_ENTRY(Zoltan_LB_Partition)(ZZ *zz, int *changes, int *num_gid_entries, in
                   export_local_ids, export_procs,    export_to_part};
   double t0 = MPI_Wtime();
   int ierr;
+  zp_report_method(r, "Zoltan_LB_Partition");
   if (r != NULL && r->method != NULL && r->busy == 0) {
     r->busy++;
     ierr = zp_partition(r, 0, &a);
@@ -282,6 +338,7 @@ int ZP_ENTRY(Zoltan_LB_Balance)(ZZ *zz, int *changes, int *num_gid_entries, int 
   zp_record *r = zp_record_find(zz);
   double t0 = MPI_Wtime();
   int ierr;
+  zp_report_method(r, "Zoltan_LB_Balance");
   if (r != NULL && r->method != NULL && r->busy == 0) {
     int *import_to_part = NULL, *export_to_part = NULL;
     zp_lb_args a = {changes,           num_gid_entries,   num_lid_entries,  num_import,

@@ -198,6 +198,15 @@ ZP_API int zp_register_method(const zp_method *method);
 ZP_API const zp_method *zp_layer_params(void);
 
 /*
+ * zp_version - the library's version, "MAJOR.MINOR.PATCH", the same as the
+ * ZOLTAN_PLUGINS_VERSION_* macros of zoltan_plugins.h when the header and
+ * the library come from one build.  Not collective; never NULL.  A program
+ * that was built against one version and runs with another (LD_PRELOAD of a
+ * newer library) can compare the two.
+ */
+ZP_API const char *zp_version(void);
+
+/*
  * zp_find_method - the registered method of that name (case-insensitive),
  * or NULL.  Not collective.
  */

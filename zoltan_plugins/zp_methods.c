@@ -3,7 +3,8 @@
  * zp_methods: lists the methods built into libzoltan_plugins and their
  * parameters, then the layer's own (the capacity model).  With --markdown it prints the parameter tables of
  * docs/parameters.md; with --names only the parameter names (used by the
- * test that keeps the docs complete).  Needs no MPI run.
+ * test that keeps the docs complete); with --version the library's version.
+ * Needs no MPI run.
  */
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +57,10 @@ int main(int argc, char **argv)
   size_t i, n = zp_method_count();
   int md = argc > 1 && strcmp(argv[1], "--markdown") == 0;
   int names = argc > 1 && strcmp(argv[1], "--names") == 0;
+  if (argc > 1 && strcmp(argv[1], "--version") == 0) {
+    printf("zp_methods (zoltan_plugins) %s\n", zp_version());
+    return 0;
+  }
   for (i = 0; i < n; i++) print_method(zp_method_at(i), md, names, 0);
   print_method(zp_layer_params(), md, names, 1);
   return 0;

@@ -43,6 +43,9 @@ static void zp_record_free(zp_record *r)
   free(r);
 }
 
+/* Numbers structs for ZOLTAN_PLUGINS_VERBOSE, which names them. */
+static unsigned zp_serial_counter;
+
 zp_record *zp_record_add(struct Zoltan_Struct *zz, MPI_Comm comm)
 {
   zp_record *r, **grown;
@@ -50,6 +53,7 @@ zp_record *zp_record_add(struct Zoltan_Struct *zz, MPI_Comm comm)
   r = calloc(1, sizeof *r);
   if (r == NULL) return NULL;
   r->zz = zz;
+  r->serial = ++zp_serial_counter;
   r->comm = MPI_COMM_NULL;
   r->params = zp_params_create();
   if (r->params == NULL || MPI_Comm_dup(comm, &r->comm) != MPI_SUCCESS) goto fail;

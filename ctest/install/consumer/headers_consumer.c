@@ -8,6 +8,7 @@
  */
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <zoltan.h>
 #include <zoltan_plugins.h> /* the umbrella's first name still works */
@@ -65,6 +66,16 @@ int main(int argc, char **argv)
     fail = 1;
   }
   adaptive_destroy(&t);
+  {
+    /* The installed header and library come from one build. */
+    char hv[32];
+    snprintf(hv, sizeof hv, "%d.%d.%d", ZOLTAN_PLUGINS_VERSION_MAJOR, ZOLTAN_PLUGINS_VERSION_MINOR,
+             ZOLTAN_PLUGINS_VERSION_PATCH);
+    if (strcmp(hv, zp_version()) != 0) {
+      fprintf(stderr, "headers_consumer: header version %s, library %s\n", hv, zp_version());
+      fail = 1;
+    }
+  }
   if (rank == 0 && !fail)
     printf("headers_consumer: %zu methods, ZP_METHOD_ABI %u\n", zp_method_count(), ZP_METHOD_ABI);
   MPI_Finalize();
