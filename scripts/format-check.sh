@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 command -v clang-format >/dev/null 2>&1 || ZP_EXTRA_PACKAGES="${ZP_EXTRA_PACKAGES:-} clang-format" sh scripts/deps.sh
-files=$(git ls-files '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './build*')
+files=$(git ls-files '*.c' '*.h' '*.cpp' 2>/dev/null || find . -name '*.[ch]' -not -path './build*')
 if [ "${FIX:-0}" = 1 ]; then
   # shellcheck disable=SC2086
   clang-format -i $files
