@@ -149,6 +149,16 @@ typedef struct result {
 } result;
 
 static int g_rank;
+static double g_start; /* MPI_Wtime at the start, for the progress lines */
+
+/* A long benchmark says where it is: one line on stderr per workload, with
+ * the seconds since the start (stdout keeps the result tables). */
+static void progress(const char *what, const char *detail)
+{
+  if (g_rank != 0) return;
+  fprintf(stderr, "bench_zoltan [%6.1f s]: %s %s\n", MPI_Wtime() - g_start, what, detail);
+  fflush(stderr);
+}
 static int g_fail;
 static const char *g_methods; /* comma-separated labels to run, NULL = all */
 static int g_scotch_ok;       /* 1 if GRAPH-SCOTCH may run at this rank count */
@@ -803,6 +813,7 @@ static void wl_charm(int reps, int check, int heavy)
   result res[NMETHODS];
   const char *suffix = set_comm(heavy);
   char wname[32];
+  progress("charm", heavy ? "(communication-heavy)" : "");
   snprintf(wname, sizeof wname, "charm%s", suffix);
   problem_alloc(&pb, 32, 8);
   zp_rng_seed(&rng, 1001);
@@ -848,6 +859,8 @@ static void wl_lbtest(int n, int nparts, enum topo t, uint64_t seed, int reps, i
   result res[NMETHODS];
   char cname[64], wname[32];
   snprintf(wname, sizeof wname, "lbtest%s", set_comm(heavy));
+  snprintf(cname, sizeof cname, "(%s, %d objects, %d parts)", topo_name[t], n, nparts);
+  progress(wname, cname);
   problem_alloc(&pb, n, nparts);
   zp_rng_seed(&rng, seed);
   make_topology(&pb, t, &rng);
@@ -870,6 +883,7 @@ static void wl_hotspot(int n, int nparts, int steps, int reps, int check, int he
   problem pb;
   zp_rng rng;
   result res[NMETHODS];
+  progress(wname, "");
   double sum_moved[NMETHODS] = {0}, sum_maxavg[NMETHODS] = {0}, sum_time[NMETHODS] = {0};
   double sum_moved_w[NMETHODS] = {0}, sum_cut[NMETHODS] = {0};
   result mean[NMETHODS];
@@ -1084,6 +1098,7 @@ int main(int argc, char **argv)
              size);
   }
   Zoltan_Initialize(argc, argv, &ver);
+  g_start = MPI_Wtime();
   if (g_rank == 0) {
     g_csv = fopen(csv, "w");
     if (g_csv)

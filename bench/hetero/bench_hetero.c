@@ -508,7 +508,14 @@ int main(int argc, char **argv)
     printf("bench_hetero %s: %d ranks (each plays one machine), %d cells, %d steps%s; modelled "
            "step time = work / speed in time units, 1%% noise\n",
            o.scenario, size, o.cells, o.steps, dir[0] ? "" : " (no scratch folder!)");
-  for (i = 0; i < nmodes; i++) run(&o, modes[i], dir, &r[i]);
+  for (i = 0; i < nmodes; i++) {
+    /* Progress on stderr; the results follow on stdout at the end. */
+    if (rank == 0) {
+      fprintf(stderr, "bench_hetero: run %d of %d: %s\n", i + 1, nmodes, mode_name[modes[i]]);
+      fflush(stderr);
+    }
+    run(&o, modes[i], dir, &r[i]);
+  }
   ref = r[0].last_step;
   if (rank == 0) {
     for (i = 0; i < nmodes; i++) print_result(&o, modes[i], &r[i], ref, ideal, csv);
