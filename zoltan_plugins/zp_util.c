@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "zp_internal.h"
-#include "zp_version.h"
 
 /* Trim src into dst (cap bytes), upper-casing when upper is 1. */
 static int zp_copy_trimmed(const char *src, char *dst, size_t cap, int upper)
@@ -115,5 +114,3 @@ void zp_warn(const char *where, const char *fmt, ...)
   zp_vmessage("WARNING", where, fmt, ap);
   va_end(ap);
 }
-
-const char *zp_version(void) { return ZP_VERSION_STRING; }
