@@ -3,10 +3,7 @@
 # three_ways.sh NP MPIEXEC-AND-FLAGS... -- PLAIN LINKED LIB
 # For Zoltan's own methods, an application must print the same assignment
 # digest built without our library, linked with it, and with it preloaded.
-np=$1; shift
-launcher=""
-while [ "$1" != "--" ]; do launcher="$launcher $1"; shift; done
-shift
+. "$(dirname "$0")/../common/launcher_args.sh"
 plain=$1 linked=$2 lib=$3 here=$(dirname "$0")
 status=0
 tmp=$(mktemp -d)

@@ -4,10 +4,7 @@
 # For each native method, the import/export lists of the same application
 # must be identical byte for byte: without the layer, linked with it, and
 # with it preloaded.
-np=$1; shift
-launcher=""
-while [ "$1" != "--" ]; do launcher="$launcher $1"; shift; done
-shift
+. "$(dirname "$0")/../common/launcher_args.sh"
 plain=$1 linked=$2 lib=$3 here=$(dirname "$0")
 status=0
 tmp=$(mktemp -d)

@@ -5,10 +5,7 @@
 # library preloaded: zp_py_app.py's digest of the whole assignment for RCB
 # (pyzoltan's default), RIB and HSFC, and the whole output of pyzoltan's own
 # example geometric_partitioner.py (Debian's file, run unmodified).
-np=$1; shift
-launcher=""
-while [ "$1" != "--" ]; do launcher="$launcher $1"; shift; done
-shift
+. "$(dirname "$0")/../common/launcher_args.sh"
 py=$1 lib=$2 app=$3 here=$(dirname "$0")
 status=0
 tmp=$(mktemp -d)
