@@ -393,37 +393,6 @@ int zp_capacity_apply(zp_context *c)
   return ierr;
 }
 
-int zp_capacity_native(zp_record *r, int is_balance, zp_lb_args *a)
-{
-  zp_context c;
-  int ierr;
-  zp_ctx_init(&c, r, is_balance);
-  /* Nothing half-built reaches the application after an error. */
-  *a->changes = 0;
-  *a->num_import = *a->num_export = -1;
-  *a->import_gids = *a->import_lids = *a->export_gids = *a->export_lids = NULL;
-  *a->import_procs = *a->export_procs = NULL;
-  if (a->import_to_part != NULL) *a->import_to_part = NULL;
-  if (a->export_to_part != NULL) *a->export_to_part = NULL;
-  c.obj_wgt_dim = zp_record_native_int(r, "OBJ_WEIGHT_DIM", 0);
-  c.wdim = c.obj_wgt_dim > 0 ? c.obj_wgt_dim : 1;
-  c.debug_level = zp_record_native_int(r, "DEBUG_LEVEL", 1);
-  c.debug_proc = zp_record_native_int(r, "DEBUG_PROCESSOR", 0);
-  ierr = zp_agree(&c, zp_build_part_dist(&c));
-  if (ierr >= 0) ierr = zp_build_part_sizes(&c);
-  if (ierr >= 0) ierr = zp_capacity_apply(&c);
-  if (ierr >= 0) ierr = zp_agree(&c, zp_native_set_sizes(&c, c.part_sizes));
-  if (ierr < 0) {
-    zp_native_restore_sizes(r);
-    zp_ctx_free(&c);
-    return ierr;
-  }
-  ierr = is_balance ? zp_real_lb_balance(r->zz, a) : zp_real_lb_partition(r->zz, a);
-  zp_native_restore_sizes(r);
-  zp_ctx_free(&c);
-  return ierr;
-}
-
 int zp_capacity_of(struct Zoltan_Struct *zz, double *capacity)
 {
   const zp_record *r = zp_record_find(zz);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The parameters of the layer's capacity model (zp_capacity.c), apart from
- * the model itself so that the parameter code (and its fuzz harness) can
- * know them without the partition path.
+ * The layer's own parameters, which apply whatever LB_METHOD is: the
+ * capacity model (zp_capacity.c) and the load database (zp_loaddb.c).  They
+ * live apart from the code that uses them so that the parameter code (and
+ * its fuzz harness) can know them without the partition path.
  */
 #include <stddef.h>
 
@@ -41,5 +42,35 @@ static const zp_method cap_layer = {
     .param_prefix = "CAPACITY_",
 };
 
-const zp_method *zp_capacity_layer(void) { return &cap_layer; }
+const char *const zp_loaddb_sources[] = {"CALLBACK", "MEASURED", "BOTH", NULL};
+
+static const zp_param_def ldb_params[] = {
+    {"OBJ_WEIGHT_SOURCE", ZP_PARAM_STRING, "CALLBACK", 0, 0, 0, zp_loaddb_sources,
+     "what methods balance: CALLBACK = the weight callbacks; MEASURED = the loads reported "
+     "through adaptive_report_objects (unmeasured objects get the mean); BOTH = measured where "
+     "reported, callback weights scaled to measured units elsewhere"},
+    {"OBJ_WEIGHT_WINDOW", ZP_PARAM_INT, "3", 1, 1000, 0, NULL,
+     "MEASURED, BOTH: an object's weight is the mean of its reports over the newest this many "
+     "steps since the last balance (the trigger keeps ADAPTIVE_OBJ_HISTORY of them, default 4)"},
+    {"LB_DUMP_FILE", ZP_PARAM_STRING, "", 0, 0, ZP_PARAM_KEEP_CASE, NULL,
+     "file to which rank 0 appends, at every balance, the objects, weights, parts, coordinates "
+     "and edges the method saw (docs/loaddb.md); empty = none"},
+};
+
+static const zp_method ldb_layer = {
+    .abi = ZP_METHOD_ABI,
+    .name = "LOADDB",
+    .summary = "The layer's load database (any LB_METHOD, ours or Zoltan's): measured object "
+               "loads as weights, and dumps of every balance for zp_lbsim",
+    .params = ldb_params,
+    .num_params = sizeof ldb_params / sizeof ldb_params[0],
+    .param_prefix = "LOADDB_",
+};
+
 const zp_method *zp_layer_params(void) { return &cap_layer; }
+
+const zp_method *zp_layer_param_group(size_t i)
+{
+  static const zp_method *const groups[] = {&cap_layer, &ldb_layer};
+  return i < sizeof groups / sizeof groups[0] ? groups[i] : NULL;
+}

@@ -18,6 +18,7 @@ void zp_ctx_init(zp_context *c, zp_record *r, int is_balance)
 
 void zp_ctx_free(zp_context *c)
 {
+  zp_loaddb_release(c);
   void *arrays[] = {c->tol,   c->pdist,    c->part_sizes, c->gids,   c->lids, c->w,
                     c->parts, c->in_parts, c->coords,     c->nedges, c->nbr,  c->ewgts};
   size_t i;
@@ -80,7 +81,8 @@ int zp_read_settings(zp_context *c)
   c->tol = malloc((size_t)c->wdim * sizeof *c->tol);
   if (c->tol == NULL) return ZOLTAN_MEMERR;
   for (d = 0; d < c->wdim; d++) c->tol[d] = zp_record_native_double(r, "IMBALANCE_TOL", d, 1.1);
-  if (c->return_lists == ZP_RL_CANDIDATES) {
+  /* A native method (r->method NULL) answers CANDIDATE_LISTS itself. */
+  if (c->return_lists == ZP_RL_CANDIDATES && r->method != NULL) {
     zp_error(c->yo,
              "RETURN_LISTS = CANDIDATE_LISTS is for matching methods; LB_METHOD %s does not "
              "produce candidates",

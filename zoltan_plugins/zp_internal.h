@@ -174,19 +174,33 @@ int zp_partition(zp_record *r, int is_balance, zp_lb_args *a);
 
 /* --- the capacity model (zp_capacity.c) -------------------------------- */
 
-/* The layer's own parameters (CAPACITY*), as a method description that no
- * LB_METHOD selects; zp_find_param looks there first. */
-const zp_method *zp_capacity_layer(void);
 /* The CAPACITY words, NULL-terminated (zp_capacity_params.c). */
 extern const char *const zp_capacity_modes[];
 /* The environment variable that CAPACITY_VALUE=ENV reads. */
 #define ZP_CAPACITY_ENV "ZOLTAN_PLUGINS_CAPACITY_VALUE"
 /* 1 when CAPACITY is not UNIFORM or CAPACITY_LOADAVG is on for r.  Local. */
 int zp_capacity_active(const zp_record *r);
+
+/* --- the load database (zp_loaddb.c, zp_dump.c) ------------------------ */
+
+/* The OBJ_WEIGHT_SOURCE words, NULL-terminated, in the order of
+ * loaddb_core.h's LOADDB_* modes (zp_capacity_params.c). */
+extern const char *const zp_loaddb_sources[];
+/* OBJ_WEIGHT_SOURCE of r as a LOADDB_* mode (0 = CALLBACK).  Local. */
+int zp_loaddb_mode(const zp_record *r);
+/* 1 when LB_DUMP_FILE names a file for r.  Local. */
+int zp_dump_active(const zp_record *r);
+
+/* --- native methods under the layer's features (zp_native.c) ---------- */
+
+/* 1 when a native method must run through zp_layer_native: the capacity
+ * model, measured weights or dumps are on for r.  Local. */
+int zp_layer_active(const zp_record *r);
 /* Zoltan_LB_Partition (is_balance 0) or Zoltan_LB_Balance (1) of a native
- * method with the capacities composed into the part sizes.  Call it only
- * when zp_capacity_active(r).  Collective. */
-int zp_capacity_native(zp_record *r, int is_balance, zp_lb_args *a);
+ * method with the capacities composed into the part sizes, the measured
+ * loads as weights and the balance dumped, as r's parameters ask.  Call it
+ * only when zp_layer_active(r).  Collective. */
+int zp_layer_native(zp_record *r, int is_balance, zp_lb_args *a);
 
 /* --- the real Zoltan entry points (zp_real.c) --------------------------- */
 

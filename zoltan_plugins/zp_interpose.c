@@ -316,9 +316,9 @@ int ZP_ENTRY(Zoltan_LB_Partition)(ZZ *zz, int *changes, int *num_gid_entries, in
     r->busy++;
     ierr = zp_partition(r, 0, &a);
     r->busy--;
-  } else if (r != NULL && r->busy == 0 && zp_capacity_active(r)) {
+  } else if (r != NULL && r->busy == 0 && zp_layer_active(r)) {
     r->busy++;
-    ierr = zp_capacity_native(r, 0, &a);
+    ierr = zp_layer_native(r, 0, &a);
     r->busy--;
   } else {
     if (r) r->busy++;
@@ -366,8 +366,8 @@ int ZP_ENTRY(Zoltan_LB_Balance)(ZZ *zz, int *changes, int *num_gid_entries, int 
                     export_procs,
                     NULL};
     if (r) r->busy++;
-    ierr = (r != NULL && r->busy == 1 && zp_capacity_active(r)) ? zp_capacity_native(r, 1, &a)
-                                                                : zp_real_lb_balance(zz, &a);
+    ierr = (r != NULL && r->busy == 1 && zp_layer_active(r)) ? zp_layer_native(r, 1, &a)
+                                                             : zp_real_lb_balance(zz, &a);
     if (r) r->busy--;
   }
   zp_notify(r, MPI_Wtime() - t0, ierr);

@@ -198,6 +198,15 @@ ZP_API int zp_register_method(const zp_method *method);
 ZP_API const zp_method *zp_layer_params(void);
 
 /*
+ * zp_layer_param_group - the i-th group of the layer's own parameters,
+ * each described as a method that no LB_METHOD selects: 0 is the capacity
+ * model (what zp_layer_params returns), 1 the load database
+ * (OBJ_WEIGHT_SOURCE, OBJ_WEIGHT_WINDOW, LB_DUMP_FILE; name "LOADDB").
+ * Not collective.  Returns NULL past the last group.
+ */
+ZP_API const zp_method *zp_layer_param_group(size_t i);
+
+/*
  * zp_version - the library's version, "MAJOR.MINOR.PATCH", the same as the
  * ZOLTAN_PLUGINS_VERSION_* macros of zoltan_plugins.h when the header and
  * the library come from one build.  Not collective; never NULL.  A program

@@ -32,11 +32,20 @@ static void troff(const char *text)
   }
 }
 
+/* The heading of a group of the layer's own parameters. */
+static const char *layer_title(const zp_method *m)
+{
+  return strcmp(m->name, "CAPACITY") == 0 ? "the capacity model" : "the load database";
+}
+
 /* One method (or the layer's parameters) as a man page subsection. */
 static void print_method_man(const zp_method *m, int layer)
 {
   size_t j;
-  printf(".SS %s\n", layer ? "Every LB_METHOD: the capacity model" : m->name);
+  if (layer)
+    printf(".SS Every LB_METHOD: %s\n", layer_title(m));
+  else
+    printf(".SS %s\n", m->name);
   troff(m->summary);
   printf(".\n");
   if (m->num_params == 0) printf(".PP\nNo parameters of its own.\n");
@@ -66,7 +75,7 @@ static void print_method(const zp_method *m, int md, int names, int layer)
   }
   if (md) {
     if (layer)
-      printf("### Every LB_METHOD: the capacity model\n\n%s.\n\n", m->summary);
+      printf("### Every LB_METHOD: %s\n\n%s.\n\n", layer_title(m), m->summary);
     else
       printf("### LB_METHOD=%s\n\n%s.\n\n", m->name, m->summary);
     if (m->num_params == 0) {
@@ -100,7 +109,7 @@ static void print_man_section(void)
   printf("Set with Zoltan_Set_Param (or a zdrive deck's \\fIZoltan Parameters\\fR line). "
          "Values are case-insensitive except file names; DEFAULT restores the default.\n");
   for (i = 0; i < n; i++) print_method_man(zp_method_at(i), 0);
-  print_method_man(zp_layer_params(), 1);
+  for (i = 0; zp_layer_param_group(i) != NULL; i++) print_method_man(zp_layer_param_group(i), 1);
 }
 
 /* The whole zp_methods(1) page. */
@@ -150,6 +159,7 @@ int main(int argc, char **argv)
     return 0;
   }
   for (i = 0; i < n; i++) print_method(zp_method_at(i), md, names, 0);
-  print_method(zp_layer_params(), md, names, 1);
+  for (i = 0; zp_layer_param_group(i) != NULL; i++)
+    print_method(zp_layer_param_group(i), md, names, 1);
   return 0;
 }

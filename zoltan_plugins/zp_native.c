@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loaddb_core.h"
 #include "zp_partition_internal.h"
 
 static int zp_is_one_of(const char *method, const char *const *names)
@@ -276,4 +277,55 @@ int zp_ctx_run_base(zp_context *c, const char *method, const double *part_sizes,
     return ZOLTAN_FATAL;
   }
   return zp_run_base_serial(c, m, part_sizes, new_part, who);
+}
+
+/* ---- native methods under the layer's features --------------------------- */
+
+int zp_layer_active(const zp_record *r)
+{
+  return r != NULL &&
+         (zp_capacity_active(r) || zp_loaddb_mode(r) != LOADDB_CALLBACK || zp_dump_active(r));
+}
+
+/* What zp_layer_native does before Zoltan's call; *sizes_given is 1 when
+ * Zoltan's part sizes were replaced.  Collective; the outcome is agreed. */
+static int zp_layer_prepare(zp_context *c, int *sizes_given)
+{
+  zp_record *r = c->r;
+  const char *method = zp_record_native_get(r, "LB_METHOD", -1);
+  int ierr = zp_agree(c, zp_read_settings(c));
+  if (ierr >= 0) ierr = zp_agree(c, zp_build_part_dist(c));
+  if (ierr >= 0) ierr = zp_build_part_sizes(c);
+  if (ierr >= 0 && zp_capacity_active(r)) {
+    ierr = zp_capacity_apply(c);
+    if (ierr >= 0) ierr = zp_agree(c, zp_native_set_sizes(c, c->part_sizes));
+    *sizes_given = 1;
+  }
+  /* The objects are read once more only when measured weights or a dump
+   * need them. */
+  if (ierr >= 0 && (zp_loaddb_mode(r) != LOADDB_CALLBACK || zp_dump_active(r)))
+    ierr = zp_agree(c, zp_gather_objects(c));
+  if (ierr >= 0) ierr = zp_loaddb_apply(c);
+  if (ierr >= 0 && zp_dump_active(r)) ierr = zp_dump_write(c, method != NULL ? method : "RCB");
+  return ierr;
+}
+
+int zp_layer_native(zp_record *r, int is_balance, zp_lb_args *a)
+{
+  zp_context c;
+  int ierr, sizes_given = 0;
+  zp_ctx_init(&c, r, is_balance);
+  /* Nothing half-built reaches the application after an error. */
+  *a->changes = 0;
+  *a->num_import = *a->num_export = -1;
+  *a->import_gids = *a->import_lids = *a->export_gids = *a->export_lids = NULL;
+  *a->import_procs = *a->export_procs = NULL;
+  if (a->import_to_part != NULL) *a->import_to_part = NULL;
+  if (a->export_to_part != NULL) *a->export_to_part = NULL;
+  ierr = zp_layer_prepare(&c, &sizes_given);
+  if (ierr >= 0) ierr = is_balance ? zp_real_lb_balance(r->zz, a) : zp_real_lb_partition(r->zz, a);
+  if (sizes_given) zp_native_restore_sizes(r);
+  /* Gives the application its callbacks back (zp_loaddb_release). */
+  zp_ctx_free(&c);
+  return ierr;
 }

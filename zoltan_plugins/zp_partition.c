@@ -31,9 +31,11 @@ static int zp_prepare(zp_context *c, zp_lb_args *a, int *warn)
   if (ierr >= 0) ierr = zp_agree_step(c, zp_build_part_sizes(c), warn);
   if (ierr >= 0) ierr = zp_agree_step(c, zp_capacity_apply(c), warn);
   if (ierr >= 0) ierr = zp_agree_step(c, zp_gather_objects(c), warn);
+  if (ierr >= 0) ierr = zp_agree_step(c, zp_loaddb_apply(c), warn);
   c->needs = zp_method_needs(m, r->params);
   snprintf(who, sizeof who, "LB_METHOD %s", m->name);
   if (ierr >= 0) ierr = zp_agree_step(c, zp_gather_inputs(c, c->needs, who), warn);
+  if (ierr >= 0 && zp_dump_active(r)) ierr = zp_agree_step(c, zp_dump_write(c, m->name), warn);
   if (ierr >= 0 && m->create != NULL && r->state_owner != m) {
     int e = m->create(&r->state);
     if (e == ZOLTAN_OK) r->state_owner = m;

@@ -12,6 +12,8 @@
  *   zp_remap.c      REMAP: relabel a centralised method's parts
  *   zp_native.c     base methods run by a distributed method (zp_ctx_run_base)
  *   zp_capacity.c   the capacity model: rank capacities into part sizes
+ *   zp_loaddb.c     the load database: measured object loads as weights
+ *   zp_dump.c       LB_DUMP_FILE: what each balance saw, for zp_lbsim
  *   zp_lists.c      import/export lists, migration, debug output
  * Errors are collective: a rank that finds bad input prints why, and every
  * rank returns an error after the next agreement, so that no rank waits in
@@ -102,6 +104,10 @@ struct zp_context {
   /* Hypergraph callbacks, only tried before Zoltan's PHG runs as a base. */
   int hgraph_checked;    /* 1 once the hypergraph callbacks were called */
   int hgraph_registered; /* 1 when some rank registered them */
+
+  /* The load database's callbacks in front of the application's for the
+   * length of the call (zp_loaddb.c), or NULL. */
+  struct zp_ldb_wrap *ldb;
 };
 
 /* ---- the context (zp_context.c) ------------------------------------------ */
@@ -178,6 +184,20 @@ void zp_native_restore_sizes(zp_record *r);
  * zp_build_part_sizes), when the capacity model is active.  Collective; the
  * outcome is agreed. */
 int zp_capacity_apply(zp_context *c);
+
+/* ---- the load database (zp_loaddb.c, zp_dump.c) ------------------------- */
+
+/* With OBJ_WEIGHT_SOURCE other than CALLBACK: the measured loads (after
+ * zp_gather_objects) into the first weight of c->w, and the layer's object
+ * callbacks in front of the application's until zp_loaddb_release, so that
+ * Zoltan's methods see them too.  Collective; the outcome is agreed. */
+int zp_loaddb_apply(zp_context *c);
+/* Give the application its object callbacks and OBJ_WEIGHT_DIM back, if
+ * zp_loaddb_apply replaced them.  Local; zp_ctx_free calls it. */
+void zp_loaddb_release(zp_context *c);
+/* With LB_DUMP_FILE set: append what method is about to see to the file
+ * (rank 0 writes).  Collective; the outcome is agreed. */
+int zp_dump_write(zp_context *c, const char *method);
 
 /* ---- REMAP (zp_remap.c) -------------------------------------------------- */
 

@@ -248,23 +248,31 @@ const zp_method *zp_find_method(const char *name)
   return NULL;
 }
 
-int zp_find_param(const char *clean_name, zp_param_ref *ref)
+/* Looks clean_name up among m's parameters. */
+static int zp_find_param_in(const zp_method *m, const char *clean_name, zp_param_ref *ref)
 {
-  size_t i, j;
-  zp_builtin_init();
-  /* The layer's own parameters first, then every method's. */
-  for (i = 0; i <= zp_num_methods; i++) {
-    const zp_method *m = i == 0 ? zp_capacity_layer() : zp_methods[i - 1];
-    for (j = 0; j < m->num_params; j++) {
-      if (strcmp(m->params[j].name, clean_name) == 0) {
-        if (ref) {
-          ref->method = m;
-          ref->def = &m->params[j];
-        }
-        return 1;
+  size_t j;
+  for (j = 0; j < m->num_params; j++) {
+    if (strcmp(m->params[j].name, clean_name) == 0) {
+      if (ref) {
+        ref->method = m;
+        ref->def = &m->params[j];
       }
+      return 1;
     }
   }
+  return 0;
+}
+
+int zp_find_param(const char *clean_name, zp_param_ref *ref)
+{
+  size_t i;
+  zp_builtin_init();
+  /* The layer's own parameters first, then every method's. */
+  for (i = 0; zp_layer_param_group(i) != NULL; i++)
+    if (zp_find_param_in(zp_layer_param_group(i), clean_name, ref)) return 1;
+  for (i = 0; i < zp_num_methods; i++)
+    if (zp_find_param_in(zp_methods[i], clean_name, ref)) return 1;
   return 0;
 }
 
