@@ -133,6 +133,9 @@ static const method methods[] = {
      * the benchmark balances every step, where the paper balances every
      * sigma-plus iterations. */
     {"ULBA-RCB-a0.1", "ULBA", "ULBA_ALPHA", "0.1", NULL, NULL, 1, 1},
+    /* The advisor: tries the methods its rules name and keeps the one with
+     * the smallest modelled step (edge weight = message cost, as here). */
+    {"AUTO", "AUTO", "AUTOLB_REEVALUATE", "1", NULL, NULL, 1, 0},
 };
 #define NMETHODS ((int)(sizeof methods / sizeof methods[0]))
 
@@ -681,6 +684,59 @@ static void check_promises(const char *cname, const problem *pb, const method *m
  * (states[m]); otherwise all start from pb->part.  kept (NMETHODS entries,
  * or NULL) holds the structs of the stateful methods across steps; without
  * it they are skipped. */
+/* ---- AUTO against the best single method ----------------------------------- */
+
+#define BZ_MAX_AUTO 64
+/* One comparison: a case, AUTO's figure and the best other method's. */
+static struct {
+  char name[96];
+  int best;
+  double best_v, auto_v;
+} g_auto[BZ_MAX_AUTO];
+static int g_nauto;
+
+/* Records AUTO's figure v[AUTO] against the smallest v[k] of the methods
+ * that ran (v < 0: did not run), and prints the line.  Rank 0. */
+static void auto_record(const char *name, const double *v)
+{
+  int a = -1, best = -1;
+  for (int k = 0; k < NMETHODS; k++) {
+    if (!strcmp(methods[k].label, "AUTO")) {
+      a = k;
+      continue;
+    }
+    if (v[k] >= 0.0 && (best < 0 || v[k] < v[best])) best = k;
+  }
+  if (g_rank != 0 || a < 0 || best < 0 || v[a] < 0.0 || g_nauto == BZ_MAX_AUTO) return;
+  snprintf(g_auto[g_nauto].name, sizeof g_auto[0].name, "%s", name);
+  g_auto[g_nauto].best = best;
+  g_auto[g_nauto].best_v = v[best];
+  g_auto[g_nauto].auto_v = v[a];
+  printf("   AUTO: %.1f us, best single method %s %.1f us: ratio %.4f\n", v[a], methods[best].label,
+         v[best], v[best] > 0 ? v[a] / v[best] : 0.0);
+  g_nauto++;
+}
+
+/* The table of every comparison, and how many are within 5%.  Rank 0. */
+static void auto_summary(void)
+{
+  int within = 0;
+  double worst = 0.0;
+  if (g_rank != 0 || g_nauto == 0) return;
+  printf(
+      "\n== AUTO against the best single method of each case (modelled us; ratio = AUTO / best)\n");
+  printf("   %-44s %-16s %12s %12s %8s\n", "case", "best method", "best", "AUTO", "ratio");
+  for (int i = 0; i < g_nauto; i++) {
+    double r = g_auto[i].best_v > 0 ? g_auto[i].auto_v / g_auto[i].best_v : 1.0;
+    printf("   %-44s %-16s %12.1f %12.1f %8.4f\n", g_auto[i].name, methods[g_auto[i].best].label,
+           g_auto[i].best_v, g_auto[i].auto_v, r);
+    within += r <= 1.05;
+    if (r > worst) worst = r;
+  }
+  printf("   AUTO within 5%% of the best on %d of %d cases; worst ratio %.4f\n", within, g_nauto,
+         worst);
+}
+
 static void run_case(problem *pb, const char *workload, const char *cname, int step, int reps,
                      int check, int **states, result *out, struct Zoltan_Struct **kept)
 {
@@ -744,6 +800,14 @@ static void run_case(problem *pb, const char *workload, const char *cname, int s
   if (scatter) fclose(scatter);
   free(input);
   free(np);
+  {
+    double a[NMETHODS];
+    for (int k = 0; k < NMETHODS; k++) a[k] = out[k].ierr >= 0 ? out[k].model : -1.0;
+    char name[96];
+    snprintf(name, sizeof name, "%s %s%s", workload, cname, step >= 0 ? " step" : "");
+    if (step >= 0) snprintf(name + strlen(name), sizeof name - strlen(name), " %d", step);
+    auto_record(name, a);
+  }
 }
 
 /* ---- workloads ------------------------------------------------------------- */
@@ -811,6 +875,7 @@ static void wl_charm(int reps, int check, int heavy)
   problem pb;
   zp_rng rng;
   result res[NMETHODS];
+  double totals[NMETHODS];
   const char *suffix = set_comm(heavy);
   char wname[32];
   progress("charm", heavy ? "(communication-heavy)" : "");
@@ -834,16 +899,23 @@ static void wl_charm(int reps, int check, int heavy)
            "   calls charged):\n",
            g_msg_cost);
     printf("   %-15s %10.1f us/iter  ratio 1.000\n", "no balancing", t_none);
+    for (int k = 0; k < NMETHODS; k++) totals[k] = -1.0;
     for (int k = 0; k < NMETHODS; k++) {
       if (res[k].ierr < 0) continue;
       double t_bal = model_time(&pb, states[k]);
       double per = (500.0 * t_none + 1500.0 * t_bal + 3.0 * 1e6 * res[k].time) / 2000.0;
       printf("   %-15s %10.1f us/iter  ratio %.3f  (balanced iteration %.1f us)\n",
              methods[k].label, per, per / t_none, t_bal);
+      totals[k] = per;
       if (g_csv)
         fprintf(g_csv, "%s,modelled_us_per_iter,-1,%s,%d,%d,%d,%d,%.3f,%.3f,0,0,0,0,0,0,%.3f\n",
                 wname, methods[k].label, pb.size, pb.n, pb.nparts, res[k].ierr, per, t_none, per);
     }
+  }
+  if (g_rank == 0) {
+    char name[96];
+    snprintf(name, sizeof name, "%s total (2000 iterations, 3 calls)", wname);
+    auto_record(name, totals);
   }
   for (int k = 0; k < NMETHODS; k++) free(states[k]);
   free(states);
@@ -1130,6 +1202,7 @@ int main(int argc, char **argv)
   if (only && !strcmp(only, "scaling")) set_comm(0);
   if (only && !strcmp(only, "scaling"))
     wl_scaling(scale_n > 0 ? scale_n : quick ? 1024 : 16384, reps, check);
+  auto_summary();
   if (g_csv) fclose(g_csv);
   MPI_Allreduce(MPI_IN_PLACE, &g_fail, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (g_rank == 0) printf("\nbench_zoltan: %s\n", g_fail ? "FAILED" : "all checks passed");

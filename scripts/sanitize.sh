@@ -104,7 +104,7 @@ for stage in $stages; do
     echo "== sanitize: libFuzzer harnesses in $fuzz_build, ${fuzz_runs} runs from seed ${fuzz_seed} (at most ${fuzz_seconds}s) each"
     fuzz_limits="-max_total_time=$fuzz_seconds"
     [ "$fuzz_runs" -gt 0 ] && fuzz_limits="$fuzz_limits -runs=$fuzz_runs -seed=$fuzz_seed"
-    harnesses="fuzz_param_value fuzz_zdrive_deck fuzz_chaco fuzz_mtx fuzz_loaddb_dump"
+    harnesses="fuzz_param_value fuzz_zdrive_deck fuzz_chaco fuzz_mtx fuzz_loaddb_dump fuzz_advisor_hints"
     CC=clang cmake -S . -B "$fuzz_build" -DZP_FUZZ=ON -DZP_BUILD_TESTS=OFF >/dev/null
     # shellcheck disable=SC2086
     cmake --build "$fuzz_build" -j "$jobs" --target $harnesses >/dev/null

@@ -55,6 +55,10 @@ static const zp_param_def ldb_params[] = {
     {"LB_DUMP_FILE", ZP_PARAM_STRING, "", 0, 0, ZP_PARAM_KEEP_CASE, NULL,
      "file to which rank 0 appends, at every balance, the objects, weights, parts, coordinates "
      "and edges the method saw (docs/loaddb.md); empty = none"},
+    {"LB_HINTS_FILE", ZP_PARAM_STRING, "", 0, 0, ZP_PARAM_KEEP_CASE, NULL,
+     "LB_METHOD=AUTO: file read at the first balance (its method is used when it applies) and "
+     "rewritten by rank 0 at every AUTO decision with the traits measured and the choice "
+     "(docs/loaddb.md); empty = none"},
 };
 
 static const zp_method ldb_layer = {

@@ -136,7 +136,7 @@ static int dump_params(const zp_context *c, loaddb_dump *d)
 
 /* Root: the gathered records into d, in global-ID order. */
 static int dump_unpack(const zp_context *c, int gdim, int edim, const int *counts,
-                       const ZOLTAN_ID_TYPE *ids, const double *dbl, loaddb_dump *d)
+                       const ZOLTAN_ID_TYPE *ids, const double *dbl, loaddb_dump *d, size_t **perm)
 {
   int P = c->r->size, rank, g = c->ngid;
   size_t N = 0, E = 0, i, k, q, nd = dump_obj_doubles(c, gdim), o = 0, io = 0, dd = 0;
@@ -212,6 +212,11 @@ static int dump_unpack(const zp_context *c, int gdim, int edim, const int *count
   }
   d->adj_start[N] = E;
   ierr = ZOLTAN_OK;
+  /* The caller may want to place other gathered arrays in ID order. */
+  if (perm != NULL) {
+    *perm = order;
+    order = NULL;
+  }
 End:
   free(first_id);
   free(first_dbl);
@@ -225,58 +230,66 @@ End:
   return ierr;
 }
 
-/* Root: the header fields, the parameters, the records; then the file. */
-static int dump_root(const zp_context *c, const char *method, int gdim, int edim, const int *counts,
-                     const ZOLTAN_ID_TYPE *ids, const double *dbl)
+/* Root: the header fields, the parameters and the records into d, which
+ * owns all of it. */
+static int dump_build(const zp_context *c, const char *method, int gdim, int edim,
+                      const int *counts, const ZOLTAN_ID_TYPE *ids, const double *dbl,
+                      loaddb_dump *d, size_t **perm)
 {
-  loaddb_dump d;
-  const char *fname = NULL;
-  FILE *f;
-  int ierr;
-  memset(&d, 0, sizeof d);
-  zp_param_string(c->r->params, "LB_DUMP_FILE", &fname);
-  d.seq = ++dump_seq;
-  snprintf(d.method, sizeof d.method, "%s", method);
-  d.ranks = c->r->size;
-  d.parts = c->nparts;
-  d.ngid = c->ngid;
-  d.wdim = c->wdim;
-  d.gdim = gdim;
-  d.edim = edim;
-  d.tol = c->tol;
-  d.sizes_set = c->sizes_set;
-  d.sizes = c->part_sizes;
-  ierr = dump_params(c, &d);
-  if (ierr >= 0) ierr = dump_unpack(c, gdim, edim, counts, ids, dbl, &d);
-  if (ierr >= 0) {
-    f = fopen(fname, "a");
-    if (f == NULL) {
-      zp_error(c->yo, "LB_DUMP_FILE: cannot open '%s' for appending", fname);
-      ierr = ZOLTAN_FATAL;
-    } else {
-      int w = loaddb_dump_write(f, &d);
-      if (fclose(f) != 0 || w != 0) {
-        zp_error(c->yo, "LB_DUMP_FILE: writing '%s' failed (disk full?)", fname);
-        ierr = ZOLTAN_FATAL;
-      }
-    }
-  }
-  /* tol and sizes belong to the context. */
-  d.tol = NULL;
-  d.sizes = NULL;
-  loaddb_dump_free(&d);
-  return ierr;
+  size_t ns = (size_t)c->nparts * (size_t)c->wdim;
+  snprintf(d->method, sizeof d->method, "%s", method);
+  d->ranks = c->r->size;
+  d->parts = c->nparts;
+  d->ngid = c->ngid;
+  d->wdim = c->wdim;
+  d->gdim = gdim;
+  d->edim = edim;
+  d->sizes_set = c->sizes_set;
+  d->tol = malloc((size_t)c->wdim * sizeof *d->tol);
+  d->sizes = malloc((ns + 1) * sizeof *d->sizes);
+  if (d->tol == NULL || d->sizes == NULL) return ZOLTAN_MEMERR;
+  memcpy(d->tol, c->tol, (size_t)c->wdim * sizeof *d->tol);
+  memcpy(d->sizes, c->part_sizes, ns * sizeof *d->sizes);
+  if (dump_params(c, d) < 0) return ZOLTAN_MEMERR;
+  return dump_unpack(c, gdim, edim, counts, ids, dbl, d, perm);
 }
 
-int zp_dump_write(zp_context *c, const char *method)
+/* Room on the root for the gathered records, with the displacements of
+ * each rank's part; ZOLTAN_FATAL when they exceed one MPI count. */
+static int dump_room(const zp_context *c, const int *counts, int *cid, ZOLTAN_ID_TYPE **all_ids,
+                     double **all_dbl)
 {
-  int gdim, edim, local[4], *counts = NULL, *cid = NULL, *did = NULL, *xid = NULL, *xdd = NULL;
-  int P = c->r->size, root = c->r->rank == 0, rank, ierr;
+  int P = c->r->size, rank, *did = cid + P, *xid = cid + 2 * P, *xdd = cid + 3 * P;
+  size_t ti = 0, td = 0;
+  for (rank = 0; rank < P; rank++) {
+    cid[rank] = counts[4 * rank];
+    did[rank] = counts[4 * rank + 1];
+    xid[rank] = (int)ti;
+    xdd[rank] = (int)td;
+    ti += (size_t)cid[rank];
+    td += (size_t)did[rank];
+  }
+  if (ti > 0x7fffffff || td > 0x7fffffff) {
+    zp_error(c->yo, "%zu IDs and %zu numbers are too many for one gather", ti, td);
+    return ZOLTAN_FATAL;
+  }
+  *all_ids = malloc((ti + 1) * sizeof **all_ids);
+  *all_dbl = malloc((td + 1) * sizeof **all_dbl);
+  return *all_ids != NULL && *all_dbl != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR;
+}
+
+int zp_dump_gather(zp_context *c, const char *method, const char *why, loaddb_dump *d,
+                   size_t **perm)
+{
+  int gdim, edim, local[4], *counts = NULL, *cid = NULL, P = c->r->size, root = c->r->rank == 0;
+  int ierr;
   ZOLTAN_ID_TYPE *ids = NULL, *all_ids = NULL;
   double *dbl = NULL, *all_dbl = NULL;
+  memset(d, 0, sizeof *d);
+  if (perm != NULL) *perm = NULL;
   /* Coordinates and edges where the application registered them (asked
    * once per call, shared with the method). */
-  ierr = zp_gather_inputs(c, ZP_WANTS_GEOM | ZP_WANTS_GRAPH, "LB_DUMP_FILE");
+  ierr = zp_gather_inputs(c, ZP_WANTS_GEOM | ZP_WANTS_GRAPH, why);
   if (ierr < 0) return ierr;
   gdim = c->coords != NULL ? c->gdim : 0;
   edim = c->has_graph ? c->edge_wgt_dim : 0;
@@ -290,38 +303,56 @@ int zp_dump_write(zp_context *c, const char *method)
   ierr = zp_agree(c, ierr >= 0 && root && (!counts || !cid) ? ZOLTAN_MEMERR : ierr);
   if (ierr < 0) goto End;
   MPI_Gather(local, 4, MPI_INT, counts, 4, MPI_INT, 0, c->r->comm);
-  if (root) {
-    size_t ti = 0, td = 0;
-    did = cid + P;
-    xid = cid + 2 * P;
-    xdd = cid + 3 * P;
-    for (rank = 0; rank < P; rank++) {
-      cid[rank] = counts[4 * rank];
-      did[rank] = counts[4 * rank + 1];
-      xid[rank] = (int)ti;
-      xdd[rank] = (int)td;
-      ti += (size_t)cid[rank];
-      td += (size_t)did[rank];
-    }
-    all_ids = malloc((ti + 1) * sizeof *all_ids);
-    all_dbl = malloc((td + 1) * sizeof *all_dbl);
-    if (ti > 0x7fffffff || td > 0x7fffffff) {
-      zp_error(c->yo, "LB_DUMP_FILE: %zu IDs and %zu numbers are too many for one gather", ti, td);
-      ierr = ZOLTAN_FATAL;
+  ierr = zp_agree(c, root ? dump_room(c, counts, cid, &all_ids, &all_dbl) : ZOLTAN_OK);
+  if (ierr < 0) goto End;
+  MPI_Gatherv(ids, local[0], ZOLTAN_ID_MPI_TYPE, all_ids, cid, cid + 2 * P, ZOLTAN_ID_MPI_TYPE, 0,
+              c->r->comm);
+  MPI_Gatherv(dbl, local[1], MPI_DOUBLE, all_dbl, cid + P, cid + 3 * P, MPI_DOUBLE, 0, c->r->comm);
+  ierr = zp_agree(c, root ? dump_build(c, method, gdim, edim, counts, all_ids, all_dbl, d, perm)
+                          : ZOLTAN_OK);
+End:
+  if (ierr < 0) {
+    loaddb_dump_free(d);
+    if (perm != NULL) {
+      free(*perm);
+      *perm = NULL;
     }
   }
-  ierr = zp_agree(c, ierr >= 0 && root && (!all_ids || !all_dbl) ? ZOLTAN_MEMERR : ierr);
-  if (ierr < 0) goto End;
-  MPI_Gatherv(ids, local[0], ZOLTAN_ID_MPI_TYPE, all_ids, cid, xid, ZOLTAN_ID_MPI_TYPE, 0,
-              c->r->comm);
-  MPI_Gatherv(dbl, local[1], MPI_DOUBLE, all_dbl, did, xdd, MPI_DOUBLE, 0, c->r->comm);
-  ierr = zp_agree(c, root ? dump_root(c, method, gdim, edim, counts, all_ids, all_dbl) : ZOLTAN_OK);
-End:
   free(ids);
   free(dbl);
   free(all_ids);
   free(all_dbl);
   free(counts);
   free(cid);
+  return ierr;
+}
+
+/* Root: append d to LB_DUMP_FILE. */
+static int dump_append(const zp_context *c, loaddb_dump *d)
+{
+  const char *fname = NULL;
+  FILE *f;
+  int w;
+  zp_param_string(c->r->params, "LB_DUMP_FILE", &fname);
+  d->seq = ++dump_seq;
+  f = fopen(fname, "a");
+  if (f == NULL) {
+    zp_error(c->yo, "LB_DUMP_FILE: cannot open '%s' for appending", fname);
+    return ZOLTAN_FATAL;
+  }
+  w = loaddb_dump_write(f, d);
+  if (fclose(f) != 0 || w != 0) {
+    zp_error(c->yo, "LB_DUMP_FILE: writing '%s' failed (disk full?)", fname);
+    return ZOLTAN_FATAL;
+  }
+  return ZOLTAN_OK;
+}
+
+int zp_dump_write(zp_context *c, const char *method)
+{
+  loaddb_dump d;
+  int ierr = zp_dump_gather(c, method, "LB_DUMP_FILE", &d, NULL);
+  if (ierr >= 0) ierr = zp_agree(c, c->r->rank == 0 ? dump_append(c, &d) : ZOLTAN_OK);
+  loaddb_dump_free(&d);
   return ierr;
 }

@@ -14,7 +14,7 @@
  *
  * Usage: zp_loaddb_app --method M [--source S] [--objects N] [--parts P]
  *        [--steps K] [--window W] [--report all|even|none|bogus] [--dim0]
- *        [--first-next] [--dump FILE] [--assign FILE] [--expect-max R]
+ *        [--first-next] [--no-geom] [--dump FILE] [--assign FILE] [--expect-max R]
  *        [--expect-min R] [--expect-error] [--param NAME=VALUE]...
  */
 #include <mpi.h>
@@ -163,7 +163,7 @@ static void edge_list(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR g, ZOLTA
 /* Options. */
 typedef struct opts {
   const char *method, *source, *report, *dump, *assign;
-  int N, P, steps, window, dim0, first_next, expect_error;
+  int N, P, steps, window, dim0, first_next, expect_error, no_geom;
   double expect_max, expect_min;
   const char *params[16];
   int nparams;
@@ -186,6 +186,8 @@ static int parse(int argc, char **argv, opts *o)
       o->first_next = 1;
     else if (!strcmp(argv[i], "--expect-error"))
       o->expect_error = 1;
+    else if (!strcmp(argv[i], "--no-geom"))
+      o->no_geom = 1;
     else if (v == NULL)
       return -1;
     else if (!strcmp(argv[i], "--method"))
@@ -361,8 +363,10 @@ int main(int argc, char **argv)
     Zoltan_Set_Obj_List_Fn(zz, obj_list, &a);
   }
   Zoltan_Set_Part_Multi_Fn(zz, part_multi, &a);
-  Zoltan_Set_Num_Geom_Fn(zz, num_geom, &a);
-  Zoltan_Set_Geom_Multi_Fn(zz, geom_multi, &a);
+  if (!o.no_geom) {
+    Zoltan_Set_Num_Geom_Fn(zz, num_geom, &a);
+    Zoltan_Set_Geom_Multi_Fn(zz, geom_multi, &a);
+  }
   Zoltan_Set_Num_Edges_Multi_Fn(zz, num_edges, &a);
   Zoltan_Set_Edge_List_Multi_Fn(zz, edge_list, &a);
   t = adaptive_create(MPI_COMM_WORLD);

@@ -34,6 +34,7 @@
 #include <zoltan.h>
 
 #include "loaddb_dump.h"
+#include "loaddb_eval.h"
 
 /* What the callbacks serve: the dump and the objects of this rank. */
 typedef struct sim {
@@ -126,25 +127,6 @@ static void num_edges(void *data, int ngid, int nlid, int n, ZOLTAN_ID_PTR g, ZO
 }
 
 /* The index of a neighbour among the dump's objects (they are sorted). */
-static size_t find(const loaddb_dump *d, const unsigned long *key)
-{
-  size_t lo = 0, hi = d->nobj;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    int k, c = 0;
-    for (k = 0; k < d->ngid && c == 0; k++) {
-      unsigned long a = d->gids[mid * (size_t)d->ngid + k];
-      c = a < key[k] ? -1 : a > key[k];
-    }
-    if (c == 0) return mid;
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return 0; /* the reader checked that every neighbour exists */
-}
-
 static void edge_list(void *data, int ngid, int nlid, int n, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l,
                       int *ne, ZOLTAN_ID_PTR nbr, int *procs, int ewd, float *ew, int *ierr)
 {
@@ -159,7 +141,7 @@ static void edge_list(void *data, int ngid, int nlid, int n, ZOLTAN_ID_PTR g, ZO
     for (q = s->d->adj_start[o]; q < s->d->adj_start[o + 1]; q++, e++) {
       const unsigned long *h = s->d->nbr + q * (size_t)ngid;
       for (k = 0; k < ngid; k++) nbr[e * (size_t)ngid + k] = (ZOLTAN_ID_TYPE)h[k];
-      procs[e] = owner(s, find(s->d, h));
+      procs[e] = owner(s, loaddb_find(s->d, h));
       for (k = 0; k < ewd; k++)
         ew[e * (size_t)ewd + k] =
             k < s->d->edim ? (float)s->d->ewgts[q * (size_t)s->d->edim + k] : 1.0f;
@@ -226,47 +208,6 @@ static struct Zoltan_Struct *make_problem(const loaddb_dump *d, sim *s, const ch
   return zz;
 }
 
-/* The measures of one answer (rank 0 computes them from the whole map). */
-typedef struct measures {
-  double maxavg, moved_obj, moved_w, cut, step, seconds;
-} measures;
-
-static void measure(const loaddb_dump *d, const int *newp, int parts, double comm_cost, measures *m)
-{
-  double *load = calloc((size_t)parts * 2, sizeof *load), tot = 0.0, worst = 0.0;
-  size_t i, q;
-  int p;
-  memset(m, 0, sizeof *m);
-  if (load == NULL) return;
-  for (i = 0; i < d->nobj; i++) {
-    double w = d->wgts[i * (size_t)d->wdim];
-    load[newp[i]] += w;
-    tot += w;
-    if (newp[i] != d->cur_part[i]) {
-      m->moved_obj += 1.0;
-      m->moved_w += w;
-    }
-    for (q = d->adj_start[i]; q < d->adj_start[i + 1]; q++) {
-      size_t j = find(d, d->nbr + q * (size_t)d->ngid);
-      double ew = d->edim > 0 ? d->ewgts[q * (size_t)d->edim] : 1.0;
-      if (newp[j] != newp[i]) {
-        m->cut += ew / 2.0;
-        load[parts + newp[i]] += ew;
-      }
-    }
-  }
-  for (p = 0; p < parts; p++) {
-    double share =
-        (d->sizes_set && parts == d->parts) ? d->sizes[(size_t)p * (size_t)d->wdim] : 1.0 / parts;
-    if (share > 0.0 && tot > 0.0 && load[p] / (share * tot) > worst)
-      worst = load[p] / (share * tot);
-    if (load[p] + comm_cost * load[parts + p] > m->step)
-      m->step = load[p] + comm_cost * load[parts + p];
-  }
-  m->maxavg = worst;
-  free(load);
-}
-
 /* Partition dump d with one method; rank 0 prints and writes the results.
  * Returns 0, or 1 when the method failed.  Collective. */
 static int run_one(const loaddb_dump *d, const char *method, const opts *o, FILE *csv, FILE *assign)
@@ -278,7 +219,7 @@ static int run_one(const loaddb_dump *d, const char *method, const opts *o, FILE
   struct Zoltan_Struct *zz;
   double t0, t;
   size_t k;
-  measures m;
+  loaddb_eval m;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &s.nranks);
   s.d = d;
@@ -311,13 +252,12 @@ static int run_one(const loaddb_dump *d, const char *method, const opts *o, FILE
   if (rank == 0 && fail) {
     printf("%-6ld %-14s failed (Zoltan_LB_Partition returned %d on rank 0)\n", d->seq, method, rc);
   } else if (rank == 0) {
-    measure(d, newp, parts, o->comm_cost, &m);
-    m.seconds = t;
+    loaddb_evaluate(d, newp, parts, o->comm_cost, &m);
     printf("%-6ld %-14s %8.4f %10.0f %12.6g %12.6g %12.6g %10.4f\n", d->seq, method, m.maxavg,
-           m.moved_obj, m.moved_w, m.cut, m.step, m.seconds);
+           m.moved_obj, m.moved_w, m.cut, m.step, t);
     if (csv)
       fprintf(csv, "%ld,%s,%d,%zu,%.6f,%.0f,%.9g,%.9g,%.9g,%.6f\n", d->seq, method, parts, d->nobj,
-              m.maxavg, m.moved_obj, m.moved_w, m.cut, m.step, m.seconds);
+              m.maxavg, m.moved_obj, m.moved_w, m.cut, m.step, t);
     for (k = 0; assign && k < d->nobj; k++) {
       int g;
       fprintf(assign, "%ld %s", d->seq, method);
