@@ -54,3 +54,15 @@ function(zp_add_mpi_test)
                          PROCESSORS ${np} ENVIRONMENT "${ZP_TEST_ENV};${A_ENV}")
   endforeach()
 endfunction()
+
+# zp_add_skipped_test(NAME name REASON text [LABELS ...])
+# Registers a test that this configuration cannot run as one that reports
+# SKIPPED with the reason (exit 77), so that every configuration lists the
+# same tests and none disappears silently (the MPICH build, a Zoltan from
+# ZOLTAN_ROOT, a machine without pyzoltan).
+function(zp_add_skipped_test)
+  cmake_parse_arguments(A "" "NAME;REASON" "LABELS" ${ARGN})
+  string(REPLACE "'" "" _why "${A_REASON}")
+  add_test(NAME ${A_NAME} COMMAND sh -c "echo 'SKIPPED: ${_why}'; exit 77")
+  set_tests_properties(${A_NAME} PROPERTIES LABELS "${A_LABELS}" SKIP_RETURN_CODE 77)
+endfunction()
