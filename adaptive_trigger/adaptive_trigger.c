@@ -191,13 +191,20 @@ static double dec_sum(const int64_t *in)
 
 /* ---- the trigger ---------------------------------------------------------- */
 
-/* One snapshot of per-object loads. */
+/* What one step measured per object: its loads (adaptive_report_objects)
+ * and the communication of pairs of objects (adaptive_report_comm). */
 typedef struct obj_snapshot {
-  long step;            /* step the loads belong to */
-  int num_obj;          /* objects in the snapshot */
-  int num_gid_entries;  /* entries per ID, 0 when no IDs were given */
-  ZOLTAN_ID_TYPE *gids; /* num_obj * num_gid_entries IDs, or NULL */
-  double *loads;        /* num_obj loads */
+  long step;             /* step the measurements belong to */
+  int has_loads;         /* 1 when the loads below were reported */
+  int num_obj;           /* objects in the snapshot */
+  int num_gid_entries;   /* entries per ID, 0 when no IDs were given */
+  ZOLTAN_ID_TYPE *gids;  /* num_obj * num_gid_entries IDs, or NULL */
+  double *loads;         /* num_obj loads */
+  int has_comm;          /* 1 when the pairs below were reported */
+  int num_pairs;         /* communicating pairs */
+  int pair_gid_entries;  /* entries per ID of the pairs */
+  ZOLTAN_ID_TYPE *pairs; /* num_pairs * 2 * pair_gid_entries IDs: from, to */
+  double *volumes;       /* num_pairs volumes */
 } obj_snapshot;
 
 struct adaptive_trigger {
@@ -271,11 +278,54 @@ static int same_nocase(const char *a, const char *b)
   return *a == *b;
 }
 
-static void free_snapshot(obj_snapshot *s)
+static void free_loads(obj_snapshot *s)
 {
   free(s->gids);
   free(s->loads);
+  s->gids = NULL;
+  s->loads = NULL;
+  s->has_loads = 0;
+  s->num_obj = s->num_gid_entries = 0;
+}
+
+static void free_comm(obj_snapshot *s)
+{
+  free(s->pairs);
+  free(s->volumes);
+  s->pairs = NULL;
+  s->volumes = NULL;
+  s->has_comm = 0;
+  s->num_pairs = s->pair_gid_entries = 0;
+}
+
+static void free_snapshot(obj_snapshot *s)
+{
+  free_loads(s);
+  free_comm(s);
   memset(s, 0, sizeof *s);
+}
+
+/* The snapshot of the current step, created (and the oldest one dropped
+ * when the ring is full) on the first report of the step; NULL when
+ * ADAPTIVE_OBJ_HISTORY is 0.  A second report of the same kind for the
+ * same step replaces the first. */
+static obj_snapshot *current_snapshot(adaptive_trigger *t)
+{
+  obj_snapshot *s;
+  int newest;
+  if (t->obj_cap <= 0) return NULL;
+  newest = (t->obj_start + t->obj_count - 1 + t->obj_cap) % t->obj_cap;
+  if (t->obj_count > 0 && t->objs[newest].step == t->step) return &t->objs[newest];
+  if (t->obj_count < t->obj_cap) {
+    s = &t->objs[(t->obj_start + t->obj_count) % t->obj_cap];
+    t->obj_count++;
+  } else {
+    s = &t->objs[t->obj_start];
+    t->obj_start = (t->obj_start + 1) % t->obj_cap;
+  }
+  free_snapshot(s);
+  s->step = t->step;
+  return s;
 }
 
 /* Drops every object snapshot older than step `keep_from`. */
@@ -611,6 +661,12 @@ static int provide_object_loads(void *arg, size_t back, zp_object_loads *out)
                                  &out->gids, &out->loads);
 }
 
+static int provide_comm(void *arg, size_t back, zp_comm_volumes *out)
+{
+  return adaptive_comm_history(arg, back, &out->step, &out->num_pairs, &out->num_gid_entries,
+                               &out->pairs, &out->volumes);
+}
+
 static long provide_step_times(void *arg, zp_step_times *out, size_t max)
 {
   const adaptive_trigger *t = arg;
@@ -675,6 +731,7 @@ int adaptive_attach(adaptive_trigger *t, struct Zoltan_Struct *zz)
   hp.tag = ADAPTIVE_TAG;
   hp.arg = t;
   hp.object_loads = provide_object_loads;
+  hp.comm_volumes = provide_comm;
   hp.step_times = provide_step_times;
   hp.balance_cost = provide_balance_cost;
   hp.rank_work = provide_rank_work;
@@ -745,19 +802,9 @@ int adaptive_report_objects(adaptive_trigger *t, int num_obj, int num_gid_entrie
     }
     sum += loads[i];
   }
-  if (t->obj_cap > 0) {
-    int newest = (t->obj_start + t->obj_count - 1 + t->obj_cap) % t->obj_cap;
-    if (t->obj_count > 0 && t->objs[newest].step == t->step) {
-      s = &t->objs[newest]; /* a second report for the same step replaces it */
-    } else if (t->obj_count < t->obj_cap) {
-      s = &t->objs[(t->obj_start + t->obj_count) % t->obj_cap];
-      t->obj_count++;
-    } else {
-      s = &t->objs[t->obj_start];
-      t->obj_start = (t->obj_start + 1) % t->obj_cap;
-    }
-    free_snapshot(s);
-    s->step = t->step;
+  s = current_snapshot(t);
+  if (s != NULL) {
+    free_loads(s);
     s->num_obj = num_obj;
     s->num_gid_entries = gids ? num_gid_entries : 0;
     s->loads = malloc((size_t)(num_obj > 0 ? num_obj : 1) * sizeof *s->loads);
@@ -765,12 +812,12 @@ int adaptive_report_objects(adaptive_trigger *t, int num_obj, int num_gid_entrie
       s->gids =
           malloc((size_t)(num_obj > 0 ? num_obj : 1) * (size_t)num_gid_entries * sizeof *s->gids);
     if (!s->loads || (gids && !s->gids)) {
-      free_snapshot(s);
-      s->step = -1; /* an empty snapshot; it is dropped at the next balance */
+      free_loads(s); /* no loads for this step */
       return ZOLTAN_MEMERR;
     }
     memcpy(s->loads, loads, (size_t)num_obj * sizeof *loads);
     if (gids) memcpy(s->gids, gids, (size_t)num_obj * (size_t)num_gid_entries * sizeof *gids);
+    s->has_loads = 1;
   }
   if (!t->load_explicit) t->my_load = sum;
   t->load_reported = 1;
@@ -788,12 +835,72 @@ int adaptive_object_history(const adaptive_trigger *t, size_t back, long *step, 
   *loads = NULL;
   if (back >= (size_t)t->obj_count) return ZOLTAN_WARN;
   s = &t->objs[(t->obj_start + t->obj_count - 1 - (int)back + t->obj_cap) % t->obj_cap];
-  if (s->step < 0) return ZOLTAN_WARN;
+  if (!s->has_loads) return ZOLTAN_WARN;
   *step = s->step;
   *num_obj = s->num_obj;
   *num_gid_entries = s->num_gid_entries;
   *gids = s->gids;
   *loads = s->loads;
+  return ZOLTAN_OK;
+}
+
+int adaptive_report_comm(adaptive_trigger *t, int num_pairs, int num_gid_entries,
+                         const ZOLTAN_ID_TYPE *from, const ZOLTAN_ID_TYPE *to,
+                         const double *volumes)
+{
+  static const char *yo = "adaptive_report_comm";
+  obj_snapshot *s;
+  size_t n, g, i;
+  if (!t || num_pairs < 0 || num_gid_entries < 1 || (num_pairs > 0 && (!from || !to || !volumes))) {
+    zp_error(yo, "bad argument (num_pairs = %d, num_gid_entries = %d)", num_pairs, num_gid_entries);
+    return ZOLTAN_FATAL;
+  }
+  for (i = 0; i < (size_t)num_pairs; i++)
+    if (!isfinite(volumes[i]) || volumes[i] < 0.0) {
+      zp_error(yo, "volume of pair %zu = %g is not a finite number >= 0", i, volumes[i]);
+      return ZOLTAN_FATAL;
+    }
+  s = current_snapshot(t);
+  if (s == NULL) return ZOLTAN_OK;
+  free_comm(s);
+  n = (size_t)num_pairs;
+  g = (size_t)num_gid_entries;
+  s->pairs = malloc((2 * n * g + 1) * sizeof *s->pairs);
+  s->volumes = malloc((n + 1) * sizeof *s->volumes);
+  if (!s->pairs || !s->volumes) {
+    free_comm(s);
+    return ZOLTAN_MEMERR;
+  }
+  /* Stored as (from, to) pairs side by side. */
+  for (i = 0; i < n; i++) {
+    memcpy(s->pairs + 2 * i * g, from + i * g, g * sizeof *from);
+    memcpy(s->pairs + (2 * i + 1) * g, to + i * g, g * sizeof *to);
+  }
+  memcpy(s->volumes, volumes, n * sizeof *volumes);
+  s->num_pairs = num_pairs;
+  s->pair_gid_entries = num_gid_entries;
+  s->has_comm = 1;
+  return ZOLTAN_OK;
+}
+
+int adaptive_comm_history(const adaptive_trigger *t, size_t back, long *step, int *num_pairs,
+                          int *num_gid_entries, const ZOLTAN_ID_TYPE **pairs,
+                          const double **volumes)
+{
+  const obj_snapshot *s;
+  if (!t || !step || !num_pairs || !num_gid_entries || !pairs || !volumes) return ZOLTAN_FATAL;
+  *step = -1;
+  *num_pairs = *num_gid_entries = 0;
+  *pairs = NULL;
+  *volumes = NULL;
+  if (back >= (size_t)t->obj_count) return ZOLTAN_WARN;
+  s = &t->objs[(t->obj_start + t->obj_count - 1 - (int)back + t->obj_cap) % t->obj_cap];
+  if (!s->has_comm) return ZOLTAN_WARN;
+  *step = s->step;
+  *num_pairs = s->num_pairs;
+  *num_gid_entries = s->pair_gid_entries;
+  *pairs = s->pairs;
+  *volumes = s->volumes;
   return ZOLTAN_OK;
 }
 

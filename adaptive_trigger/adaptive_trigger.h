@@ -147,6 +147,38 @@ ZP_API int adaptive_report_objects(adaptive_trigger *t, int num_obj, int num_gid
                                    const ZOLTAN_ID_TYPE *gids, const double *loads);
 
 /*
+ * adaptive_report_comm - this rank's measured communication for the coming
+ * step: num_pairs pairs, object from[i] (an object of this rank) and object
+ * to[i] (of any rank), each ID of num_gid_entries entries, exchanged
+ * volumes[i] (bytes, messages, seconds: any unit, the same for every pair
+ * and step).  Kept with the step's object loads (ADAPTIVE_OBJ_HISTORY
+ * snapshots since the last balance; copied); a second call for the same
+ * step replaces the first.  With EDGE_WEIGHT_SOURCE = MEASURED or BOTH on
+ * the attached Zoltan_Struct, the weight of graph edge {a, b} becomes the
+ * smoothed sum of what was reported for a -> b and for b -> a
+ * (docs/loaddb.md).  Not collective.
+ * Returns ZOLTAN_OK, ZOLTAN_FATAL on a bad argument (negative count,
+ * num_gid_entries < 1, NULL arrays with pairs, a volume not finite and
+ * >= 0), or ZOLTAN_MEMERR.
+ */
+ZP_API int adaptive_report_comm(adaptive_trigger *t, int num_pairs, int num_gid_entries,
+                                const ZOLTAN_ID_TYPE *from, const ZOLTAN_ID_TYPE *to,
+                                const double *volumes);
+
+/*
+ * adaptive_comm_history - the communication snapshot `back` steps ago
+ * (0 = newest) since the last balance: *pairs holds num_pairs (from, to)
+ * pairs side by side, 2 * num_gid_entries IDs each.  Outputs point into the
+ * trigger and stay valid until the next call that changes it.
+ * Not collective.
+ * Returns ZOLTAN_OK, ZOLTAN_WARN when that step has no communication report
+ * (outputs 0 / NULL), or ZOLTAN_FATAL on a NULL argument.
+ */
+ZP_API int adaptive_comm_history(const adaptive_trigger *t, size_t back, long *step, int *num_pairs,
+                                 int *num_gid_entries, const ZOLTAN_ID_TYPE **pairs,
+                                 const double **volumes);
+
+/*
  * adaptive_object_history - the object-load snapshot `back` steps ago
  * (0 = newest) since the last balance.  Outputs point into the trigger and
  * stay valid until the next call that changes it.  Not collective.

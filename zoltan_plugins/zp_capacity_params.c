@@ -52,6 +52,11 @@ static const zp_param_def ldb_params[] = {
     {"OBJ_WEIGHT_WINDOW", ZP_PARAM_INT, "3", 1, 1000, 0, NULL,
      "MEASURED, BOTH: an object's weight is the mean of its reports over the newest this many "
      "steps since the last balance (the trigger keeps ADAPTIVE_OBJ_HISTORY of them, default 4)"},
+    {"EDGE_WEIGHT_SOURCE", ZP_PARAM_STRING, "CALLBACK", 0, 0, 0, zp_loaddb_sources,
+     "what graph methods see as edge weights: CALLBACK = the edge callbacks; MEASURED = the "
+     "communication reported through adaptive_report_comm (edge {a, b} weighs a -> b plus "
+     "b -> a; unmeasured edges get the mean); BOTH = measured where reported, callback weights "
+     "scaled to measured units elsewhere"},
     {"LB_DUMP_FILE", ZP_PARAM_STRING, "", 0, 0, ZP_PARAM_KEEP_CASE, NULL,
      "file to which rank 0 appends, at every balance, the objects, weights, parts, coordinates "
      "and edges the method saw (docs/loaddb.md); empty = none"},

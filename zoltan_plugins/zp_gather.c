@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "loaddb_core.h"
 #include "zp_partition_internal.h"
 
 /* Did a callback succeed?  Warnings are successes, as in Zoltan. */
@@ -333,7 +334,12 @@ static int zp_list_edges(zp_context *c, const zp_edge_fns *f, const char *who, s
     }
   }
 End:
-  free(procs);
+  /* The ranks of the neighbours: measured edge weights are exchanged
+   * with them (zp_loaddb_edges.c). */
+  if (ierr >= 0)
+    c->nbr_procs = procs;
+  else
+    free(procs);
   free(fe);
   return ierr;
 }
@@ -389,6 +395,11 @@ int zp_gather_inputs(zp_context *c, unsigned flags, const char *who)
     ierr = zp_ask_once(
         c, zp_ask_graph, &c->graph_asked, &c->graph_missing, (flags & ZP_NEEDS_GRAPH) != 0, who,
         "the graph callbacks (ZOLTAN_NUM_EDGES_MULTI_FN and ZOLTAN_EDGE_LIST_MULTI_FN)");
+  /* EDGE_WEIGHT_SOURCE: the measured weights replace the callback ones once
+   * the graph is read, whoever asked for it first (every rank knows
+   * has_graph the same way, so every rank takes part). */
+  if (ierr >= 0 && c->has_graph && c->edw == NULL && zp_edge_mode(c->r) != LOADDB_CALLBACK)
+    ierr = zp_loaddb_edges_apply(c);
   return ierr;
 }
 

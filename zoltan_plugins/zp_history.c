@@ -13,7 +13,8 @@ static const zp_history_provider *provider_of(struct Zoltan_Struct *zz)
   const zp_record *r = zp_record_find(zz);
   if (r == NULL) return NULL;
   if (r->history.object_loads == NULL && r->history.step_times == NULL &&
-      r->history.balance_cost == NULL && r->history.rank_work == NULL)
+      r->history.balance_cost == NULL && r->history.rank_work == NULL &&
+      r->history.comm_volumes == NULL)
     return NULL;
   return &r->history;
 }
@@ -27,7 +28,8 @@ int zp_history_attach(struct Zoltan_Struct *zz, const zp_history_provider *provi
     return ZOLTAN_FATAL;
   }
   if (provider->object_loads == NULL && provider->step_times == NULL &&
-      provider->balance_cost == NULL && provider->rank_work == NULL) {
+      provider->balance_cost == NULL && provider->rank_work == NULL &&
+      provider->comm_volumes == NULL) {
     zp_error(yo, "provider %s gives no history function",
              provider->tag ? provider->tag : "(untagged)");
     return ZOLTAN_FATAL;
@@ -64,6 +66,24 @@ int zp_history_object_loads(struct Zoltan_Struct *zz, size_t back, zp_object_loa
   if (ierr != ZOLTAN_OK) {
     /* Whatever the provider left in *out, "nothing held" looks the same to
      * every caller. */
+    memset(out, 0, sizeof *out);
+    out->step = -1;
+    return ZOLTAN_WARN;
+  }
+  return ZOLTAN_OK;
+}
+
+int zp_history_comm_volumes(struct Zoltan_Struct *zz, size_t back, zp_comm_volumes *out)
+{
+  const zp_history_provider *p = provider_of(zz);
+  if (out == NULL) {
+    zp_error("zp_history_comm_volumes", "out is NULL");
+    return ZOLTAN_FATAL;
+  }
+  memset(out, 0, sizeof *out);
+  out->step = -1;
+  if (p == NULL || p->comm_volumes == NULL) return ZOLTAN_WARN;
+  if (p->comm_volumes(p->arg, back, out) != ZOLTAN_OK) {
     memset(out, 0, sizeof *out);
     out->step = -1;
     return ZOLTAN_WARN;

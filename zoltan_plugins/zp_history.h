@@ -42,6 +42,16 @@ typedef struct zp_object_loads {
   const double *loads;        /* num_obj loads, finite and >= 0 */
 } zp_object_loads;
 
+/* The communication one rank measured in one step: pairs of objects, the
+ * first of each pair an object of that rank, and the volume between them. */
+typedef struct zp_comm_volumes {
+  long step;                   /* step the volumes belong to */
+  int num_pairs;               /* pairs */
+  int num_gid_entries;         /* entries per ID */
+  const ZOLTAN_ID_TYPE *pairs; /* num_pairs * 2 * num_gid_entries IDs: from, to */
+  const double *volumes;       /* num_pairs volumes, finite and >= 0 */
+} zp_comm_volumes;
+
 /* The step times of one step over all ranks (the same on every rank). */
 typedef struct zp_step_times {
   long step;    /* step number; increases with time */
@@ -78,6 +88,10 @@ typedef struct zp_history_provider {
    * Returns ZOLTAN_OK, or ZOLTAN_WARN when there is none.  The capacity
    * model's CAPACITY = MEASURED divides the two. */
   int (*rank_work)(void *arg, double *work, double *seconds);
+  /* The communication snapshot `back` steps before the newest (0 = newest)
+   * since the last balance: fills *out and returns ZOLTAN_OK, or returns
+   * ZOLTAN_WARN when that step has none.  EDGE_WEIGHT_SOURCE reads it. */
+  int (*comm_volumes)(void *arg, size_t back, zp_comm_volumes *out);
 } zp_history_provider;
 
 /*
@@ -115,6 +129,14 @@ ZP_API int zp_history_detach(struct Zoltan_Struct *zz, const void *arg);
  * is NULL.
  */
 ZP_API int zp_history_object_loads(struct Zoltan_Struct *zz, size_t back, zp_object_loads *out);
+
+/*
+ * zp_history_comm_volumes - the communication snapshot `back` steps before
+ * the newest one (0 = newest) since the last balance on this rank.
+ * Not collective.  Output and returns as zp_history_object_loads (WARN when
+ * there is no provider, no such snapshot, or no report for that step).
+ */
+ZP_API int zp_history_comm_volumes(struct Zoltan_Struct *zz, size_t back, zp_comm_volumes *out);
 
 /*
  * zp_history_step_times - copy up to max of the newest step records since

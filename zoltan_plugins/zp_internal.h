@@ -188,6 +188,8 @@ int zp_capacity_active(const zp_record *r);
 extern const char *const zp_loaddb_sources[];
 /* OBJ_WEIGHT_SOURCE of r as a LOADDB_* mode (0 = CALLBACK).  Local. */
 int zp_loaddb_mode(const zp_record *r);
+/* EDGE_WEIGHT_SOURCE of r as a LOADDB_* mode (zp_loaddb_edges.c).  Local. */
+int zp_edge_mode(const zp_record *r);
 /* 1 when LB_DUMP_FILE names a file for r.  Local. */
 int zp_dump_active(const zp_record *r);
 

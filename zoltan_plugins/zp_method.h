@@ -201,7 +201,8 @@ ZP_API const zp_method *zp_layer_params(void);
  * zp_layer_param_group - the i-th group of the layer's own parameters,
  * each described as a method that no LB_METHOD selects: 0 is the capacity
  * model (what zp_layer_params returns), 1 the load database
- * (OBJ_WEIGHT_SOURCE, OBJ_WEIGHT_WINDOW, LB_DUMP_FILE, LB_HINTS_FILE; name "LOADDB").
+ * (OBJ_WEIGHT_SOURCE, OBJ_WEIGHT_WINDOW, EDGE_WEIGHT_SOURCE, LB_DUMP_FILE, LB_HINTS_FILE;
+ * name "LOADDB").
  * Not collective.  Returns NULL past the last group.
  */
 ZP_API const zp_method *zp_layer_param_group(size_t i);

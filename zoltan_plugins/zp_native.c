@@ -283,8 +283,8 @@ int zp_ctx_run_base(zp_context *c, const char *method, const double *part_sizes,
 
 int zp_layer_active(const zp_record *r)
 {
-  return r != NULL &&
-         (zp_capacity_active(r) || zp_loaddb_mode(r) != LOADDB_CALLBACK || zp_dump_active(r));
+  return r != NULL && (zp_capacity_active(r) || zp_loaddb_mode(r) != LOADDB_CALLBACK ||
+                       zp_edge_mode(r) != LOADDB_CALLBACK || zp_dump_active(r));
 }
 
 /* What zp_layer_native does before Zoltan's call; *sizes_given is 1 when
@@ -303,9 +303,13 @@ static int zp_layer_prepare(zp_context *c, int *sizes_given)
   }
   /* The objects are read once more only when measured weights or a dump
    * need them. */
-  if (ierr >= 0 && (zp_loaddb_mode(r) != LOADDB_CALLBACK || zp_dump_active(r)))
+  if (ierr >= 0 && (zp_loaddb_mode(r) != LOADDB_CALLBACK || zp_edge_mode(r) != LOADDB_CALLBACK ||
+                    zp_dump_active(r)))
     ierr = zp_agree(c, zp_gather_objects(c));
   if (ierr >= 0) ierr = zp_loaddb_apply(c);
+  /* Measured edge weights are computed when the graph is read. */
+  if (ierr >= 0 && zp_edge_mode(r) != LOADDB_CALLBACK)
+    ierr = zp_gather_inputs(c, ZP_WANTS_GRAPH, "EDGE_WEIGHT_SOURCE");
   if (ierr >= 0 && zp_dump_active(r)) ierr = zp_dump_write(c, method != NULL ? method : "RCB");
   return ierr;
 }

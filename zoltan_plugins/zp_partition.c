@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "loaddb_core.h"
 #include "zp_partition_internal.h"
 
 /* Settings, parts, objects and the inputs the method asks for, and the
@@ -35,6 +36,10 @@ static int zp_prepare(zp_context *c, zp_lb_args *a, int *warn)
   c->needs = zp_method_needs(m, r->params);
   snprintf(who, sizeof who, "LB_METHOD %s", m->name);
   if (ierr >= 0) ierr = zp_agree_step(c, zp_gather_inputs(c, c->needs, who), warn);
+  /* Measured edge weights are installed when the graph is read: read it
+   * now, so that a native base method sees them too. */
+  if (ierr >= 0 && zp_edge_mode(r) != LOADDB_CALLBACK)
+    ierr = zp_agree_step(c, zp_gather_inputs(c, ZP_WANTS_GRAPH, "EDGE_WEIGHT_SOURCE"), warn);
   if (ierr >= 0 && zp_dump_active(r)) ierr = zp_agree_step(c, zp_dump_write(c, m->name), warn);
   if (ierr >= 0 && m->create != NULL && r->state_owner != m) {
     int e = m->create(&r->state);

@@ -100,6 +100,7 @@ struct zp_context {
   int has_graph;       /* 1 when the edges below are complete */
   int *nedges;         /* edges of each object (NULL = no graph) */
   ZOLTAN_ID_TYPE *nbr; /* neighbour GIDs, sum(nedges) * ngid */
+  int *nbr_procs;      /* the rank of each neighbour, as the callbacks gave it */
   double *ewgts;       /* edge weights, sum(nedges) * edge_wgt_dim */
   /* Hypergraph callbacks, only tried before Zoltan's PHG runs as a base. */
   int hgraph_checked;    /* 1 once the hypergraph callbacks were called */
@@ -108,6 +109,8 @@ struct zp_context {
   /* The load database's callbacks in front of the application's for the
    * length of the call (zp_loaddb.c), or NULL. */
   struct zp_ldb_wrap *ldb;
+  /* The same for measured edge weights (zp_loaddb_edges.c), or NULL. */
+  struct zp_edge_wrap *edw;
 };
 
 /* ---- the context (zp_context.c) ------------------------------------------ */
@@ -195,6 +198,14 @@ int zp_loaddb_apply(zp_context *c);
 /* Give the application its object callbacks and OBJ_WEIGHT_DIM back, if
  * zp_loaddb_apply replaced them.  Local; zp_ctx_free calls it. */
 void zp_loaddb_release(zp_context *c);
+/* With EDGE_WEIGHT_SOURCE other than CALLBACK and the graph read: measured
+ * communication into the first weight of c->ewgts (EDGE_WEIGHT_DIM raised
+ * to 1 when it was 0), and the layer's edge callbacks in front of the
+ * application's until zp_loaddb_edges_release.  Collective. */
+int zp_loaddb_edges_apply(zp_context *c);
+/* Give the application its edge callbacks and EDGE_WEIGHT_DIM back.  Local;
+ * zp_ctx_free calls it. */
+void zp_loaddb_edges_release(zp_context *c);
 /* With LB_DUMP_FILE set: append what method is about to see to the file
  * (rank 0 writes).  Collective; the outcome is agreed. */
 int zp_dump_write(zp_context *c, const char *method);

@@ -318,6 +318,49 @@ static void history_gives_the_increase_rate_and_object_loads(void **unused)
   adaptive_destroy(&t);
 }
 
+/* Communication reports share the object snapshots' window and step; a
+ * step with loads but no communication has none; bad volumes are refused
+ * and leave the snapshot as it was. */
+static void comm_reports_are_kept_with_the_object_snapshots(void **unused)
+{
+  adaptive_trigger *t = adaptive_create(MPI_COMM_WORLD);
+  ZOLTAN_ID_TYPE from[2] = {1, 2}, to[2] = {2, 7};
+  double vol[2] = {5.0, 0.5}, bad[2] = {1.0, NAN}, neg[1] = {-1.0}, loads[2] = {1.0, 1.0};
+  const ZOLTAN_ID_TYPE *p;
+  const double *v;
+  long step;
+  int n, ngid;
+  (void)unused;
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_POLICY", "NEVER"), ZOLTAN_OK);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_OBJ_HISTORY", "2"), ZOLTAN_OK);
+  assert_int_equal(adaptive_report_comm(t, 2, 1, from, to, vol), ZOLTAN_OK);
+  assert_int_equal(adaptive_report_objects(t, 2, 1, from, loads), ZOLTAN_OK);
+  assert_int_equal(adaptive_should_balance(t, 1.0), 0);
+  /* Step 1: loads only. */
+  assert_int_equal(adaptive_report_objects(t, 2, 1, from, loads), ZOLTAN_OK);
+  assert_int_equal(adaptive_report_comm(t, 2, 1, from, to, bad), ZOLTAN_FATAL);
+  assert_int_equal(adaptive_report_comm(t, 1, 1, from, to, neg), ZOLTAN_FATAL);
+  assert_int_equal(adaptive_report_comm(t, 1, 0, from, to, vol), ZOLTAN_FATAL);
+  assert_int_equal(adaptive_report_comm(t, -1, 1, from, to, vol), ZOLTAN_FATAL);
+  assert_int_equal(adaptive_comm_history(t, 0, &step, &n, &ngid, &p, &v), ZOLTAN_WARN);
+  assert_int_equal(adaptive_comm_history(t, 1, &step, &n, &ngid, &p, &v), ZOLTAN_OK);
+  assert_int_equal(step, 0);
+  assert_int_equal(n, 2);
+  assert_int_equal(ngid, 1);
+  /* Stored as (from, to) pairs. */
+  assert_int_equal(p[0], 1);
+  assert_int_equal(p[1], 2);
+  assert_int_equal(p[2], 2);
+  assert_int_equal(p[3], 7);
+  assert_close(v[1], 0.5, 0.0);
+  /* The object loads of both steps are still there. */
+  assert_int_equal(adaptive_object_history(t, 1, &step, &n, &ngid, &p, &v), ZOLTAN_OK);
+  assert_int_equal(n, 2);
+  adaptive_balance_done(t, 0.0);
+  assert_int_equal(adaptive_comm_history(t, 0, &step, &n, &ngid, &p, &v), ZOLTAN_WARN);
+  adaptive_destroy(&t);
+}
+
 /* ---- a small Zoltan application: a 4 x 4 block of points per rank ---- */
 
 static int grid_num(void *d, int *ierr)
@@ -527,6 +570,7 @@ int main(int argc, char **argv)
       cmocka_unit_test(trace_file_has_a_header_and_a_line_per_step),
       cmocka_unit_test(threshold_reads_the_load_average_of_every_rank),
       cmocka_unit_test(history_gives_the_increase_rate_and_object_loads),
+      cmocka_unit_test(comm_reports_are_kept_with_the_object_snapshots),
       cmocka_unit_test(attach_measures_the_cost_of_real_zoltan_calls),
       cmocka_unit_test(attached_trigger_provides_the_history_through_the_layer),
   };

@@ -14,7 +14,8 @@
  *
  * Usage: zp_loaddb_app --method M [--source S] [--objects N] [--parts P]
  *        [--steps K] [--balances B] [--window W] [--report all|even|none|bogus] [--dim0]
- *        [--first-next] [--no-geom] [--dump FILE] [--assign FILE] [--expect-max R]
+ *        [--first-next] [--no-geom] [--edge-single] [--comm none|sender|both]
+ *        [--expect-heavy-cut-max K] [--expect-heavy-cut-min K] [--dump FILE] [--assign FILE] [--expect-max R]
  *        [--expect-min R] [--expect-error] [--param NAME=VALUE]...
  */
 #include <mpi.h>
@@ -36,6 +37,10 @@ typedef struct app {
 } app;
 
 static int block_of(int g, int N, int B) { return (int)(((long)(g - 1) * B) / N); }
+/* The measured communication of edge {g, g+1}: heavy within 3 IDs of every
+ * hundredth, where a balanced chain of hundreds would be cut. */
+static int heavy(int g) { return g % 100 >= 97 || g % 100 <= 2; }
+static double volume(int g) { return heavy(g) ? 1000.0 : 1.0; }
 static double measured(const app *a, int g) { return block_of(g, a->N, a->P) == 0 ? 10.0 : 1.0; }
 
 static int num_obj(void *d, int *ierr)
@@ -160,9 +165,26 @@ static void edge_list(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR g, ZOLTA
   *ierr = ZOLTAN_OK;
 }
 
+/* The single-object edge callbacks, for --edge-single. */
+static int num_edges_one(void *d, int ngid, int nlid, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l, int *ierr)
+{
+  int ne = 0;
+  num_edges(d, ngid, nlid, 1, g, l, &ne, ierr);
+  return ne;
+}
+
+static void edge_list_one(void *d, int ngid, int nlid, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l,
+                          ZOLTAN_ID_PTR nbr, int *procs, int ewd, float *ew, int *ierr)
+{
+  int ne = 0;
+  num_edges(d, ngid, nlid, 1, g, l, &ne, ierr);
+  edge_list(d, ngid, nlid, 1, g, l, &ne, nbr, procs, ewd, ew, ierr);
+}
+
 /* Options. */
 typedef struct opts {
-  const char *method, *source, *report, *dump, *assign;
+  const char *method, *source, *report, *dump, *assign, *comm;
+  int heavy_max, heavy_min, edge_single;
   int N, P, steps, window, dim0, first_next, expect_error, no_geom, balances;
   double expect_max, expect_min;
   const char *params[16];
@@ -174,6 +196,8 @@ static int parse(int argc, char **argv, opts *o)
   int i;
   memset(o, 0, sizeof *o);
   o->method = "GREEDY";
+  o->comm = "none";
+  o->heavy_max = o->heavy_min = -1;
   o->report = "all";
   o->N = 400;
   o->P = 4;
@@ -188,6 +212,8 @@ static int parse(int argc, char **argv, opts *o)
       o->expect_error = 1;
     else if (!strcmp(argv[i], "--no-geom"))
       o->no_geom = 1;
+    else if (!strcmp(argv[i], "--edge-single"))
+      o->edge_single = 1;
     else if (v == NULL)
       return -1;
     else if (!strcmp(argv[i], "--method"))
@@ -204,6 +230,12 @@ static int parse(int argc, char **argv, opts *o)
       o->N = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--parts"))
       o->P = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--comm"))
+      o->comm = argv[++i];
+    else if (!strcmp(argv[i], "--expect-heavy-cut-max"))
+      o->heavy_max = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--expect-heavy-cut-min"))
+      o->heavy_min = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--balances"))
       o->balances = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--steps"))
@@ -220,6 +252,37 @@ static int parse(int argc, char **argv, opts *o)
       return -1;
   }
   return o->N > 0 && o->P > 0 && o->steps > 0 ? 0 : -1;
+}
+
+/* The communication of one step: each object reports what it sent to its
+ * right neighbour ("sender"), or to both neighbours ("both"). */
+static int report_comm(adaptive_trigger *t, const app *a, const char *how)
+{
+  int n = 0, i, both = strcmp(how, "both") == 0;
+  ZOLTAN_ID_TYPE *from = malloc((2 * (size_t)a->n + 1) * sizeof *from);
+  ZOLTAN_ID_TYPE *to = malloc((2 * (size_t)a->n + 1) * sizeof *to);
+  double *v = malloc((2 * (size_t)a->n + 1) * sizeof *v);
+  int rc = ZOLTAN_MEMERR;
+  if (from == NULL || to == NULL || v == NULL) goto End;
+  for (i = 0; i < a->n; i++) {
+    int g = (int)a->gids[i];
+    if (g < a->N) {
+      from[n] = (ZOLTAN_ID_TYPE)g;
+      to[n] = (ZOLTAN_ID_TYPE)(g + 1);
+      v[n++] = volume(g);
+    }
+    if (both && g > 1) {
+      from[n] = (ZOLTAN_ID_TYPE)g;
+      to[n] = (ZOLTAN_ID_TYPE)(g - 1);
+      v[n++] = volume(g - 1);
+    }
+  }
+  rc = adaptive_report_comm(t, n, 1, from, to, v);
+End:
+  free(from);
+  free(to);
+  free(v);
+  return rc;
 }
 
 /* The reports of one step: all objects, the even IDs, none, or all plus
@@ -279,7 +342,7 @@ static int check(const app *a, const opts *o, const int *newp, int rank)
 {
   double *load = calloc((size_t)o->P * 2, sizeof *load), before = 0, after = 0, tot = 0;
   int *all = malloc((size_t)o->N * sizeof *all), *mine = malloc((size_t)o->N * sizeof *mine);
-  int i, fail = 0, p;
+  int i, fail = 0, p, cut = 0;
   if (load == NULL || all == NULL || mine == NULL) return 1;
   for (i = 0; i < o->N; i++) mine[i] = -1;
   for (i = 0; i < a->n; i++) {
@@ -301,6 +364,15 @@ static int check(const app *a, const opts *o, const int *newp, int rank)
   }
   before /= tot / o->P;
   after /= tot / o->P;
+  for (i = 1; i < o->N; i++) cut += heavy(i) && all[i - 1] != all[i];
+  if (rank == 0 && strcmp(o->comm, "none") != 0) {
+    printf("zp_loaddb_app: %d heavy edges cut\n", cut);
+    if ((o->heavy_max >= 0 && cut > o->heavy_max) || (o->heavy_min >= 0 && cut < o->heavy_min)) {
+      printf("zp_loaddb_app: FAIL: %d heavy edges cut, expected [%d, %d]\n", cut, o->heavy_min,
+             o->heavy_max);
+      fail = 1;
+    }
+  }
   if (rank == 0) {
     printf("zp_loaddb_app: %s OBJ_WEIGHT_SOURCE=%s: measured max/avg %.4f before, %.4f after%s\n",
            o->method, o->source ? o->source : "(unset)", before, after,
@@ -369,12 +441,18 @@ int main(int argc, char **argv)
     Zoltan_Set_Num_Geom_Fn(zz, num_geom, &a);
     Zoltan_Set_Geom_Multi_Fn(zz, geom_multi, &a);
   }
-  Zoltan_Set_Num_Edges_Multi_Fn(zz, num_edges, &a);
-  Zoltan_Set_Edge_List_Multi_Fn(zz, edge_list, &a);
+  if (o.edge_single) {
+    Zoltan_Set_Num_Edges_Fn(zz, num_edges_one, &a);
+    Zoltan_Set_Edge_List_Fn(zz, edge_list_one, &a);
+  } else {
+    Zoltan_Set_Num_Edges_Multi_Fn(zz, num_edges, &a);
+    Zoltan_Set_Edge_List_Multi_Fn(zz, edge_list, &a);
+  }
   t = adaptive_create(MPI_COMM_WORLD);
   if (t == NULL || adaptive_attach(t, zz) != ZOLTAN_OK) fail = 1;
   for (s = 0; !fail && s < o.steps; s++) {
     if (report(t, &a, o.report, rank) != ZOLTAN_OK) fail = 1;
+    if (strcmp(o.comm, "none") != 0 && report_comm(t, &a, o.comm) != ZOLTAN_OK) fail = 1;
     if (s + 1 < o.steps && adaptive_should_balance(t, 1.0) < 0) fail = 1;
   }
   /* Extra balances before the checked one, for a sequence of dumps (the
