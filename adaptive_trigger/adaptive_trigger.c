@@ -824,6 +824,14 @@ int adaptive_report_objects(adaptive_trigger *t, int num_obj, int num_gid_entrie
   return ZOLTAN_OK;
 }
 
+/* The object snapshot of the step `back` steps before the newest one, or
+ * NULL when the ring holds fewer steps. */
+static const obj_snapshot *snapshot_back(const adaptive_trigger *t, size_t back)
+{
+  if (back >= (size_t)t->obj_count) return NULL;
+  return &t->objs[(t->obj_start + t->obj_count - 1 - (int)back + t->obj_cap) % t->obj_cap];
+}
+
 int adaptive_object_history(const adaptive_trigger *t, size_t back, long *step, int *num_obj,
                             int *num_gid_entries, const ZOLTAN_ID_TYPE **gids, const double **loads)
 {
@@ -833,9 +841,8 @@ int adaptive_object_history(const adaptive_trigger *t, size_t back, long *step, 
   *num_obj = *num_gid_entries = 0;
   *gids = NULL;
   *loads = NULL;
-  if (back >= (size_t)t->obj_count) return ZOLTAN_WARN;
-  s = &t->objs[(t->obj_start + t->obj_count - 1 - (int)back + t->obj_cap) % t->obj_cap];
-  if (!s->has_loads) return ZOLTAN_WARN;
+  s = snapshot_back(t, back);
+  if (s == NULL || !s->has_loads) return ZOLTAN_WARN;
   *step = s->step;
   *num_obj = s->num_obj;
   *num_gid_entries = s->num_gid_entries;
@@ -893,9 +900,8 @@ int adaptive_comm_history(const adaptive_trigger *t, size_t back, long *step, in
   *num_pairs = *num_gid_entries = 0;
   *pairs = NULL;
   *volumes = NULL;
-  if (back >= (size_t)t->obj_count) return ZOLTAN_WARN;
-  s = &t->objs[(t->obj_start + t->obj_count - 1 - (int)back + t->obj_cap) % t->obj_cap];
-  if (!s->has_comm) return ZOLTAN_WARN;
+  s = snapshot_back(t, back);
+  if (s == NULL || !s->has_comm) return ZOLTAN_WARN;
   *step = s->step;
   *num_pairs = s->num_pairs;
   *num_gid_entries = s->pair_gid_entries;

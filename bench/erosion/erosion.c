@@ -65,6 +65,9 @@ typedef struct run_spec {
   char name[32];   /* file-name friendly label, e.g. std_zhai */
   int balance;     /* 0: never balance */
   int ulba;        /* 1: LB_METHOD=ULBA over the base method */
+  int automatic;   /* 1: LB_METHOD=AUTO (the advisor picks at each decision);
+                    * 2: the same, reading the hints an earlier auto_zhai run
+                    * of this invocation wrote (LB_HINTS_FILE) */
   char alpha[16];  /* ULBA_ALPHA value (number or AUTO) */
   char policy[24]; /* ADAPTIVE_POLICY */
 } run_spec;
@@ -740,7 +743,18 @@ static int set_params(struct Zoltan_Struct *zz, const options *opt, const run_sp
   e |= Zoltan_Set_Param(zz, "RETURN_LISTS", "ALL");
   e |= Zoltan_Set_Param(zz, "AUTO_MIGRATE", "TRUE");
   e |= Zoltan_Set_Param(zz, "IMBALANCE_TOL", "1.01");
-  if (rs->ulba) {
+  if (rs->automatic) {
+    char path[600];
+    int rank;
+    /* auto_zhai starts as a first run (no hints) and leaves its decision
+     * in the file; auto_hints, run after it, starts from that decision. */
+    snprintf(path, sizeof path, "%s/%s_hints.txt", opt->out, opt->tag);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rs->automatic == 1 && rank == 0) remove(path);
+    MPI_Barrier(MPI_COMM_WORLD);
+    e |= Zoltan_Set_Param(zz, "LB_METHOD", "AUTO");
+    e |= Zoltan_Set_Param(zz, "LB_HINTS_FILE", path);
+  } else if (rs->ulba) {
     e |= Zoltan_Set_Param(zz, "LB_METHOD", "ULBA");
     e |= Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", opt->method);
     e |= Zoltan_Set_Param(zz, "ULBA_ALPHA", rs->alpha);
@@ -882,8 +896,11 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
             (unsigned long long)opt->cfg.seed, opt->cfg.sweeps, opt->calib_sweeps,
             opt->cfg.refined_units,
             opt->cfg.erosion == EROSION_FROM_BELOW ? "from-below" : "isotropic", opt->base, m.R,
-            rs->balance ? (rs->ulba ? "ULBA" : opt->method) : "none", rs->ulba ? rs->alpha : "-",
-            rs->balance ? rs->policy : "-", opt->ulba_guard, unit_cost,
+            rs->balance ? (rs->automatic ? "AUTO"
+                           : rs->ulba    ? "ULBA"
+                                         : opt->method)
+                        : "none",
+            rs->ulba ? rs->alpha : "-", rs->balance ? rs->policy : "-", opt->ulba_guard, unit_cost,
             opt->lb_mode == LB_MEASURED ? "measured"
             : opt->lb_mode == LB_FIXED  ? "fixed"
                                         : "calibrated");
@@ -1128,8 +1145,11 @@ static void usage(void)
           "  --rows R         objects: every column cut into R segments of s/R cells\n"
           "                   (default 1 = whole columns; 8 with RCB2D); R divides s\n"
           "  --runs LIST      comma-separated runs (default main):\n"
-          "                   none periodic std_zhai ulba0_zhai ulba_zhai ulba_ulba ulba_auto,\n"
+          "                   none periodic std_zhai ulba0_zhai ulba_zhai ulba_ulba ulba_auto\n"
+          "                   auto_zhai (LB_METHOD=AUTO) auto_hints (AUTO from the hints\n"
+          "                   file auto_zhai wrote: give auto_zhai first),\n"
           "                   main = none,periodic,std_zhai,ulba_zhai,ulba_ulba,ulba_auto,\n"
+          "                   auto_zhai,auto_hints\n"
           "                   sweep = ULBA + ULBA policy for alpha 0, 0.1, ..., 0.9\n"
           "  --alpha A        fixed alpha of the ulba_* runs (default 0.4)\n"
           "  --period K       ADAPTIVE_PERIOD of the periodic run (default 25)\n"
@@ -1177,7 +1197,8 @@ static int parse_runs(options *o, const char *list, const char *alpha)
   if (!copy) return -1;
   for (tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
     if (!strcmp(tok, "main")) {
-      rc |= parse_runs(o, "none,periodic,std_zhai,ulba_zhai,ulba_ulba,ulba_auto", alpha);
+      rc |= parse_runs(
+          o, "none,periodic,std_zhai,ulba_zhai,ulba_ulba,ulba_auto,auto_zhai,auto_hints", alpha);
     } else if (!strcmp(tok, "none")) {
       rc |= add_run(o, "none", 0, 0, "0", "NEVER");
     } else if (!strcmp(tok, "periodic")) {
@@ -1192,6 +1213,18 @@ static int parse_runs(options *o, const char *list, const char *alpha)
       rc |= add_run(o, "ulba_ulba", 1, 1, alpha, "ULBA");
     } else if (!strcmp(tok, "ulba_auto")) {
       rc |= add_run(o, "ulba_auto", 1, 1, "AUTO", "ULBA");
+    } else if (!strcmp(tok, "auto_zhai")) {
+      /* The advisor (LB_METHOD=AUTO) under the ZHAI trigger: it tries the
+       * methods its rules name at a decision and keeps its pick for
+       * AUTOLB_REEVALUATE balances; with --lb-cost measured its trials are
+       * charged. */
+      rc |= add_run(o, "auto_zhai", 1, 0, "0", "ZHAI");
+      if (rc == 0) o->runs[o->nruns - 1].automatic = 1;
+    } else if (!strcmp(tok, "auto_hints")) {
+      /* AUTO as the next run meets it: from the hints file auto_zhai left
+       * (run auto_zhai first in the same invocation), no trials. */
+      rc |= add_run(o, "auto_hints", 1, 0, "0", "ZHAI");
+      if (rc == 0) o->runs[o->nruns - 1].automatic = 2;
     } else if (!strcmp(tok, "sweep")) {
       int k;
       for (k = 0; k <= 9; k++) {
@@ -1523,9 +1556,10 @@ int main(int argc, char **argv)
     fflush(stdout);
   }
   for (i = 0; i < opt.nruns; i++) {
-    if (opt.runs[i].ulba && !ulba_ok) {
+    if ((opt.runs[i].ulba || opt.runs[i].automatic) && !ulba_ok) {
       if (rank == 0)
-        printf("erosion: run %s skipped: LB_METHOD=ULBA is not built\n", opt.runs[i].name);
+        printf("erosion: run %s skipped: our methods (ULBA, AUTO) are not built\n",
+               opt.runs[i].name);
       res[i].model_total = NAN;
       continue;
     }
