@@ -19,8 +19,8 @@
 /* ---- parameters ---------------------------------------------------------- */
 
 static const char *const policy_words[] = {
-    "ZHAI",   "MENON", "MENON_CUMULATIVE", "ULBA",       "PERIODIC",
-    "ALWAYS", "NEVER", "THRESHOLD",        "EFFICIENCY", NULL};
+    "ZHAI",  "MENON",     "MENON_CUMULATIVE", "ULBA", "PERIODIC", "ALWAYS",
+    "NEVER", "THRESHOLD", "EFFICIENCY",       "AUTO", NULL};
 static const char *const index_words[] = {"TIME", "LOADAVG", NULL};
 static const char *const util_words[] = {"TIME", "LOAD", NULL};
 static const char *const auto_word[] = {"AUTO", NULL};
@@ -53,7 +53,8 @@ enum {
  * values are trimmed but keep their case. */
 static const zp_param_def param_table[P_COUNT] = {
     {"ADAPTIVE_POLICY", ZP_PARAM_STRING, "ZHAI", 0, 0, 0, policy_words,
-     "which policy decides when to balance"},
+     "which policy decides when to balance; AUTO = ZHAI until LB_METHOD=AUTO on the attached "
+     "struct recommends one (rule R6), then that one"},
     {"ADAPTIVE_PERIOD", ZP_PARAM_INT, "100", 1, 0, ZP_PARAM_NO_MAX, NULL,
      "PERIODIC: balance every this many steps"},
     {"ADAPTIVE_LB_COST", ZP_PARAM_DOUBLE, "AUTO", 0, 0, ZP_PARAM_NO_MAX, auto_word,
@@ -220,6 +221,7 @@ struct adaptive_trigger {
   int history_cap;          /* ADAPTIVE_HISTORY */
   int obj_cap;              /* ADAPTIVE_OBJ_HISTORY */
   int debug_level;          /* ADAPTIVE_DEBUG_LEVEL */
+  int policy_auto;          /* ADAPTIVE_POLICY=AUTO: follow LB_METHOD=AUTO's advice */
   char *speed_file;         /* ADAPTIVE_SPEED_FILE, or NULL */
   char *loadavg_file;       /* ADAPTIVE_LOADAVG_FILE */
   char *trace_file;         /* ADAPTIVE_TRACE_FILE, or NULL */
@@ -541,7 +543,13 @@ static int apply_param(adaptive_trigger *t, int row, const zp_param_parsed *v, a
   double dv = v->double_value;
   switch (row) {
   case P_POLICY:
-    adaptive_policy_parse(cval, &cfg->policy);
+    /* AUTO starts as ZHAI and follows the advice of LB_METHOD=AUTO
+     * (accept_policy). */
+    t->policy_auto = strcmp(cval, "AUTO") == 0;
+    if (t->policy_auto)
+      cfg->policy = ADAPTIVE_POLICY_ZHAI;
+    else
+      adaptive_policy_parse(cval, &cfg->policy);
     break;
   case P_PERIOD:
     cfg->period = iv;
@@ -653,6 +661,25 @@ static void observed_balance(void *arg, double seconds, int ierr)
   }
 }
 
+/* The advice of LB_METHOD=AUTO on the attached struct (zp_history.h): with
+ * ADAPTIVE_POLICY=AUTO the decision logic switches to the policy it names,
+ * keeping its history; otherwise the advice is ignored.  Every rank gets
+ * the same word, so the ranks stay in agreement (fingerprint). */
+static void accept_policy(void *arg, const char *word)
+{
+  adaptive_trigger *t = arg;
+  adaptive_config cfg = t->cfg;
+  adaptive_policy_id id;
+  if (!t->policy_auto || adaptive_policy_parse(word, &id) != ADAPTIVE_OK || id == cfg.policy)
+    return;
+  cfg.policy = id;
+  if (adaptive_state_configure(&t->core, &cfg) != ADAPTIVE_OK) return;
+  t->cfg = cfg;
+  if (t->debug_level >= 1 && t->rank == 0)
+    printf("ADAPTIVE policy %s, as LB_METHOD=AUTO advised (ADAPTIVE_POLICY=AUTO)\n",
+           adaptive_policy_name(id));
+}
+
 /* The history provider of the attached struct (zp_history.h): what a method
  * such as ULBA reads without knowing the trigger. */
 static int provide_object_loads(void *arg, size_t back, zp_object_loads *out)
@@ -735,6 +762,7 @@ int adaptive_attach(adaptive_trigger *t, struct Zoltan_Struct *zz)
   hp.step_times = provide_step_times;
   hp.balance_cost = provide_balance_cost;
   hp.rank_work = provide_rank_work;
+  hp.advise_policy = accept_policy;
   rc = zp_history_attach(zz, &hp);
   if (rc != ZOLTAN_OK) {
     zp_observe(zz, NULL);
@@ -941,7 +969,7 @@ static int64_t fingerprint(const adaptive_trigger *t)
   const adaptive_config *c = &t->cfg;
   const adaptive_state *s = &t->core;
   uint64_t h = 14695981039346656037ull;
-  long ints[9];
+  long ints[10];
   double dbls[4];
   ints[0] = t->step;
   ints[1] = (long)c->policy;
@@ -952,6 +980,7 @@ static int64_t fingerprint(const adaptive_trigger *t)
   ints[6] = c->ulba_early;
   ints[7] = s->have_model;
   ints[8] = c->ulba_guard;
+  ints[9] = t->policy_auto;
   dbls[0] = c->initial_cost;
   dbls[1] = c->cost_weight;
   dbls[2] = c->eff_min;
@@ -1245,6 +1274,11 @@ double adaptive_balance_cost(const adaptive_trigger *t)
 }
 
 long adaptive_num_balances(const adaptive_trigger *t) { return t ? t->balances : -1; }
+
+const char *adaptive_policy_in_use(const adaptive_trigger *t)
+{
+  return t ? adaptive_policy_name(t->cfg.policy) : NULL;
+}
 
 int adaptive_last_quantities(const adaptive_trigger *t, double *degradation, double *m_hat,
                              double *tau, double *sigma_minus, double *sigma_plus, double *spread,

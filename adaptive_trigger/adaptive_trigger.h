@@ -219,6 +219,13 @@ ZP_API double adaptive_balance_cost(const adaptive_trigger *t);
  * Not collective. */
 ZP_API long adaptive_num_balances(const adaptive_trigger *t);
 
+/* adaptive_policy_in_use - the name of the policy that decides now, e.g.
+ * "ZHAI" or "ULBA": the ADAPTIVE_POLICY value, or with ADAPTIVE_POLICY=AUTO
+ * the policy LB_METHOD=AUTO on the attached struct last advised (ZHAI until
+ * it advises).  NULL when t is NULL.  Not collective; the same on every rank.
+ * The string is static. */
+ZP_API const char *adaptive_policy_in_use(const adaptive_trigger *t);
+
 /*
  * adaptive_last_quantities - the quantities of the last decision: since,
  * degradation, C, m_hat, tau, sigma-minus, sigma-plus, spread, efficiency

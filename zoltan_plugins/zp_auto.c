@@ -193,6 +193,7 @@ static int auto_try_hints(zp_context *c, auto_state *st)
   struct {
     int rc;
     char method[ADVISOR_NAME_MAX];
+    char policy[ADVISOR_NAME_MAX];
     char note[512];
   } msg;
   advisor_traits now;
@@ -212,13 +213,21 @@ static int auto_try_hints(zp_context *c, auto_state *st)
   now.has_graph = c->has_graph;
   if (c->r->rank == 0) {
     msg.rc = auto_read_hints(path, &now, &h, msg.note, sizeof msg.note);
-    if (msg.rc == 1) snprintf(msg.method, sizeof msg.method, "%s", h.method);
+    if (msg.rc == 1) {
+      snprintf(msg.method, sizeof msg.method, "%s", h.method);
+      snprintf(msg.policy, sizeof msg.policy, "%s", h.policy);
+    }
   }
   MPI_Bcast(&msg, (int)sizeof msg, MPI_BYTE, 0, c->r->comm);
   /* A bad file is the user's to know about; a missing one is the first run. */
   if (msg.rc < 0 && c->r->rank == c->debug_proc) zp_warn(c->yo, "AUTO: %s", msg.note);
   if (msg.rc >= 0) auto_explain(c, msg.note);
-  if (msg.rc == 1) snprintf(st->method, sizeof st->method, "%s", msg.method);
+  if (msg.rc == 1) {
+    snprintf(st->method, sizeof st->method, "%s", msg.method);
+    /* The trigger attached to this struct follows the hinted policy when
+     * it runs with ADAPTIVE_POLICY=AUTO. */
+    zp_history_advise_policy(zp_ctx_zz(c), msg.policy);
+  }
   return ZOLTAN_OK;
 }
 
@@ -351,6 +360,7 @@ static int auto_decide(zp_context *c, auto_state *st, int *new_part)
     snprintf(st->method, sizeof st->method, "%s", ch.method);
     st->since = 1;
     auto_explain(c, ch.notes);
+    zp_history_advise_policy(zp_ctx_zz(c), ch.policy);
   }
   free(cand);
   free(perm);

@@ -14,7 +14,7 @@ static const zp_history_provider *provider_of(struct Zoltan_Struct *zz)
   if (r == NULL) return NULL;
   if (r->history.object_loads == NULL && r->history.step_times == NULL &&
       r->history.balance_cost == NULL && r->history.rank_work == NULL &&
-      r->history.comm_volumes == NULL)
+      r->history.comm_volumes == NULL && r->history.advise_policy == NULL)
     return NULL;
   return &r->history;
 }
@@ -29,7 +29,7 @@ int zp_history_attach(struct Zoltan_Struct *zz, const zp_history_provider *provi
   }
   if (provider->object_loads == NULL && provider->step_times == NULL &&
       provider->balance_cost == NULL && provider->rank_work == NULL &&
-      provider->comm_volumes == NULL) {
+      provider->comm_volumes == NULL && provider->advise_policy == NULL) {
     zp_error(yo, "provider %s gives no history function",
              provider->tag ? provider->tag : "(untagged)");
     return ZOLTAN_FATAL;
@@ -88,6 +88,18 @@ int zp_history_comm_volumes(struct Zoltan_Struct *zz, size_t back, zp_comm_volum
     out->step = -1;
     return ZOLTAN_WARN;
   }
+  return ZOLTAN_OK;
+}
+
+int zp_history_advise_policy(struct Zoltan_Struct *zz, const char *policy)
+{
+  const zp_history_provider *p = provider_of(zz);
+  if (policy == NULL) {
+    zp_error("zp_history_advise_policy", "policy is NULL");
+    return ZOLTAN_FATAL;
+  }
+  if (p == NULL || p->advise_policy == NULL) return ZOLTAN_WARN;
+  p->advise_policy(p->arg, policy);
   return ZOLTAN_OK;
 }
 

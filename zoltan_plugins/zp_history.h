@@ -92,6 +92,12 @@ typedef struct zp_history_provider {
    * since the last balance: fills *out and returns ZOLTAN_OK, or returns
    * ZOLTAN_WARN when that step has none.  EDGE_WEIGHT_SOURCE reads it. */
   int (*comm_volumes)(void *arg, size_t back, zp_comm_volumes *out);
+  /* A method that chooses the trigger policy too (LB_METHOD=AUTO) tells the
+   * provider its choice, an ADAPTIVE_POLICY word such as "ZHAI" or "ULBA",
+   * after a decision; the provider follows it when it is configured to
+   * (ADAPTIVE_POLICY=AUTO) and ignores it otherwise.  Called on every rank
+   * with the same word. */
+  void (*advise_policy)(void *arg, const char *policy);
 } zp_history_provider;
 
 /*
@@ -137,6 +143,17 @@ ZP_API int zp_history_object_loads(struct Zoltan_Struct *zz, size_t back, zp_obj
  * there is no provider, no such snapshot, or no report for that step).
  */
 ZP_API int zp_history_comm_volumes(struct Zoltan_Struct *zz, size_t back, zp_comm_volumes *out);
+
+/*
+ * zp_history_advise_policy - pass a method's choice of trigger policy (an
+ * ADAPTIVE_POLICY word) to the provider of zz.  Not collective, but a
+ * method calls it on every rank with the same word, so that every rank's
+ * trigger decides alike.
+ * Returns ZOLTAN_OK when a provider took the advice (it may still ignore it:
+ * see advise_policy); ZOLTAN_WARN when zz has no provider or the provider
+ * takes no advice; ZOLTAN_FATAL when policy is NULL.
+ */
+ZP_API int zp_history_advise_policy(struct Zoltan_Struct *zz, const char *policy);
 
 /*
  * zp_history_step_times - copy up to max of the newest step records since

@@ -6,7 +6,9 @@
 # the others and gives the same assignment; a corrupt hints file is a
 # warning naming the line, after which the candidates are tried and the
 # balance is the same; a hints file whose method needs coordinates the
-# problem has not is not used, and says so.
+# problem has not is not used, and says so; a trigger attached with
+# ADAPTIVE_POLICY=AUTO takes the policy of the decision or of the hints,
+# one with another policy keeps it.
 set -eu
 . "$(dirname "$0")/../common/launcher_args.sh"
 app=$1
@@ -31,6 +33,30 @@ grep -q "ZOLTAN AUTO: R3 coordinates: RCB, HSFC" "$dir/first.log" || fail "first
 grep -q '^ZPHINTS 1$' "$dir/run.hints" || fail "no hints written"
 method=$(sed -n 's/^method //p' "$dir/run.hints")
 [ -n "$method" ] || fail "hints without a method"
+policy=$(sed -n 's/^policy //p' "$dir/run.hints")
+[ -n "$policy" ] || fail "hints without a policy"
+grep -q "^zp_loaddb_app: trigger policy ZHAI$" "$dir/first.log" || {
+  cat "$dir/first.log"; fail "ADAPTIVE_POLICY left at ZHAI changed"; }
+# ADAPTIVE_POLICY=AUTO follows the policy of the decision: ULBA when a
+# twentieth of the objects grows by half a step (rule R6).
+cp "$dir/run.hints" "$dir/keep.hints"
+rm -f "$dir/run.hints"
+run firstauto --trigger-param ADAPTIVE_POLICY=AUTO --steps 4 --grow 0.5 --expect-max 100
+grep -q "^zp_loaddb_app: trigger policy ULBA$" "$dir/firstauto.log" || {
+  cat "$dir/firstauto.log"; fail "ADAPTIVE_POLICY=AUTO did not follow the decision (ULBA)"; }
+grep -q "^policy ULBA$" "$dir/run.hints" || fail "the growing run's hints do not say ULBA"
+# ... and the policy of a hints file (ULBA written into it): the trigger
+# switches, while a trigger given ZHAI keeps it.
+sed 's/^policy .*/policy ULBA/' "$dir/keep.hints" > "$dir/run.hints"
+run hintauto --trigger-param ADAPTIVE_POLICY=AUTO --trigger-param ADAPTIVE_DEBUG_LEVEL=1
+grep -q "^zp_loaddb_app: trigger policy ULBA$" "$dir/hintauto.log" || {
+  cat "$dir/hintauto.log"; fail "ADAPTIVE_POLICY=AUTO did not follow the hinted ULBA"; }
+grep -q "^ADAPTIVE policy ULBA, as LB_METHOD=AUTO advised" "$dir/hintauto.log" || {
+  cat "$dir/hintauto.log"; fail "no line for the switch"; }
+run hintzhai --trigger-param ADAPTIVE_POLICY=ZHAI
+grep -q "^zp_loaddb_app: trigger policy ZHAI$" "$dir/hintzhai.log" || {
+  cat "$dir/hintzhai.log"; fail "ADAPTIVE_POLICY=ZHAI followed the hints"; }
+cp "$dir/keep.hints" "$dir/run.hints"
 run second --assign "$dir/second.txt"
 grep -q "hints from the same problem size: method $method" "$dir/second.log" || {
   cat "$dir/second.log"; fail "second run did not use the hints"; }

@@ -17,6 +17,7 @@
  *        [--first-next] [--no-geom] [--edge-single] [--comm none|sender|both]
  *        [--expect-heavy-cut-max K] [--expect-heavy-cut-min K] [--dump FILE] [--assign FILE] [--expect-max R]
  *        [--expect-min R] [--expect-error] [--param NAME=VALUE]...
+ *        [--trigger-param ADAPTIVE_NAME=VALUE]... [--grow G]
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -188,6 +189,9 @@ typedef struct opts {
   int N, P, steps, window, dim0, first_next, expect_error, no_geom, balances;
   double expect_max, expect_min;
   const char *params[16];
+  const char *tparams[8]; /* --trigger-param: ADAPTIVE_* of the trigger */
+  int ntparams;
+  double grow; /* --grow: growth per step of the first twentieth */
   int nparams;
 } opts;
 
@@ -246,6 +250,10 @@ static int parse(int argc, char **argv, opts *o)
       o->expect_max = atof(argv[++i]);
     else if (!strcmp(argv[i], "--expect-min"))
       o->expect_min = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--grow"))
+      o->grow = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--trigger-param") && o->ntparams < 8)
+      o->tparams[o->ntparams++] = argv[++i];
     else if (!strcmp(argv[i], "--param") && o->nparams < 16)
       o->params[o->nparams++] = argv[++i];
     else
@@ -287,7 +295,8 @@ End:
 
 /* The reports of one step: all objects, the even IDs, none, or all plus
  * one ID no rank holds (on rank 0). */
-static int report(adaptive_trigger *t, const app *a, const char *how, int rank)
+static int report(adaptive_trigger *t, const app *a, const char *how, int rank, int step,
+                  double grow)
 {
   int n = 0, i, extra = strcmp(how, "bogus") == 0 && rank == 0;
   ZOLTAN_ID_TYPE *g = malloc(((size_t)a->n + 2) * sizeof *g);
@@ -298,6 +307,9 @@ static int report(adaptive_trigger *t, const app *a, const char *how, int rank)
     if (strcmp(how, "even") == 0 && a->gids[i] % 2 != 0) continue;
     g[n] = a->gids[i];
     l[n++] = measured(a, (int)a->gids[i]);
+    /* --grow: the first twentieth of the objects grows by that fraction a
+     * step, a concentrated growth (rule R6 of LB_METHOD=AUTO). */
+    if ((long)a->gids[i] * 20 <= a->N) l[n - 1] *= 1.0 + grow * step;
   }
   if (extra) {
     g[n] = (ZOLTAN_ID_TYPE)(a->N + 1000);
@@ -450,8 +462,19 @@ int main(int argc, char **argv)
   }
   t = adaptive_create(MPI_COMM_WORLD);
   if (t == NULL || adaptive_attach(t, zz) != ZOLTAN_OK) fail = 1;
+  for (i = 0; !fail && i < o.ntparams; i++) {
+    char name[64];
+    const char *eq = strchr(o.tparams[i], '=');
+    if (eq == NULL || (size_t)(eq - o.tparams[i]) >= sizeof name) {
+      fail = 1;
+      break;
+    }
+    memcpy(name, o.tparams[i], (size_t)(eq - o.tparams[i]));
+    name[eq - o.tparams[i]] = '\0';
+    if (adaptive_set_param(t, name, eq + 1) != ZOLTAN_OK) fail = 1;
+  }
   for (s = 0; !fail && s < o.steps; s++) {
-    if (report(t, &a, o.report, rank) != ZOLTAN_OK) fail = 1;
+    if (report(t, &a, o.report, rank, s, o.grow) != ZOLTAN_OK) fail = 1;
     if (strcmp(o.comm, "none") != 0 && report_comm(t, &a, o.comm) != ZOLTAN_OK) fail = 1;
     if (s + 1 < o.steps && adaptive_should_balance(t, 1.0) < 0) fail = 1;
   }
@@ -486,6 +509,9 @@ int main(int argc, char **argv)
   Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
   Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
   MPI_Allreduce(MPI_IN_PLACE, &fail, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  /* What the trigger would decide with from now on (ADAPTIVE_POLICY=AUTO
+   * follows LB_METHOD=AUTO's advice). */
+  if (rank == 0 && t) printf("zp_loaddb_app: trigger policy %s\n", adaptive_policy_in_use(t));
   adaptive_destroy(&t);
   Zoltan_Destroy(&zz);
   free(a.gids);
