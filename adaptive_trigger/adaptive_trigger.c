@@ -115,7 +115,8 @@ enum {
   R_FPNEG, /* MAX */
   R_TSUM,
   R_USUM = R_TSUM + 4, /* SUM, four 32-bit limbs each */
-  R_COUNT = R_USUM + 4
+  R_NPE = R_USUM + 4,  /* SUM: PEs over the ranks (one int64) */
+  R_COUNT = R_NPE + 1
 };
 #define R_FIRST_MAX R_TMAX
 #define R_FIRST_SUM R_TSUM
@@ -127,6 +128,7 @@ enum {
 #define F_EVENT     0x8  /* a rank saw a balance since the previous call */
 #define F_NOEVENT   0x10 /* a rank saw no balance since the previous call */
 #define F_TOO_LARGE 0x20 /* a value is beyond the fixed-point range */
+#define F_BAD_PES   0x40 /* a rank gave no PE times */
 
 /* Values summed in fixed point must be below this (2^64). */
 #define FIX_LIMIT 18446744073709551616.0
@@ -1015,7 +1017,10 @@ static void write_trace(adaptive_trigger *t, const adaptive_step *st, const adap
 /* What this rank brings to a step, before the reduction. */
 typedef struct local_step {
   int64_t flags; /* F_* bits of this rank */
-  double time;   /* the step time, 0 when it is unusable */
+  double time;   /* the largest step time of this rank's PEs, 0 when unusable */
+  double tmin;   /* the smallest */
+  double tsum;   /* their sum */
+  int npe;       /* PEs this rank plays */
   double index;  /* THRESHOLD's load index (LOADAVG), else 0 */
   double util;   /* EFFICIENCY's utilization (LOAD), else 0 */
   double cost;   /* cost of the balances reported since the last call */
@@ -1023,7 +1028,46 @@ typedef struct local_step {
 
 /* Checks this rank's inputs of the step (printing what is wrong) and sets
  * the flags that every rank will see after the reduction. */
-static void measure_local(const adaptive_trigger *t, double my_step_time, local_step *ls)
+/* The step times of this rank's PEs into ls (time = largest, tmin, tsum,
+ * npe), with the flags of a bad value. */
+static void measure_times(const adaptive_trigger *t, int num_pes, const double *pe_times,
+                          local_step *ls)
+{
+  static const char *yo = "adaptive_should_balance";
+  int i;
+  if (num_pes < 1 || pe_times == NULL) {
+    ls->flags |= F_BAD_PES;
+    zp_error(yo, "rank %d gave %d PE times%s (at least one is needed)", t->rank, num_pes,
+             pe_times == NULL ? " and no array" : "");
+    return;
+  }
+  ls->npe = num_pes;
+  ls->tmin = FIX_LIMIT;
+  for (i = 0; i < num_pes; i++) {
+    double x = pe_times[i];
+    if (!isfinite(x) || x < 0.0) {
+      ls->flags |= F_BAD_TIME;
+      zp_error(yo, "step time = %g of PE %d on rank %d is not a finite number >= 0", x, i, t->rank);
+      x = 0.0;
+    } else if (x >= FIX_LIMIT) {
+      ls->flags |= F_TOO_LARGE;
+      zp_error(yo, "step time = %g of PE %d on rank %d is too large", x, i, t->rank);
+      x = 0.0;
+    }
+    if (x > ls->time) ls->time = x;
+    if (x < ls->tmin) ls->tmin = x;
+    ls->tsum += x;
+  }
+  if (ls->tsum >= FIX_LIMIT) {
+    ls->flags |= F_TOO_LARGE;
+    zp_error(yo, "the step times of rank %d's %d PEs sum to %g, too large", t->rank, num_pes,
+             ls->tsum);
+    ls->tsum = 0.0;
+  }
+}
+
+static void measure_local(const adaptive_trigger *t, int num_pes, const double *pe_times,
+                          local_step *ls)
 {
   static const char *yo = "adaptive_should_balance";
   double avenrun = 0.0, speed = t->speed;
@@ -1031,16 +1075,7 @@ static void measure_local(const adaptive_trigger *t, double my_step_time, local_
    * of every rank's speed: ADAPTIVE_SPEED then steps aside. */
   if (t->zz != NULL) zp_capacity_of(t->zz, &speed);
   memset(ls, 0, sizeof *ls);
-  ls->time = my_step_time;
-  if (!isfinite(ls->time) || ls->time < 0.0) {
-    ls->flags |= F_BAD_TIME;
-    zp_error(yo, "step time = %g on rank %d is not a finite number >= 0", ls->time, t->rank);
-    ls->time = 0.0;
-  } else if (ls->time >= FIX_LIMIT) {
-    ls->flags |= F_TOO_LARGE;
-    zp_error(yo, "step time = %g on rank %d is too large", ls->time, t->rank);
-    ls->time = 0.0;
-  }
+  measure_times(t, num_pes, pe_times, ls);
   if (t->cfg.index_source == ADAPTIVE_INDEX_LOADAVG) {
     if (read_avenrun(t->loadavg_file, &avenrun) != 0) {
       ls->flags |= F_BAD_INDEX;
@@ -1079,7 +1114,7 @@ static void pack_local(const adaptive_trigger *t, const local_step *ls, int64_t 
   memset(v, 0, R_COUNT * sizeof *v);
   v[R_FLAGS] = ls->flags;
   v[R_TMAX] = enc_max(ls->time);
-  v[R_TMIN] = enc_min(ls->time);
+  v[R_TMIN] = enc_min(ls->npe > 0 ? ls->tmin : 0.0);
   v[R_IMAX] = enc_max(ls->index);
   v[R_IMIN] = enc_min(ls->index);
   v[R_UMAX] = enc_max(ls->util);
@@ -1088,8 +1123,9 @@ static void pack_local(const adaptive_trigger *t, const local_step *ls, int64_t 
   v[R_COST] = (t->event && !t->cost_reported && !t->observed) ? -1 : enc_max(ls->cost);
   v[R_FP] = fingerprint(t);
   v[R_FPNEG] = -v[R_FP];
-  enc_sum(ls->time, &v[R_TSUM]);
+  enc_sum(ls->tsum, &v[R_TSUM]);
   enc_sum(ls->util, &v[R_USUM]);
+  v[R_NPE] = ls->npe;
 }
 
 /* Forgets the balance reported since the last call. */
@@ -1105,8 +1141,9 @@ static int check_reduced(adaptive_trigger *t, const int64_t *v)
 {
   static const char *yo = "adaptive_should_balance";
   int64_t flags = v[R_FLAGS];
-  if (flags & (F_BAD_TIME | F_BAD_INDEX | F_NO_LOAD | F_TOO_LARGE)) {
-    if (t->rank == 0) zp_error(yo, "a rank gave a bad step time, load index or load; step ignored");
+  if (flags & (F_BAD_TIME | F_BAD_INDEX | F_NO_LOAD | F_TOO_LARGE | F_BAD_PES)) {
+    if (t->rank == 0)
+      zp_error(yo, "a rank gave a bad step time, PE count, load index or load; step ignored");
     return ZOLTAN_FATAL;
   }
   if (v[R_FP] != -v[R_FPNEG]) {
@@ -1150,7 +1187,9 @@ static void decode_step(const adaptive_trigger *t, const int64_t *v, adaptive_st
 {
   st->t_max = dec_max(v[R_TMAX]);
   st->t_min = dec_min(v[R_TMIN]);
-  st->t_avg = fmin(fmax(dec_sum(&v[R_TSUM]) / t->size, st->t_min), st->t_max);
+  /* The average over the PEs (one per rank unless adaptive_should_balance_pes
+   * gave more); check_reduced has made sure every rank gave at least one. */
+  st->t_avg = fmin(fmax(dec_sum(&v[R_TSUM]) / (double)v[R_NPE], st->t_min), st->t_max);
   st->idx_max = dec_max(v[R_IMAX]);
   st->idx_min = dec_min(v[R_IMIN]);
   st->u_max = dec_max(v[R_UMAX]);
@@ -1185,6 +1224,11 @@ static void record_step(adaptive_trigger *t, double my_step_time, const adaptive
 
 int adaptive_should_balance(adaptive_trigger *t, double my_step_time)
 {
+  return adaptive_should_balance_pes(t, 1, &my_step_time);
+}
+
+int adaptive_should_balance_pes(adaptive_trigger *t, int num_pes, const double *pe_times)
+{
   static const char *yo = "adaptive_should_balance";
   int64_t v[R_COUNT];
   local_step ls;
@@ -1196,7 +1240,7 @@ int adaptive_should_balance(adaptive_trigger *t, double my_step_time)
     zp_error(yo, "trigger is NULL");
     return ZOLTAN_FATAL;
   }
-  measure_local(t, my_step_time, &ls);
+  measure_local(t, num_pes, pe_times, &ls);
   pack_local(t, &ls, v);
   if (MPI_Allreduce(MPI_IN_PLACE, v, 1, t->vec_type, t->vec_op, t->comm) != MPI_SUCCESS) {
     zp_error(yo, "MPI_Allreduce failed");
@@ -1212,7 +1256,7 @@ int adaptive_should_balance(adaptive_trigger *t, double my_step_time)
     zp_error(yo, "internal error: the decision logic rejected the reduced step");
     return ZOLTAN_FATAL;
   }
-  record_step(t, my_step_time, &st, &q, decision);
+  record_step(t, ls.time, &st, &q, decision);
   return decision;
 }
 

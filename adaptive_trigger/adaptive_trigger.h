@@ -96,6 +96,22 @@ ZP_API int adaptive_attach(adaptive_trigger *t, struct Zoltan_Struct *zz);
 ZP_API int adaptive_should_balance(adaptive_trigger *t, double my_step_time);
 
 /*
+ * adaptive_should_balance_pes - adaptive_should_balance for an application
+ * whose processing elements are not its ranks: this rank plays num_pes PEs
+ * (for example the Zoltan parts it holds, NUM_GLOBAL_PARTS > ranks, to model
+ * a machine larger than the one it runs on) and pe_times[i] is the step time
+ * of its i-th PE.  The decision sees the largest, smallest and average step
+ * time over every PE of every rank, as adaptive_should_balance sees them over
+ * the ranks; adaptive_should_balance(t, x) is this call with one PE of time
+ * x.  The rank's own record (adaptive_history's my_time) is the largest of
+ * its PEs.  Collective, with the same returns and errors as
+ * adaptive_should_balance, plus ZOLTAN_FATAL on every rank when a rank
+ * gives num_pes < 1 or pe_times NULL.  The load index and utilization of
+ * THRESHOLD and EFFICIENCY stay per rank.
+ */
+ZP_API int adaptive_should_balance_pes(adaptive_trigger *t, int num_pes, const double *pe_times);
+
+/*
  * adaptive_balance_done - report that a balance happened since the last
  * adaptive_should_balance, with its cost on this rank in seconds
  * (partitioning plus migration).  Call it on every rank.  Not collective:

@@ -112,6 +112,92 @@ static void every_rank_gets_the_core_decision_for_every_policy(void **unused)
   }
 }
 
+/* PEs that are not ranks (adaptive_should_balance_pes): rank r plays
+ * r % 3 + 1 PEs, and the trigger decides like the pure core fed with the
+ * times of every PE of every rank, identically on every rank; its history
+ * holds the largest, average and smallest over the PEs. */
+static void pes_decide_over_every_pe_of_every_rank(void **unused)
+{
+  static const char *policies[] = {"ZHAI", "MENON", "MENON_CUMULATIVE"};
+  size_t p;
+  int npe = 0, first = 0, r;
+  (void)unused;
+  for (r = 0; r < size; r++) {
+    if (r == rank) first = npe;
+    npe += r % 3 + 1;
+  }
+  for (p = 0; p < sizeof policies / sizeof policies[0]; p++) {
+    adaptive_trigger *t = adaptive_create(MPI_COMM_WORLD);
+    adaptive_config cfg;
+    adaptive_state core;
+    adaptive_record rec[2];
+    double *times = malloc((size_t)npe * sizeof *times);
+    int k, since = 0, balances = 0;
+    assert_non_null(t);
+    assert_non_null(times);
+    assert_int_equal(adaptive_set_param(t, "ADAPTIVE_POLICY", policies[p]), ZOLTAN_OK);
+    assert_int_equal(adaptive_set_param(t, "ADAPTIVE_LB_COST", "0.25"), ZOLTAN_OK);
+    adaptive_config_default(&cfg);
+    assert_int_equal(adaptive_policy_parse(policies[p], &cfg.policy), ADAPTIVE_OK);
+    cfg.initial_cost = 0.25;
+    assert_int_equal(adaptive_state_init(&core, &cfg), ADAPTIVE_OK);
+    for (k = 0; k < 40; k++) {
+      adaptive_step st;
+      int i, got, want;
+      double hi = 0.0, lo = 1e300, sum = 0.0;
+      /* PE i of the whole machine: the last PE slows down between
+       * balances (multiples of 1/64, so that every sum is exact). */
+      for (i = 0; i < npe; i++) {
+        times[i] = (64.0 + (double)((i * 7 + k) % 5) + (i == npe - 1 ? 4.0 * since : 0.0)) / 64.0;
+        hi = times[i] > hi ? times[i] : hi;
+        lo = times[i] < lo ? times[i] : lo;
+        sum += times[i];
+      }
+      assert_int_equal(adaptive_step_from_times((size_t)npe, times, NULL, NULL, &st), ADAPTIVE_OK);
+      want = adaptive_state_step(&core, &st, NULL);
+      got = adaptive_should_balance_pes(t, rank % 3 + 1, times + first);
+      assert_int_equal(got, want);
+      assert_true(same_everywhere(got));
+      if (got == 0) {
+        long n = adaptive_history(t, rec, 1);
+        assert_true(n >= 1);
+        assert_close(rec[0].t_max, hi, 0.0);
+        assert_close(rec[0].t_min, lo, 0.0);
+        assert_close(rec[0].t_avg, sum / npe, 1e-12);
+      }
+      since++;
+      if (got == 1) {
+        assert_int_equal(adaptive_balance_done(t, 0.25), ZOLTAN_OK);
+        adaptive_state_balanced(&core, 0.25);
+        since = 0;
+        balances++;
+      }
+    }
+    if (strcmp(policies[p], "ZHAI") == 0) assert_true(balances > 0);
+    free(times);
+    adaptive_destroy(&t);
+  }
+}
+
+/* No PE on one rank (or no array) is an error on every rank, and the
+ * trigger keeps working afterwards. */
+static void pes_without_times_are_an_error_on_every_rank(void **unused)
+{
+  adaptive_trigger *t = adaptive_create(MPI_COMM_WORLD);
+  double two[2] = {0.5, 0.25};
+  (void)unused;
+  assert_non_null(t);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_POLICY", "NEVER"), ZOLTAN_OK);
+  assert_int_equal(adaptive_should_balance_pes(t, rank == size - 1 ? 0 : 2, two), ZOLTAN_FATAL);
+  assert_int_equal(adaptive_should_balance_pes(t, 2, rank == 0 ? NULL : two), ZOLTAN_FATAL);
+  two[1] = rank == 0 ? NAN : 0.25;
+  assert_int_equal(adaptive_should_balance_pes(t, 2, two), ZOLTAN_FATAL);
+  two[1] = 0.25;
+  assert_int_equal(adaptive_should_balance_pes(t, 2, two), 0);
+  assert_int_equal(adaptive_steps_since_balance(t), 1);
+  adaptive_destroy(&t);
+}
+
 /* A NaN, infinite or negative time on one rank is an error on every rank,
  * and the trigger keeps working afterwards. */
 static void bad_time_on_one_rank_is_an_error_on_every_rank(void **unused)
@@ -564,6 +650,8 @@ int main(int argc, char **argv)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_rank_gets_the_core_decision_for_every_policy),
       cmocka_unit_test(bad_time_on_one_rank_is_an_error_on_every_rank),
+      cmocka_unit_test(pes_decide_over_every_pe_of_every_rank),
+      cmocka_unit_test(pes_without_times_are_an_error_on_every_rank),
       cmocka_unit_test(a_yes_without_a_balance_report_is_an_error),
       cmocka_unit_test(inconsistent_ranks_are_errors_on_every_rank),
       cmocka_unit_test(parameters_follow_zoltan_conventions),
