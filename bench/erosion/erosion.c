@@ -40,6 +40,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <zoltan.h>
 
@@ -80,6 +81,8 @@ typedef struct options {
   char method[16];       /* the Zoltan method of the base: RCB or GREEDY */
   int dims;              /* geometric dimensions given to Zoltan: 1 or 2 */
   int rows;              /* R, segments per column (objects = X R) */
+  int parts;             /* --parts: PEs modelled as Zoltan parts (0 = one per rank) */
+  double mem_limit;      /* --mem-limit in GiB (0: 80% of the physical memory) */
   char out[512];         /* output folder */
   char tag[64];          /* prefix of the output files */
   double unit_cost;      /* seconds per work unit; <= 0: calibrate */
@@ -130,7 +133,12 @@ typedef struct sim {
   double *hU;           /* received values */
   long nsend, nrecv;    /* totals */
   double *col_units;    /* units of each local segment this step */
-  int calib_hot;        /* calibration: the middle stripe weighs double */
+  /* Parts as PEs (--parts): the part of every segment (NO entries, the
+   * same on every rank) and the units of every part this step. */
+  int P, ppr;         /* parts (PEs) and parts per rank */
+  int *gpart;         /* part of each segment */
+  double *part_units; /* P entries */
+  int calib_hot;      /* calibration: the middle stripe weighs double */
 } sim;
 
 static int g_rank = 0;
@@ -215,6 +223,8 @@ static void sim_free(sim *m)
   free(m->rcount);
   halo_free(m);
   free(m->col_units);
+  free(m->gpart);
+  free(m->part_units);
   memset(m, 0, sizeof *m);
 }
 
@@ -489,7 +499,7 @@ static void cb_obj_list(void *d, int ng, int nl, ZOLTAN_ID_PTR gids, ZOLTAN_ID_P
     gids[i] = (ZOLTAN_ID_TYPE)m->ids[i];
     lids[i] = (ZOLTAN_ID_TYPE)i;
     if (wdim > 0) {
-      long x = m->ids[i] / m->R, mid = (long)(m->size / 2) * m->s;
+      long x = m->ids[i] / m->R, mid = (long)(m->P / 2) * m->s;
       double f = m->calib_hot && x >= mid && x < mid + m->s ? 2.0 : 1.0;
       w[i * wdim] =
           (float)(f * (double)erosion_column_units(&m->opt->cfg, m->h, m->T + (size_t)i * m->h));
@@ -523,6 +533,27 @@ static void cb_geom(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTAN_I
     long g = (long)gids[i];
     x[(size_t)i * dim] = (double)(g / m->R) + 0.5;
     if (dim == 2) x[(size_t)i * dim + 1] = (double)(g % m->R) * m->h + 0.5 * m->h;
+  }
+}
+
+/* The current part of each object (--parts): Zoltan assumes part = rank
+ * without it. */
+static void cb_parts(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                     int *parts, int *ierr)
+{
+  const sim *m = d;
+  int i;
+  (void)ng;
+  (void)nl;
+  (void)lids;
+  *ierr = ZOLTAN_OK;
+  for (i = 0; i < n; i++) {
+    long g = (long)gids[i];
+    if (g < 0 || g >= m->NO) {
+      *ierr = ZOLTAN_FATAL;
+      return;
+    }
+    parts[i] = m->gpart[g];
   }
 }
 
@@ -621,6 +652,61 @@ static int absorb_migration(sim *m)
   return sort_local(m);
 }
 
+/* The new part of every exported segment into m->gpart on every rank (a
+ * segment is exported by its one owner, so the maximum over the ranks of
+ * "new part or -1" is its new part).  Collective; returns 0 or -1 on every
+ * rank. */
+static int update_parts(sim *m, int nexp, const ZOLTAN_ID_TYPE *eg, const int *epa)
+{
+  int *newp = malloc((size_t)m->NO * sizeof *newp), ok, all_ok = 0, e;
+  long g;
+  ok = newp != NULL;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!all_ok) {
+    free(newp);
+    return -1;
+  }
+  for (g = 0; g < m->NO; g++) newp[g] = -1;
+  for (e = 0; e < nexp; e++)
+    if ((long)eg[e] < m->NO) newp[eg[e]] = epa[e];
+  MPI_Allreduce(MPI_IN_PLACE, newp, (int)m->NO, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  for (g = 0; g < m->NO; g++)
+    if (newp[g] >= 0) m->gpart[g] = newp[g];
+  free(newp);
+  return 0;
+}
+
+/* 0 when the segments of every part are on one rank (AUTO_MIGRATE sends
+ * each object to the rank of its new part); -1 otherwise or without
+ * memory.  Collective. */
+static int parts_on_one_rank(const sim *m)
+{
+  int *lo = malloc(2 * (size_t)m->P * sizeof *lo), ok, all_ok = 0, p, i;
+  ok = lo != NULL;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!all_ok) {
+    free(lo);
+    return -1;
+  }
+  /* lo[p] = smallest rank holding part p, lo[P + p] = minus the largest. */
+  for (p = 0; p < 2 * m->P; p++) lo[p] = m->size;
+  for (i = 0; i < m->n; i++) {
+    p = m->gpart[m->ids[i]];
+    if (p < 0 || p >= m->P) {
+      ok = 0;
+      continue;
+    }
+    lo[p] = m->rank < lo[p] ? m->rank : lo[p];
+    lo[m->P + p] = -m->rank < lo[m->P + p] ? -m->rank : lo[m->P + p];
+  }
+  MPI_Allreduce(MPI_IN_PLACE, lo, 2 * m->P, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  for (p = 0; p < m->P && ok; p++)
+    if (lo[p] < m->size && lo[p] != -lo[m->P + p]) ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  free(lo);
+  return all_ok ? 0 : -1;
+}
+
 /* One balance: Zoltan_LB_Partition with AUTO_MIGRATE, then the local
  * bookkeeping, with the conservation checks (every column once, total work
  * unchanged).  glob[0] and glob[1] get the max over ranks of the CPU time and
@@ -643,9 +729,19 @@ static int balance_once(sim *m, struct Zoltan_Struct *zz, const char *name, doub
     FAIL("%s: Zoltan_LB_Partition returned %d", name, zerr);
     return -1;
   }
+  if (changes && update_parts(m, nexp, eg, epa) != 0) {
+    Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
+    Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+    FAIL("%s: out of memory for the new parts", name);
+    return -1;
+  }
   Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
   Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
   if (absorb_migration(m) != 0 || rebuild(m) != 0) return -1;
+  if (m->opt->parts > 0 && parts_on_one_rank(m) != 0) {
+    if (m->rank == 0) FAIL("%s: a part's segments are on more than one rank after a balance", name);
+    return -1;
+  }
   loc2[0] = thread_cpu() - c0;
   loc2[1] = MPI_Wtime() - w0;
   MPI_Allreduce(loc2, glob, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -785,7 +881,7 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
   FILE *csv = NULL;
   int size, rank, P, rc = -1, i;
   long step, x0, x;
-  double *gbuf = NULL, *rows = NULL;
+  double *gbuf = NULL, *rows = NULL, *pe_times = NULL;
   ZOLTAN_ID_TYPE *gids = NULL;
   char path[700];
   double pending_cost = 0.0, pending_cpu = 0.0, pending_wall = 0.0, alpha_used = 0.0;
@@ -795,7 +891,11 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
   memset(res, 0, sizeof *res);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  P = size;
+  /* P PEs: one per rank, or --parts Zoltan parts, ppr per rank (main has
+   * checked that size divides P). */
+  P = opt->cfg.P;
+  m.P = P;
+  m.ppr = P / size;
   m.opt = opt;
   m.rank = rank;
   m.size = size;
@@ -805,20 +905,26 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
   m.h = m.s / m.R;
   m.NO = m.X * m.R;
   m.strong = malloc((size_t)P);
+  m.gpart = malloc((size_t)m.NO * sizeof *m.gpart);
+  m.part_units = malloc((size_t)P * sizeof *m.part_units);
   m.owner = malloc((size_t)m.NO * sizeof *m.owner);
   m.colT = malloc((size_t)m.NO * sizeof *m.colT);
   m.colU = malloc((size_t)m.NO * sizeof *m.colU);
   m.scount = malloc((size_t)size * sizeof *m.scount);
   m.rcount = malloc((size_t)size * sizeof *m.rcount);
   gbuf = malloc(2 * (size_t)size * sizeof *gbuf);
-  if (!m.strong || !m.owner || !m.colT || !m.colU || !m.scount || !m.rcount || !gbuf) goto end;
+  if (!m.strong || !m.owner || !m.colT || !m.colU || !m.scount || !m.rcount || !gbuf || !m.gpart ||
+      !m.part_units)
+    goto end;
   if (erosion_strong_rocks(&opt->cfg, m.strong) != EROSION_OK) goto end;
 
-  /* The paper's initial partition: stripe r (one rock) on rank r, i.e.
-   * every segment of its s columns, in id order. */
-  x0 = (long)rank * m.s;
-  if (sim_reserve(&m, m.s * m.R) != 0) goto end;
-  for (x = x0; x < x0 + m.s; x++) {
+  /* The paper's initial partition: stripe p (one rock) on PE p, i.e.
+   * every segment of its s columns, in id order; rank r holds the stripes
+   * of its ppr parts r ppr .. r ppr + ppr - 1. */
+  for (x = 0; x < m.NO; x++) m.gpart[x] = (int)(x / m.R / m.s);
+  x0 = (long)rank * m.ppr * m.s;
+  if (sim_reserve(&m, m.ppr * m.s * m.R) != 0) goto end;
+  for (x = x0; x < x0 + (long)m.ppr * m.s; x++) {
     int b;
     for (b = 0; b < m.R; b++) {
       i = m.n++;
@@ -844,6 +950,11 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
     Zoltan_Set_Obj_Size_Fn(zz, cb_size, &m);
     Zoltan_Set_Pack_Obj_Fn(zz, cb_pack, &m);
     Zoltan_Set_Unpack_Obj_Fn(zz, cb_unpack, &m);
+    if (opt->parts > 0) {
+      snprintf(buf, sizeof buf, "%d", P);
+      if (Zoltan_Set_Param(zz, "NUM_GLOBAL_PARTS", buf) != ZOLTAN_OK) goto end;
+      Zoltan_Set_Part_Multi_Fn(zz, cb_parts, &m);
+    }
     trig = adaptive_create(MPI_COMM_WORLD);
     if (!trig || adaptive_set_param(trig, "ADAPTIVE_POLICY", rs->policy) != ZOLTAN_OK) {
       FAIL("%s: cannot create the trigger with ADAPTIVE_POLICY = %s", rs->name, rs->policy);
@@ -906,13 +1017,14 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
                                         : "calibrated");
     fprintf(csv,
             "step,lb,alpha_used,units_max,units_avg,model_max_s,model_avg_s,usage_model,lb_cost_s");
-    for (i = 0; i < P; i++) fprintf(csv, ",units_r%d", i);
+    for (i = 0; i < P; i++) fprintf(csv, opt->parts > 0 ? ",units_p%d" : ",units_r%d", i);
     if (!opt->no_measured) fprintf(csv, ",meas_max_s,meas_avg_s,usage_meas,lb_cpu_s,lb_wall_s");
     fprintf(csv, "\n");
   }
 
   gids = malloc(((size_t)m.NO + 1) * sizeof *gids);
-  if (!gids) goto end;
+  pe_times = malloc((size_t)m.ppr * sizeof *pe_times);
+  if (!gids || !pe_times) goto end;
   for (step = 0; step < opt->steps; step++) {
     long units, eroded;
     double t0, cpu, model, mine[2];
@@ -924,11 +1036,23 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
     mine[0] = (double)units;
     mine[1] = cpu;
     MPI_Gather(mine, 2, MPI_DOUBLE, rows ? rows : gbuf, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (opt->parts > 0) {
+      /* The units of every part (PE), on every rank; sums of whole numbers,
+       * exact in any order. */
+      for (i = 0; i < P; i++) m.part_units[i] = 0.0;
+      for (i = 0; i < m.n; i++) m.part_units[m.gpart[m.ids[i]]] += m.col_units[i];
+      MPI_Allreduce(MPI_IN_PLACE, m.part_units, P, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    } else if (rank == 0) {
+      for (i = 0; i < P; i++) m.part_units[i] = rows[2 * i];
+    }
     if (rank == 0) {
       double umax = 0, usum = 0, cmax = 0, csum = 0;
       for (i = 0; i < P; i++) {
-        if (rows[2 * i] > umax) umax = rows[2 * i];
-        usum += rows[2 * i];
+        if (m.part_units[i] > umax) umax = m.part_units[i];
+        usum += m.part_units[i];
+      }
+      /* Measured CPU time is per rank. */
+      for (i = 0; i < size; i++) {
         if (rows[2 * i + 1] > cmax) cmax = rows[2 * i + 1];
         csum += rows[2 * i + 1];
       }
@@ -940,10 +1064,11 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
       fprintf(csv, "%ld,%d,%.4f,%.0f,%.2f,%.6e,%.6e,%.5f,%.6e", step, pending_lb, alpha_used, umax,
               usum / P, umax * unit_cost, usum / P * unit_cost, umax > 0 ? usum / P / umax : 1.0,
               pending_lb ? pending_cost : 0.0);
-      for (i = 0; i < P; i++) fprintf(csv, ",%.0f", rows[2 * i]);
+      for (i = 0; i < P; i++) fprintf(csv, ",%.0f", m.part_units[i]);
       if (!opt->no_measured)
-        fprintf(csv, ",%.6e,%.6e,%.5f,%.6e,%.6e", cmax, csum / P, cmax > 0 ? csum / P / cmax : 1.0,
-                pending_lb ? pending_cpu : 0.0, pending_lb ? pending_wall : 0.0);
+        fprintf(csv, ",%.6e,%.6e,%.5f,%.6e,%.6e", cmax, csum / size,
+                cmax > 0 ? csum / size / cmax : 1.0, pending_lb ? pending_cpu : 0.0,
+                pending_lb ? pending_wall : 0.0);
       fprintf(csv, "\n");
       if (!opt->quiet && (step + 1) % (opt->steps / 10 > 0 ? opt->steps / 10 : 1) == 0) {
         fprintf(stderr, "  [%s run %d/%d %-12s] step %ld/%ld, %ld balances\n", opt->tag, irun + 1,
@@ -956,7 +1081,16 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
     for (i = 0; i < m.n; i++) gids[i] = (ZOLTAN_ID_TYPE)m.ids[i];
     if (adaptive_report_objects(trig, m.n, 1, gids, m.col_units) != ZOLTAN_OK) goto end;
     {
-      int dec = adaptive_should_balance(trig, model);
+      int dec;
+      if (opt->parts > 0) {
+        /* This rank plays the PEs of its parts; the trigger needs every
+         * part once over the ranks, which the block of ppr parts gives. */
+        const double *pt = m.part_units + (size_t)rank * m.ppr;
+        for (i = 0; i < m.ppr; i++) pe_times[i] = pt[i] * unit_cost;
+        dec = adaptive_should_balance_pes(trig, m.ppr, pe_times);
+      } else {
+        dec = adaptive_should_balance(trig, model);
+      }
       if (dec < 0) {
         FAIL("%s: adaptive_should_balance failed at step %ld", rs->name, step);
         goto end;
@@ -1115,6 +1249,7 @@ end:
   free(gbuf);
   free(rows);
   free(gids);
+  free(pe_times);
   sim_free(&m);
   {
     int mine = rc, all = 0;
@@ -1142,6 +1277,9 @@ static void usage(void)
           "  --base M         base partitioner (default RCB): RCB = RCB on x only (stripes\n"
           "                   along x, the paper's), RCB2D = RCB on (x, y) (rectangles),\n"
           "                   GREEDY = our GREEDY (scattered parts)\n"
+          "  --parts P        model P PEs as P Zoltan parts (NUM_GLOBAL_PARTS), P/ranks per\n"
+          "                   rank (a multiple of the ranks; default one PE per rank)\n"
+          "  --mem-limit G    refuse a problem above G GiB (default 80%% of the memory)\n"
           "  --rows R         objects: every column cut into R segments of s/R cells\n"
           "                   (default 1 = whole columns; 8 with RCB2D); R divides s\n"
           "  --runs LIST      comma-separated runs (default main):\n"
@@ -1309,7 +1447,15 @@ static int parse(int argc, char **argv, options *o)
       }
     } else if (ARG("--base"))
       snprintf(o->base, sizeof o->base, "%s", v);
-    else if (ARG("--rows")) {
+    else if (ARG("--parts")) {
+      if (int_arg(a, v, 1, 1 << 20, &o->parts) != 0) return -1;
+    } else if (ARG("--mem-limit")) {
+      o->mem_limit = atof(v);
+      if (!(o->mem_limit > 0)) {
+        FAIL("--mem-limit %s: give GiB > 0", v);
+        return -1;
+      }
+    } else if (ARG("--rows")) {
       if (int_arg(a, v, 1, 1 << 16, &o->rows) != 0) return -1;
     } else if (ARG("--runs"))
       runs = v;
@@ -1474,6 +1620,54 @@ static int run_checks(const options *o, const run_result *res)
   return bad;
 }
 
+/* Refuses, before any allocation, a part count the ranks cannot share or a
+ * problem the memory cannot hold, naming the limit (rank 0 prints).
+ * Returns 0 or -1. */
+static int check_machine(const options *o, int size)
+{
+  int P = o->cfg.P;
+  long NO = (long)P * o->cfg.s * o->rows;
+  double limit, need;
+  if (o->parts > 0 && o->parts < size) {
+    if (g_rank == 0)
+      FAIL("--parts %d is smaller than the %d ranks: every rank must hold at least one part (PE)",
+           o->parts, size);
+    return -1;
+  }
+  if (o->parts > 0 && o->parts % size != 0) {
+    if (g_rank == 0)
+      FAIL("--parts %d is not a multiple of the %d ranks: every rank holds the same number of "
+           "parts (PEs) at the start",
+           o->parts, size);
+    return -1;
+  }
+  if (NO > 2147483647L) {
+    if (g_rank == 0)
+      FAIL("%d PEs x s %d x rows %d = %ld segments: at most 2^31 - 1", P, o->cfg.s, o->rows, NO);
+    return -1;
+  }
+  /* Per cell: two type bytes and two sets of EROSION_SLOTS doubles (current
+   * and next) with a quarter more for the halo and migration buffers; per
+   * segment and rank: the global owner, part and pointer arrays (32 bytes). */
+  need = (double)P * o->cfg.s * o->cfg.s * (2.0 + 2.0 * EROSION_SLOTS * sizeof(double)) * 1.25 +
+         (double)NO * size * 32.0;
+  if (o->mem_limit > 0) {
+    limit = o->mem_limit * 1073741824.0;
+  } else {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    limit = pages > 0 && page > 0 ? 0.8 * (double)pages * (double)page : 0.0;
+  }
+  if (limit > 0 && need > limit) {
+    if (g_rank == 0)
+      FAIL("%d PEs of %d x %d cells on %d ranks need about %.1f GiB, above the limit of %.1f GiB "
+           "(%s): lower --s or --parts",
+           P, o->cfg.s, o->cfg.s, size, need / 1073741824.0, limit / 1073741824.0,
+           o->mem_limit > 0 ? "--mem-limit" : "80% of this machine's memory");
+    return -1;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   options opt;
@@ -1493,7 +1687,11 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return 2;
   }
-  opt.cfg.P = size;
+  opt.cfg.P = opt.parts > 0 ? opt.parts : size;
+  if (check_machine(&opt, size) != 0) {
+    MPI_Finalize();
+    return 2;
+  }
   if (erosion_config_check(&opt.cfg) != EROSION_OK) {
     if (rank == 0)
       FAIL("bad problem: s = %d (>= 4), N = %d (0..P = %d), p-strong %g and p-weak %g (in [0, 1]), "
@@ -1534,10 +1732,14 @@ int main(int argc, char **argv)
   res = calloc((size_t)opt.nruns, sizeof *res);
   if (!res) MPI_Abort(MPI_COMM_WORLD, 1);
   if (rank == 0) {
-    printf("erosion: P=%d ranks, s=%d (%ld x %d cells), N=%d strong (p=%g), weak p=%g, seed=%llu, "
+    if (opt.parts > 0)
+      printf("erosion: P=%d PEs as Zoltan parts, %d per rank on %d ranks\n", opt.cfg.P,
+             opt.cfg.P / size, size);
+    printf("erosion: P=%d %s, s=%d (%ld x %d cells), N=%d strong (p=%g), weak p=%g, seed=%llu, "
            "%ld steps, base %s, objects: %s\n",
-           size, opt.cfg.s, erosion_width(&opt.cfg), opt.cfg.s, opt.cfg.num_strong,
-           opt.cfg.p_strong, opt.cfg.p_weak, (unsigned long long)opt.cfg.seed, opt.steps, opt.base,
+           opt.cfg.P, opt.parts > 0 ? "parts" : "ranks", opt.cfg.s, erosion_width(&opt.cfg),
+           opt.cfg.s, opt.cfg.num_strong, opt.cfg.p_strong, opt.cfg.p_weak,
+           (unsigned long long)opt.cfg.seed, opt.steps, opt.base,
            opt.rows == 1 ? "columns" : "column segments");
     if (opt.rows > 1)
       printf("erosion: %d segments of %d cells per column\n", opt.rows, opt.cfg.s / opt.rows);
@@ -1578,7 +1780,7 @@ int main(int argc, char **argv)
     if (sum)
       fprintf(sum, "run,P,N,alpha,policy,model_total_s,model_compute_s,lb_cost_s,lb_count,"
                    "usage_mean,gain_vs_std_zhai,meas_total_s,lb_cpu_s,final_units,fingerprint,"
-                   "split_columns,ideal_s\n");
+                   "split_columns,ideal_s,ranks\n");
     printf("\n%-12s %6s %10s %8s %5s %7s %9s | %11s\n", "run", "alpha", "policy", "modelled", "LBs",
            "usage", "vs std", "measured");
     printf("%-12s %6s %10s %8s %5s %7s %9s | %11s\n", "", "", "", "time (s)", "", "(model)",
@@ -1591,13 +1793,14 @@ int main(int argc, char **argv)
              r->ulba ? r->alpha : "-", r->balance ? r->policy : "-", res[i].model_total,
              res[i].lb_count, res[i].usage_mean, 100.0 * gain, res[i].meas_total);
       if (sum)
-        fprintf(sum, "%s,%d,%d,%s,%s,%.6e,%.6e,%.6e,%ld,%.5f,%.5f,%.6e,%.6e,%ld,%llu,%ld,%.6e\n",
-                r->name, size, opt.cfg.num_strong, r->ulba ? r->alpha : "",
+        fprintf(sum, "%s,%d,%d,%s,%s,%.6e,%.6e,%.6e,%ld,%.5f,%.5f,%.6e,%.6e,%ld,%llu,%ld,%.6e,%d\n",
+                r->name, opt.cfg.P, opt.cfg.num_strong, r->ulba ? r->alpha : "",
                 r->balance ? r->policy : "", res[i].model_total, res[i].model_compute,
                 res[i].lb_cost_total, res[i].lb_count, res[i].usage_mean, gain,
                 opt.no_measured ? 0.0 : res[i].meas_total,
                 opt.no_measured ? 0.0 : res[i].lb_cpu_total, res[i].final_units,
-                (unsigned long long)res[i].fingerprint, res[i].split_columns, res[i].model_ideal);
+                (unsigned long long)res[i].fingerprint, res[i].split_columns, res[i].model_ideal,
+                size);
     }
     if (sum) fclose(sum);
     /* The work of a step does not depend on the partition, so every run has
@@ -1614,9 +1817,9 @@ int main(int argc, char **argv)
         break;
       }
     rc |= run_checks(&opt, res);
-    printf("(modelled time = sum over steps of max over ranks of work units x %.3e s, plus balance "
+    printf("(modelled time = sum over steps of max over %s of work units x %.3e s, plus balance "
            "costs; measured = per-thread CPU clock, max over ranks, plus measured balance CPU)\n",
-           unit_cost);
+           opt.parts > 0 ? "parts (PEs)" : "ranks", unit_cost);
   }
   free(res);
   free(opt.runs);
