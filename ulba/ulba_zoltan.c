@@ -75,6 +75,9 @@ typedef struct ulba_state {
   Zoltan_DD_Directory *dd;  /* weight of every object at the last balance, by GID */
   int dd_ngid;              /* GID length of dd */
   ulba_cuts cuts;           /* the base method's cuts for point and box queries */
+  int *guess;               /* nguess entries: the label of each base part in the last
+                               relabelled balance, the first guess of the next */
+  int nguess;               /* parts of guess (0: none) */
 } ulba_state;
 
 /* All live states, so that ulba_last_model can find a struct's state. */
@@ -114,6 +117,7 @@ static void ulba_destroy(void *p)
   state_clear_history(s);
   if (s->dd != NULL) Zoltan_DD_Destroy(&s->dd);
   ulba_cuts_free(&s->cuts, s->zz);
+  free(s->guess);
   free(s);
 }
 
@@ -524,10 +528,12 @@ static int match_same_size(int P, int wd, const double *sizes, const double *tar
 /*
  * Run the base method with the target sizes so that label p ends with size
  * target[p] and the labels of growing parts cover their objects:
- *  1. run the base method with the application's sizes and find, by maximum
+ *  1. run the base method with the target sizes, permuted by guess when
+ *     given (the labels of the base parts in the last balance), and find, by maximum
  *     overlap with the growing objects, which of its parts corresponds to
- *     which label (perm);
- *  2. run it again with the sizes permuted so that base part q gets the
+ *     which label (perm); when every part gets a label of its own size, done
+ *     (one run: the common case for methods that number parts by position);
+ *  2. otherwise run it again with the sizes permuted so that base part q gets the
  *     target size of label perm[q], and relabel the answer by maximum
  *     overlap; if that relabelling gives every part a label of its own size,
  *     done.  Some methods renumber their parts when the sizes change (RIB's
@@ -541,9 +547,9 @@ static int match_same_size(int P, int wd, const double *sizes, const double *tar
  * label of each part of the last base run) and sizes (P * wd: the sizes of
  * the last base run).  Collective.
  */
-static int run_relabelled(zp_context *ctx, const char *base, const double *app_sizes,
-                          const double *target, const int *grow, const double *gw, int *new_part,
-                          int *perm, double *sizes)
+static int run_relabelled(zp_context *ctx, const char *base, const double *target, const int *grow,
+                          const double *gw, const int *guess, int *new_part, int *perm,
+                          double *sizes, int *runs)
 {
   int n = zp_ctx_num_local(ctx), wd = zp_ctx_wgt_dim(ctx), P = zp_ctx_num_parts(ctx);
   size_t PP = (size_t)P * (size_t)P;
@@ -552,12 +558,23 @@ static int run_relabelled(zp_context *ctx, const char *base, const double *app_s
   int fits = 0;
   int ierr = ulba_agree(zp_ctx_comm(ctx), (q && loc && ov) ? ZOLTAN_OK : ZOLTAN_MEMERR);
   if (ierr < 0) goto end;
-  ierr = zp_ctx_run_base(ctx, base, app_sizes, q);
+  /* Step 1 runs with the target sizes permuted by the guess (the labels of
+   * the base parts in the last balance; the identity at the first): a base
+   * method that numbers its parts by position (RCB, HSFC, BLOCK) numbers the
+   * same regions alike from one balance to the next, so the relabelling
+   * gives every part a label of its own size and one run is enough. */
+  for (int k = 0; k < P; k++)
+    memcpy(sizes + (size_t)k * wd, target + (size_t)(guess ? guess[k] : k) * wd,
+           (size_t)wd * sizeof *sizes);
+  *runs = 1;
+  ierr = zp_ctx_run_base(ctx, base, sizes, q);
   if (ierr >= 0) ierr = match_labels(ctx, q, grow, gw, loc, ov, perm);
+  if (ierr >= 0) fits = perm_fits(perm, sizes, target, P, wd);
   for (int round = 0; ierr >= 0 && round < ULBA_RELABEL_ROUNDS && !fits; round++) {
     for (int k = 0; k < P; k++)
       memcpy(sizes + (size_t)k * wd, target + (size_t)perm[k] * wd, (size_t)wd * sizeof *sizes);
     ierr = zp_ctx_run_base(ctx, base, sizes, q);
+    ++*runs;
     if (ierr >= 0) ierr = match_labels(ctx, q, grow, gw, loc, ov, perm);
     /* The same matrix on every rank gives the same perm, so fits agrees. */
     if (ierr >= 0) fits = perm_fits(perm, sizes, target, P, wd);
@@ -851,6 +868,26 @@ static int compose_sizes(ulba_call *c)
   return ZOLTAN_OK;
 }
 
+/* Keeps perm (P labels) as the first guess of the next relabelled balance.
+ * Collective: when a rank lacks the memory, every rank drops its guess, so
+ * that all start the next balance from the identity and agree. */
+static void keep_guess(ulba_state *s, MPI_Comm comm, const int *perm, int P)
+{
+  if (s->nguess != P) {
+    free(s->guess);
+    s->nguess = 0;
+    s->guess = malloc((size_t)P * sizeof *s->guess);
+  }
+  if (ulba_agree(comm, s->guess != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR) < 0) {
+    free(s->guess);
+    s->guess = NULL;
+    s->nguess = 0;
+    return;
+  }
+  s->nguess = P;
+  memcpy(s->guess, perm, (size_t)P * sizeof *perm);
+}
+
 /* Partition with the base method: exactly the base method when there is
  * nothing to anticipate, with the target sizes as they come when
  * ULBA_RELABEL=0, else relabelled (run_relabelled).  Records the last run
@@ -865,16 +902,20 @@ static int run_base(ulba_call *c, int *new_part)
   if (c->info.alpha == 0.0) {
     c->last.sizes = app_sizes;
     c->last.app_sizes = 1;
+    c->info.base_runs = 1;
     return zp_ctx_run_base(c->ctx, c->o.base, app_sizes, new_part);
   }
   c->last.sizes = c->target;
   if (!c->o.relabel) {
+    c->info.base_runs = 1;
     ierr = zp_ctx_run_base(c->ctx, c->o.base, c->target, new_part);
   } else {
     ierr = object_growth(c->s, c->ctx, c->flags, c->use_obj_rate ? c->obj_rate : NULL, c->gw);
     if (ierr == ZOLTAN_OK)
-      ierr = run_relabelled(c->ctx, c->o.base, app_sizes, c->target, c->flags, c->gw, new_part,
-                            c->perm, c->run_sizes);
+      ierr = run_relabelled(c->ctx, c->o.base, c->target, c->flags, c->gw,
+                            c->s->nguess == c->P ? c->s->guess : NULL, new_part, c->perm,
+                            c->run_sizes, &c->info.base_runs);
+    if (ierr >= 0) keep_guess(c->s, c->comm, c->perm, c->P);
     c->last.sizes = c->run_sizes;
     c->last.part_map = c->perm;
   }
@@ -1038,9 +1079,9 @@ static void print_model_line(const ulba_call *c)
   format_bound(sp, sizeof sp, i->sigma_plus);
   format_bound(tau, sizeof tau, i->tau);
   printf("ZOLTAN ULBA: base %s, source %d, P %d, N %g, alpha %g (asked %g), a %g, m %g, W %g, "
-         "small part %d, sigma- %s, sigma+ %s, tau %s%s%s%s\n",
+         "small part %d, sigma- %s, sigma+ %s, tau %s%s%s%s, base runs %d\n",
          c->o.base, i->source, c->P, i->N, i->alpha, i->alpha_param, i->a, i->m, i->W,
-         i->small_part, sm, sp, tau, why ? " (" : "", why ? why : "", why ? ")" : "");
+         i->small_part, sm, sp, tau, why ? " (" : "", why ? why : "", why ? ")" : "", i->base_runs);
   fflush(stdout);
 }
 

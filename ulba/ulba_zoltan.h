@@ -52,6 +52,9 @@ typedef struct ulba_model_info {
   double sigma_plus;  /* Eq. (12), iterations (NaN when undefined) */
   double tau;         /* Menon's sqrt(2 C omega / m_hat), iterations (NaN when undefined) */
   int small_part;     /* a part that received the underloaded size, -1 if none */
+  int base_runs;      /* runs of the base method in the last balance: 1 when the
+                         target sizes fit at once, more when the base method
+                         renumbered its parts (ULBA_RELABEL) */
 } ulba_model_info;
 
 /*

@@ -12,7 +12,8 @@
  *   - from the second balance on (the first has no increase rate yet), the
  *     part holding the growing objects holds at least 90% of their weight
  *     (geometric bases) and its load is (1 - alpha) W / P within SHARE_TOL;
- *     ulba_last_model reports N = 1, that part, and the alpha used.
+ *     ulba_last_model reports N = 1, that part, and the alpha used;
+ *   - from the third balance on, one base run per balance.
  * Modes (argv[1]): "growth BASE [FIRST [RELABEL]]" runs the above with
  * ULBA_BASE_METHOD=BASE (FIRST for the first balance: a base that numbers
  * its parts differently, so that relabelling is needed; ULBA_RELABEL=RELABEL);
@@ -121,10 +122,11 @@ static int run_growth(const char *base, const char *first_base, const char *rela
     MPI_Allgather(&load, 1, MPI_DOUBLE, loads, 1, MPI_DOUBLE, MPI_COMM_WORLD);
     MPI_Allgather(&gw, 1, MPI_DOUBLE, gws, 1, MPI_DOUBLE, MPI_COMM_WORLD);
     if (rank == 0 && getenv("ULBA_GROWTH_VERBOSE") != NULL) {
-      printf("step %d N %g alpha %g small %d C %g omega %g s- %g s+ %g tau %g, growing weight by "
+      printf("step %d N %g alpha %g small %d base runs %d C %g omega %g s- %g s+ %g tau %g, "
+             "growing weight by "
              "part:",
-             step, info.N, info.alpha, info.small_part, info.C, info.omega, info.sigma_minus,
-             info.sigma_plus, info.tau);
+             step, info.N, info.alpha, info.small_part, info.base_runs, info.C, info.omega,
+             info.sigma_minus, info.sigma_plus, info.tau);
       for (int p = 0; p < size; p++) printf(" %g", gws[p]);
       printf("\n");
     }
@@ -176,6 +178,15 @@ static int run_growth(const char *base, const char *first_base, const char *rela
         CHECK(info.sigma_plus >= info.sigma_minus, "sigma_plus %g < sigma_minus %g",
               info.sigma_plus, info.sigma_minus);
       }
+      /* A ULBA balance runs its base method once when the labels of the
+       * last balance still fit, from the third balance on (the second
+       * follows the first base's other numbering; at 16 ranks it takes 2
+       * runs with RCB and HSFC, 4 with GREEDY, and so do the later ones
+       * when the last labels are not used as the first guess). */
+      if (info.alpha > 0.0 && step >= 2 && strcmp(relabel, "1") == 0)
+        CHECK(info.base_runs == 1, "%s step %d: %d base runs, expected 1", base, step,
+              info.base_runs);
+      CHECK(info.base_runs >= 1, "%s step %d: %d base runs", base, step, info.base_runs);
       if (info.alpha > 0.0) {
         int sp = info.small_part;
         CHECK(sp >= 0 && sp < size, "small part %d", sp);
