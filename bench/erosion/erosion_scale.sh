@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# ULBA at the paper's scale (figure 4a), by simulation: P PEs as P Zoltan
+# parts (--parts) on RANKS ranks, for every P and N, SEEDS seeds each; the
+# standard method, ULBA + ZHAI, ULBA + ULBA policy and ULBA_ALPHA=AUTO.
+# Prints a markdown row per (P, N) with the medians over the seeds: the
+# standard method's modelled time, the lower bound, the headroom (standard
+# minus bound, in % of the standard), each ULBA run's gain over the standard,
+# and the share of the headroom the best ULBA run captures.
+#
+# usage: sh erosion_scale.sh EROSION_BINARY OUT_DIR
+# environment: PES ("32 64 128 256"), NS ("1 2 3"), SEEDS ("1 2 3 4 5"),
+#   S (256), STEPS (S), RANKS (2), MPIEXEC (mpiexec), MPIEXEC_FLAGS
+#   (--oversubscribe), EXTRA (more erosion options)
+set -eu
+bin=$1
+out=$2
+pes=${PES:-32 64 128 256}
+ns=${NS:-1 2 3}
+seeds=${SEEDS:-1 2 3 4 5}
+s=${S:-256}
+steps=${STEPS:-$s}
+ranks=${RANKS:-2}
+mpiexec=${MPIEXEC:-mpiexec}
+flags=${MPIEXEC_FLAGS---oversubscribe}
+extra=${EXTRA:-}
+mkdir -p "$out"
+# The median of the numbers on stdin.
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# field RUN COLUMN FILE: a column of a run's summary row.
+field() { awk -F, -v r="$1" -v c="$2" 'NR > 1 && $1 == r { print $c }' "$3"; }
+echo "| P (parts as PEs) | N | std+ZHAI (s) | lower bound (s) | headroom | ULBA+ZHAI | ULBA+ULBA | ULBA AUTO | best ULBA captures |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for p in $pes; do
+  for n in $ns; do
+    for sd in $seeds; do
+      tag=P${p}_N${n}_seed${sd}
+      [ -f "$out/${tag}_summary.csv" ] && continue
+      # shellcheck disable=SC2086
+      $mpiexec $flags -n "$ranks" "$bin" --parts "$p" --s "$s" --steps "$steps" --strong "$n" \
+        --seed "$sd" --sweeps 1 --calib-sweeps 20 --no-measured --quiet $extra \
+        --runs none,std_zhai,ulba_zhai,ulba_ulba,ulba_auto --out "$out" --tag "$tag" \
+        > "$out/$tag.log" 2>&1 || {
+        echo "erosion_scale.sh: P = $p, N = $n, seed $sd failed; see $out/$tag.log" >&2
+        exit 1
+      }
+    done
+    std=$(for sd in $seeds; do field std_zhai 6 "$out/P${p}_N${n}_seed${sd}_summary.csv"; done | median)
+    low=$(for sd in $seeds; do field std_zhai 17 "$out/P${p}_N${n}_seed${sd}_summary.csv"; done | median)
+    row="| $p | $n | $std | $low"
+    best=0
+    head=$(awk -v a="$std" -v b="$low" 'BEGIN { printf "%.1f", 100 * (a - b) / a }')
+    row="$row | ${head}%"
+    for r in ulba_zhai ulba_ulba ulba_auto; do
+      # The gain of each seed over that seed's standard run, then the median.
+      g=$(for sd in $seeds; do field "$r" 11 "$out/P${p}_N${n}_seed${sd}_summary.csv"; done | median)
+      row="$row | $(awk -v g="$g" 'BEGIN { printf "%+.1f%%", 100 * g }')"
+      best=$(awk -v a="$best" -v g="$g" 'BEGIN { print (g > a ? g : a) }')
+    done
+    cap=$(awk -v g="$best" -v h="$head" 'BEGIN { if (h > 0) printf "%.0f%%", 100 * 100 * g / h; else print "-" }')
+    echo "$row | $cap |"
+  done
+done
+echo
+echo "(medians over seeds $seeds; s = $s, $steps steps, 1 sweep per unit with u calibrated at"
+echo "20 sweeps, balance cost C calibrated per invocation; P PEs simulated as Zoltan parts on"
+echo "$ranks ranks of this 2-core machine; $(date -u +%Y-%m-%d))"
