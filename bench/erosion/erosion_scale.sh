@@ -47,7 +47,7 @@ for p in $pes; do
     done
     std=$(for sd in $seeds; do field std_zhai 6 "$out/P${p}_N${n}_seed${sd}_summary.csv"; done | median)
     low=$(for sd in $seeds; do field std_zhai 17 "$out/P${p}_N${n}_seed${sd}_summary.csv"; done | median)
-    row="| $p | $n | $std | $low"
+    row=$(awk -v p="$p" -v n="$n" -v a="$std" -v b="$low" 'BEGIN { printf "| %d | %d | %.4f | %.4f", p, n, a, b }')
     best=0
     head=$(awk -v a="$std" -v b="$low" 'BEGIN { printf "%.1f", 100 * (a - b) / a }')
     row="$row | ${head}%"
