@@ -3,12 +3,15 @@
  * zdrive_check - checks the answer files of one zdrive run against the
  * problem, for methods that have no golden answers (ours).
  *
- * usage: zdrive_check <graph file> <nparts> <max imbalance> <unit|file> <answer files...>
+ * usage: zdrive_check <graph file> <nparts> <max imbalance> <unit|file|combined> <answer files...>
  *
  * It asserts that every vertex of the graph appears exactly once over all
  * answer files (so the object count is conserved), that every part is in
- * [0, nparts), and that the part weights (vertex weights of the file, or 1
- * per vertex with "unit") are balanced: max part weight / mean part weight
+ * [0, nparts), and that the part weights (the first vertex weight of the
+ * file with "file", 1 per vertex with "unit", or with "combined" the sum
+ * over the file's weights of the vertex's share of that weight's total, the
+ * load our methods balance when there are several) are balanced:
+ * max part weight / mean part weight
  * <= max(max imbalance, 1 + heaviest vertex / mean), the second term being
  * what any list-scheduling method can promise when one vertex is heavy.
  * Exit status 0 when all holds, 1 otherwise, with a message per violation.
@@ -18,13 +21,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Reads the vertex count and first vertex weights of a Chaco graph file. */
-static int read_weights(const char *path, int unit, long *nv, double **w)
+/* How the vertex weights are read. */
+enum { W_UNIT, W_FIRST, W_COMBINED };
+
+/* Replace each vertex's first weight by the sum of its shares of every
+ * weight's total (all[v * vdim + d]). */
+static void combine(long n, long vdim, const double *all, double *w)
+{
+  double *tot = calloc((size_t)vdim + 1, sizeof *tot);
+  long v, d;
+  if (tot == NULL) return;
+  for (v = 0; v < n; v++)
+    for (d = 0; d < vdim; d++) tot[d] += all[v * vdim + d];
+  for (v = 0; v < n; v++) {
+    w[v] = 0.0;
+    for (d = 0; d < vdim; d++) w[v] += tot[d] > 0.0 ? all[v * vdim + d] / tot[d] : 0.0;
+  }
+  free(tot);
+}
+
+/* Reads the vertex count and the vertex weights of a Chaco graph file. */
+static int read_weights(const char *path, int mode, long *nv, double **w)
 {
   FILE *f = fopen(path, "r");
   char line[1 << 16];
-  long n = 0, ne = 0, fmt = 0, v = 0, vdim;
+  long n = 0, ne = 0, fmt = 0, v = 0, vdim = 0, d, ncon = 0;
   int header = 0, vnum;
+  double *all = NULL;
   if (!f) {
     fprintf(stderr, "zdrive_check: cannot open %s\n", path);
     return 1;
@@ -34,21 +57,24 @@ static int read_weights(const char *path, int unit, long *nv, double **w)
     while (isspace((unsigned char)*p)) p++;
     if (!header) {
       if (!*p || *p == '%' || *p == '#') continue;
-      if (sscanf(p, "%ld %ld %ld", &n, &ne, &fmt) < 2 || n <= 0) {
+      /* Chaco's header: vertices, edges, format, and the number of
+       * weights per vertex when there are several. */
+      if (sscanf(p, "%ld %ld %ld %ld", &n, &ne, &fmt, &ncon) < 2 || n <= 0) {
         fprintf(stderr, "zdrive_check: %s: bad header\n", path);
         fclose(f);
         return 1;
       }
       header = 1;
       *w = malloc((size_t)n * sizeof(double));
-      if (!*w) {
+      vdim = (fmt / 10) % 10 ? (ncon > 1 ? ncon : 1) : 0;
+      if (vdim > 0 && mode == W_COMBINED) all = calloc((size_t)(n * vdim), sizeof *all);
+      if (!*w || (vdim > 0 && mode == W_COMBINED && !all)) {
         fclose(f);
         return 1;
       }
       for (v = 0; v < n; v++) (*w)[v] = 1.0;
       v = 0;
-      vdim = (fmt / 10) % 10;
-      if (unit || vdim == 0) break;
+      if (mode == W_UNIT || vdim == 0) break;
       continue;
     }
     if (v >= n) break;
@@ -57,9 +83,17 @@ static int read_weights(const char *path, int unit, long *nv, double **w)
       (void)strtol(p, &end, 10);
       p = end;
     }
-    (*w)[v++] = strtod(p, &end);
+    for (d = 0; d < (mode == W_COMBINED ? vdim : 1); d++) {
+      double x = strtod(p, &end);
+      p = end;
+      if (d == 0) (*w)[v] = x;
+      if (all) all[v * vdim + d] = x;
+    }
+    v++;
   }
   fclose(f);
+  if (all) combine(n, vdim, all, *w);
+  free(all);
   *nv = n;
   return header ? 0 : 1;
 }
@@ -67,19 +101,20 @@ static int read_weights(const char *path, int unit, long *nv, double **w)
 int main(int argc, char **argv)
 {
   long nv = 0, i, count = 0;
-  int nparts, unit, a, bad = 0;
+  int nparts, mode, a, bad = 0;
   double maximb, *w = NULL, *pw, total = 0.0, mx = 0.0, wmax = 0.0, mean, imb, bound;
   int *seen;
 
   if (argc < 6) {
-    fprintf(stderr, "usage: %s <graph> <nparts> <max imbalance> <unit|file> <answer files...>\n",
+    fprintf(stderr,
+            "usage: %s <graph> <nparts> <max imbalance> <unit|file|combined> <answer files...>\n",
             argv[0]);
     return 2;
   }
   nparts = atoi(argv[2]);
   maximb = atof(argv[3]);
-  unit = !strcmp(argv[4], "unit");
-  if (nparts <= 0 || read_weights(argv[1], unit, &nv, &w)) return 2;
+  mode = !strcmp(argv[4], "unit") ? W_UNIT : !strcmp(argv[4], "combined") ? W_COMBINED : W_FIRST;
+  if (nparts <= 0 || read_weights(argv[1], mode, &nv, &w)) return 2;
   seen = calloc((size_t)nv, sizeof(int));
   pw = calloc((size_t)nparts, sizeof(double));
   if (!seen || !pw) return 2;

@@ -105,6 +105,22 @@ int zp_ctx_num_parts(const zp_context *c) { return c->nparts; }
 const double *zp_ctx_part_sizes(const zp_context *c) { return c->part_sizes; }
 const double *zp_ctx_imbalance_tol(const zp_context *c) { return c->tol; }
 MPI_Comm zp_ctx_comm(const zp_context *c) { return c->r->comm; }
+
+int zp_ctx_parts_are_ranks(const zp_context *c)
+{
+  return c->pdist == NULL && c->nparts == c->r->size;
+}
+
+int zp_ctx_local_graph(const zp_context *c, const int **nedges, const int **nbr_procs,
+                       const double **ewgts, int *ewgt_dim)
+{
+  if (!c->has_graph || c->nedges == NULL) return 0;
+  *nedges = c->nedges;
+  *nbr_procs = c->nbr_procs;
+  *ewgts = c->edge_wgt_dim > 0 ? c->ewgts : NULL;
+  *ewgt_dim = c->edge_wgt_dim;
+  return 1;
+}
 const zp_params *zp_ctx_params(const zp_context *c) { return c->r->params; }
 struct Zoltan_Struct *zp_ctx_zz(const zp_context *c) { return c->r->zz; }
 int zp_ctx_debug_level(const zp_context *c) { return c->debug_level; }

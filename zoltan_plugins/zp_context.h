@@ -53,6 +53,30 @@ ZP_API const char *zp_ctx_where(const zp_context *ctx);
 ZP_API const char *zp_ctx_lb_approach(const zp_context *ctx);
 
 /*
+ * zp_ctx_parts_are_ranks - 1 when there is exactly one part per rank and
+ * part p lives on rank p (the layout Zoltan uses when NUM_GLOBAL_PARTS is
+ * the number of ranks or unset), else 0.  Local; every rank gets the same
+ * answer.  For distributed methods that balance ranks.
+ */
+ZP_API int zp_ctx_parts_are_ranks(const zp_context *ctx);
+
+/*
+ * zp_ctx_local_graph - the graph edges of the local objects, when the
+ * method's needs (ZP_NEEDS_GRAPH or ZP_WANTS_GRAPH) asked for them and every
+ * rank has the edge callbacks.  Local.
+ * Outputs (left unchanged when the function returns 0):
+ *   nedges     edges of each local object (zp_ctx_num_local entries)
+ *   nbr_procs  the rank of each edge's other end, as the application's
+ *              callbacks gave it, edges of object 0 first
+ *   ewgts      ewgt_dim weights per edge (finite, >= 0), or NULL when
+ *              ewgt_dim is 0
+ *   ewgt_dim   EDGE_WEIGHT_DIM
+ * Returns 1 when the edges are there, 0 otherwise.
+ */
+ZP_API int zp_ctx_local_graph(const zp_context *ctx, const int **nedges, const int **nbr_procs,
+                              const double **ewgts, int *ewgt_dim);
+
+/*
  * zp_ctx_run_base - partition the same objects with another method and
  * other part sizes, and return the new part of each local object.
  * Collective.  method is a native Zoltan method (RCB, HSFC, RIB, PHG, GRAPH,

@@ -151,10 +151,23 @@ end:
   return ierr;
 }
 
+/* Zoltan reads its deprecated spellings of three key parameters as the
+ * current names (params/key_params.c): so does the layer, or a deck that
+ * says num_global_partitions=9 would get 9 parts from Zoltan's methods and
+ * the rank count from ours. */
+static const char *zp_canonical_native(const char *name)
+{
+  if (strcmp(name, "NUM_GLOBAL_PARTITIONS") == 0) return "NUM_GLOBAL_PARTS";
+  if (strcmp(name, "NUM_LOCAL_PARTITIONS") == 0) return "NUM_LOCAL_PARTS";
+  if (strcmp(name, "COMM_WEIGHT_DIM") == 0) return "EDGE_WEIGHT_DIM";
+  return name;
+}
+
 int zp_record_native(zp_record *r, const char *clean_name, int index, const char *clean_value)
 {
   zp_native_param *grown;
   size_t i;
+  clean_name = zp_canonical_native(clean_name);
   if (strlen(clean_name) >= ZP_NAME_MAX || strlen(clean_value) >= ZP_VALUE_MAX) {
     /* Too long to be one of the parameters the layer reads; Zoltan has it. */
     return ZOLTAN_OK;

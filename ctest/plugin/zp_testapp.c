@@ -454,7 +454,10 @@ int main(int argc, char **argv)
    * number it set, or the rank count. */
   nparts = a.size;
   for (i = 0; i < nparams; i++)
-    if (!strncmp(params[i], "NUM_GLOBAL_PARTS=", 17)) nparts = atoi(params[i] + 17);
+    if (!strncmp(params[i], "NUM_GLOBAL_PARTS=", 17))
+      nparts = atoi(params[i] + 17);
+    else if (!strncmp(params[i], "NUM_GLOBAL_PARTITIONS=", 22))
+      nparts = atoi(params[i] + 22);
   for (i = 0; i < nparams; i++)
     if (!strncmp(params[i], "NUM_LOCAL_PARTS=", 16)) {
       int nl = atoi(params[i] + 16), g;

@@ -11,7 +11,10 @@
 # exits 0 within the time limit and its answer files assign every object of
 # the deck's native run (Zoltan's zdrive, same deck) exactly once, to a part
 # >= 0.  For Chaco folders zdrive_check also checks the balance bound of
-# docs/zdrive.md (max/mean part weight <= max(1.1, 1 + heaviest/mean)).
+# docs/zdrive.md (max/mean part weight <= max(1.1, 1 + heaviest/mean); with
+# several vertex weights, of the combined load; for ULBA on an RCB deck, no
+# worse than the deck's own RCB run, which ULBA's first call returns), except
+# on decks whose parts the driver sets per rank (test local partitions).
 #
 # Usage: sh sweep.sh BUILD WORK REAL_ZDRIVE TESTS "FOLDERS"
 # Environment: ZP_SWEEP_METHODS (default "GREEDY REFINE GREEDYREFINE ULBA"),
@@ -69,6 +72,27 @@ for f in $folders; do
       continue
     fi
     gids "$base/native/$name".out."$np".* | sort -n > "$base/native.gids"
+    # The balance check (Chaco folders): the vertex weights the deck uses
+    # (with several, the combined load our methods balance), the parts the
+    # deck asks for (num_global_parts, or Zoltan's older spelling
+    # num_global_partitions).  Decks that give each rank its own number of
+    # parts and sizes (test local partitions) are checked for conservation
+    # only: the driver decides their parts at run time.
+    weights="" native_imb=""
+    nparts=$(sed -n 's/.*num_global_part\(s\|itions\) *= *\([0-9][0-9]*\).*/\2/Ip' "$deckpath" | tail -n 1)
+    nparts=${nparts:-$np}
+    if [ -f "$src/$name.graph" ] && [ -x "$check" ] &&
+      ! grep -qi '^[ \t]*test local partitions' "$deckpath"; then
+      weights=unit
+      grep -qi 'obj_weight_dim *= *[1-9]' "$deckpath" && weights=combined
+      case $deck in
+        zdrive.inp.rcb*)
+          native_imb=$("$check" "$src/$name.graph" "$nparts" 1e30 "$weights" \
+            "$base/native/$name".out."$np".* 2> /dev/null |
+            sed -n 's/.*, imbalance \([0-9.]*\) (bound.*/\1/p')
+          ;;
+      esac
+    fi
     for m in $methods; do
       for how in ours preload; do
         d=$base/$how-$m
@@ -101,11 +125,14 @@ for f in $folders; do
           elif awk 'FNR == 1 { seen = 0 } seen && $1 ~ /^[0-9]+$/ && $2 < 0 { bad = 1 } /^GID/ { seen = 1 }
                     END { exit !bad }' "$d/$name".out."$np".*; then
             why="negative part"
-          elif [ -f "$src/$name.graph" ] && [ -x "$check" ]; then
-            weights=unit
-            grep -qi 'obj_weight_dim *= *[1-9]' "$deckpath" && weights=file
-            nparts=$(sed -n 's/.*num_global_parts *= *\([0-9][0-9]*\).*/\1/Ip' "$deckpath" | tail -n 1)
-            "$check" "$src/$name.graph" "${nparts:-$np}" 1.1 "$weights" "$d/$name".out."$np".* \
+          elif [ -n "$weights" ]; then
+            bound=1.1
+            # ULBA's first call is its base method's answer (RCB unless
+            # ULBA_BASE_METHOD says otherwise): on an RCB deck, the deck's
+            # own RCB run is the balance it promises.
+            [ "$m" = ULBA ] && [ -n "$native_imb" ] &&
+              bound=$(awk -v a="$native_imb" 'BEGIN { print (a > 1.1 ? a : 1.1) }')
+            "$check" "$src/$name.graph" "$nparts" "$bound" "$weights" "$d/$name".out."$np".* \
               > "$d/check.log" 2>&1 || why="zdrive_check: $(tail -n 1 "$d/check.log" | cut -c1-120)"
           fi
         fi
