@@ -22,6 +22,10 @@ static const zp_param_def refine_params[] = {
     {"REFINE_COMM_AWARE", ZP_PARAM_INT, "0", 0.0, 1.0, 0, NULL,
      "1: move objects preferably to parts holding their graph neighbours and "
      "report the change of the edge cut"},
+    {"REFINE_DISTRIBUTED", ZP_PARAM_INT, "0", 0.0, 1.0, 0, NULL,
+     "1: part loads by one allreduce, and only the objects of the parts at or above their "
+     "target travel to the root, the other parts as one load each (the same answer; not "
+     "with REFINE_COMM_AWARE=1, which needs every edge)"},
 };
 
 static const zp_param_def greedyrefine_params[] = {
@@ -222,6 +226,16 @@ static unsigned refine_needs(const zp_params *params)
   return ZP_NO_REMAP | (comm ? ZP_WANTS_GRAPH : 0u);
 }
 
+/* REFINE moves objects only off parts above their target, so it can do
+ * with the reduced gather; not when it needs the whole graph. */
+static unsigned refine_only_needs(const zp_params *params)
+{
+  int comm = 0, dist = 0;
+  if (zp_param_int(params, "REFINE_COMM_AWARE", &comm, NULL) != ZOLTAN_OK) comm = 0;
+  if (zp_param_int(params, "REFINE_DISTRIBUTED", &dist, NULL) != ZOLTAN_OK) dist = 0;
+  return refine_needs(params) | (dist && !comm ? ZP_GATHER_CANDIDATES : 0u);
+}
+
 static const zp_method refine_method = {
     .abi = ZP_METHOD_ABI,
     .name = "REFINE",
@@ -230,7 +244,7 @@ static const zp_method refine_method = {
     .num_params = sizeof(refine_params) / sizeof(refine_params[0]),
     .needs = ZP_WANTS_GRAPH | ZP_NO_REMAP,
     .partition_serial = refine_partition,
-    .needs_for = refine_needs};
+    .needs_for = refine_only_needs};
 
 static const zp_method greedyrefine_method = {
     .abi = ZP_METHOD_ABI,

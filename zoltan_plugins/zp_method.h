@@ -119,6 +119,15 @@ typedef struct zp_context zp_context;
  * being dropped with a warning (for methods that hand the graph to a
  * partitioner, where a missing end means the application's graph is wrong). */
 #define ZP_STRICT_GRAPH 0x20u
+/* For a centralised method that only ever moves objects off parts above
+ * their target (REFINE): gather only the objects of the parts at or above
+ * their target in some weight dimension (and objects in no part), found
+ * from part loads summed by one allreduce; every other part reaches the
+ * method as one object that carries its whole load and must stay where it
+ * is.  The method then sees num_gid_entries + 1 entries per global ID: a
+ * leading 0 for real objects and 1 for those per-part objects, which come
+ * last.  Graph edges and coordinates are not gathered with this flag. */
+#define ZP_GATHER_CANDIDATES 0x40u
 
 /*
  * ZP_METHOD_ABI - the version of the method interface this header describes:

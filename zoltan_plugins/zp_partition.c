@@ -62,7 +62,8 @@ static int zp_run_method(zp_context *c, int **new_part, int *warn)
   if (m->partition_serial != NULL) {
     /* zp_run_serial already agreed on its outcome (it checks the parts on
      * the root); keep its warning. */
-    ierr = zp_run_serial(c, *new_part);
+    ierr = (c->needs & ZP_GATHER_CANDIDATES) ? zp_run_serial_candidates(c, *new_part)
+                                             : zp_run_serial(c, *new_part);
     if (ierr == ZOLTAN_WARN) *warn = 1;
     return ierr < 0 ? ierr : ZOLTAN_OK;
   }

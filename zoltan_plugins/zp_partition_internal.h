@@ -163,10 +163,16 @@ int zp_check_hypergraph(zp_context *c, int *registered, const char *who);
 
 /* ---- centralised methods (zp_serial.c) ----------------------------------- */
 
+/* The rank that runs a centralised method. */
+#define ZP_ROOT 0
+
 /* Run the method of c->r (a partition_serial one) on every object gathered
  * on rank 0; new_part receives the part of each local object.  Collective;
  * the outcome is agreed. */
 int zp_run_serial(zp_context *c, int *new_part);
+/* The same for a method with ZP_GATHER_CANDIDATES: only the objects of the
+ * parts at or above their target travel (zp_candidates.c).  Collective. */
+int zp_run_serial_candidates(zp_context *c, int *new_part);
 /* Order idx[0..n-1] by the global IDs g (ngid entries each), stably; tmp
  * holds n entries of scratch. */
 void zp_sort_by_gid(size_t *idx, size_t *tmp, size_t n, const ZOLTAN_ID_TYPE *g, int ngid);

@@ -16,9 +16,6 @@
 
 #include "zp_partition_internal.h"
 
-/* The rank that runs the method. */
-#define ZP_ROOT 0
-
 /* ---- global IDs ---------------------------------------------------------- */
 
 /* Lexicographic order of multi-entry global IDs. */
