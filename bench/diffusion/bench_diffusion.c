@@ -207,8 +207,9 @@ static double calibrate(app *a, const char *wl, double target, const double *sha
   block_start(a);
   make_loads(a, wl, 0.0);
   /* Unequal capacities can make the block start worse than the target
-   * already: the loads are then left flat. */
-  if (imbalance(a, share) >= target) return 0.0;
+   * already, and one rank is never imbalanced: the loads are then left
+   * flat. */
+  if (imbalance(a, share) >= target || a->size == 1) return 0.0;
   make_loads(a, wl, hi);
   while (imbalance(a, share) < target && hi < 1e9) make_loads(a, wl, hi *= 2.0);
   for (int it = 0; it < 60; it++) {
