@@ -45,6 +45,11 @@ DIFFUSION_HIDDEN int diffusion_agree(MPI_Comm comm, int ierr);
  * Collective over the neighbours. */
 DIFFUSION_HIDDEN void diffusion_exchange_same(dstate *d, double x, double *recv);
 
+/* Wait for n requests.  One MPI_Wait each rather than MPI_Waitall with
+ * MPI_STATUSES_IGNORE: GCC 12 reads MPICH's sentinel as a zero-sized array
+ * and rejects the call under -Werror=stringop-overflow. */
+DIFFUSION_HIDDEN void diffusion_wait_all(int n, MPI_Request *req);
+
 /* Receives one message whose envelope st describes (the callback calls
  * MPI_Recv itself). */
 typedef void diffusion_nbx_recv(void *data, const MPI_Status *st);

@@ -257,7 +257,7 @@ int diffusion_route(dstate *d, const double *s, int n, const double *cost, doubl
     r.pdest = malloc(sizeof *r.pdest);
   }
   if (serve_links(d, &r, s, n, cost, move_cost, reqs) != ZOLTAN_OK) ierr = ZOLTAN_MEMERR;
-  MPI_Waitall(d->nnbr, reqs, MPI_STATUSES_IGNORE);
+  diffusion_wait_all(d->nnbr, reqs);
   for (i = 0; i < n; i++) new_rank[i] = d->rank;
   if (notify(d, &r, new_rank, n) != ZOLTAN_OK) ierr = ZOLTAN_MEMERR;
   for (i = 0; i < n; i++) {

@@ -120,6 +120,24 @@ static int add_hypercube(dstate *d)
   return ierr;
 }
 
+void diffusion_wait_all(int n, MPI_Request *req)
+{
+  for (int i = 0; i < n; i++) MPI_Wait(&req[i], MPI_STATUS_IGNORE);
+}
+
+/* 1 when all n requests have completed (completed ones become
+ * MPI_REQUEST_NULL, which tests as complete). */
+static int test_all(int n, MPI_Request *req)
+{
+  int all = 1;
+  for (int i = 0; i < n; i++) {
+    int flag = 0;
+    MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE);
+    all = all && flag;
+  }
+  return all;
+}
+
 void diffusion_nbx(MPI_Comm comm, int tag, int nsend, MPI_Request *sreq, diffusion_nbx_recv *recv,
                    void *data)
 {
@@ -133,9 +151,7 @@ void diffusion_nbx(MPI_Comm comm, int tag, int nsend, MPI_Request *sreq, diffusi
     if (barrier_on) {
       MPI_Test(&bar, &done, MPI_STATUS_IGNORE);
     } else {
-      int all = 0;
-      MPI_Testall(nsend, sreq, &all, MPI_STATUSES_IGNORE);
-      if (all) {
+      if (test_all(nsend, sreq)) {
         /* Every send of this rank is matched: join the barrier, and keep
          * receiving until every rank has joined it. */
         MPI_Ibarrier(comm, &bar);
@@ -197,7 +213,7 @@ static void exchange(dstate *d, const double *send, double *recv)
   for (j = 0; j < d->nnbr; j++)
     MPI_Isend(&send[j], 1, MPI_DOUBLE, d->nbr[j], DIFFUSION_TAG_VALUE, d->comm,
               &d->req[d->nnbr + j]);
-  MPI_Waitall(2 * d->nnbr, d->req, MPI_STATUSES_IGNORE);
+  diffusion_wait_all(2 * d->nnbr, d->req);
 }
 
 /* The same value to every neighbour. */
