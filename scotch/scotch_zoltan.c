@@ -191,7 +191,7 @@ static const zp_method scotch_method = {
                "current parts with a migration cost",
     .params = scotch_params,
     .num_params = sizeof(scotch_params) / sizeof(scotch_params[0]),
-    .needs = ZP_NEEDS_GRAPH | ZP_STRICT_GRAPH,
+    .needs = ZP_NEEDS_GRAPH | ZP_STRICT_GRAPH | ZP_GRAPH_FROM_HYPERGRAPH,
     .create = state_create,
     .destroy = state_destroy,
     .copy = state_copy,

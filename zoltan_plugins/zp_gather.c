@@ -391,10 +391,31 @@ int zp_gather_inputs(zp_context *c, unsigned flags, const char *who)
     ierr = zp_ask_once(c, zp_ask_geometry, &c->geom_asked, &c->geom_missing,
                        (flags & ZP_NEEDS_GEOM) != 0, who,
                        "ZOLTAN_NUM_GEOM_FN and ZOLTAN_GEOM_MULTI_FN");
-  if (ierr >= 0 && (flags & (ZP_NEEDS_GRAPH | ZP_WANTS_GRAPH)))
+  if (ierr >= 0 && (flags & (ZP_NEEDS_GRAPH | ZP_WANTS_GRAPH))) {
+    int from_hg = (flags & ZP_GRAPH_FROM_HYPERGRAPH) != 0;
     ierr = zp_ask_once(
-        c, zp_ask_graph, &c->graph_asked, &c->graph_missing, (flags & ZP_NEEDS_GRAPH) != 0, who,
+        c, zp_ask_graph, &c->graph_asked, &c->graph_missing,
+        (flags & ZP_NEEDS_GRAPH) != 0 && !from_hg, who,
         "the graph callbacks (ZOLTAN_NUM_EDGES_MULTI_FN and ZOLTAN_EDGE_LIST_MULTI_FN)");
+    /* Without graph callbacks, or with callbacks that give no edge at all
+     * (zdrive registers them for hypergraph inputs too), a method that can
+     * read the hypergraph as a graph gets it from the hypergraph callbacks. */
+    if (ierr >= 0 && from_hg && !c->graph_missing) {
+      long mine = 0, all = 0;
+      for (int i = 0; c->nedges != NULL && i < c->n; i++) mine += c->nedges[i];
+      MPI_Allreduce(&mine, &all, 1, MPI_LONG, MPI_SUM, c->r->comm);
+      if (all == 0) ierr = zp_hg_read_pairs(c, who);
+    }
+    if (ierr >= 0 && from_hg && c->graph_missing) ierr = zp_hg_read_pairs(c, who);
+    if (ierr >= 0 && from_hg && c->graph_missing && !c->hg_as_graph && (flags & ZP_NEEDS_GRAPH)) {
+      zp_error(c->yo,
+               "%s needs the graph callbacks (ZOLTAN_NUM_EDGES_MULTI_FN and "
+               "ZOLTAN_EDGE_LIST_MULTI_FN) or the hypergraph callbacks (ZOLTAN_HG_SIZE_CS_FN and "
+               "ZOLTAN_HG_CS_FN) on every rank",
+               who);
+      ierr = ZOLTAN_FATAL;
+    }
+  }
   /* EDGE_WEIGHT_SOURCE: the measured weights replace the callback ones once
    * the graph is read, whoever asked for it first (every rank knows
    * has_graph the same way, so every rank takes part). */

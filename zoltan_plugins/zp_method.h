@@ -128,6 +128,17 @@ typedef struct zp_context zp_context;
  * leading 0 for real objects and 1 for those per-part objects, which come
  * last.  Graph edges and coordinates are not gathered with this flag. */
 #define ZP_GATHER_CANDIDATES 0x40u
+/* With ZP_NEEDS_GRAPH or ZP_WANTS_GRAPH, a centralised method also takes an
+ * application that registered only the hypergraph callbacks
+ * (ZOLTAN_HG_SIZE_CS_FN, ZOLTAN_HG_CS_FN): each net becomes a clique of its
+ * pins, each edge of weight 1 / (pins - 1), and a net of more than
+ * ZP_HG_CLIQUE_MAX pins a cycle through its pins in global-ID order, each
+ * edge of weight 1/2 (both cut a net in two for a weight of at least 1, as
+ * the net itself costs); edges that several nets give are summed, and the
+ * method sees one edge weight.  Net weights are not read: every net
+ * weighs 1. */
+#define ZP_GRAPH_FROM_HYPERGRAPH 0x80u
+#define ZP_HG_CLIQUE_MAX         32
 
 /*
  * ZP_METHOD_ABI - the version of the method interface this header describes:

@@ -105,6 +105,11 @@ struct zp_context {
   /* Hypergraph callbacks, only tried before Zoltan's PHG runs as a base. */
   int hgraph_checked;    /* 1 once the hypergraph callbacks were called */
   int hgraph_registered; /* 1 when some rank registered them */
+  /* The hypergraph read as a graph (ZP_GRAPH_FROM_HYPERGRAPH), when the
+   * graph callbacks are missing: this rank's (net, pin) global-ID pairs. */
+  int hg_as_graph;          /* 1 when every rank has the hypergraph callbacks */
+  ZOLTAN_ID_TYPE *hg_pairs; /* hg_npairs pairs, 2 * ngid IDs each */
+  int hg_npairs;            /* pairs this rank's callbacks listed */
 
   /* The load database's callbacks in front of the application's for the
    * length of the call (zp_loaddb.c), or NULL. */
@@ -170,6 +175,22 @@ int zp_check_hypergraph(zp_context *c, int *registered, const char *who);
  * on rank 0; new_part receives the part of each local object.  Collective;
  * the outcome is agreed. */
 int zp_run_serial(zp_context *c, int *new_part);
+/* ---- the hypergraph as a graph (zp_hgraph.c) ------------------------------ */
+
+/* Read this rank's (net, pin) pairs into c->hg_pairs when every rank has
+ * the hypergraph callbacks (c->hg_as_graph = 1; otherwise 0 and nothing
+ * read).  Collective; the outcome is agreed. */
+int zp_hg_read_pairs(zp_context *c, const char *who);
+
+/* Root: the graph of the gathered pairs (npairs records of 2 * ngid IDs) on
+ * the N objects of sorted_gids: compressed rows of neighbour positions and
+ * one weight per entry (clique or cycle per net, see zp_method.h).  Pins
+ * that are no object are dropped (*dropped counts them; the first is named
+ * when strict, and that is an error).  Local. */
+int zp_hg_graph(const zp_context *c, size_t N, const ZOLTAN_ID_TYPE *sorted_gids,
+                const unsigned char *pairs, size_t npairs, size_t **adj_start, size_t **adj,
+                double **ew);
+
 /* The same for a method with ZP_GATHER_CANDIDATES: only the objects of the
  * parts at or above their target travel (zp_candidates.c).  Collective. */
 int zp_run_serial_candidates(zp_context *c, int *new_part);

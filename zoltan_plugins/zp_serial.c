@@ -71,6 +71,8 @@ typedef struct zp_serial {
   /* Layout of the records, from the inputs the method asked for. */
   int geom_dim;      /* coordinates per object record, 0 = none */
   int with_graph;    /* 1 when edge records travel */
+  int with_hg;       /* 1 when (net, pin) pairs travel in the edge records'
+                        place: the hypergraph read as a graph */
   int edge_dim;      /* weights per edge record (>= 1; 1.0 without EDGE_WEIGHT_DIM) */
   size_t id_bytes;   /* bytes of one global ID */
   size_t obj_bytes;  /* object record: GID, weights, part, edge count, coordinates */
@@ -123,12 +125,13 @@ static void zp_serial_layout(const zp_context *c, zp_serial *s)
 {
   memset(s, 0, sizeof *s);
   s->geom_dim = (c->needs & (ZP_NEEDS_GEOM | ZP_WANTS_GEOM)) ? c->gdim : 0;
-  s->with_graph = (c->needs & (ZP_NEEDS_GRAPH | ZP_WANTS_GRAPH)) && c->has_graph;
+  s->with_hg = (c->needs & (ZP_NEEDS_GRAPH | ZP_WANTS_GRAPH)) && c->hg_as_graph;
+  s->with_graph = (c->needs & (ZP_NEEDS_GRAPH | ZP_WANTS_GRAPH)) && c->has_graph && !s->with_hg;
   s->edge_dim = c->edge_wgt_dim > 0 ? c->edge_wgt_dim : 1;
   s->id_bytes = (size_t)c->ngid * sizeof(ZOLTAN_ID_TYPE);
   s->obj_bytes = s->id_bytes + (size_t)c->wdim * sizeof(double) + 2 * sizeof(int) +
                  (size_t)s->geom_dim * sizeof(double);
-  s->edge_bytes = s->id_bytes + (size_t)s->edge_dim * sizeof(double);
+  s->edge_bytes = s->with_hg ? 2 * s->id_bytes : s->id_bytes + (size_t)s->edge_dim * sizeof(double);
 }
 
 static void zp_serial_free(zp_serial *s)
@@ -178,10 +181,12 @@ static int zp_serial_pack(const zp_context *c, zp_serial *s)
   int i, j;
   const double one = 1.0;
   for (i = 0; s->with_graph && i < c->n; i++) s->local_edges += c->nedges[i];
+  if (s->with_hg) s->local_edges = c->hg_npairs;
   s->obj_out = malloc((size_t)c->n * s->obj_bytes + 1);
   s->edge_out = malloc((size_t)s->local_edges * s->edge_bytes + 1);
   s->reply = malloc(((size_t)c->n + 1) * sizeof *s->reply);
   if (s->obj_out == NULL || s->edge_out == NULL || s->reply == NULL) return ZOLTAN_MEMERR;
+  if (s->with_hg) memcpy(s->edge_out, c->hg_pairs, (size_t)s->local_edges * s->edge_bytes);
   obj = s->obj_out;
   edge = s->edge_out;
   for (i = 0; i < c->n; i++) {
@@ -265,7 +270,7 @@ static int zp_serial_gather(const zp_context *c, zp_serial *s, int local)
   if (ierr < 0) return ierr;
   MPI_Gatherv(s->obj_out, (int)((size_t)c->n * s->obj_bytes), MPI_BYTE, s->obj_in, s->obj_recv,
               s->obj_displ, MPI_BYTE, ZP_ROOT, comm);
-  if (s->with_graph)
+  if (s->with_graph || s->with_hg)
     MPI_Gatherv(s->edge_out, (int)((size_t)s->local_edges * s->edge_bytes), MPI_BYTE, s->edge_in,
                 s->edge_recv, s->edge_displ, MPI_BYTE, ZP_ROOT, comm);
   return ierr;
@@ -454,8 +459,8 @@ static int zp_serial_call(const zp_context *c, zp_serial *s)
   pb.coords = s->sorted_coords;
   pb.adj_start = s->adj_start;
   pb.adj = s->adj_start != NULL ? s->adj : NULL;
-  pb.ewgt_dim = s->with_graph ? c->edge_wgt_dim : 0;
-  pb.ewgts = s->with_graph && c->edge_wgt_dim > 0 ? s->sorted_edge_w : NULL;
+  pb.ewgt_dim = s->with_hg ? 1 : s->with_graph ? c->edge_wgt_dim : 0;
+  pb.ewgts = s->with_hg || (s->with_graph && c->edge_wgt_dim > 0) ? s->sorted_edge_w : NULL;
   pb.params = c->r->params;
   pb.debug_level = c->debug_level;
   pb.lb_approach = zp_record_native_get(c->r, "LB_APPROACH", -1);
@@ -485,6 +490,9 @@ static int zp_serial_solve(const zp_context *c, zp_serial *s)
     warn = ierr == ZOLTAN_WARN;
   }
   if (ierr >= 0 && s->with_graph) ierr = zp_serial_graph(c, s);
+  if (ierr >= 0 && s->with_hg)
+    ierr = zp_hg_graph(c, s->num_obj, s->sorted_gids, s->edge_in, s->num_edges, &s->adj_start,
+                       &s->adj, &s->sorted_edge_w);
   if (ierr >= 0) {
     step = zp_serial_call(c, s);
     ierr = step < 0 ? step : (warn || step == ZOLTAN_WARN) ? ZOLTAN_WARN : ZOLTAN_OK;

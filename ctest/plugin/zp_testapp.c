@@ -40,6 +40,8 @@
  *   --zoltan-memory       turn on Zoltan's memory accounting (DEBUG_MEMORY)
  *                         and require that every byte allocated through
  *                         Zoltan's allocator was freed by the end
+ *   --hypergraph          register the grid as a hypergraph (one two-pin net
+ *                         per grid edge) instead of the graph callbacks
  *   --cut-below F         require the grid graph's edge cut to be at most F
  *                         times what a random assignment cuts on average
  *                         ((1 - 1/parts) of the edges), after every round
@@ -174,6 +176,48 @@ static void cb_edges(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOL
     if (c != ne[i]) *ierr = ZOLTAN_FATAL;
     off += c;
   }
+}
+
+/* --hypergraph: the grid as a hypergraph, one two-pin net per grid edge
+ * (net 2 u for the edge to the right of object u, 2 u + 1 for the one
+ * below), listed by the rank that owns u; no graph callbacks. */
+static int g_hypergraph;
+
+static int hg_nets(const app *a, ZOLTAN_ID_TYPE *nets, ZOLTAN_ID_TYPE *pins)
+{
+  int i, k = 0;
+  for (i = 0; i < a->n; i++) {
+    ZOLTAN_ID_TYPE u = a->o[i].gid, g = u - 1;
+    if (g % GRID_W < GRID_W - 1 && u + 1 <= (ZOLTAN_ID_TYPE)g_M) {
+      if (nets) nets[k] = 2 * u, pins[2 * k] = u, pins[2 * k + 1] = u + 1;
+      k++;
+    }
+    if (u + GRID_W <= (ZOLTAN_ID_TYPE)g_M) {
+      if (nets) nets[k] = 2 * u + 1, pins[2 * k] = u, pins[2 * k + 1] = u + GRID_W;
+      k++;
+    }
+  }
+  return k;
+}
+
+static void cb_hg_size(void *d, int *nlists, int *npins, int *format, int *ierr)
+{
+  *nlists = hg_nets(d, NULL, NULL);
+  *npins = 2 * *nlists;
+  *format = ZOLTAN_COMPRESSED_EDGE;
+  *ierr = ZOLTAN_OK;
+}
+
+static void cb_hg_cs(void *d, int ngid, int nlists, int npins, int format, ZOLTAN_ID_PTR lists,
+                     int *starts, ZOLTAN_ID_PTR pins, int *ierr)
+{
+  int k;
+  (void)ngid;
+  (void)npins;
+  (void)format;
+  hg_nets(d, lists, pins);
+  for (k = 0; k < nlists; k++) starts[k] = 2 * k;
+  *ierr = ZOLTAN_OK;
 }
 
 static void update_owners(app *a)
@@ -370,6 +414,8 @@ int main(int argc, char **argv)
       lists = argv[++i];
     else if (!strcmp(argv[i], "--initial-part-mod") && i + 1 < argc)
       init_mod = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--hypergraph"))
+      g_hypergraph = 1;
     else if (!strcmp(argv[i], "--cut-below") && i + 1 < argc)
       cut_below = atof(argv[++i]);
     else if (!strcmp(argv[i], "--bad-neighbour"))
@@ -433,8 +479,13 @@ int main(int argc, char **argv)
     Zoltan_Set_Next_Obj_Fn(zz, cb_next, &a);
   }
   zpt_register_geometry(zz, &a);
-  Zoltan_Set_Num_Edges_Multi_Fn(zz, cb_num_edges, &a);
-  Zoltan_Set_Edge_List_Multi_Fn(zz, cb_edges, &a);
+  if (g_hypergraph) {
+    Zoltan_Set_HG_Size_CS_Fn(zz, cb_hg_size, &a);
+    Zoltan_Set_HG_CS_Fn(zz, cb_hg_cs, &a);
+  } else {
+    Zoltan_Set_Num_Edges_Multi_Fn(zz, cb_num_edges, &a);
+    Zoltan_Set_Edge_List_Multi_Fn(zz, cb_edges, &a);
+  }
   for (i = 0; i < nparams; i++) {
     char name[128], *eq;
     int e;
