@@ -194,7 +194,7 @@ static int symmetrise(dstate *d)
     free(named);
     return ZOLTAN_MEMERR;
   }
-  memcpy(named, d->nbr, (size_t)n0 * sizeof *named);
+  if (n0 > 0) memcpy(named, d->nbr, (size_t)n0 * sizeof *named);
   for (i = 0; i < n0; i++)
     MPI_Issend(&dummy, 0, MPI_INT, named[i], DIFFUSION_TAG_DISCOVER, d->comm, &sreq[i]);
   diffusion_nbx(d->comm, DIFFUSION_TAG_DISCOVER, n0, sreq, recv_named, &x);
