@@ -66,10 +66,15 @@ for stage in $stages; do
     (cd "$san_build" && ctest --output-on-failure -j "$jobs" -L 'plugin|soak|badinput' ${known_open:+-E "$known_open"} \
        --timeout 300) || status=1
     # Leak check of MPI runs: the plugin path with migration, the soak (every
-    # method, empty ranks, part sizes) and the bad-input corpus (error paths).
+    # method, empty ranks, part sizes), the bad-input corpus (error paths),
+    # DIFFUSION's neighbour protocol, REFINE's reduced gather and the
+    # hypergraph read as a graph.
     for run in "2 ctest/plugin/zp_testapp --method GREEDYREFINE --migrate --copy --rounds 2" \
                "2 ctest/soak/zp_soak --rounds 60 --methods GREEDY,REFINE,GREEDYREFINE" \
-               "3 ctest/badinput/zp_badinput --case all --method ALL"; do
+               "3 ctest/badinput/zp_badinput --case all --method ALL" \
+               "3 ctest/plugin/zp_testapp --method DIFFUSION --migrate --rounds 3 --empty-rank0" \
+               "2 ctest/plugin/zp_testapp --method REFINE --param REFINE_DISTRIBUTED=1 --part-sizes --migrate --rounds 2" \
+               "2 ctest/plugin/zp_testapp --method SCOTCHLB --hypergraph --migrate --rounds 2"; do
       np=${run%% *}
       # shellcheck disable=SC2086
       if (cd "$san_build" && ASAN_OPTIONS="detect_leaks=1:fast_unwind_on_malloc=0:$asan_base" LSAN_OPTIONS="$lsan_slow" \
