@@ -3,14 +3,16 @@
  * zdrive_check - checks the answer files of one zdrive run against the
  * problem, for methods that have no golden answers (ours).
  *
- * usage: zdrive_check <graph file> <nparts> <max imbalance> <unit|file|combined> <answer files...>
+ * usage: zdrive_check <graph file> <nparts> <max imbalance> <unit|file|combined[=D]> <answer files...>
  *
  * It asserts that every vertex of the graph appears exactly once over all
  * answer files (so the object count is conserved), that every part is in
  * [0, nparts), and that the part weights (the first vertex weight of the
  * file with "file", 1 per vertex with "unit", or with "combined" the sum
- * over the file's weights of the vertex's share of that weight's total, the
- * load our methods balance when there are several) are balanced:
+ * over the file's weights (the first D with "combined=D", as many as the
+ * deck's OBJ_WEIGHT_DIM gives the methods) of the vertex's share of that
+ * weight's total, the load our methods balance when there are several) are
+ * balanced:
  * max part weight / mean part weight
  * <= max(max imbalance, 1 + heaviest vertex / mean), the second term being
  * what any list-scheduling method can promise when one vertex is heavy.
@@ -41,7 +43,7 @@ static void combine(long n, long vdim, const double *all, double *w)
 }
 
 /* Reads the vertex count and the vertex weights of a Chaco graph file. */
-static int read_weights(const char *path, int mode, long *nv, double **w)
+static int read_weights(const char *path, int mode, long use_dims, long *nv, double **w)
 {
   FILE *f = fopen(path, "r");
   char line[1 << 16];
@@ -67,6 +69,7 @@ static int read_weights(const char *path, int mode, long *nv, double **w)
       header = 1;
       *w = malloc((size_t)n * sizeof(double));
       vdim = (fmt / 10) % 10 ? (ncon > 1 ? ncon : 1) : 0;
+      if (mode == W_COMBINED && use_dims > 0 && use_dims < vdim) vdim = use_dims;
       if (vdim > 0 && mode == W_COMBINED) all = calloc((size_t)(n * vdim), sizeof *all);
       if (!*w || (vdim > 0 && mode == W_COMBINED && !all)) {
         fclose(f);
@@ -83,6 +86,8 @@ static int read_weights(const char *path, int mode, long *nv, double **w)
       (void)strtol(p, &end, 10);
       p = end;
     }
+    /* A vertex line lists all the file's weights; only the first vdim are
+     * read. */
     for (d = 0; d < (mode == W_COMBINED ? vdim : 1); d++) {
       double x = strtod(p, &end);
       p = end;
@@ -113,8 +118,13 @@ int main(int argc, char **argv)
   }
   nparts = atoi(argv[2]);
   maximb = atof(argv[3]);
-  mode = !strcmp(argv[4], "unit") ? W_UNIT : !strcmp(argv[4], "combined") ? W_COMBINED : W_FIRST;
-  if (nparts <= 0 || read_weights(argv[1], mode, &nv, &w)) return 2;
+  mode = !strcmp(argv[4], "unit")           ? W_UNIT
+         : !strncmp(argv[4], "combined", 8) ? W_COMBINED
+                                            : W_FIRST;
+  if (nparts <= 0 ||
+      read_weights(argv[1], mode, !strncmp(argv[4], "combined=", 9) ? atol(argv[4] + 9) : 0, &nv,
+                   &w))
+    return 2;
   seen = calloc((size_t)nv, sizeof(int));
   pw = calloc((size_t)nparts, sizeof(double));
   if (!seen || !pw) return 2;

@@ -84,7 +84,8 @@ for f in $folders; do
     if [ -f "$src/$name.graph" ] && [ -x "$check" ] &&
       ! grep -qi '^[ \t]*test local partitions' "$deckpath"; then
       weights=unit
-      grep -qi 'obj_weight_dim *= *[1-9]' "$deckpath" && weights=combined
+      wd=$(sed -n 's/.*obj_weight_dim *= *\([0-9][0-9]*\).*/\1/Ip' "$deckpath" | tail -n 1)
+      [ -n "$wd" ] && [ "$wd" -ge 1 ] && weights=combined=$wd
       case $deck in
         zdrive.inp.rcb*)
           native_imb=$("$check" "$src/$name.graph" "$nparts" 1e30 "$weights" \
