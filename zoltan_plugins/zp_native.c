@@ -54,7 +54,17 @@ static int zp_check_native_inputs(zp_context *c, const char *method, const char 
   int registered = 0, ierr;
   if (zp_is_one_of(method, geometric)) {
     ierr = zp_check_geometry_registered(c, who);
-    return ierr < 0 ? ierr : zp_gather_inputs(c, ZP_NEEDS_GEOM, who);
+    if (ierr >= 0) ierr = zp_gather_inputs(c, ZP_NEEDS_GEOM, who);
+    /* Zoltan's RCB dereferences coordinates that a dimension of 0 never
+     * gives (a segmentation fault in Zoltan_RB_Build_Structure): refuse. */
+    if (ierr >= 0 && c->gdim <= 0) {
+      zp_error(c->yo,
+               "%s: %s needs coordinates, but ZOLTAN_NUM_GEOM_FN gives dimension 0 on every "
+               "rank; choose a base method without geometry (GREEDY, PHG, GRAPH)",
+               who, method);
+      ierr = ZOLTAN_FATAL;
+    }
+    return ierr;
   }
   if (zp_is_one_of(method, hypergraph)) {
     /* PHG uses the hypergraph callbacks when they exist, else the graph. */

@@ -43,6 +43,17 @@ for run in 1 2; do
   [ -n "${ZDRIVE_EXTRA:-}" ] && printf '%b\n' "$ZDRIVE_EXTRA" >> "$dir/zdrive.inp.$method"
   (cd "$dir" && "${launcher[@]}" "$np" "$zdrive" "zdrive.inp.$method" > run.log 2>&1)
   rc=$?
+  # ZDRIVE_EXPECT_ERROR: the run must refuse the deck with a message
+  # matching it (and not crash); nothing else is checked.
+  if [ -n "${ZDRIVE_EXPECT_ERROR:-}" ]; then
+    if grep -qE 'signal|Segmentation' "$dir/run.log" || ! grep -qE "$ZDRIVE_EXPECT_ERROR" "$dir/run.log"; then
+      echo "FAILED: expected an error matching /$ZDRIVE_EXPECT_ERROR/ (status $rc); the output:"
+      tail -n 30 "$dir/run.log"
+      exit 1
+    fi
+    echo "PASSED: $method on $(basename "$data") refused with: $(grep -m1 -E "$ZDRIVE_EXPECT_ERROR" "$dir/run.log")"
+    exit 0
+  fi
   if [ $rc -ne 0 ]; then
     echo "FAILED: zdrive exited with status $rc (run $run); its output:"
     tail -n 30 "$dir/run.log"

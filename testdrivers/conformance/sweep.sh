@@ -101,13 +101,19 @@ for f in $folders; do
         for x in "$src"/*; do
           case $(basename "$x") in answers* | zdrive.inp*) ;; *) ln -s "$x" "$d/" ;; esac
         done
+        # ULBA's default base is RCB; an input without coordinates (the
+        # MatrixMarket hypergraph folders) runs it over PHG instead.
+        extra=""
+        [ "$m" = ULBA ] && [ ! -f "$src/$name.coords" ] && extra=ULBA_BASE_METHOD=PHG
         if [ "$how" = ours ]; then
           grep -viE '^[ \t]*(decomposition method|test drops|test rcb box)' "$deckpath" > "$d/$deck"
           echo "Decomposition Method = $(echo "$m" | tr 'A-Z' 'a-z')" >> "$d/$deck"
+          [ -n "$extra" ] && echo "Zoltan Parameters = $extra" >> "$d/$deck"
           run_deck "$d" "$np" "$ours" "$deck"
         else
           cp "$base/native/$deck" "$d/$deck"
-          run_deck "$d" "$np" "$real" "$deck" LD_PRELOAD="$lib" ZOLTAN_PLUGINS_LB_METHOD="$m"
+          run_deck "$d" "$np" "$real" "$deck" LD_PRELOAD="$lib" ZOLTAN_PLUGINS_LB_METHOD="$m" \
+            ZOLTAN_PLUGINS_PARAMS="$extra"
         fi
         rc=$?
         why=""
