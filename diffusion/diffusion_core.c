@@ -201,6 +201,34 @@ End:
   return ierr;
 }
 
+static int box_empty(int dim, const double *b)
+{
+  for (int k = 0; k < dim; k++)
+    if (b[k] > b[dim + k]) return 1;
+  return 0;
+}
+
+int diffusion_box_neighbours(int nranks, int dim, const double *boxes, double margin, int self,
+                             int *out)
+{
+  const double *mine;
+  int q, n = 0;
+  if (nranks < 1 || dim < 1 || dim > 3 || boxes == NULL || out == NULL || self < 0 ||
+      self >= nranks || !(margin >= 0.0))
+    return -1;
+  mine = boxes + (size_t)self * 2 * dim;
+  if (box_empty(dim, mine)) return 0;
+  for (q = 0; q < nranks; q++) {
+    const double *b = boxes + (size_t)q * 2 * dim;
+    int k, touch = 1;
+    if (q == self || box_empty(dim, b)) continue;
+    for (k = 0; k < dim && touch; k++)
+      touch = mine[k] - margin <= b[dim + k] + margin && b[k] - margin <= mine[dim + k] + margin;
+    if (touch) out[n++] = q;
+  }
+  return n;
+}
+
 /* ---- the simulator --------------------------------------------------------- */
 
 void diffusion_default_options(diffusion_options *opt)

@@ -143,6 +143,24 @@ void diffusion_round_flows(double alpha, int nnbr, const double *w, double u_sel
 int diffusion_select(size_t n, const double *s, int nnbr, const double *quota, const double *cost,
                      double move_cost, int *dest, double *sent);
 
+/*
+ * diffusion_box_neighbours - the ranks whose bounding boxes, each widened by
+ * margin on every side, overlap rank self's: the neighbourhood of
+ * DIFFUSION_NEIGHBORS=GEOMETRY.  Not collective; every rank computes it from
+ * the same boxes, so the relation is symmetric.
+ *   nranks  boxes
+ *   dim     coordinates per point, 1..3
+ *   boxes   nranks * 2 * dim values: the lows, then the highs; a box whose
+ *           low exceeds its high in some coordinate is empty (a rank
+ *           without objects) and touches nothing
+ *   margin  >= 0, typically the spacing of the objects
+ *   self    this rank
+ *   out     out: the neighbour ranks, increasing (room for nranks - 1)
+ * Returns their number, or -1 on invalid arguments.
+ */
+int diffusion_box_neighbours(int nranks, int dim, const double *boxes, double margin, int self,
+                             int *out);
+
 /* A graph of virtual ranks for the simulator: compressed rows, symmetric,
  * no self-loops, no repeated links. */
 typedef struct diffusion_graph {

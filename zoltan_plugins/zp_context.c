@@ -112,6 +112,14 @@ int zp_ctx_parts_are_ranks(const zp_context *c)
   return c->pdist == NULL && c->nparts == c->r->size;
 }
 
+int zp_ctx_local_coords(const zp_context *c, int *dim, const double **coords)
+{
+  if (c->gdim <= 0 || (c->coords == NULL && c->n > 0)) return 0;
+  *dim = c->gdim;
+  *coords = c->coords;
+  return 1;
+}
+
 int zp_ctx_local_graph(const zp_context *c, const int **nedges, const int **nbr_procs,
                        const double **ewgts, int *ewgt_dim)
 {

@@ -77,6 +77,15 @@ ZP_API int zp_ctx_local_graph(const zp_context *ctx, const int **nedges, const i
                               const double **ewgts, int *ewgt_dim);
 
 /*
+ * zp_ctx_local_coords - the coordinates of the local objects, when the
+ * method's needs (ZP_NEEDS_GEOM or ZP_WANTS_GEOM) asked for them and the
+ * application gives a dimension > 0 (the same on every rank).  Local.
+ * Outputs (unchanged when the function returns 0): *dim coordinates per
+ * object, *coords zp_ctx_num_local * dim values.  Returns 1 or 0.
+ */
+ZP_API int zp_ctx_local_coords(const zp_context *ctx, int *dim, const double **coords);
+
+/*
  * zp_ctx_run_base - partition the same objects with another method and
  * other part sizes, and return the new part of each local object.
  * Collective.  method is a native Zoltan method (RCB, HSFC, RIB, PHG, GRAPH,

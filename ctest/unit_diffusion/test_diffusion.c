@@ -325,6 +325,37 @@ static void selection_scales_quotas_to_the_load(void **unused)
   assert_true(sent[0] == 6.0 && sent[1] == 2.0);
 }
 
+/* Boxes that touch within the margin are neighbours, both ways; an empty
+ * box touches nothing. */
+static void boxes_touching_within_the_margin_are_neighbours(void **unused)
+{
+  /* Four 2-D blocks of a 2 x 2 grid of cells of width 1 (centres 0.5 apart
+   * from the block edge), a far box and an empty one. */
+  double b[6][4] = {{0.5, 0.5, 3.5, 3.5}, {4.5, 0.5, 7.5, 3.5}, {0.5, 4.5, 3.5, 7.5},
+                    {4.5, 4.5, 7.5, 7.5}, {20, 20, 21, 21},     {1, 1, 0, 0}};
+  int out[6], n, m, k;
+  (void)unused;
+  n = diffusion_box_neighbours(6, 2, &b[0][0], 1.0, 0, out);
+  assert_int_equal(n, 3);
+  assert_int_equal(out[0], 1);
+  assert_int_equal(out[1], 2);
+  assert_int_equal(out[2], 3);
+  assert_int_equal(diffusion_box_neighbours(6, 2, &b[0][0], 0.4, 0, out), 0);
+  assert_int_equal(diffusion_box_neighbours(6, 2, &b[0][0], 1.0, 4, out), 0);
+  assert_int_equal(diffusion_box_neighbours(6, 2, &b[0][0], 1.0, 5, out), 0);
+  for (int p = 0; p < 6; p++) {
+    int nb[6];
+    m = diffusion_box_neighbours(6, 2, &b[0][0], 1.0, p, nb);
+    for (k = 0; k < m; k++) {
+      int back[6], mb = diffusion_box_neighbours(6, 2, &b[0][0], 1.0, nb[k], back), found = 0;
+      for (int j = 0; j < mb; j++) found |= back[j] == p;
+      assert_true(found);
+    }
+  }
+  assert_int_equal(diffusion_box_neighbours(6, 4, &b[0][0], 1.0, 0, out), -1);
+  assert_int_equal(diffusion_box_neighbours(6, 2, &b[0][0], -1.0, 0, out), -1);
+}
+
 /* Bad input is refused. */
 static void bad_input_is_refused(void **unused)
 {
@@ -364,6 +395,7 @@ int main(void)
       cmocka_unit_test(selection_stays_within_half_an_object),
       cmocka_unit_test(selection_takes_the_cheapest_load_first),
       cmocka_unit_test(selection_scales_quotas_to_the_load),
+      cmocka_unit_test(boxes_touching_within_the_margin_are_neighbours),
       cmocka_unit_test(bad_input_is_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
