@@ -201,6 +201,45 @@ End:
   return ierr;
 }
 
+double diffusion_gde_transfer(double li, double ci, double lj, double cj, double lambda)
+{
+  /* cj * li - ci * lj is the exact negation of what the partner computes,
+   * and the divisor the same bits. */
+  return lambda * (cj * li - ci * lj) / (ci + cj);
+}
+
+int diffusion_gde_colours(diffusion_topology t, int nranks)
+{
+  int c = 0;
+  if (nranks <= 1) return 0;
+  if (t == DIFFUSION_HYPERCUBE) {
+    while ((1L << c) < nranks) c++;
+    return c;
+  }
+  if (nranks == 2) return 1;
+  return nranks % 2 ? 3 : 2;
+}
+
+/* The colour of the ring link (i, i + 1 mod P). */
+static int ring_colour(int i, int nranks)
+{
+  if (nranks == 2) return i == 0 ? 0 : -1; /* one link only */
+  return nranks % 2 && i == nranks - 1 ? 2 : i % 2;
+}
+
+int diffusion_gde_partner(diffusion_topology t, int nranks, int rank, int c)
+{
+  if (nranks <= 1 || rank < 0 || rank >= nranks || c < 0 || c >= diffusion_gde_colours(t, nranks))
+    return -1;
+  if (t == DIFFUSION_HYPERCUBE) {
+    long q = (long)rank ^ (1L << c);
+    return q < nranks ? (int)q : -1;
+  }
+  if (ring_colour(rank, nranks) == c) return (rank + 1) % nranks;
+  if (ring_colour((rank + nranks - 1) % nranks, nranks) == c) return (rank + nranks - 1) % nranks;
+  return -1;
+}
+
 static int box_empty(int dim, const double *b)
 {
   for (int k = 0; k < dim; k++)

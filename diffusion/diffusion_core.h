@@ -161,6 +161,34 @@ int diffusion_select(size_t n, const double *s, int nnbr, const double *quota, c
 int diffusion_box_neighbours(int nranks, int dim, const double *boxes, double margin, int self,
                              int *out);
 
+/*
+ * The generalised dimension exchange (seed 003, DIFFUSION_SCHEME=GDE): the
+ * links are coloured so that no rank has two links of one colour; a round
+ * visits the colours in turn, and over each link of the current colour the
+ * two ranks move their utilizations towards each other.
+ *
+ * diffusion_gde_transfer - the load rank i sends to its partner j in one
+ * step: lambda (C_j L_i - C_i L_j) / (C_i + C_j), negative when it receives;
+ * the partner computes the exact negation.  lambda in (0, 1] (1 equalises
+ * the pair's utilizations).  Not collective.
+ */
+double diffusion_gde_transfer(double li, double ci, double lj, double cj, double lambda);
+
+/* Topologies with a colouring known in advance. */
+typedef enum diffusion_topology {
+  DIFFUSION_HYPERCUBE = 0, /* rank r and r xor 2^k: colour k */
+  DIFFUSION_RING = 1       /* r and r + 1 (mod P): colour r mod 2, and 2 for
+                              the link that closes a ring of odd length */
+} diffusion_topology;
+
+/*
+ * diffusion_gde_colours - the number of colours of the topology on nranks
+ * ranks (0 for one rank).  diffusion_gde_partner - rank's partner over the
+ * link of colour c, or -1 when it has none of that colour.  Not collective.
+ */
+int diffusion_gde_colours(diffusion_topology t, int nranks);
+int diffusion_gde_partner(diffusion_topology t, int nranks, int rank, int c);
+
 /* A graph of virtual ranks for the simulator: compressed rows, symmetric,
  * no self-loops, no repeated links. */
 typedef struct diffusion_graph {

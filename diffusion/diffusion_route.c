@@ -233,11 +233,12 @@ int diffusion_route(dstate *d, const double *s, int n, const double *cost, doubl
              ? ZOLTAN_OK
              : ZOLTAN_MEMERR;
   if ((ierr = diffusion_agree(d->comm, ierr)) < 0) goto End;
-  orient(d, &r);
   *moved = 0;
   if (!forward) {
-    /* Neighbour-only moves: every rank sends its own objects and the
-     * receiver keeps them. */
+    /* Neighbour-only moves: every rank sends its own objects over every
+     * link whose flow leaves it, and the receiver keeps them.  No order of
+     * the ranks is needed (GDE's flows may run in circles). */
+    for (i = 0; i < d->nnbr; i++) r.q[i] = d->acc[i] > 0.0 ? d->acc[i] : 0.0;
     ierr =
         diffusion_select((size_t)n, s, d->nnbr, r.q, cost, move_cost, r.dest, NULL) == DIFFUSION_OK
             ? ZOLTAN_OK
@@ -249,6 +250,7 @@ int diffusion_route(dstate *d, const double *s, int n, const double *cost, doubl
     ierr = diffusion_agree(d->comm, ierr);
     goto End;
   }
+  orient(d, &r);
   ierr = receive_offers(d, &r);
   r.pdest = malloc(((size_t)r.npool + 1) * sizeof *r.pdest);
   if (r.pdest == NULL) {

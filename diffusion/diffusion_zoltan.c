@@ -16,6 +16,7 @@
 #include "zp_method.h"
 
 static const char *const auto_word[] = {"AUTO", NULL};
+static const char *const scheme_words[] = {"IMPLICIT", "GDE", NULL};
 static const char *const nbr_words[] = {"AUTO", "GRAPH", "GEOMETRY", "HYPERCUBE", "RING", NULL};
 
 static const zp_param_def diffusion_params[] = {
@@ -25,6 +26,13 @@ static const zp_param_def diffusion_params[] = {
      "(rank r and r xor 2^k), RING (r - 1 and r + 1), AUTO (GRAPH when the graph callbacks "
      "exist, else GEOMETRY when the coordinates do, else HYPERCUBE); with AUTO and GEOMETRY, "
      "HYPERCUBE links are added if the rank graph is not connected"},
+    {"DIFFUSION_SCHEME", ZP_PARAM_STRING, "IMPLICIT", 0.0, 0.0, 0, scheme_words,
+     "how much load crosses each link: IMPLICIT (implicit heterogeneous heat diffusion) or GDE "
+     "(generalised dimension exchange over the colours of the HYPERCUBE or RING links; objects "
+     "then move to neighbours only, DIFFUSION_FORWARD is not used)"},
+    {"DIFFUSION_LAMBDA", ZP_PARAM_DOUBLE, "1", 0.0, 1.0, ZP_PARAM_MIN_OPEN, NULL,
+     "GDE: the share of a pair's utilization difference one step removes (1: equal after the "
+     "step)"},
     {"DIFFUSION_ALPHA", ZP_PARAM_DOUBLE, "10", 0.0, 0.0, ZP_PARAM_MIN_OPEN | ZP_PARAM_NO_MAX, NULL,
      "step length of one implicit diffusion step (any value is stable; larger: fewer rounds, "
      "more sweeps per round)"},
@@ -434,6 +442,42 @@ static int diffuse(dstate *d, double load, double cap, diffusion_options *o, dif
   return ZOLTAN_OK;
 }
 
+/* GDE: rounds over the colours of the hypercube or the ring; in each colour
+ * a rank exchanges its load with its partner and both move towards equal
+ * utilization.  d->acc receives the load sent over each link.  Collective. */
+static int dimension_exchange(dstate *d, diffusion_topology t, double lambda, double load,
+                              double cap, const diffusion_options *o, diffusion_stats *st)
+{
+  double sums[2], tot[2], uavg;
+  int colours = diffusion_gde_colours(t, d->size), c;
+  diffusion_exchange_same(d, cap, d->cnbr);
+  sums[0] = load;
+  sums[1] = cap;
+  MPI_Allreduce(sums, tot, 2, MPI_DOUBLE, MPI_SUM, d->comm);
+  uavg = tot[1] > 0.0 ? tot[0] / tot[1] : 0.0;
+  st->sweeps = colours;
+  st->eff_before = st->eff_after = global_efficiency(d, load, cap, uavg);
+  st->exchanges = 1;
+  st->reductions = 2;
+  while (st->eff_after < o->efficiency && st->rounds < o->max_rounds) {
+    for (c = 0; c < colours; c++) {
+      int q = diffusion_gde_partner(t, d->size, d->rank, c), j = q >= 0 ? nbr_index(d, q) : -1;
+      double lq = 0.0, f;
+      if (j < 0) continue;
+      MPI_Sendrecv(&load, 1, MPI_DOUBLE, q, DIFFUSION_TAG_VALUE, &lq, 1, MPI_DOUBLE, q,
+                   DIFFUSION_TAG_VALUE, d->comm, MPI_STATUS_IGNORE);
+      f = diffusion_gde_transfer(load, cap, lq, d->cnbr[j], lambda);
+      load -= f;
+      d->acc[j] += f;
+    }
+    st->rounds++;
+    st->exchanges += colours;
+    st->reductions++;
+    st->eff_after = global_efficiency(d, load, cap, uavg);
+  }
+  return ZOLTAN_OK;
+}
+
 /* Locality costs: for each object and neighbour, how much sending the
  * object there adds to the edge cut (the weight of its edges at home minus
  * that of its edges to the neighbour); *unit receives the mean weight of
@@ -467,7 +511,7 @@ static double *locality_costs(zp_context *ctx, const dstate *d, const int *nedge
 
 /* The options and the neighbourhood mode from the parameters. */
 static int read_options(zp_context *ctx, diffusion_options *o, const char **mode, int *locality,
-                        double *move_cost, int *forward)
+                        double *move_cost, int *forward, const char **scheme, double *lambda)
 {
   const zp_params *p = zp_ctx_params(ctx);
   const double *tol = zp_ctx_imbalance_tol(ctx);
@@ -480,7 +524,9 @@ static int read_options(zp_context *ctx, diffusion_options *o, const char **mode
       zp_param_int(p, "DIFFUSION_MAX_ROUNDS", &o->max_rounds, NULL) != ZOLTAN_OK ||
       zp_param_int(p, "DIFFUSION_LOCALITY", locality, NULL) != ZOLTAN_OK ||
       zp_param_double(p, "DIFFUSION_MOVE_COST", move_cost, NULL) != ZOLTAN_OK ||
-      zp_param_int(p, "DIFFUSION_FORWARD", forward, NULL) != ZOLTAN_OK)
+      zp_param_int(p, "DIFFUSION_FORWARD", forward, NULL) != ZOLTAN_OK ||
+      zp_param_string(p, "DIFFUSION_SCHEME", scheme) != ZOLTAN_OK ||
+      zp_param_double(p, "DIFFUSION_LAMBDA", lambda, NULL) != ZOLTAN_OK)
     return ZOLTAN_FATAL;
   if (kw) {
     /* Half of the tolerance for the diffusion, half for the granularity of
@@ -522,7 +568,9 @@ static int diffusion_partition(zp_context *ctx, void *state, int *new_part)
   const int *nedges = NULL, *nbr_procs = NULL;
   const double *ewgts = NULL;
   double *s = NULL, *cost = NULL, load = 0.0, cap, move_cost = 1.0, unit = 1.0;
-  int n = zp_ctx_num_local(ctx), locality = 1, forward = 1, has_graph, edim = 0, added = 0, i;
+  const char *scheme = "IMPLICIT";
+  double lambda = 1.0;
+  int n = zp_ctx_num_local(ctx), locality = 1, forward = 1, has_graph, edim = 0, added = 0, i, gde;
   int ierr;
   long moved = 0;
   (void)state;
@@ -537,8 +585,22 @@ static int diffusion_partition(zp_context *ctx, void *state, int *new_part)
              zp_ctx_num_parts(ctx), d.size);
     return ZOLTAN_FATAL;
   }
-  if (read_options(ctx, &o, &mode, &locality, &move_cost, &forward) != ZOLTAN_OK)
+  if (read_options(ctx, &o, &mode, &locality, &move_cost, &forward, &scheme, &lambda) != ZOLTAN_OK)
     return ZOLTAN_FATAL;
+  gde = strcmp(scheme, "GDE") == 0;
+  if (gde) {
+    /* GDE needs links coloured in advance; its flows may run in circles,
+     * so objects move to neighbours only. */
+    if (strcmp(mode, "AUTO") == 0) mode = "HYPERCUBE";
+    if (strcmp(mode, "HYPERCUBE") != 0 && strcmp(mode, "RING") != 0) {
+      zp_error(zp_ctx_where(ctx),
+               "DIFFUSION_SCHEME=GDE needs links coloured in advance: DIFFUSION_NEIGHBORS = "
+               "HYPERCUBE or RING (AUTO means HYPERCUBE here), not %s",
+               mode);
+      return ZOLTAN_FATAL;
+    }
+    forward = 0;
+  }
   has_graph = zp_ctx_local_graph(ctx, &nedges, &nbr_procs, &ewgts, &edim);
   s = malloc(((size_t)n + 1) * sizeof *s);
   ierr = diffusion_agree(d.comm, s ? ZOLTAN_OK : ZOLTAN_MEMERR);
@@ -547,7 +609,11 @@ static int diffusion_partition(zp_context *ctx, void *state, int *new_part)
   if (ierr < 0) goto End;
   for (i = 0; i < n; i++) load += s[i];
   cap = own_capacity(ctx, d.rank, d.size);
-  if ((ierr = diffuse(&d, load, cap, &o, &st)) < 0) goto End;
+  ierr =
+      gde ? dimension_exchange(&d, strcmp(mode, "RING") == 0 ? DIFFUSION_RING : DIFFUSION_HYPERCUBE,
+                               lambda, load, cap, &o, &st)
+          : diffuse(&d, load, cap, &o, &st);
+  if (ierr < 0) goto End;
   if (locality && has_graph) cost = locality_costs(ctx, &d, nedges, nbr_procs, ewgts, edim, &unit);
   /* The ranks are the parts (checked above): the final rank is the part. */
   ierr = diffusion_route(&d, s, n, cost, move_cost * unit, forward, new_part, &moved);

@@ -356,6 +356,44 @@ static void boxes_touching_within_the_margin_are_neighbours(void **unused)
   assert_int_equal(diffusion_box_neighbours(6, 2, &b[0][0], -1.0, 0, out), -1);
 }
 
+/* GDE's colourings are proper (a rank has at most one link of a colour,
+ * and partners agree), and one round over the hypercube's colours with
+ * lambda 1 balances equal capacities exactly. */
+static void gde_colourings_are_proper_and_the_hypercube_balances_in_one_round(void **unused)
+{
+  diffusion_topology tops[2] = {DIFFUSION_HYPERCUBE, DIFFUSION_RING};
+  double load[8] = {800, 0, 0, 0, 100, 300, 0, 0}, total = 1200.0;
+  (void)unused;
+  for (int t = 0; t < 2; t++)
+    for (int P = 1; P <= 9; P++) {
+      int C = diffusion_gde_colours(tops[t], P);
+      for (int r = 0; r < P; r++) {
+        int links = 0;
+        for (int c = 0; c < C; c++) {
+          int q = diffusion_gde_partner(tops[t], P, r, c);
+          if (q < 0) continue;
+          links++;
+          assert_true(q != r);
+          assert_int_equal(diffusion_gde_partner(tops[t], P, q, c), r);
+        }
+        /* Every ring rank keeps both its links (one when P == 2). */
+        if (tops[t] == DIFFUSION_RING && P > 2) assert_int_equal(links, 2);
+      }
+      assert_int_equal(diffusion_gde_partner(tops[t], P, 0, C), -1);
+    }
+  for (int c = 0; c < diffusion_gde_colours(DIFFUSION_HYPERCUBE, 8); c++) {
+    double next[8];
+    for (int r = 0; r < 8; r++) {
+      int q = diffusion_gde_partner(DIFFUSION_HYPERCUBE, 8, r, c);
+      double f = diffusion_gde_transfer(load[r], 1.0, load[q], 1.0, 1.0);
+      assert_true(f == -diffusion_gde_transfer(load[q], 1.0, load[r], 1.0, 1.0));
+      next[r] = load[r] - f;
+    }
+    memcpy(load, next, sizeof load);
+  }
+  for (int r = 0; r < 8; r++) assert_true(fabs(load[r] - total / 8) < 1e-9);
+}
+
 /* Bad input is refused. */
 static void bad_input_is_refused(void **unused)
 {
@@ -396,6 +434,7 @@ int main(void)
       cmocka_unit_test(selection_takes_the_cheapest_load_first),
       cmocka_unit_test(selection_scales_quotas_to_the_load),
       cmocka_unit_test(boxes_touching_within_the_margin_are_neighbours),
+      cmocka_unit_test(gde_colourings_are_proper_and_the_hypercube_balances_in_one_round),
       cmocka_unit_test(bad_input_is_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
