@@ -65,6 +65,9 @@ static int zp_run_method(zp_context *c, int **new_part, int *warn)
     ierr = (c->needs & ZP_GATHER_CANDIDATES) ? zp_run_serial_candidates(c, *new_part)
                                              : zp_run_serial(c, *new_part);
     if (ierr == ZOLTAN_WARN) *warn = 1;
+    /* Objects the application fixed to a part end there, whatever the
+     * method (zp_fixed.c). */
+    if (ierr >= 0) ierr = zp_apply_fixed(c, *new_part);
     return ierr < 0 ? ierr : ZOLTAN_OK;
   }
   ierr = m->partition_parallel(c, c->r->state, *new_part);
@@ -75,7 +78,9 @@ static int zp_run_method(zp_context *c, int **new_part, int *warn)
       ierr = ZOLTAN_FATAL;
     }
   }
-  return zp_agree_step(c, ierr, warn);
+  ierr = zp_agree_step(c, ierr, warn);
+  if (ierr >= 0) ierr = zp_apply_fixed(c, *new_part);
+  return ierr < 0 ? ierr : ZOLTAN_OK;
 }
 
 int zp_partition(zp_record *r, int is_balance, zp_lb_args *a)

@@ -175,6 +175,14 @@ int zp_check_hypergraph(zp_context *c, int *registered, const char *who);
  * on rank 0; new_part receives the part of each local object.  Collective;
  * the outcome is agreed. */
 int zp_run_serial(zp_context *c, int *new_part);
+/* ---- fixed objects (zp_fixed.c) ------------------------------------------ */
+
+/* Put every fixed object of this rank (ZOLTAN_FIXED_OBJ_LIST_FN) in its
+ * part in new_part; nothing when the application registered no fixed-object
+ * callbacks.  Collective; the outcome is agreed (an unknown object or a
+ * part out of range is an error naming it). */
+int zp_apply_fixed(const zp_context *c, int *new_part);
+
 /* ---- the hypergraph as a graph (zp_hgraph.c) ------------------------------ */
 
 /* Read this rank's (net, pin) pairs into c->hg_pairs when every rank has

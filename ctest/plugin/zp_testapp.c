@@ -40,6 +40,9 @@
  *   --zoltan-memory       turn on Zoltan's memory accounting (DEBUG_MEMORY)
  *                         and require that every byte allocated through
  *                         Zoltan's allocator was freed by the end
+ *   --fixed               fix the objects whose GID is 3 mod 10 to part
+ *                         (GID / 10) mod parts (fixed-object callbacks) and
+ *                         require that every balance leaves them there
  *   --hypergraph          register the grid as a hypergraph (one two-pin net
  *                         per grid edge) instead of the graph callbacks
  *   --cut-below F         require the grid graph's edge cut to be at most F
@@ -217,6 +220,38 @@ static void cb_hg_cs(void *d, int ngid, int nlists, int npins, int format, ZOLTA
   (void)format;
   hg_nets(d, lists, pins);
   for (k = 0; k < nlists; k++) starts[k] = 2 * k;
+  *ierr = ZOLTAN_OK;
+}
+
+/* --fixed: objects whose GID is 3 mod 10 are fixed to part (GID / 10) mod
+ * the part count, through ZOLTAN_NUM_FIXED_OBJ_FN and
+ * ZOLTAN_FIXED_OBJ_LIST_FN; every balance must leave them there. */
+static int g_fixed, g_fixed_nparts;
+
+static int fixed_part_of(ZOLTAN_ID_TYPE gid)
+{
+  return g_fixed && gid % 10 == 3 ? (int)((gid / 10) % (ZOLTAN_ID_TYPE)g_fixed_nparts) : -1;
+}
+
+static int cb_num_fixed(void *d, int *ierr)
+{
+  app *a = d;
+  int i, k = 0;
+  for (i = 0; i < a->n; i++) k += fixed_part_of(a->o[i].gid) >= 0;
+  *ierr = ZOLTAN_OK;
+  return k;
+}
+
+static void cb_fixed_list(void *d, int nfix, int ngid, ZOLTAN_ID_PTR gids, int *parts, int *ierr)
+{
+  app *a = d;
+  int i, k = 0;
+  (void)ngid;
+  for (i = 0; i < a->n && k < nfix; i++)
+    if (fixed_part_of(a->o[i].gid) >= 0) {
+      gids[k] = a->o[i].gid;
+      parts[k++] = fixed_part_of(a->o[i].gid);
+    }
   *ierr = ZOLTAN_OK;
 }
 
@@ -414,6 +449,8 @@ int main(int argc, char **argv)
       lists = argv[++i];
     else if (!strcmp(argv[i], "--initial-part-mod") && i + 1 < argc)
       init_mod = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--fixed"))
+      g_fixed = 1;
     else if (!strcmp(argv[i], "--hypergraph"))
       g_hypergraph = 1;
     else if (!strcmp(argv[i], "--cut-below") && i + 1 < argc)
@@ -543,6 +580,11 @@ int main(int argc, char **argv)
       free(sz);
     }
 
+    if (g_fixed) {
+      g_fixed_nparts = nparts;
+      Zoltan_Set_Num_Fixed_Obj_Fn(zz, cb_num_fixed, &a);
+      Zoltan_Set_Fixed_Obj_List_Fn(zz, cb_fixed_list, &a);
+    }
     use = zz;
     if (copy) use = Zoltan_Copy(zz);
     if (serialize) {
@@ -651,6 +693,10 @@ int main(int argc, char **argv)
             ZPT_CHECK(a.o[i].part == a.rank, "GID %u of part %d lives on rank %d", a.o[i].gid,
                       a.o[i].part, a.rank);
         check_assignment(mine, a.n, M, wtotal, nparts, target, bound);
+        for (i = 0; g_fixed && i < a.n; i++)
+          ZPT_CHECK(fixed_part_of(mine[i].gid) < 0 || mine[i].part == fixed_part_of(mine[i].gid),
+                    "GID %u is fixed to part %d but ended in part %d", mine[i].gid,
+                    fixed_part_of(mine[i].gid), mine[i].part);
         if (cut_below > 0.0) {
           int tot;
           double cut, edges;
