@@ -1,14 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# hypergraph_same.sh MPIEXEC-AND-FLAGS... -- APP [APP ARGS...]
+# hypergraph_same.sh 0 MPIEXEC-AND-FLAGS... -- APP [APP ARGS...]
 # A method that takes the hypergraph as a graph (ZP_GRAPH_FROM_HYPERGRAPH,
 # SCOTCHLB) must give the same answer when the application registers the
 # grid as a hypergraph of two-pin nets (--hypergraph, no graph callbacks) as
 # when it registers the grid graph: a two-pin net is one edge of weight 1.
 # Compares the dumped "gid part" lists at 1-4 ranks.
-launcher=""
-while [ "$1" != "--" ]; do launcher="$launcher $1"; shift; done
-shift
+# launcher_args.sh reads NP first; the rank counts are given per run below.
+. "$(dirname "$0")/../common/launcher_args.sh"
 tmp=$(mktemp -d)
 status=0
 for np in 1 2 3 4; do

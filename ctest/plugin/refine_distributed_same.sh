@@ -1,14 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# refine_distributed_same.sh MPIEXEC-AND-FLAGS... -- APP [APP ARGS...]
+# refine_distributed_same.sh 0 MPIEXEC-AND-FLAGS... -- APP [APP ARGS...]
 # REFINE_DISTRIBUTED=1 gathers only the objects of the parts at or above
 # their target; its answer must be the whole gather's, at every rank count:
 # the dumped "gid part" lists of REFINE with and without it, at 1-4 ranks,
 # must all equal REFINE's at 1 rank.  Part sizes 1:2:3 from a uniform start
 # make REFINE move many objects, from some parts only.
-launcher=""
-while [ "$1" != "--" ]; do launcher="$launcher $1"; shift; done
-shift
+# launcher_args.sh reads NP first; the rank counts are given per run below.
+. "$(dirname "$0")/../common/launcher_args.sh"
 tmp=$(mktemp -d)
 status=0
 for np in 1 2 3 4; do
