@@ -18,6 +18,7 @@
 #
 # Usage: sh sweep.sh BUILD WORK REAL_ZDRIVE TESTS "FOLDERS"
 # Environment: ZP_SWEEP_METHODS (default "GREEDY REFINE GREEDYREFINE ULBA"),
+# ZP_SWEEP_NP (run every deck at this rank count instead of its folder's),
 # ZP_CONF_DECK_TIMEOUT, ZP_CONF_MPIEXEC (from scripts/conformance.sh).
 # Prints one line per failure and a count per method and way; exit status 0
 # when every run passed.
@@ -54,6 +55,9 @@ for f in $folders; do
   [ -d "$src" ] || continue
   np=$(sed -n 's/^[[:space:]]*SET(ZOLTANNUMPROCS[[:space:]]*\([0-9][0-9]*\)).*/\1/Ip' "$src/CMakeLists.txt" 2>/dev/null | head -n 1)
   [ -n "$np" ] || np=1
+  # ZP_SWEEP_NP runs every deck at that rank count instead (1: the harness's
+  # second rank count).
+  np=${ZP_SWEEP_NP:-$np}
   for deckpath in "$src"/zdrive.inp.rcb* "$src"/zdrive.inp.rib* "$src"/zdrive.inp.hsfc* \
     "$src"/zdrive.inp.phg* "$src"/zdrive.inp.block* "$src"/zdrive.inp.random* \
     "$src"/zdrive.inp.graph-partit* "$src"/zdrive.inp.graph-repartit*; do
