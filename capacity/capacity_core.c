@@ -57,6 +57,7 @@ typedef struct entry {
   long rank; /* for KEY_RANK */
   char key[TOKEN_MAX];
   double speed;
+  double memory; /* the optional third field; -1 when absent */
 } entry;
 
 static int parse_line(const char *line, const char *fname, int lineno, entry *e, char *msg,
@@ -85,7 +86,8 @@ static int parse_line(const char *line, const char *fname, int lineno, entry *e,
   }
   n = next_token(&p, tok);
   if (n <= 0) {
-    snprintf(msg, cap, "%s:%d: '%s' has no speed (expected 'KEY SPEED')", fname, lineno, e->key);
+    snprintf(msg, cap, "%s:%d: '%s' has no speed (expected 'KEY SPEED [MEMORY]')", fname, lineno,
+             e->key);
     return CAPACITY_EINVAL;
   }
   errno = 0;
@@ -99,9 +101,26 @@ static int parse_line(const char *line, const char *fname, int lineno, entry *e,
              e->key);
     return CAPACITY_EINVAL;
   }
+  /* The optional memory capacity (seed 003's second limit), in the units
+   * of the application's memory weight. */
+  e->memory = -1.0;
   n = next_token(&p, tok);
+  if (n > 0) {
+    e->memory = strtod(tok, &end);
+    if (*end != '\0' || end == tok) {
+      snprintf(msg, cap, "%s:%d: memory '%s' of %s is not a number", fname, lineno, tok, e->key);
+      return CAPACITY_EINVAL;
+    }
+    if (!(e->memory > 0.0) || !isfinite(e->memory)) {
+      snprintf(msg, cap, "%s:%d: memory %s of %s must be a finite number > 0", fname, lineno, tok,
+               e->key);
+      return CAPACITY_EINVAL;
+    }
+    n = next_token(&p, tok);
+  }
   if (n != 0) {
-    snprintf(msg, cap, "%s:%d: unexpected '%s' after the speed of %s (expected 'KEY SPEED')", fname,
+    snprintf(msg, cap,
+             "%s:%d: unexpected '%s' after the memory of %s (expected 'KEY SPEED [MEMORY]')", fname,
              lineno, n > 0 ? tok : "...", e->key);
     return CAPACITY_EINVAL;
   }
@@ -115,11 +134,11 @@ typedef struct seen_key {
 } seen_key;
 
 int capacity_file_lookup(const char *text, const char *fname, int rank, int nranks,
-                         const char *host, const char *const *hosts, double *speed, char *msg,
-                         size_t msg_cap)
+                         const char *host, const char *const *hosts, double *speed, double *memory,
+                         char *msg, size_t msg_cap)
 {
   const char *line = text;
-  double found[KEY_KINDS];
+  double found[KEY_KINDS], found_mem[KEY_KINDS];
   int have[KEY_KINDS] = {0, 0, 0}, lineno = 0, rc = CAPACITY_OK, k;
   seen_key *seen = NULL;
   size_t nseen = 0, capseen = 0, i;
@@ -174,6 +193,7 @@ int capacity_file_lookup(const char *text, const char *fname, int rank, int nran
       } else if ((e.kind == KEY_RANK && e.rank == rank) ||
                  (e.kind == KEY_HOST && strcmp(e.key, host) == 0) || e.kind == KEY_ANY) {
         found[e.kind] = e.speed;
+        found_mem[e.kind] = e.memory;
         have[e.kind] = 1;
       }
     }
@@ -183,6 +203,7 @@ int capacity_file_lookup(const char *text, const char *fname, int rank, int nran
   for (k = 0; k < KEY_KINDS; k++) {
     if (have[k]) {
       *speed = found[k];
+      if (memory != NULL) *memory = found_mem[k];
       goto done;
     }
   }

@@ -29,15 +29,18 @@ extern "C" {
  * capacity_file_lookup - this rank's speed from the text of a capacity file.
  * Format, one entry per line ('#' starts a comment, blank lines are
  * ignored):
- *     KEY SPEED
+ *     KEY SPEED [MEMORY]
  * where KEY is a rank number (decimal digits), a host name as
  * MPI_Get_processor_name gives it, or '*' for every rank not otherwise
- * named, and SPEED is a finite number > 0 (relative: only ratios matter).
+ * named, SPEED is a finite number > 0 (relative: only ratios matter) and
+ * the optional MEMORY is a finite number > 0: how much of the memory
+ * weight the rank can hold (absolute, in the application's units).
  * A rank line wins over a host line, which wins over '*'.
  * Inputs: text (NUL-terminated), fname (for messages), rank and nranks,
  * host (this rank's host name), hosts (the nranks host names of the job, or
  * NULL to skip the unknown-host check).
- * Output: *speed.
+ * Output: *speed, and *memory (when memory != NULL): the MEMORY field of
+ * the line that applies, -1 when that line has none.
  * Returns CAPACITY_OK; CAPACITY_WARN with msg when a line names a rank
  * >= nranks or a host no rank runs on (a file written for a larger machine;
  * the line is ignored); CAPACITY_EINVAL with msg "FILE:LINE: ..." naming
@@ -47,8 +50,8 @@ extern "C" {
  * text gets the same syntax errors, in the same words.
  */
 int capacity_file_lookup(const char *text, const char *fname, int rank, int nranks,
-                         const char *host, const char *const *hosts, double *speed, char *msg,
-                         size_t msg_cap);
+                         const char *host, const char *const *hosts, double *speed, double *memory,
+                         char *msg, size_t msg_cap);
 
 /*
  * capacity_parse_loadavg - the first number of a load-average text (the
@@ -99,6 +102,45 @@ int capacity_part_weights(int nranks, const double *rank_cap, int nparts, const 
  * CAPACITY_WARN is returned.
  */
 int capacity_compose(int nparts, int wdim, const double *part_cap, double *sizes);
+
+/*
+ * capacity_memory_bound - cap part sizes by memory limits (water filling).
+ * sizes holds nparts rows of wdim columns, each column summing to 1; limit
+ * holds each part's memory capacity (INFINITY for none, >= 0 otherwise) and
+ * total the total memory weight of all objects (> 0).  Assuming a part's
+ * memory follows its share of the load, a part of size x needs x * total
+ * of memory, so each column becomes x_p = min(limit_p / total, lambda *
+ * size_p) with lambda chosen so that the column still sums to 1: the parts
+ * with room keep their proportions and take what the full ones cannot.
+ * Parts of size 0 stay empty.  When even the limits of all parts of
+ * positive size cannot hold total, the column becomes limit_p / (their sum)
+ * (every such part equally over its limit) and CAPACITY_WARN is returned.
+ * Returns CAPACITY_OK, CAPACITY_WARN, CAPACITY_EINVAL (bad arguments),
+ * CAPACITY_ENOMEM.
+ */
+int capacity_memory_bound(int nparts, int wdim, const double *limit, double total, double *sizes);
+
+/*
+ * capacity_memory_repair - move objects out of parts whose memory exceeds
+ * their limit.  n objects with wdim weights each (w, row-major); mem_dim is
+ * the column that is memory, load_dim the one balanced (their part loads
+ * guide where objects go); part[n] is the assignment, changed in place;
+ * sizes (nparts rows of wdim) are the target fractions and limit[nparts]
+ * the memory capacities (INFINITY for none).  Every part over its limit,
+ * in part order, sheds its objects from the largest memory down, skipping
+ * those larger than what is still to shed, then, if it is still over, the
+ * smallest ones that remain, one at a time: it never sheds more than one
+ * object beyond its excess.  Each object goes to the part with room for it
+ * whose load, with the object, is smallest relative to its size.  Local and
+ * deterministic; *moved receives the number of objects moved.
+ * Returns CAPACITY_OK when every part ends within its limit, CAPACITY_WARN
+ * when some part cannot be brought within it (no part has room), with
+ * *worst (when not NULL) the part furthest over its limit, relative to it;
+ * CAPACITY_EINVAL on bad arguments, CAPACITY_ENOMEM.
+ */
+int capacity_memory_repair(size_t n, int wdim, const double *w, int mem_dim, int load_dim,
+                           int nparts, const double *sizes, const double *limit, int *part,
+                           size_t *moved, int *worst);
 
 /*
  * capacity_kernel - the benchmark's unit of work: a fixed mix of

@@ -74,7 +74,9 @@ for stage in $stages; do
                "3 ctest/badinput/zp_badinput --case all --method ALL" \
                "3 ctest/plugin/zp_testapp --method DIFFUSION --migrate --rounds 3 --empty-rank0" \
                "2 ctest/plugin/zp_testapp --method REFINE --param REFINE_DISTRIBUTED=1 --part-sizes --migrate --rounds 2" \
-               "2 ctest/plugin/zp_testapp --method SCOTCHLB --hypergraph --migrate --rounds 2"; do
+               "2 ctest/plugin/zp_testapp --method SCOTCHLB --hypergraph --migrate --rounds 2" \
+               "3 ctest/plugin/zp_testapp --method REFINE --param CAPACITY=STATIC --param CAPACITY_FILE=$root/ctest/plugin/capacity/memory_124.txt --param CAPACITY_MEMORY_DIM=1 --param IMBALANCE_TOL=1.0 --memory 0,0,600 --objects 600 --migrate" \
+               "3 ctest/plugin/zp_testapp --method RCB --param CAPACITY_FILE=$root/ctest/plugin/capacity/memory_tight.txt --param CAPACITY_MEMORY_DIM=1 --memory 0 --objects 600 --expect-warn --migrate"; do
       np=${run%% *}
       # shellcheck disable=SC2086
       if (cd "$san_build" && ASAN_OPTIONS="detect_leaks=1:fast_unwind_on_malloc=0:$asan_base" LSAN_OPTIONS="$lsan_slow" \

@@ -43,6 +43,7 @@ typedef struct cap_settings {
   double smoothing;         /* CAPACITY_SMOOTHING */
   double deadband;          /* CAPACITY_DEADBAND */
   const char *loadavg_file; /* CAPACITY_LOADAVG_FILE */
+  int mem_dim;              /* CAPACITY_MEMORY_DIM, -1 = no memory limits */
 } cap_settings;
 
 static int cap_mode_of(const zp_params *p)
@@ -61,9 +62,16 @@ static int cap_loadavg_on(const zp_params *p)
   return zp_param_int(p, "CAPACITY_LOADAVG", &v, NULL) == ZOLTAN_OK && v == 1;
 }
 
+static int cap_mem_dim(const zp_params *p)
+{
+  int v = -1;
+  return zp_param_int(p, "CAPACITY_MEMORY_DIM", &v, NULL) == ZOLTAN_OK ? v : -1;
+}
+
 int zp_capacity_active(const zp_record *r)
 {
-  return r != NULL && (cap_mode_of(r->params) != CAP_UNIFORM || cap_loadavg_on(r->params));
+  return r != NULL && (cap_mode_of(r->params) != CAP_UNIFORM || cap_loadavg_on(r->params) ||
+                       cap_mem_dim(r->params) >= 0);
 }
 
 static void cap_read_settings(const zp_record *r, cap_settings *s)
@@ -77,6 +85,7 @@ static void cap_read_settings(const zp_record *r, cap_settings *s)
   zp_param_double(r->params, "CAPACITY_SMOOTHING", &s->smoothing, NULL);
   zp_param_double(r->params, "CAPACITY_DEADBAND", &s->deadband, NULL);
   zp_param_string(r->params, "CAPACITY_LOADAVG_FILE", &s->loadavg_file);
+  s->mem_dim = cap_mem_dim(r->params);
 }
 
 /* Reads a whole file (at most max bytes) into a NUL-terminated buffer;
@@ -137,10 +146,11 @@ static int cap_hosts(const zp_record *r, char **names, const char ***rows)
   return ZOLTAN_OK;
 }
 
-/* STATIC: rank 0 reads the file and sends its text, every rank looks itself
- * up.  A syntax error is found by every rank alike and printed once; a
+/* STATIC (and memory limits): rank 0 reads the file and sends its text,
+ * every rank looks itself up (its speed in *mine, its memory, -1 for none,
+ * in *mem).  A syntax error is found by every rank alike and printed once; a
  * rank that no line covers prints its own error.  Collective. */
-static int cap_static(zp_context *c, const cap_settings *s, double *mine)
+static int cap_static(zp_context *c, const cap_settings *s, double *mine, double *mem)
 {
   zp_record *r = c->r;
   char msg[512] = "", *text = NULL, *names = NULL;
@@ -150,7 +160,8 @@ static int cap_static(zp_context *c, const cap_settings *s, double *mine)
 
   if (r->rank == 0) {
     if (s->file[0] == '\0')
-      snprintf(msg, sizeof msg, "CAPACITY = STATIC needs CAPACITY_FILE");
+      snprintf(msg, sizeof msg, "%s needs CAPACITY_FILE",
+               s->mode == CAP_STATIC ? "CAPACITY = STATIC" : "CAPACITY_MEMORY_DIM");
     else
       text = cap_slurp(s->file, CAP_FILE_MAX, msg, sizeof msg);
     len = text != NULL ? (long)strlen(text) : -1;
@@ -166,7 +177,7 @@ static int cap_static(zp_context *c, const cap_settings *s, double *mine)
   MPI_Bcast(text, (int)len + 1, MPI_CHAR, 0, r->comm);
   ierr = zp_agree(c, cap_hosts(r, &names, &hosts));
   if (ierr < 0) goto End;
-  rc = capacity_file_lookup(text, s->file, r->rank, r->size, hosts[r->rank], hosts, mine, msg,
+  rc = capacity_file_lookup(text, s->file, r->rank, r->size, hosts[r->rank], hosts, mine, mem, msg,
                             sizeof msg);
   ierr = rc == CAPACITY_OK       ? ZOLTAN_OK
          : rc == CAPACITY_WARN   ? ZOLTAN_WARN
@@ -321,39 +332,48 @@ static void cap_print(const zp_context *c, const cap_settings *s, const double *
 }
 
 /* Every rank's capacity into caps (normalised to mean 1); *active is 0 when
- * the model is off.  Collective; the outcome is agreed. */
-static int cap_rank_caps(zp_context *c, double *caps, int *active)
+ * speeds play no part.  *mem receives this rank's memory capacity from the
+ * file when memory limits are on (-1: none).  Collective; the outcome is
+ * agreed. */
+static int cap_rank_caps(zp_context *c, const cap_settings *s, double *caps, int *active,
+                         double *mem)
 {
   zp_record *r = c->r;
-  cap_settings s;
-  double mine = 1.0, factor = 1.0, sum = 0.0;
-  int mm[4], ierr = ZOLTAN_OK, i;
+  double mine = 1.0, factor = 1.0, sum = 0.0, file_speed = 1.0;
+  int mm[6], ierr = ZOLTAN_OK, i;
 
-  cap_read_settings(r, &s);
-  mm[0] = s.mode;
-  mm[1] = -s.mode;
-  mm[2] = s.loadavg;
-  mm[3] = -s.loadavg;
-  MPI_Allreduce(MPI_IN_PLACE, mm, 4, MPI_INT, MPI_MAX, r->comm);
-  if (mm[0] != -mm[1] || mm[2] != -mm[3]) {
+  mm[0] = s->mode;
+  mm[1] = -s->mode;
+  mm[2] = s->loadavg;
+  mm[3] = -s->loadavg;
+  mm[4] = s->mem_dim;
+  mm[5] = -s->mem_dim;
+  MPI_Allreduce(MPI_IN_PLACE, mm, 6, MPI_INT, MPI_MAX, r->comm);
+  if (mm[0] != -mm[1] || mm[2] != -mm[3] || mm[4] != -mm[5]) {
     if (r->rank == 0)
-      zp_error(c->yo, "CAPACITY and CAPACITY_LOADAVG must be the same on every rank");
+      zp_error(c->yo, "CAPACITY, CAPACITY_LOADAVG and CAPACITY_MEMORY_DIM must be the same on "
+                      "every rank");
     return ZOLTAN_FATAL;
   }
-  *active = s.mode != CAP_UNIFORM || s.loadavg;
+  *mem = -1.0;
+  if (s->mode == CAP_STATIC || s->mem_dim >= 0) {
+    ierr = cap_static(c, s, &file_speed, mem);
+    if (ierr < 0) return ierr;
+  }
+  *active = s->mode != CAP_UNIFORM || s->loadavg;
   if (!*active) return ZOLTAN_OK;
-  switch (s.mode) {
+  switch (s->mode) {
   case CAP_STATIC:
-    ierr = cap_static(c, &s, &mine);
+    mine = file_speed;
     break;
   case CAP_VALUE:
-    ierr = zp_agree(c, cap_value(c, &s, &mine));
+    ierr = zp_agree(c, cap_value(c, s, &mine));
     break;
   case CAP_BENCHMARK:
-    mine = cap_benchmark(r, &s);
+    mine = cap_benchmark(r, s);
     break;
   case CAP_MEASURED:
-    mine = cap_measured(r, &s);
+    mine = cap_measured(r, s);
     break;
   default:
     break;
@@ -363,24 +383,60 @@ static int cap_rank_caps(zp_context *c, double *caps, int *active)
   for (i = 0; i < r->size; i++) sum += caps[i];
   r->cap.last = mine * r->size / sum;
   r->cap.have_last = 1;
-  if (s.loadavg) {
-    ierr = cap_loadavg(c, &s, &factor);
+  if (s->loadavg) {
+    ierr = cap_loadavg(c, s, &factor);
     if (ierr < 0) return ierr;
     mine *= factor;
     MPI_Allgather(&mine, 1, MPI_DOUBLE, caps, 1, MPI_DOUBLE, r->comm);
     for (sum = 0.0, i = 0; i < r->size; i++) sum += caps[i];
   }
   for (i = 0; i < r->size; i++) caps[i] *= r->size / sum;
-  cap_print(c, &s, caps);
+  cap_print(c, s, caps);
+  return ZOLTAN_OK;
+}
+
+/* Memory limits: every rank's memory into part limits (c->mem_limit,
+ * INFINITY for none).  Collective (one allgather); local checks only. */
+static int cap_memory_limits(zp_context *c, const cap_settings *s, double mem)
+{
+  double *rank_mem = NULL;
+  int i, rc;
+  if (s->mem_dim >= c->wdim) {
+    if (c->r->rank == 0)
+      zp_error(c->yo,
+               "CAPACITY_MEMORY_DIM = %d names no weight: objects have %d weight%s (OBJ_WEIGHT_DIM "
+               "= %d), numbered from 0",
+               s->mem_dim, c->wdim, c->wdim == 1 ? "" : "s", c->obj_wgt_dim);
+    return ZOLTAN_FATAL;
+  }
+  rank_mem = malloc((size_t)c->r->size * sizeof *rank_mem);
+  c->mem_limit = malloc((size_t)c->nparts * sizeof *c->mem_limit);
+  if (rank_mem == NULL || c->mem_limit == NULL) {
+    free(rank_mem);
+    return ZOLTAN_MEMERR;
+  }
+  MPI_Allgather(&mem, 1, MPI_DOUBLE, rank_mem, 1, MPI_DOUBLE, c->r->comm);
+  for (i = 0; i < c->r->size; i++)
+    if (!(rank_mem[i] > 0.0)) rank_mem[i] = INFINITY;
+  rc = capacity_part_weights(c->r->size, rank_mem, c->nparts, c->pdist, c->single_proc,
+                             c->mem_limit);
+  free(rank_mem);
+  if (rc < 0) {
+    zp_error(c->yo, "internal error placing memory capacities (code %d)", rc);
+    return ZOLTAN_FATAL;
+  }
+  c->mem_dim = s->mem_dim;
   return ZOLTAN_OK;
 }
 
 int zp_capacity_apply(zp_context *c)
 {
   double *caps = malloc((size_t)c->r->size * sizeof *caps);
-  double *part_cap = malloc((size_t)c->nparts * sizeof *part_cap);
+  double *part_cap = malloc((size_t)c->nparts * sizeof *part_cap), mem = -1.0;
   int active = 0, ierr = zp_agree(c, caps && part_cap ? ZOLTAN_OK : ZOLTAN_MEMERR), rc;
-  if (ierr >= 0) ierr = cap_rank_caps(c, caps, &active);
+  cap_settings s;
+  cap_read_settings(c->r, &s);
+  if (ierr >= 0) ierr = cap_rank_caps(c, &s, caps, &active, &mem);
   if (ierr >= 0 && active) {
     rc = capacity_part_weights(c->r->size, caps, c->nparts, c->pdist, c->single_proc, part_cap);
     if (rc == CAPACITY_OK) rc = capacity_compose(c->nparts, c->wdim, part_cap, c->part_sizes);
@@ -388,6 +444,7 @@ int zp_capacity_apply(zp_context *c)
     ierr = rc < 0 ? ZOLTAN_FATAL : ZOLTAN_OK;
     c->sizes_set = 1;
   }
+  if (ierr >= 0 && s.mem_dim >= 0) ierr = zp_agree(c, cap_memory_limits(c, &s, mem));
   free(caps);
   free(part_cap);
   return ierr;

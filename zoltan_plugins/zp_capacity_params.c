@@ -17,7 +17,8 @@ static const zp_param_def cap_params[] = {
     {"CAPACITY", ZP_PARAM_STRING, "UNIFORM", 0, 0, 0, zp_capacity_modes,
      "where each rank's relative speed comes from; UNIFORM = all equal (nothing changes)"},
     {"CAPACITY_FILE", ZP_PARAM_STRING, "", 0, 0, ZP_PARAM_KEEP_CASE, NULL,
-     "STATIC: file of 'KEY SPEED' lines, KEY = rank number, host name or *"},
+     "STATIC, CAPACITY_MEMORY_DIM: file of 'KEY SPEED [MEMORY]' lines, KEY = rank number, host "
+     "name or *; MEMORY = what the rank can hold of the memory weight"},
     {"CAPACITY_VALUE", ZP_PARAM_DOUBLE, "ENV", 0, 0, ZP_PARAM_MIN_OPEN | ZP_PARAM_NO_MAX,
      cap_env_word, "VALUE: this rank's speed; ENV = read " ZP_CAPACITY_ENV},
     {"CAPACITY_BENCHMARK_SECONDS", ZP_PARAM_DOUBLE, "0.05", 0, 2, ZP_PARAM_MIN_OPEN, NULL,
@@ -28,6 +29,9 @@ static const zp_param_def cap_params[] = {
      "MEASURED: relative change below which a capacity stays as it was"},
     {"CAPACITY_LOADAVG", ZP_PARAM_INT, "0", 0, 1, 0, NULL,
      "1 = divide each capacity by 1 + the external load per rank of its host"},
+    {"CAPACITY_MEMORY_DIM", ZP_PARAM_INT, "-1", -1, 31, 0, NULL,
+     "the object weight (0 = first) that is the memory an object needs; parts then stay within "
+     "the MEMORY of CAPACITY_FILE (a warning names a part that cannot); -1 = no memory limits"},
     {"CAPACITY_LOADAVG_FILE", ZP_PARAM_STRING, "/proc/loadavg", 0, 0, ZP_PARAM_KEEP_CASE, NULL,
      "CAPACITY_LOADAVG: file whose first number is the load average; %r = rank"},
 };

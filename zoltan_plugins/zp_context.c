@@ -20,9 +20,9 @@ void zp_ctx_free(zp_context *c)
 {
   zp_loaddb_release(c);
   zp_loaddb_edges_release(c);
-  void *arrays[] = {c->tol, c->pdist, c->part_sizes, c->gids,    c->lids,
-                    c->w,   c->parts, c->in_parts,   c->coords,  c->nedges,
-                    c->nbr, c->ewgts, c->nbr_procs,  c->hg_pairs};
+  void *arrays[] = {c->tol, c->pdist, c->part_sizes, c->gids,     c->lids,
+                    c->w,   c->parts, c->in_parts,   c->coords,   c->nedges,
+                    c->nbr, c->ewgts, c->nbr_procs,  c->hg_pairs, c->mem_limit};
   size_t i;
   for (i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
 }

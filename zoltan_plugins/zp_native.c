@@ -306,17 +306,18 @@ static int zp_layer_prepare(zp_context *c, int *sizes_given)
   int ierr = zp_agree(c, zp_read_settings(c));
   if (ierr >= 0) ierr = zp_agree(c, zp_build_part_dist(c));
   if (ierr >= 0) ierr = zp_build_part_sizes(c);
-  if (ierr >= 0 && zp_capacity_active(r)) {
-    ierr = zp_capacity_apply(c);
-    if (ierr >= 0) ierr = zp_agree(c, zp_native_set_sizes(c, c->part_sizes));
-    *sizes_given = 1;
-  }
-  /* The objects are read once more only when measured weights or a dump
-   * need them. */
+  if (ierr >= 0 && zp_capacity_active(r)) ierr = zp_capacity_apply(c);
+  /* The objects are read once more only when measured weights, a dump or
+   * memory capacities need them. */
   if (ierr >= 0 && (zp_loaddb_mode(r) != LOADDB_CALLBACK || zp_edge_mode(r) != LOADDB_CALLBACK ||
-                    zp_dump_active(r)))
+                    zp_dump_active(r) || c->mem_limit != NULL))
     ierr = zp_agree(c, zp_gather_objects(c));
   if (ierr >= 0) ierr = zp_loaddb_apply(c);
+  if (ierr >= 0) ierr = zp_agree(c, zp_memory_bound(c));
+  if (ierr >= 0 && zp_capacity_active(r)) {
+    ierr = zp_agree(c, zp_native_set_sizes(c, c->part_sizes));
+    *sizes_given = 1;
+  }
   /* Measured edge weights are computed when the graph is read. */
   if (ierr >= 0 && zp_edge_mode(r) != LOADDB_CALLBACK)
     ierr = zp_gather_inputs(c, ZP_WANTS_GRAPH, "EDGE_WEIGHT_SOURCE");
@@ -339,6 +340,14 @@ int zp_layer_native(zp_record *r, int is_balance, zp_lb_args *a)
   ierr = zp_layer_prepare(&c, &sizes_given);
   if (ierr >= 0) ierr = is_balance ? zp_real_lb_balance(r->zz, a) : zp_real_lb_partition(r->zz, a);
   if (sizes_given) zp_native_restore_sizes(r);
+  /* Zoltan's answer is checked against memory capacities (zp_memory.c),
+   * when it succeeded on every rank. */
+  if (c.mem_limit != NULL) {
+    int all = ierr;
+    MPI_Allreduce(&ierr, &all, 1, MPI_INT, MPI_MIN, r->comm);
+    if (all >= 0 && zp_memory_check_lists(&c, a) == ZOLTAN_WARN && ierr == ZOLTAN_OK)
+      ierr = ZOLTAN_WARN;
+  }
   /* Gives the application its callbacks back (zp_loaddb_release). */
   zp_ctx_free(&c);
   return ierr;

@@ -33,6 +33,7 @@ static int zp_prepare(zp_context *c, zp_lb_args *a, int *warn)
   if (ierr >= 0) ierr = zp_agree_step(c, zp_capacity_apply(c), warn);
   if (ierr >= 0) ierr = zp_agree_step(c, zp_gather_objects(c), warn);
   if (ierr >= 0) ierr = zp_agree_step(c, zp_loaddb_apply(c), warn);
+  if (ierr >= 0) ierr = zp_agree_step(c, zp_memory_bound(c), warn);
   c->needs = zp_method_needs(m, r->params);
   snprintf(who, sizeof who, "LB_METHOD %s", m->name);
   if (ierr >= 0) ierr = zp_agree_step(c, zp_gather_inputs(c, c->needs, who), warn);
@@ -68,6 +69,7 @@ static int zp_run_method(zp_context *c, int **new_part, int *warn)
     /* Objects the application fixed to a part end there, whatever the
      * method (zp_fixed.c). */
     if (ierr >= 0) ierr = zp_apply_fixed(c, *new_part);
+    if (ierr >= 0 && zp_memory_check(c, *new_part) == ZOLTAN_WARN) *warn = 1;
     return ierr < 0 ? ierr : ZOLTAN_OK;
   }
   ierr = m->partition_parallel(c, c->r->state, *new_part);
@@ -80,6 +82,8 @@ static int zp_run_method(zp_context *c, int **new_part, int *warn)
   }
   ierr = zp_agree_step(c, ierr, warn);
   if (ierr >= 0) ierr = zp_apply_fixed(c, *new_part);
+  /* Memory capacities: a part still over its limit is named (zp_memory.c). */
+  if (ierr >= 0 && zp_memory_check(c, *new_part) == ZOLTAN_WARN) *warn = 1;
   return ierr < 0 ? ierr : ZOLTAN_OK;
 }
 

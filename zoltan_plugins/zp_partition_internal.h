@@ -76,6 +76,9 @@ struct zp_context {
   int single_proc;    /* 1 when every part lives on one rank */
   double *part_sizes; /* nparts * wdim target fractions, columns sum to 1 */
   int sizes_set;      /* 1 when some rank set part sizes */
+  double *mem_limit;  /* nparts memory capacities (INFINITY = none), or NULL
+                         when CAPACITY_MEMORY_DIM is off */
+  int mem_dim;        /* the weight that is memory, when mem_limit is set */
 
   /* The local objects. */
   int n;                /* number of local objects */
@@ -182,6 +185,27 @@ int zp_run_serial(zp_context *c, int *new_part);
  * callbacks.  Collective; the outcome is agreed (an unknown object or a
  * part out of range is an error naming it). */
 int zp_apply_fixed(const zp_context *c, int *new_part);
+
+/* ---- memory capacities (zp_memory.c) ------------------------------------- */
+
+/* Cap c->part_sizes by the memory limits, for the total memory weight of
+ * the objects gathered (every method then plans within the limits when
+ * memory follows load).  Nothing when memory limits are off.  Collective
+ * (one allreduce); the caller agrees on the outcome. */
+int zp_memory_bound(zp_context *c);
+/* Root, centralised methods: move objects of the N gathered ones (weights
+ * w, wdim per object) out of parts over their memory limit (new_part
+ * changed in place).  Local; silent (zp_memory_check reports). */
+void zp_memory_repair_root(const zp_context *c, size_t N, const double *w, int *new_part);
+/* Warn, on the debug rank, about the part furthest over its memory limit
+ * in the final assignment new_part of the local objects.  Returns
+ * ZOLTAN_WARN on every rank when some part is over, else ZOLTAN_OK.
+ * Collective. */
+int zp_memory_check(const zp_context *c, const int *new_part);
+/* The same for a native method's answer: the local objects' new parts
+ * from the export lists of a (nothing when Zoltan returned none).
+ * Collective. */
+int zp_memory_check_lists(zp_context *c, const zp_lb_args *a);
 
 /* ---- the hypergraph as a graph (zp_hgraph.c) ------------------------------ */
 

@@ -477,6 +477,9 @@ static int zp_serial_call(const zp_context *c, zp_serial *s)
     int e = zp_remap(c, N, s->sorted_wgts, s->sorted_parts, s->new_part);
     if (e < 0) return e;
   }
+  /* Memory capacities are limits: objects leave parts still over theirs.
+   * Not when only candidates came (the other parts' objects are not here). */
+  if (!(c->needs & ZP_GATHER_CANDIDATES)) zp_memory_repair_root(c, N, s->sorted_wgts, s->new_part);
   return ierr;
 }
 

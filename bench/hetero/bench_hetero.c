@@ -49,21 +49,11 @@
 #include <zoltan.h>
 
 #include "adaptive_trigger.h"
+#include "hetero_app.h"
 #include "zp_rng.h"
 
-/* One cell: it travels whole. */
-typedef struct cell {
-  ZOLTAN_ID_TYPE gid;
-  double work; /* particles: abstract load, invariant across machines */
-} cell;
-
-typedef struct app {
-  cell *c;
-  int n, cap;
-  int rank, size;
-  int side;          /* the grid is side x side cells */
-  double weight_div; /* object weight = work / weight_div (homogeneous mode) */
-} app;
+typedef ha_cell cell;
+typedef ha_app app;
 
 typedef struct options {
   const char *scenario, *csv, *method, *later_method;
@@ -71,113 +61,6 @@ typedef struct options {
   int nspeeds, cells, steps, period, competitors, competitor_step, check;
   double speed_error, balance_cost;
 } options;
-
-/* ---- the application's Zoltan callbacks --------------------------------- */
-
-static int cb_num_obj(void *d, int *ierr)
-{
-  *ierr = ZOLTAN_OK;
-  return ((app *)d)->n;
-}
-
-static void cb_obj_list(void *d, int ng, int nl, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l, int wdim,
-                        float *w, int *ierr)
-{
-  app *a = d;
-  int i;
-  (void)ng;
-  (void)nl;
-  for (i = 0; i < a->n; i++) {
-    g[i] = a->c[i].gid;
-    l[i] = (ZOLTAN_ID_TYPE)i;
-    if (wdim > 0) w[i] = (float)(a->c[i].work / a->weight_div);
-  }
-  *ierr = ZOLTAN_OK;
-}
-
-static int cb_num_geom(void *d, int *ierr)
-{
-  (void)d;
-  *ierr = ZOLTAN_OK;
-  return 2;
-}
-
-static void cb_geom_multi(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l, int dim,
-                          double *xy, int *ierr)
-{
-  app *a = d;
-  int i;
-  (void)ng;
-  (void)nl;
-  (void)l;
-  (void)dim;
-  for (i = 0; i < n; i++) {
-    long k = (long)g[i] - 1;
-    xy[2 * i] = (double)(k % a->side) + 0.5;
-    xy[2 * i + 1] = (double)(k / a->side) + 0.5;
-  }
-  *ierr = ZOLTAN_OK;
-}
-
-static int cb_obj_size(void *d, int ng, int nl, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l, int *ierr)
-{
-  (void)d;
-  (void)ng;
-  (void)nl;
-  (void)g;
-  (void)l;
-  *ierr = ZOLTAN_OK;
-  return (int)sizeof(cell);
-}
-
-static void cb_pack(void *d, int ng, int nl, ZOLTAN_ID_PTR g, ZOLTAN_ID_PTR l, int dest, int size,
-                    char *buf, int *ierr)
-{
-  app *a = d;
-  (void)ng;
-  (void)nl;
-  (void)g;
-  (void)dest;
-  (void)size;
-  memcpy(buf, &a->c[*l], sizeof(cell));
-  a->c[*l].gid = 0; /* gone */
-  *ierr = ZOLTAN_OK;
-}
-
-static void cb_unpack(void *d, int ng, ZOLTAN_ID_PTR g, int size, char *buf, int *ierr)
-{
-  app *a = d;
-  (void)ng;
-  (void)g;
-  (void)size;
-  if (a->n == a->cap) {
-    a->cap = a->cap ? 2 * a->cap : 1024;
-    a->c = realloc(a->c, (size_t)a->cap * sizeof *a->c);
-    if (a->c == NULL) {
-      *ierr = ZOLTAN_MEMERR;
-      return;
-    }
-  }
-  memcpy(&a->c[a->n++], buf, sizeof(cell));
-  *ierr = ZOLTAN_OK;
-}
-
-/* Drop the cells packed away. */
-static void compact(app *a)
-{
-  int i, k = 0;
-  for (i = 0; i < a->n; i++)
-    if (a->c[i].gid != 0) a->c[k++] = a->c[i];
-  a->n = k;
-}
-
-/* ---- the emulated machine ------------------------------------------------- */
-
-/* Work of a cell: 0.5 .. 1.5 particles' worth, from its GID alone. */
-static double cell_work(ZOLTAN_ID_TYPE gid)
-{
-  return 0.5 + zp_unit_double(zp_mix64(0x5eedULL * 977 + (uint64_t)gid));
-}
 
 /* The machine's true speed: the nominal one off by up to err, fixed per
  * rank (what a small benchmark gets wrong). */
@@ -192,66 +75,6 @@ static double noise(int rank, int step)
 {
   return 1.0 +
          0.01 * (2.0 * zp_unit_double(zp_mix64(((uint64_t)rank << 32) ^ (uint64_t)step)) - 1.0);
-}
-
-static double local_work(const app *a)
-{
-  double w = 0.0;
-  int i;
-  for (i = 0; i < a->n; i++) w += a->c[i].work;
-  return w;
-}
-
-/* Equal cell counts per rank, by GID blocks (the seeds' uniform start). */
-static void initial_cells(app *a, int cells)
-{
-  long first = (long)cells * a->rank / a->size, last = (long)cells * (a->rank + 1) / a->size, k;
-  a->n = 0;
-  a->cap = (int)(last - first) + 16;
-  a->c = malloc((size_t)a->cap * sizeof *a->c);
-  for (k = first; k < last; k++) {
-    a->c[a->n].gid = (ZOLTAN_ID_TYPE)(k + 1);
-    a->c[a->n].work = cell_work((ZOLTAN_ID_TYPE)(k + 1));
-    a->n++;
-  }
-}
-
-static struct Zoltan_Struct *make_zz(app *a)
-{
-  struct Zoltan_Struct *zz = Zoltan_Create(MPI_COMM_WORLD);
-  Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
-  Zoltan_Set_Param(zz, "LB_METHOD", "RCB");
-  Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
-  Zoltan_Set_Param(zz, "AUTO_MIGRATE", "TRUE");
-  Zoltan_Set_Param(zz, "IMBALANCE_TOL", "1.02");
-  Zoltan_Set_Num_Obj_Fn(zz, cb_num_obj, a);
-  Zoltan_Set_Obj_List_Fn(zz, cb_obj_list, a);
-  Zoltan_Set_Num_Geom_Fn(zz, cb_num_geom, a);
-  Zoltan_Set_Geom_Multi_Fn(zz, cb_geom_multi, a);
-  Zoltan_Set_Obj_Size_Fn(zz, cb_obj_size, a);
-  Zoltan_Set_Pack_Obj_Fn(zz, cb_pack, a);
-  Zoltan_Set_Unpack_Obj_Fn(zz, cb_unpack, a);
-  return zz;
-}
-
-/* Balance once; returns the number of cells moved (all ranks). */
-static long balance(struct Zoltan_Struct *zz, app *a)
-{
-  int changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa;
-  ZOLTAN_ID_PTR ig, il, eg, el;
-  long moved;
-  int rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
-                               &el, &ep, &epa);
-  if (rc != ZOLTAN_OK && rc != ZOLTAN_WARN) {
-    if (a->rank == 0) fprintf(stderr, "bench_hetero: Zoltan_LB_Partition failed (%d)\n", rc);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  compact(a);
-  moved = nexp > 0 ? nexp : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-  Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
-  Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
-  return moved;
 }
 
 /* ---- scenarios ----------------------------------------------------------- */
@@ -304,8 +127,8 @@ static void run(const options *o, int mode, const char *dir, result *res)
   MPI_Comm_size(MPI_COMM_WORLD, &a.size);
   a.side = (int)ceil(sqrt((double)o->cells));
   a.weight_div = 1.0;
-  initial_cells(&a, o->cells);
-  zz = make_zz(&a);
+  ha_initial_cells(&a, o->cells);
+  zz = ha_make_zz(&a);
   if (mode == M_STATIC) {
     snprintf(path, sizeof path, "%s/speeds.txt", dir);
     Zoltan_Set_Param(zz, "CAPACITY", "STATIC");
@@ -329,7 +152,7 @@ static void run(const options *o, int mode, const char *dir, result *res)
     adaptive_set_param(t, "ADAPTIVE_SETTLE_STEPS", "2");
   }
   for (step = 0; step < o->steps; step++) {
-    double speed = eff_speed(o, mode, a.rank, step), work = local_work(&a);
+    double speed = eff_speed(o, mode, a.rank, step), work = ha_local_work(&a);
     double my_time = work / speed * noise(a.rank, step), tmax;
     if (mode >= M_STELLNER_NOLB)
       write_loadavg(dir, a.rank, step >= o->competitor_step && a.rank < o->competitors);
@@ -349,7 +172,7 @@ static void run(const options *o, int mode, const char *dir, result *res)
        * RCB recomputes every cut and moves a few cells even when nothing
        * changed, while REFINE leaves a balance within tolerance alone. */
       Zoltan_Set_Param(zz, "LB_METHOD", res->balances == 0 ? o->method : o->later_method);
-      if (res->balances < 64) res->moved[res->balances] = balance(zz, &a);
+      if (res->balances < 64) res->moved[res->balances] = ha_balance(zz, &a);
       res->balances++;
       res->total += o->balance_cost;
       if (t != NULL) adaptive_balance_done(t, o->balance_cost);
@@ -488,7 +311,7 @@ int main(int argc, char **argv)
   {
     double w = 0.0;
     long k;
-    for (k = 1; k <= o.cells; k++) w += cell_work((ZOLTAN_ID_TYPE)k);
+    for (k = 1; k <= o.cells; k++) w += ha_cell_work((ZOLTAN_ID_TYPE)k);
     ideal = w / sum;
   }
   if (o.balance_cost < 0.0) o.balance_cost = 0.5 * ideal;

@@ -50,6 +50,7 @@ void zpt_cb_obj_list(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gids, ZOLTAN_ID_
     gids[i] = a->o[i].gid;
     lids[i] = (ZOLTAN_ID_TYPE)i;
     if (wdim > 0) w[i * wdim] = (float)a->o[i].w;
+    if (wdim > 1) w[i * wdim + 1] = a->w2 != NULL ? (float)a->w2(a->o[i].gid) : 1.0f;
   }
   *ierr = a->f.obj_list_err_rank == a->rank ? ZOLTAN_FATAL : ZOLTAN_OK;
 }

@@ -35,6 +35,9 @@ typedef struct zpt_fault {
 /* Coordinates of an object as a function of its GID alone, so that they
  * travel with the object without being stored. */
 typedef void zpt_coords_fn(ZOLTAN_ID_TYPE gid, double xy[2]);
+/* The second weight of an object (with OBJ_WEIGHT_DIM = 2), e.g. the
+ * memory it needs, as a function of its GID. */
+typedef double zpt_weight2_fn(ZOLTAN_ID_TYPE gid);
 
 /* The local objects of one rank. */
 typedef struct zpt_app {
@@ -44,6 +47,7 @@ typedef struct zpt_app {
   zpt_fault f;           /* injected failures */
   int bad_packs;         /* packs or unpacks whose GID did not match */
   zpt_coords_fn *coords; /* coordinates for zpt_register_geometry, or NULL */
+  zpt_weight2_fn *w2;    /* second weight, or NULL (then 1) */
 } zpt_app;
 
 /* Empty store for this rank, no faults. */

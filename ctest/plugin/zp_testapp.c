@@ -51,6 +51,12 @@
  *   --bad-neighbour       object 1 names neighbour M + 5, which no rank has
  *   --then-moves-nothing  after the rounds, balance once more with the same
  *                         weights and require that no object moves
+ *   --memory LIST         objects get a second weight, their memory,
+ *                         1 + (GID mod 5) (OBJ_WEIGHT_DIM = 2), and after
+ *                         every balance part p must hold at most LIST[p]
+ *                         of it (comma-separated, cycled; 0 = no limit)
+ *   --expect-warn         require ZOLTAN_WARN from every balance (checks
+ *                         still apply)
  *   --target-scale LIST   comma-separated factors: part p's target load is
  *                         also multiplied by factor p (cycled), e.g. the
  *                         rank speeds of a CAPACITY_FILE with one part per
@@ -90,6 +96,35 @@ static int g_rank;
 static int *g_owner;
 static int g_M;
 #define GRID_W 37
+
+/* --memory: the second weight of an object. */
+static double memory_of(ZOLTAN_ID_TYPE gid) { return 1.0 + (double)(gid % 5); }
+
+/* --memory: every part's memory within its limit (limits cycled; 0 = none). */
+static void check_memory(const app *a, int nparts, const char *limits)
+{
+  double *mem = calloc((size_t)nparts, sizeof *mem), lim[64];
+  int nlim = 0, i;
+  for (const char *p = limits; p != NULL && *p && nlim < 64;) {
+    char *end;
+    lim[nlim++] = strtod(p, &end);
+    p = *end == ',' ? end + 1 : NULL;
+  }
+  for (i = 0; i < a->n; i++)
+    if (a->o[i].part >= 0 && a->o[i].part < nparts) mem[a->o[i].part] += memory_of(a->o[i].gid);
+  MPI_Allreduce(MPI_IN_PLACE, mem, nparts, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  for (i = 0; i < nparts && nlim > 0; i++) {
+    double l = lim[i % nlim];
+    ZPT_CHECK(l <= 0 || mem[i] <= l, "part %d holds %g of memory, above its limit %g", i, mem[i],
+              l);
+  }
+  if (g_rank == 0) {
+    printf("memory per part:");
+    for (i = 0; i < nparts; i++) printf(" %g", mem[i]);
+    printf("\n");
+  }
+  free(mem);
+}
 
 /* --bad-neighbour: object 1 lists a neighbour GID that no rank has. */
 static int g_bad_nbr;
@@ -399,7 +434,8 @@ int main(int argc, char **argv)
   unsigned long seed = 1;
   double bound = 0.0, wtotal = 0.0, cut_below = 0.0;
   int then_still = 0;
-  const char *target_scale = NULL;
+  const char *target_scale = NULL, *memory = NULL;
+  int expect_warn = 0;
   app a;
   struct Zoltan_Struct *zz, *use;
   float ver;
@@ -457,6 +493,10 @@ int main(int argc, char **argv)
       cut_below = atof(argv[++i]);
     else if (!strcmp(argv[i], "--bad-neighbour"))
       g_bad_nbr = 1;
+    else if (!strcmp(argv[i], "--memory") && i + 1 < argc)
+      memory = argv[++i];
+    else if (!strcmp(argv[i], "--expect-warn"))
+      expect_warn = 1;
     else if (!strcmp(argv[i], "--target-scale") && i + 1 < argc)
       target_scale = argv[++i];
     else if (!strcmp(argv[i], "--then-moves-nothing"))
@@ -507,7 +547,8 @@ int main(int argc, char **argv)
   if (zmem) Zoltan_Set_Param(NULL, "DEBUG_MEMORY", "2");
   zz = Zoltan_Create(MPI_COMM_WORLD);
   Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
-  Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
+  Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", memory != NULL ? "2" : "1");
+  if (memory != NULL) a.w2 = memory_of;
   zpt_register(zz, &a);
   if (g_first_next) {
     /* FIRST/NEXT instead of the list: Zoltan uses the list when both exist. */
@@ -648,6 +689,7 @@ int main(int argc, char **argv)
       ZPT_CHECK(gerr >= 0, "Zoltan_LB_%s returned %d (min over ranks %d)",
                 balance_api ? "Balance" : "Partition", ierr, gerr);
       if (gerr < 0) break;
+      if (expect_warn) ZPT_CHECK(ierr == ZOLTAN_WARN, "expected ZOLTAN_WARN, got %d", ierr);
       ZPT_CHECK(changes == 0 || changes == 1, "changes = %d", changes);
 
       if (!changes && strcmp(rl, "PARTS") != 0) {
@@ -693,6 +735,10 @@ int main(int argc, char **argv)
             ZPT_CHECK(a.o[i].part == a.rank, "GID %u of part %d lives on rank %d", a.o[i].gid,
                       a.o[i].part, a.rank);
         check_assignment(mine, a.n, M, wtotal, nparts, target, bound);
+        if (memory != NULL) {
+          /* The application's own part numbers, with the moves applied. */
+          check_memory(&a, nparts, memory);
+        }
         for (i = 0; g_fixed && i < a.n; i++)
           ZPT_CHECK(fixed_part_of(mine[i].gid) < 0 || mine[i].part == fixed_part_of(mine[i].gid),
                     "GID %u is fixed to part %d but ended in part %d", mine[i].gid,
