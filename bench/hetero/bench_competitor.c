@@ -29,7 +29,8 @@
  * not noise), --no-pin, --debug (the layer's DEBUG_LEVEL 1 in the
  * balancing run: capacities and moves), --check (exit 1 unless balancing
  * wins back at least half of what one competitor costs, or a tenth with
- * more).
+ * more), --steps-csv FILE (the slowest rank's computation time of every
+ * step of every run, for bench/hetero/hetero_plots.sh).
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -53,6 +54,7 @@ typedef struct options {
   int cells, steps, competitors, competitor_step, pin, check, debug;
   double step_ms;
   const char *smoothing; /* CAPACITY_SMOOTHING of the balancing run */
+  const char *steps_csv; /* --steps-csv */
 } options;
 
 enum { R_BASE, R_NOLB, R_LB, R_RUNS };
@@ -111,7 +113,8 @@ static void stop_competitor(pid_t pid)
 }
 
 /* One run; returns the wall time of its step loop. */
-static double run(const options *o, int which, double iters_per_work, int *balances)
+static double run(const options *o, int which, double iters_per_work, int *balances,
+                  double *step_time)
 {
   ha_app a;
   struct Zoltan_Struct *zz;
@@ -151,6 +154,7 @@ static double run(const options *o, int which, double iters_per_work, int *balan
     s0 = MPI_Wtime();
     for (i = 0; i < a.n; i++) sink = spin((long)(a.c[i].work * iters_per_work), sink);
     mine = MPI_Wtime() - s0;
+    MPI_Allreduce(&mine, &step_time[step], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     if (t != NULL) {
       adaptive_report_load(t, work);
       if (adaptive_should_balance(t, mine) == 1) {
@@ -159,8 +163,6 @@ static double run(const options *o, int which, double iters_per_work, int *balan
         (*balances)++;
         adaptive_balance_done(t, MPI_Wtime() - b0);
       }
-    } else {
-      MPI_Barrier(MPI_COMM_WORLD); /* the step ends with the slowest rank */
     }
   }
   t0 = MPI_Wtime() - t0;
@@ -197,6 +199,7 @@ static int parse(int argc, char **argv, options *o)
   o->check = 0;
   o->debug = 0;
   o->smoothing = "1";
+  o->steps_csv = NULL;
   for (i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(argv[i], "--check")) {
@@ -220,6 +223,8 @@ static int parse(int argc, char **argv, options *o)
       o->competitors = atoi(v);
     else if (!strcmp(argv[i], "--competitor-step"))
       o->competitor_step = atoi(v);
+    else if (!strcmp(argv[i], "--steps-csv"))
+      o->steps_csv = v;
     else if (!strcmp(argv[i], "--smoothing"))
       o->smoothing = v;
     else if (!strcmp(argv[i], "--step-ms"))
@@ -237,7 +242,8 @@ static int parse(int argc, char **argv, options *o)
 int main(int argc, char **argv)
 {
   options o;
-  double wall[R_RUNS], rate, iters_per_work, total_work = 0.0, lost, won, rec;
+  double wall[R_RUNS], *step_time[R_RUNS] = {NULL, NULL, NULL}, rate, iters_per_work,
+                       total_work = 0.0, lost, won, rec;
   int rank, size, r, balances[R_RUNS], ncores, ok;
   long k;
 
@@ -271,9 +277,13 @@ int main(int argc, char **argv)
   if (rank == 0 && size > ncores)
     printf("warning: %d ranks on %d cores share cores with each other\n", size, ncores);
   for (r = 0; r < R_RUNS; r++) {
+    step_time[r] = calloc((size_t)o.steps, sizeof **step_time);
+    if (step_time[r] == NULL) MPI_Abort(MPI_COMM_WORLD, 2); /* a benchmark: nothing to save */
+  }
+  for (r = 0; r < R_RUNS; r++) {
     if (rank == 0)
       fprintf(stderr, "bench_competitor: run %d of %d: %s\n", r + 1, R_RUNS, run_name[r]);
-    wall[r] = run(&o, r, iters_per_work, &balances[r]);
+    wall[r] = run(&o, r, iters_per_work, &balances[r], step_time[r]);
     if (wall[r] < 0.0) {
       MPI_Finalize();
       return 1;
@@ -291,7 +301,16 @@ int main(int argc, char **argv)
            "s)\n",
            100.0 * rec, lost, o.competitors == 1 ? "" : "s", wall[R_NOLB], wall[R_LB]);
     if (o.check) printf("bench_competitor: %s\n", ok ? "the claim holds" : "the claim FAILED");
+    if (o.steps_csv != NULL) {
+      FILE *f = fopen(o.steps_csv, "w");
+      for (r = 0; f != NULL && r < R_RUNS; r++)
+        for (k = 0; k < o.steps; k++)
+          fprintf(f, "%s%d,%ld,%.6f\n", r == 0 && k == 0 ? "run,step,step_time\n" : "", r, k,
+                  step_time[r][k]);
+      if (f != NULL) fclose(f);
+    }
   }
+  for (r = 0; r < R_RUNS; r++) free(step_time[r]);
   MPI_Finalize();
   return o.check && !ok ? 1 : 0;
 }

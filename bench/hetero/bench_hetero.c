@@ -35,7 +35,9 @@
  * 30), --period K (default 5), --speed-error E (default 0.08), --competitors
  * C, --competitor-step S0, --balance-cost B (seconds per balance, default
  * 0.5 step of the ideal), --check (exit 1 unless the seeds' shapes hold),
- * --csv FILE.
+ * --csv FILE (one line per run), --steps-csv FILE (one line per run and
+ * step: the step time, and 1 where a balance followed; for the plots of
+ * bench/hetero/hetero_plots.sh).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -56,7 +58,7 @@ typedef ha_cell cell;
 typedef ha_app app;
 
 typedef struct options {
-  const char *scenario, *csv, *method, *later_method;
+  const char *scenario, *csv, *steps_csv, *method, *later_method;
   double speeds[64];
   int nspeeds, cells, steps, period, competitors, competitor_step, check;
   double speed_error, balance_cost;
@@ -84,6 +86,8 @@ typedef struct result {
   double first_step, last_step; /* step time (max over ranks) at the first and last step */
   double total;                 /* sum of step times plus balance costs */
   long moved[64];               /* cells moved at each balance */
+  double step[1024];            /* step time (max over ranks) of each step */
+  int bal_step[1024];           /* 1 where a balance followed the step */
   int balances;
 } result;
 
@@ -159,6 +163,7 @@ static void run(const options *o, int mode, const char *dir, result *res)
     MPI_Allreduce(&my_time, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     if (step == 0) res->first_step = tmax;
     res->last_step = tmax;
+    if (step < 1024) res->step[step] = tmax;
     res->total += tmax;
     bal_now = 0;
     if (t != NULL) {
@@ -173,6 +178,7 @@ static void run(const options *o, int mode, const char *dir, result *res)
        * changed, while REFINE leaves a balance within tolerance alone. */
       Zoltan_Set_Param(zz, "LB_METHOD", res->balances == 0 ? o->method : o->later_method);
       if (res->balances < 64) res->moved[res->balances] = ha_balance(zz, &a);
+      if (step < 1024) res->bal_step[step] = 1;
       res->balances++;
       res->total += o->balance_cost;
       if (t != NULL) adaptive_balance_done(t, o->balance_cost);
@@ -227,6 +233,8 @@ static int parse(int argc, char **argv, options *o)
       o->scenario = v;
     else if (!strcmp(argv[i], "--csv"))
       o->csv = v;
+    else if (!strcmp(argv[i], "--steps-csv"))
+      o->steps_csv = v;
     else if (!strcmp(argv[i], "--method"))
       o->method = v;
     else if (!strcmp(argv[i], "--later-method"))
@@ -342,6 +350,17 @@ int main(int argc, char **argv)
   ref = r[0].last_step;
   if (rank == 0) {
     for (i = 0; i < nmodes; i++) print_result(&o, modes[i], &r[i], ref, ideal, csv);
+  }
+  if (rank == 0 && o.steps_csv != NULL) {
+    FILE *f = fopen(o.steps_csv, "w");
+    int s;
+    if (f != NULL) {
+      fprintf(f, "run,step,step_time,balance,ideal\n");
+      for (i = 0; i < nmodes; i++)
+        for (s = 0; s < o.steps && s < 1024; s++)
+          fprintf(f, "%d,%d,%.6f,%d,%.6f\n", i, s, r[i].step[s], r[i].bal_step[s], ideal);
+      fclose(f);
+    }
   }
   if (!strcmp(o.scenario, "stellner")) {
     double lost = r[1].total - r[0].total, won = r[1].total - r[2].total;
