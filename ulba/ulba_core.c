@@ -638,3 +638,22 @@ int ulba_relabel(size_t P, const double *overlap, ulba_relabel_method method, in
   if (total != NULL) *total = sum;
   return ULBA_OK;
 }
+
+int ulba_anticipate(size_t n, const double *w, size_t stride, const double *g, double W, double G,
+                    double H, double *out)
+{
+  size_t i;
+  if ((n > 0 && (w == NULL || g == NULL || out == NULL)) || stride < 1 || !(W >= 0.0) ||
+      !isfinite(W) || !isfinite(G) || !isfinite(H) || H < 0.0)
+    return ULBA_ERR_ARG;
+  for (i = 0; i < n; i++) {
+    double wi = w[i * stride], e;
+    if (isnan(g[i])) {
+      out[i] = wi;
+      continue;
+    }
+    e = g[i] - (W > 0.0 ? G * wi / W : 0.0);
+    out[i] = wi + H * e > 0.0 ? wi + H * e : 0.0;
+  }
+  return ULBA_OK;
+}

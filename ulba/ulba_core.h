@@ -122,6 +122,27 @@ int ulba_detect_overloading(size_t P, const double *wir, double threshold, doubl
                             int *flags, size_t *num_overloading);
 
 /*
+ * ulba_anticipate - object weights that anticipate each object's own
+ * growth (ULBA_GROWTH=OBJECT): out[i] = max(0, w_i + H * e_i), with e_i =
+ * g_i - G * w_i / W the growth of object i beyond its share of the total
+ * growth G (an object that grows like all the others together, in
+ * proportion to its weight, changes nothing).  The base method balancing
+ * these weights gives less current load to the parts that receive the
+ * growing objects, wherever its cuts fall.  Objects with an unknown rate
+ * (g_i NaN) keep their weight.
+ *
+ * Not collective: W and G are sums over every object with a known rate on
+ * every rank (the caller reduces them).
+ * Input:  n objects, weights w[i * stride] (finite, >= 0), rates g[i] (per
+ *         step, NaN = unknown), W >= 0, G finite, horizon H >= 0 (steps).
+ * Output: out[n].
+ * Errors: ULBA_ERR_ARG (NULL with n > 0, stride < 1, W < 0, non-finite G or
+ *         H, H < 0).
+ */
+int ulba_anticipate(size_t n, const double *w, size_t stride, const double *g, double W, double G,
+                    double H, double *out);
+
+/*
  * ulba_estimate_rates - the model's a and m from measured rates: a is the
  * mean rate of the parts that do not overload, m the mean rate of the
  * overloading parts minus a (clamped at 0).

@@ -38,6 +38,17 @@
 #define ULBA_RELABEL_ROUNDS 3
 
 static const char *const ulba_auto_words[] = {"AUTO", NULL};
+static const char *const ulba_growth_words[] = {"PART", "OBJECT", NULL};
+
+/* ULBA_ALPHA=AUTO with ULBA_GROWTH=OBJECT: anticipate the growth of half the
+ * next interval, which balances the loads expected in its middle (for
+ * linearly growing loads this minimises the summed step times of the
+ * interval; ulba/README.md, "Growth per object"). */
+#define ULBA_OBJECT_AUTO_ALPHA 0.5
+
+/* A part counts as receiving the anticipated growth (for the model's N)
+ * when its anticipated extra is at least this share of the largest. */
+#define ULBA_OBJECT_PART_SHARE 0.5
 
 static const zp_param_def ulba_params[] = {
     {"ULBA_ALPHA", ZP_PARAM_DOUBLE, "0.4", 0.0, 1.0, ZP_PARAM_MAX_OPEN, ulba_auto_words,
@@ -55,6 +66,11 @@ static const zp_param_def ulba_params[] = {
     {"ULBA_RELABEL", ZP_PARAM_INT, "1", 0.0, 1.0, 0, NULL,
      "1: renumber the base method's parts so that the underloaded size goes to "
      "the part holding the growing objects; 0: use the base numbering"},
+    {"ULBA_GROWTH", ZP_PARAM_STRING, "PART", 0.0, 0.0, 0, ulba_growth_words,
+     "PART: find the parts whose load grows fastest and give them smaller sizes (Eq. 6, the "
+     "paper's ULBA); OBJECT: give the base method each object's weight plus its own growth "
+     "over ULBA_ALPHA times the last interval (AUTO: half), one base run, no relabelling "
+     "(needs object loads reported to the adaptive trigger; PART is used until two are held)"},
     {"ULBA_LB_COST", ZP_PARAM_DOUBLE, "0", 0.0, 0.0, ZP_PARAM_NO_MAX, NULL,
      "cost of one balance in object-weight units, for ULBA_ALPHA=AUTO when no "
      "adaptive trigger measures it (0 = free, AUTO then picks alpha 0)"},
@@ -162,13 +178,14 @@ int ulba_agree(MPI_Comm comm, int ierr)
 
 /* The parameters of one call. */
 typedef struct ulba_options {
-  double alpha;     /* ULBA_ALPHA, ignored when alpha_auto */
-  int alpha_auto;   /* ULBA_ALPHA=AUTO */
-  const char *base; /* ULBA_BASE_METHOD, upper case */
-  double threshold; /* ULBA_ZSCORE_THRESHOLD */
-  int history;      /* ULBA_HISTORY */
-  int relabel;      /* ULBA_RELABEL */
-  double lb_cost;   /* ULBA_LB_COST, weight units */
+  double alpha;      /* ULBA_ALPHA, ignored when alpha_auto */
+  int alpha_auto;    /* ULBA_ALPHA=AUTO */
+  const char *base;  /* ULBA_BASE_METHOD, upper case */
+  double threshold;  /* ULBA_ZSCORE_THRESHOLD */
+  int history;       /* ULBA_HISTORY */
+  int relabel;       /* ULBA_RELABEL */
+  double lb_cost;    /* ULBA_LB_COST, weight units */
+  int growth_object; /* ULBA_GROWTH=OBJECT */
 } ulba_options;
 
 static int read_options(const zp_context *ctx, ulba_options *o)
@@ -176,6 +193,9 @@ static int read_options(const zp_context *ctx, ulba_options *o)
   const zp_params *p = zp_ctx_params(ctx);
   const char *yo = zp_ctx_where(ctx);
   const zp_method *m;
+  const char *growth = "PART";
+  if (zp_param_string(p, "ULBA_GROWTH", &growth) != ZOLTAN_OK) return ZOLTAN_FATAL;
+  o->growth_object = strcmp(growth, "OBJECT") == 0;
   if (zp_param_double(p, "ULBA_ALPHA", &o->alpha, &o->alpha_auto) != ZOLTAN_OK ||
       zp_param_string(p, "ULBA_BASE_METHOD", &o->base) != ZOLTAN_OK ||
       zp_param_double(p, "ULBA_ZSCORE_THRESHOLD", &o->threshold, NULL) != ZOLTAN_OK ||
@@ -275,24 +295,35 @@ static long count_snapshots(struct Zoltan_Struct *zz)
 
 /* Each local object's load series over the ns snapshots, oldest first:
  * ts/ys[i * ns + k] for k < cnt[i].  Objects are matched by global ID, or
- * by position in snapshots without IDs. */
-static void gather_series(struct Zoltan_Struct *zz, const ulba_gid_index *ix, long ns, double *ts,
-                          double *ys, int *cnt)
+ * by position in snapshots without IDs.  The index by ID (ix, whose gids,
+ * n and ngid are set) is sorted only when a snapshot leaves the order of
+ * the object list.  Returns ZOLTAN_OK or ZOLTAN_MEMERR. */
+static int gather_series(struct Zoltan_Struct *zz, const zp_context *ctx, ulba_gid_index *ix,
+                         long ns, double *ts, double *ys, int *cnt)
 {
   for (long b = ns - 1; b >= 0; b--) {
     zp_object_loads ol;
     if (zp_history_object_loads(zz, (size_t)b, &ol) != ZOLTAN_OK) continue;
     for (int j = 0; j < ol.num_obj; j++) {
-      int i = ol.gids == NULL ? (j < ix->n ? j : -1)
-                              : (ol.num_gid_entries == ix->ngid
-                                     ? ulba_gid_index_find(ix, ol.gids + (size_t)j * ix->ngid)
-                                     : -1);
+      const ZOLTAN_ID_TYPE *g = ol.gids != NULL ? ol.gids + (size_t)j * ix->ngid : NULL;
+      int i;
+      if (g == NULL) {
+        i = j < ix->n ? j : -1;
+      } else if (ol.num_gid_entries != ix->ngid) {
+        i = -1;
+      } else if (j < ix->n && gid_cmp_n(ix->gids + (size_t)j * ix->ngid, g, ix->ngid) == 0) {
+        i = j; /* reported in the order of the object list, as usual: no search */
+      } else {
+        if (ix->order == NULL && ulba_gid_index_build(ix, ctx) != ZOLTAN_OK) return ZOLTAN_MEMERR;
+        i = ulba_gid_index_find(ix, g);
+      }
       if (i < 0) continue;
       ts[(size_t)i * ns + cnt[i]] = (double)ol.step;
       ys[(size_t)i * ns + cnt[i]] = ol.loads[j];
       cnt[i]++;
     }
   }
+  return ZOLTAN_OK;
 }
 
 /*
@@ -321,11 +352,13 @@ static int history_rates(const zp_context *ctx, double *local_rate, double *obj_
   ts = malloc((size_t)n * (size_t)ns * sizeof *ts);
   ys = malloc((size_t)n * (size_t)ns * sizeof *ys);
   cnt = calloc((size_t)n, sizeof *cnt);
-  if (ts == NULL || ys == NULL || cnt == NULL || ulba_gid_index_build(&ix, ctx) != ZOLTAN_OK) {
+  ix.n = n;
+  ix.ngid = zp_ctx_num_gid_entries(ctx);
+  ix.gids = zp_ctx_local_gids(ctx);
+  if (ts == NULL || ys == NULL || cnt == NULL || gather_series(zz, ctx, &ix, ns, ts, ys, cnt) < 0) {
     ierr = ZOLTAN_MEMERR;
     goto end;
   }
-  gather_series(zz, &ix, ns, ts, ys, cnt);
   for (int i = 0; i < n; i++) {
     double s = 0.0;
     if (cnt[i] < 2 || cur[i] < 0 || cur[i] >= P) continue;
@@ -695,6 +728,8 @@ typedef struct ulba_call {
   int *flags;            /* P: 1 for the overloading parts */
   int *perm;             /* P: ULBA's label of each part of the last base run */
   int use_obj_rate;      /* obj_rate holds the rates of source (2) */
+  int anticipated;       /* 1 when the base method ran with anticipated weights */
+  double horizon;        /* steps of growth anticipated (ULBA_GROWTH=OBJECT) */
   ulba_final_run last;   /* the balance's last base run, for the kept cuts */
 } ulba_call;
 
@@ -924,11 +959,107 @@ static int run_base(ulba_call *c, int *new_part)
   return ierr;
 }
 
+/* The model's quantities for what ULBA_GROWTH=OBJECT handed to the base
+ * method, so that the sigma bounds and tau describe that balance: per new
+ * part, the anticipated extra (weight given minus weight) and the growth
+ * rate; the parts that received at least ULBA_OBJECT_PART_SHARE of the
+ * largest extra are the underloaded ones (N), alpha is that largest extra
+ * over W / P, a and m the rates of the others and theirs.  Collective. */
+static int object_model(ulba_call *c, const double *given, const int *new_part)
+{
+  int n = c->n, wd = c->wd, P = c->P, i, p;
+  const double *w = zp_ctx_local_wgts(c->ctx);
+  double *extra = calloc(2 * (size_t)P + 1, sizeof *extra), top = 0.0, a = 0.0, m = 0.0;
+  size_t N = 0;
+  if (ulba_agree(c->comm, extra != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR) < 0) {
+    free(extra);
+    return ZOLTAN_MEMERR;
+  }
+  for (i = 0; i < n; i++) {
+    if (new_part[i] < 0 || new_part[i] >= P) continue;
+    extra[new_part[i]] += given[i] - w[(size_t)i * wd];
+    if (!isnan(c->obj_rate[i])) extra[P + new_part[i]] += c->obj_rate[i];
+  }
+  if (MPI_Allreduce(MPI_IN_PLACE, extra, 2 * P, MPI_DOUBLE, MPI_SUM, c->comm) != MPI_SUCCESS) {
+    free(extra);
+    return ZOLTAN_FATAL;
+  }
+  for (p = 0; p < P; p++) top = extra[p] > top ? extra[p] : top;
+  for (p = 0; p < P; p++) {
+    c->flags[p] = top > 0.0 && extra[p] >= ULBA_OBJECT_PART_SHARE * top;
+    N += (size_t)c->flags[p];
+  }
+  if (N > 0 && ulba_estimate_rates((size_t)P, extra + P, c->flags, &a, &m) == ULBA_OK) {
+    c->info.N = (double)N;
+    c->info.a = a;
+    c->info.m = m;
+  }
+  c->info.alpha = c->info.W > 0.0 ? top / (c->info.W / P) : 0.0;
+  if (c->info.alpha > 1.0) c->info.alpha = 1.0;
+  for (p = 0; p < P && c->info.small_part < 0; p++)
+    if (c->flags[p]) c->info.small_part = p;
+  free(extra);
+  return ZOLTAN_OK;
+}
+
+/* The growth ULBA_GROWTH=OBJECT anticipates, in steps: the share alpha of
+ * the next interval, which the interval this balance closes (h steps)
+ * stands for.  A prediction from Menon's tau, H = alpha / (1 - alpha) tau
+ * (the part receiving the growth catches up after H steps, and a trigger
+ * balances tau steps later), was tried and anticipated worse on the erosion
+ * benchmark (docs/erosion.md): tau's excess rate is measured per part,
+ * which is what this mode avoids.  The same on every rank. */
+static double object_horizon(double alpha, long h) { return alpha * (double)(h > 0 ? h : 1); }
+
+/* ULBA_GROWTH=OBJECT: one base run with the application's sizes on weights
+ * that anticipate each object's growth over alpha times the interval this
+ * balance closes (ulba_anticipate).  Collective. */
+static int balance_objects(ulba_call *c, int *new_part)
+{
+  const double *w = zp_ctx_local_wgts(c->ctx), *app_sizes = zp_ctx_part_sizes(c->ctx);
+  double sums[2] = {0.0, 0.0}, alpha, H, *given;
+  long h = zp_history_step_times(zp_ctx_zz(c->ctx), NULL, 0), hmax = 0;
+  int i, ierr;
+  for (i = 0; i < c->n; i++)
+    if (!isnan(c->obj_rate[i])) {
+      sums[0] += w[(size_t)i * c->wd];
+      sums[1] += c->obj_rate[i];
+    }
+  if (MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, c->comm) != MPI_SUCCESS ||
+      MPI_Allreduce(&h, &hmax, 1, MPI_LONG, MPI_MAX, c->comm) != MPI_SUCCESS)
+    return ZOLTAN_FATAL;
+  alpha = c->o.alpha_auto ? ULBA_OBJECT_AUTO_ALPHA : c->o.alpha;
+  H = object_horizon(alpha, hmax);
+  c->horizon = H;
+  given = malloc(((size_t)c->n + 1) * sizeof *given);
+  ierr = ulba_agree(c->comm, given != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR);
+  if (ierr == ZOLTAN_OK && ulba_anticipate((size_t)c->n, w, (size_t)c->wd, c->obj_rate, sums[0],
+                                           isfinite(sums[1]) ? sums[1] : 0.0, H, given) != ULBA_OK)
+    ierr = ZOLTAN_FATAL;
+  ierr = ulba_agree(c->comm, ierr);
+  c->info.alpha_param = alpha;
+  c->info.base_runs = 1;
+  c->anticipated = 1;
+  c->last.base = c->o.base;
+  c->last.new_part = new_part;
+  c->last.W = c->info.W;
+  c->last.sizes = app_sizes;
+  c->last.app_sizes = 1;
+  if (ierr == ZOLTAN_OK)
+    ierr = zp_ctx_run_base_weighted(c->ctx, c->o.base, app_sizes, given, new_part);
+  if (ierr >= 0) ierr = object_model(c, given, new_part);
+  /* The model (sigma bounds, tau) describes the equivalent underloading. */
+  c->info.alpha_param = c->info.alpha;
+  free(given);
+  return ierr;
+}
+
 /* A balance with enough objects: rates, overloading parts, sizes and the
  * base method.  Collective. */
 static int balance(ulba_call *c, int *new_part)
 {
   int ierr = find_rates(c);
+  if (ierr >= 0 && c->o.growth_object && c->use_obj_rate) return balance_objects(c, new_part);
   if (ierr >= 0) ierr = detect_overloads(c);
   if (ierr >= 0) ierr = compose_sizes(c);
   if (ierr >= 0) ierr = run_base(c, new_part);
@@ -1079,9 +1210,14 @@ static void print_model_line(const ulba_call *c)
   format_bound(sp, sizeof sp, i->sigma_plus);
   format_bound(tau, sizeof tau, i->tau);
   printf("ZOLTAN ULBA: base %s, source %d, P %d, N %g, alpha %g (asked %g), a %g, m %g, W %g, "
-         "small part %d, sigma- %s, sigma+ %s, tau %s%s%s%s, base runs %d\n",
+         "small part %d, sigma- %s, sigma+ %s, tau %s%s%s%s, base runs %d",
          c->o.base, i->source, c->P, i->N, i->alpha, i->alpha_param, i->a, i->m, i->W,
          i->small_part, sm, sp, tau, why ? " (" : "", why ? why : "", why ? ")" : "", i->base_runs);
+  if (c->anticipated)
+    printf(", growth per object over %g steps (alpha above: the largest anticipated extra of a "
+           "part over W/P)",
+           c->horizon);
+  printf("\n");
   fflush(stdout);
 }
 
@@ -1095,12 +1231,21 @@ static int finish_balance(ulba_call *c, int *new_part, int tiny)
   int ierr = part_loads(c->ctx, new_part, c->loc, s->after);
   if (ierr < 0) return ierr;
   s->have_after = 1;
-  remember_weights(s, c->ctx);
+  /* The weights by ID serve the relabelling of ULBA_GROWTH=PART; a balance
+   * on anticipated weights, which has the rates themselves, skips the
+   * distributed directory (a third of its time beyond the base method). */
+  if (c->anticipated) {
+    if (s->dd != NULL) Zoltan_DD_Destroy(&s->dd);
+  } else {
+    remember_weights(s, c->ctx);
+  }
   c->info.num_balances = s->info.num_balances + 1;
   summarize(&c->info);
   s->info = c->info;
   if (zp_ctx_debug_level(c->ctx) >= 1 && c->rank == 0) print_model_line(c);
-  if (tiny)
+  /* The cuts of a run on anticipated weights cannot be rebuilt from the
+   * application's weights: the queries then say that no cuts are kept. */
+  if (tiny || c->anticipated)
     ulba_cuts_free(&s->cuts, zp_ctx_zz(c->ctx));
   else
     ulba_cuts_keep(&s->cuts, c->ctx, &c->last);

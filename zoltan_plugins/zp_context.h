@@ -105,6 +105,20 @@ ZP_API int zp_ctx_local_coords(const zp_context *ctx, int *dim, const double **c
 ZP_API int zp_ctx_run_base(zp_context *ctx, const char *method, const double *part_sizes,
                            int *new_part);
 
+/*
+ * zp_ctx_run_base_weighted - zp_ctx_run_base with other weights: the first
+ * weight of local object i is weights[i] (finite, >= 0) for the length of
+ * the run, both for a centralised base method and for a native one (the
+ * layer puts its object callback in front of the application's, as for
+ * OBJ_WEIGHT_SOURCE=MEASURED).  The other weight dimensions, the
+ * application's callbacks and the context's weights are as before once it
+ * returns.  Collective; returns a ZOLTAN_* code, the same on every rank
+ * (ZOLTAN_FATAL when weights is NULL or holds a negative or non-finite
+ * value on some rank, with the value named).
+ */
+ZP_API int zp_ctx_run_base_weighted(zp_context *ctx, const char *method, const double *part_sizes,
+                                    const double *weights, int *new_part);
+
 #ifdef __cplusplus
 }
 #endif

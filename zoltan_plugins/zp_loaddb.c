@@ -24,19 +24,22 @@
 
 /* The callbacks the layer puts in front of the application's for a call. */
 struct zp_ldb_wrap {
-  zp_record *r;             /* the struct's record */
-  ZOLTAN_VOID_FN *list_fn;  /* the application's ZOLTAN_OBJ_LIST_FN, or NULL */
-  void *list_data;          /* its data */
-  ZOLTAN_VOID_FN *first_fn; /* the application's FIRST_OBJ_FN (when no list) */
-  void *first_data;         /* its data */
-  ZOLTAN_VOID_FN *next_fn;  /* the application's NEXT_OBJ_FN (when no list) */
-  void *next_data;          /* its data */
-  int ngid;                 /* entries per global ID */
-  size_t n;                 /* local objects */
-  ZOLTAN_ID_TYPE *sorted;   /* their IDs, increasing */
-  size_t *order;            /* local index of the i-th sorted ID */
-  double *w;                /* the weight of each, in that order */
-  int dim_raised;           /* 1 when OBJ_WEIGHT_DIM was raised from 0 to 1 */
+  zp_record *r;                /* the struct's record */
+  ZOLTAN_VOID_FN *list_fn;     /* the application's ZOLTAN_OBJ_LIST_FN, or NULL */
+  void *list_data;             /* its data */
+  ZOLTAN_VOID_FN *first_fn;    /* the application's FIRST_OBJ_FN (when no list) */
+  void *first_data;            /* its data */
+  ZOLTAN_VOID_FN *next_fn;     /* the application's NEXT_OBJ_FN (when no list) */
+  void *next_data;             /* its data */
+  int ngid;                    /* entries per global ID */
+  size_t n;                    /* local objects */
+  zp_gidmap map;               /* ID -> local index, built at the first lookup */
+  int mapped;                  /* 1 once map is built */
+  const ZOLTAN_ID_TYPE *lgids; /* the context's IDs, in local order */
+  const double *lw;            /* the context's weights, whose first (of lstride)
+                                  the callbacks give Zoltan */
+  size_t lstride;              /* weights per object in lw */
+  int dim_raised;              /* 1 when OBJ_WEIGHT_DIM was raised from 0 to 1 */
 };
 
 int zp_loaddb_mode(const zp_record *r)
@@ -52,13 +55,19 @@ int zp_loaddb_mode(const zp_record *r)
 
 /* ---- the callbacks in front of the application's ------------------------- */
 
-static void ldb_overwrite(const struct zp_ldb_wrap *x, int ngid, const ZOLTAN_ID_TYPE *gid,
-                          int wdim, float *w)
+static void ldb_overwrite(struct zp_ldb_wrap *x, int ngid, const ZOLTAN_ID_TYPE *gid, int wdim,
+                          float *w)
 {
   long k;
   if (wdim < 1 || ngid != x->ngid || w == NULL) return;
-  k = zp_find_gid(x->sorted, x->n, gid, ngid);
-  if (k >= 0) w[0] = (float)x->w[k];
+  if (!x->mapped) {
+    /* Out of memory: the application's weight stays (a warning would come
+     * from inside a callback, once per object). */
+    if (zp_gidmap_build(&x->map, x->lgids, x->n, x->ngid) != ZOLTAN_OK) return;
+    x->mapped = 1;
+  }
+  k = zp_gidmap_find(&x->map, gid);
+  if (k >= 0) w[0] = (float)x->lw[(size_t)k * x->lstride];
 }
 
 static int ldb_ok(int ierr) { return ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN; }
@@ -66,18 +75,26 @@ static int ldb_ok(int ierr) { return ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN; }
 static void ldb_obj_list(void *data, int ngid, int nlid, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
                          int wdim, float *w, int *ierr)
 {
-  const struct zp_ldb_wrap *x = data;
+  struct zp_ldb_wrap *x = data;
   size_t i;
   ((ZOLTAN_OBJ_LIST_FN *)x->list_fn)(x->list_data, ngid, nlid, gids, lids, wdim, w, ierr);
-  /* The count is the one NUM_OBJ gave at the start of this call. */
-  for (i = 0; ldb_ok(*ierr) && w != NULL && i < x->n; i++)
-    ldb_overwrite(x, ngid, gids + i * (size_t)ngid, wdim, w + i * (size_t)wdim);
+  /* The count is the one NUM_OBJ gave at the start of this call.  The list
+   * comes in the order the layer read it in, so the object at position i is
+   * usually the context's i-th: no search then. */
+  for (i = 0; ldb_ok(*ierr) && w != NULL && wdim > 0 && i < x->n; i++) {
+    const ZOLTAN_ID_TYPE *g = gids + i * (size_t)ngid;
+    if (ngid == x->ngid && x->lgids != NULL &&
+        memcmp(g, x->lgids + i * (size_t)ngid, (size_t)ngid * sizeof *g) == 0)
+      w[i * (size_t)wdim] = (float)x->lw[i * x->lstride];
+    else
+      ldb_overwrite(x, ngid, g, wdim, w + i * (size_t)wdim);
+  }
 }
 
 static int ldb_first(void *data, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int wdim,
                      float *w, int *ierr)
 {
-  const struct zp_ldb_wrap *x = data;
+  struct zp_ldb_wrap *x = data;
   int found =
       ((ZOLTAN_FIRST_OBJ_FN *)x->first_fn)(x->first_data, ngid, nlid, gid, lid, wdim, w, ierr);
   if (found && ldb_ok(*ierr)) ldb_overwrite(x, ngid, gid, wdim, w);
@@ -88,7 +105,7 @@ static int ldb_next(void *data, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID
                     ZOLTAN_ID_PTR next_gid, ZOLTAN_ID_PTR next_lid, int wdim, float *next_w,
                     int *ierr)
 {
-  const struct zp_ldb_wrap *x = data;
+  struct zp_ldb_wrap *x = data;
   int found = ((ZOLTAN_NEXT_OBJ_FN *)x->next_fn)(x->next_data, ngid, nlid, gid, lid, next_gid,
                                                  next_lid, wdim, next_w, ierr);
   if (found && ldb_ok(*ierr)) ldb_overwrite(x, ngid, next_gid, wdim, next_w);
@@ -120,9 +137,7 @@ static int ldb_install(zp_context *c, struct zp_ldb_wrap *x)
 static void ldb_free(struct zp_ldb_wrap *x)
 {
   if (x == NULL) return;
-  free(x->order);
-  free(x->sorted);
-  free(x->w);
+  zp_gidmap_free(&x->map);
   free(x);
 }
 
@@ -164,9 +179,10 @@ static int ldb_add_unnamed(const zp_context *c, const zp_object_loads *s, double
   return ZOLTAN_OK;
 }
 
-/* One snapshot with IDs, matched through the sorted local IDs. */
-static int ldb_add_named(const zp_context *c, const zp_object_loads *s, const size_t *order,
-                         const ZOLTAN_ID_TYPE *sorted, double *sum, unsigned *count)
+/* One snapshot with IDs, matched through the wrapper's map of the local
+ * IDs (a snapshot in the order of the object list needs no lookup). */
+static int ldb_add_named(const zp_context *c, struct zp_ldb_wrap *x, const zp_object_loads *s,
+                         double *sum, unsigned *count)
 {
   int j, bad = 0;
   if (s->num_gid_entries != c->ngid) {
@@ -178,7 +194,17 @@ static int ldb_add_named(const zp_context *c, const zp_object_loads *s, const si
   }
   for (j = 0; j < s->num_obj; j++) {
     const ZOLTAN_ID_TYPE *g = s->gids + (size_t)j * (size_t)c->ngid;
-    long k = zp_find_gid(sorted, (size_t)c->n, g, c->ngid);
+    long k = -1;
+    if (j < c->n && memcmp(g, c->gids + (size_t)j * c->ngid, (size_t)c->ngid * sizeof *g) == 0) {
+      k = j;
+    } else {
+      if (!x->mapped) {
+        if (zp_gidmap_build(&x->map, c->gids, (size_t)c->n, c->ngid) != ZOLTAN_OK)
+          return ZOLTAN_MEMERR;
+        x->mapped = 1;
+      }
+      k = zp_gidmap_find(&x->map, g);
+    }
     if (k < 0) {
       if (bad++ < ZP_MAX_OBJ_MESSAGES) {
         char txt[ZP_GID_TEXT];
@@ -191,51 +217,50 @@ static int ldb_add_named(const zp_context *c, const zp_object_loads *s, const si
       }
       continue;
     }
-    sum[order[k]] += s->loads[j];
-    count[order[k]]++;
+    sum[k] += s->loads[j];
+    count[k]++;
   }
   return bad ? ZOLTAN_FATAL : ZOLTAN_OK;
 }
 
+/* What the wrapper reads: the context's IDs and weights (the ID map is
+ * built at the first object that comes out of the context's order).
+ * Local. */
+static void ldb_table(const zp_context *c, struct zp_ldb_wrap *x)
+{
+  x->r = c->r;
+  x->ngid = c->ngid;
+  x->n = (size_t)c->n;
+  x->lgids = c->gids;
+  x->lw = c->w;
+  x->lstride = (size_t)c->wdim;
+}
+
 /* The sum and count of the reports of each local object over the newest
- * `window` snapshots; *nsnap receives how many were held.  Local.  The
- * sorted IDs (and their weights, once known) become the wrapper's table. */
+ * `window` snapshots; *nsnap receives how many were held.  Local. */
 static int ldb_measure(zp_context *c, struct zp_ldb_wrap *x, double *sum, unsigned *count,
                        long *nsnap)
 {
-  size_t n = (size_t)c->n, i, back, *order, *tmp = malloc((n + 1) * sizeof *tmp);
+  size_t back;
   int window = 3, ierr = ZOLTAN_OK;
+  ldb_table(c, x);
   zp_param_int(c->r->params, "OBJ_WEIGHT_WINDOW", &window, NULL);
-  order = x->order = malloc((n + 1) * sizeof *x->order);
-  x->sorted = malloc((n * (size_t)c->ngid + 1) * sizeof *x->sorted);
-  x->w = malloc((n + 1) * sizeof *x->w);
-  if (order == NULL || tmp == NULL || x->sorted == NULL || x->w == NULL) {
-    ierr = ZOLTAN_MEMERR;
-    goto End;
-  }
-  for (i = 0; i < n; i++) order[i] = i;
-  zp_sort_by_gid(order, tmp, n, c->gids, c->ngid);
-  for (i = 0; i < n; i++)
-    memcpy(x->sorted + i * (size_t)c->ngid, c->gids + order[i] * (size_t)c->ngid,
-           (size_t)c->ngid * sizeof *x->sorted);
   for (back = 0; ierr >= 0 && back < (size_t)window; back++) {
     zp_object_loads s;
     if (zp_history_object_loads(c->r->zz, back, &s) != ZOLTAN_OK) break;
     (*nsnap)++;
-    ierr = s.gids == NULL ? ldb_add_unnamed(c, &s, sum, count)
-                          : ldb_add_named(c, &s, order, x->sorted, sum, count);
+    ierr =
+        s.gids == NULL ? ldb_add_unnamed(c, &s, sum, count) : ldb_add_named(c, x, &s, sum, count);
   }
-End:
-  free(tmp);
   return ierr;
 }
 
 /* The measured weights into c->w, with the totals of every rank.
  * Collective. */
-static int ldb_weights(zp_context *c, struct zp_ldb_wrap *x, int mode, const double *sum,
-                       const unsigned *count, long nsnap)
+static int ldb_weights(zp_context *c, int mode, const double *sum, const unsigned *count,
+                       long nsnap)
 {
-  size_t n = (size_t)c->n, i, stride = (size_t)c->wdim;
+  size_t n = (size_t)c->n, stride = (size_t)c->wdim;
   double *load = malloc((n + 1) * sizeof *load);
   double local[5], global[5];
   loaddb_totals lt, gt;
@@ -255,8 +280,6 @@ static int ldb_weights(zp_context *c, struct zp_ldb_wrap *x, int mode, const dou
   gt.callback = global[2];
   gt.unmeasured = global[3];
   loaddb_weights(mode, n, load, count, c->w, stride, &gt);
-  /* The wrapper's table, in ID order. */
-  for (i = 0; i < n; i++) x->w[i] = c->w[x->order[i] * stride];
   if (c->r->rank == c->debug_proc && gt.count == 0.0)
     zp_warn(c->yo,
             "OBJ_WEIGHT_SOURCE = %s, but no object load was reported since the last balance "
@@ -297,7 +320,7 @@ int zp_loaddb_apply(zp_context *c)
     ierr = ldb_measure(c, x, sum, count, &nsnap);
   }
   ierr = zp_agree(c, ierr);
-  if (ierr >= 0) ierr = ldb_weights(c, x, mode, sum, count, nsnap);
+  if (ierr >= 0) ierr = ldb_weights(c, mode, sum, count, nsnap);
   if (ierr >= 0) {
     /* The weights are the measured ones from here on, whatever
      * OBJ_WEIGHT_DIM the application set. */
@@ -309,4 +332,39 @@ int zp_loaddb_apply(zp_context *c)
   free(sum);
   free(count);
   return ierr;
+}
+
+/* ---- weights a method hands to its base method ----------------------------- */
+
+int zp_loaddb_override(zp_context *c, const double *w0, zp_weight_undo *u)
+{
+  size_t n = (size_t)c->n, i, stride = (size_t)c->wdim;
+  memset(u, 0, sizeof *u);
+  u->col0 = malloc((n + 1) * sizeof *u->col0);
+  if (u->col0 == NULL) return ZOLTAN_MEMERR;
+  if (c->ldb == NULL) {
+    /* No wrapper yet: one that serves the context's weights for this run
+     * (a wrapper already there serves them too: it reads c->w). */
+    struct zp_ldb_wrap *x = calloc(1, sizeof *x);
+    if (x == NULL) return ZOLTAN_MEMERR;
+    ldb_table(c, x);
+    ldb_install(c, x);
+    u->installed = 1;
+  }
+  for (i = 0; i < n; i++) {
+    u->col0[i] = c->w[i * stride];
+    c->w[i * stride] = w0[i];
+  }
+  u->changed = 1;
+  return ZOLTAN_OK;
+}
+
+void zp_loaddb_restore(zp_context *c, zp_weight_undo *u)
+{
+  size_t n = (size_t)c->n, i, stride = (size_t)c->wdim;
+  if (u->changed)
+    for (i = 0; i < n; i++) c->w[i * stride] = u->col0[i];
+  if (u->installed) zp_loaddb_release(c);
+  free(u->col0);
+  memset(u, 0, sizeof *u);
 }

@@ -7,6 +7,7 @@
  * behaviour, and (native) Zoltan's own answer, with every setting of the
  * application restored afterwards.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,24 +182,30 @@ static void zp_native_restore(const zp_context *c, int zero_weights)
 static int zp_native_read_parts(const zp_context *c, const char *method, int nexp,
                                 const ZOLTAN_ID_TYPE *eg, const int *epa, int *new_part)
 {
-  size_t n = (size_t)c->n, i, *order = malloc((n + 1) * sizeof *order),
-         *tmp = malloc((n + 1) * sizeof *tmp);
-  ZOLTAN_ID_TYPE *sorted = malloc((n * c->ngid + 1) * sizeof *sorted);
-  int *seen = calloc(n + 1, sizeof *seen), ierr = ZOLTAN_OK, bad = nexp != c->n;
-  if (order == NULL || tmp == NULL || sorted == NULL || seen == NULL) {
+  size_t n = (size_t)c->n, i, ng = (size_t)c->ngid;
+  zp_gidmap map = {NULL, 0, NULL, 0};
+  int *seen = calloc(n + 1, sizeof *seen), ierr = ZOLTAN_OK, bad = nexp != c->n, mapped = 0;
+  if (seen == NULL) {
     ierr = ZOLTAN_MEMERR;
     goto End;
   }
-  for (i = 0; i < n; i++) order[i] = i;
-  zp_sort_by_gid(order, tmp, n, c->gids, c->ngid);
-  for (i = 0; i < n; i++)
-    memcpy(sorted + i * c->ngid, c->gids + order[i] * c->ngid, (size_t)c->ngid * sizeof *sorted);
   for (i = 0; !bad && i < (size_t)nexp; i++) {
-    long k = zp_find_gid(sorted, n, eg + i * c->ngid, c->ngid);
-    bad = k < 0 || seen[order[k]];
+    long li = (long)i;
+    /* Where Zoltan lists the objects in the context's order, no lookup. */
+    if (memcmp(eg + i * ng, c->gids + i * ng, ng * sizeof *eg) != 0) {
+      if (!mapped) {
+        if (zp_gidmap_build(&map, c->gids, n, c->ngid) != ZOLTAN_OK) {
+          ierr = ZOLTAN_MEMERR;
+          goto End;
+        }
+        mapped = 1;
+      }
+      li = zp_gidmap_find(&map, eg + i * ng);
+    }
+    bad = li < 0 || seen[li];
     if (bad) break;
-    seen[order[k]] = 1;
-    new_part[order[k]] = epa[i];
+    seen[li] = 1;
+    new_part[li] = epa[i];
   }
   if (bad) {
     zp_error(c->yo, "base method %s returned an assignment that does not match the local objects",
@@ -206,9 +213,7 @@ static int zp_native_read_parts(const zp_context *c, const char *method, int nex
     ierr = ZOLTAN_FATAL;
   }
 End:
-  free(order);
-  free(tmp);
-  free(sorted);
+  zp_gidmap_free(&map);
   free(seen);
   return zp_agree(c, ierr);
 }
@@ -287,6 +292,35 @@ int zp_ctx_run_base(zp_context *c, const char *method, const double *part_sizes,
     return ZOLTAN_FATAL;
   }
   return zp_run_base_serial(c, m, part_sizes, new_part, who);
+}
+
+int zp_ctx_run_base_weighted(zp_context *c, const char *method, const double *part_sizes,
+                             const double *weights, int *new_part)
+{
+  zp_weight_undo u;
+  int ierr = ZOLTAN_OK, i;
+  if (c == NULL) {
+    zp_error("zp_ctx_run_base_weighted", "invalid arguments");
+    return ZOLTAN_FATAL;
+  }
+  if (weights == NULL && c->n > 0) {
+    zp_error(c->yo, "zp_ctx_run_base_weighted: no weights given");
+    ierr = ZOLTAN_FATAL;
+  }
+  for (i = 0; ierr == ZOLTAN_OK && i < c->n; i++)
+    if (!(weights[i] >= 0.0) || !isfinite(weights[i])) {
+      zp_error(c->yo,
+               "zp_ctx_run_base_weighted: weight %g of local object %d is not a finite "
+               "number >= 0",
+               weights[i], i);
+      ierr = ZOLTAN_FATAL;
+    }
+  memset(&u, 0, sizeof u);
+  if (ierr == ZOLTAN_OK) ierr = zp_loaddb_override(c, weights, &u);
+  ierr = zp_agree(c, ierr);
+  if (ierr >= 0) ierr = zp_ctx_run_base(c, method, part_sizes, new_part);
+  zp_loaddb_restore(c, &u);
+  return ierr;
 }
 
 /* ---- native methods under the layer's features --------------------------- */

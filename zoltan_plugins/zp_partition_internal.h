@@ -232,6 +232,21 @@ void zp_sort_by_gid(size_t *idx, size_t *tmp, size_t n, const ZOLTAN_ID_TYPE *g,
 /* Position of key among n sorted global IDs, -1 when absent. */
 long zp_find_gid(const ZOLTAN_ID_TYPE *sorted, size_t n, const ZOLTAN_ID_TYPE *key, int ngid);
 
+/* A hash table from global ID to position (zp_gidmap.c). */
+typedef struct zp_gidmap {
+  long *slot;                 /* positions, -1 for an empty slot */
+  size_t mask;                /* slots - 1 (a power of two) */
+  const ZOLTAN_ID_TYPE *gids; /* the IDs (not copied: they must outlive the map) */
+  int ngid;                   /* entries per ID */
+} zp_gidmap;
+/* The map of the n IDs gids (a repeated ID maps to its first position).
+ * Local; ZOLTAN_OK or ZOLTAN_MEMERR. */
+int zp_gidmap_build(zp_gidmap *m, const ZOLTAN_ID_TYPE *gids, size_t n, int ngid);
+/* The position of key, -1 when absent.  Local. */
+long zp_gidmap_find(const zp_gidmap *m, const ZOLTAN_ID_TYPE *key);
+/* Free the table (also after a failed build).  Local. */
+void zp_gidmap_free(zp_gidmap *m);
+
 /* ---- native methods (zp_native.c) --------------------------------------- */
 
 /* Give Zoltan's struct the part sizes sizes (c->nparts * c->wdim global
@@ -257,6 +272,17 @@ int zp_loaddb_apply(zp_context *c);
 /* Give the application its object callbacks and OBJ_WEIGHT_DIM back, if
  * zp_loaddb_apply replaced them.  Local; zp_ctx_free calls it. */
 void zp_loaddb_release(zp_context *c);
+/* What zp_loaddb_override changed, for zp_loaddb_restore. */
+typedef struct zp_weight_undo {
+  double *col0;  /* the context's first weights before the override */
+  int changed;   /* 1 once the context's weights were replaced */
+  int installed; /* 1 when the override put the wrapper in place */
+} zp_weight_undo;
+/* Make w0[i] the first weight of local object i, in the context and in
+ * what the object callbacks give Zoltan, until zp_loaddb_restore.  Local. */
+int zp_loaddb_override(zp_context *c, const double *w0, zp_weight_undo *u);
+/* Undo zp_loaddb_override (also after it failed).  Local. */
+void zp_loaddb_restore(zp_context *c, zp_weight_undo *u);
 /* With EDGE_WEIGHT_SOURCE other than CALLBACK and the graph read: measured
  * communication into the first weight of c->ewgts (EDGE_WEIGHT_DIM raised
  * to 1 when it was 0), and the layer's edge callbacks in front of the

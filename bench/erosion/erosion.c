@@ -75,30 +75,31 @@ typedef struct run_spec {
 
 /* Options of the invocation. */
 typedef struct options {
-  erosion_config cfg;    /* the problem (P is the number of ranks) */
-  long steps;            /* time steps per run */
-  char base[16];         /* base partitioner as given: RCB, RCB2D or GREEDY */
-  char method[16];       /* the Zoltan method of the base: RCB or GREEDY */
-  int dims;              /* geometric dimensions given to Zoltan: 1 or 2 */
-  int rows;              /* R, segments per column (objects = X R) */
-  int parts;             /* --parts: PEs modelled as Zoltan parts (0 = one per rank) */
-  double mem_limit;      /* --mem-limit in GiB (0: 80% of the physical memory) */
-  char out[512];         /* output folder */
-  char tag[64];          /* prefix of the output files */
-  double unit_cost;      /* seconds per work unit; <= 0: calibrate */
-  int calib_sweeps;      /* sweeps per unit of the calibration (default: sweeps) */
-  double lb_cost;        /* balance cost in seconds when lb_mode is LB_FIXED */
-  int lb_mode;           /* LB_CALIBRATED, LB_MEASURED or LB_FIXED */
-  long period;           /* ADAPTIVE_PERIOD of the periodic run */
-  int no_measured;       /* omit measured columns (for byte-exact comparisons) */
-  int columns;           /* write per-column initial/final units */
-  int quiet;             /* no progress lines */
-  int ulba_guard;        /* ADAPTIVE_ULBA_GUARD=1 in every run's trigger */
-  int expect_same;       /* check: every run ends in the same cell state */
-  int expect_growth;     /* check: only columns of strong rocks gained work */
-  char expect_equal[64]; /* check: "A,B" runs A and B wrote identical CSV rows */
-  run_spec *runs;        /* runs to do, in order */
-  int nruns;             /* number of runs */
+  erosion_config cfg;      /* the problem (P is the number of ranks) */
+  long steps;              /* time steps per run */
+  char base[16];           /* base partitioner as given: RCB, RCB2D or GREEDY */
+  char method[16];         /* the Zoltan method of the base: RCB or GREEDY */
+  int dims;                /* geometric dimensions given to Zoltan: 1 or 2 */
+  int rows;                /* R, segments per column (objects = X R) */
+  int parts;               /* --parts: PEs modelled as Zoltan parts (0 = one per rank) */
+  double mem_limit;        /* --mem-limit in GiB (0: 80% of the physical memory) */
+  char out[512];           /* output folder */
+  char tag[64];            /* prefix of the output files */
+  double unit_cost;        /* seconds per work unit; <= 0: calibrate */
+  int calib_sweeps;        /* sweeps per unit of the calibration (default: sweeps) */
+  double lb_cost;          /* balance cost in seconds when lb_mode is LB_FIXED */
+  int lb_mode;             /* LB_CALIBRATED, LB_MEASURED or LB_FIXED */
+  long period;             /* ADAPTIVE_PERIOD of the periodic run */
+  int no_measured;         /* omit measured columns (for byte-exact comparisons) */
+  int columns;             /* write per-column initial/final units */
+  int quiet;               /* no progress lines */
+  int ulba_guard;          /* ADAPTIVE_ULBA_GUARD=1 in every run's trigger */
+  const char *ulba_growth; /* ULBA_GROWTH of the ulba_* runs (PART or OBJECT) */
+  int expect_same;         /* check: every run ends in the same cell state */
+  int expect_growth;       /* check: only columns of strong rocks gained work */
+  char expect_equal[64];   /* check: "A,B" runs A and B wrote identical CSV rows */
+  run_spec *runs;          /* runs to do, in order */
+  int nruns;               /* number of runs */
 } options;
 
 /* The local part of the mesh and everything derived from the partition. */
@@ -854,6 +855,7 @@ static int set_params(struct Zoltan_Struct *zz, const options *opt, const run_sp
     e |= Zoltan_Set_Param(zz, "LB_METHOD", "ULBA");
     e |= Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", opt->method);
     e |= Zoltan_Set_Param(zz, "ULBA_ALPHA", rs->alpha);
+    e |= Zoltan_Set_Param(zz, "ULBA_GROWTH", opt->ulba_growth);
   } else {
     e |= Zoltan_Set_Param(zz, "LB_METHOD", opt->method);
   }
@@ -1002,7 +1004,7 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
     fprintf(csv,
             "# erosion run %s: P=%d s=%d N=%d p_strong=%g p_weak=%g seed=%llu sweeps=%d "
             "calib_sweeps=%d refined_units=%d erosion=%s base=%s rows=%d method=%s alpha=%s "
-            "policy=%s ulba_guard=%d unit_cost_s=%.6e lb_cost=%s\n",
+            "policy=%s ulba_guard=%d ulba_growth=%s unit_cost_s=%.6e lb_cost=%s\n",
             rs->name, P, m.s, opt->cfg.num_strong, opt->cfg.p_strong, opt->cfg.p_weak,
             (unsigned long long)opt->cfg.seed, opt->cfg.sweeps, opt->calib_sweeps,
             opt->cfg.refined_units,
@@ -1011,7 +1013,8 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
                            : rs->ulba    ? "ULBA"
                                          : opt->method)
                         : "none",
-            rs->ulba ? rs->alpha : "-", rs->balance ? rs->policy : "-", opt->ulba_guard, unit_cost,
+            rs->ulba ? rs->alpha : "-", rs->balance ? rs->policy : "-", opt->ulba_guard,
+            rs->ulba ? opt->ulba_growth : "-", unit_cost,
             opt->lb_mode == LB_MEASURED ? "measured"
             : opt->lb_mode == LB_FIXED  ? "fixed"
                                         : "calibrated");
@@ -1307,6 +1310,7 @@ static void usage(void)
           "  --quiet          no progress lines\n"
           "  --ulba-guard     ADAPTIVE_ULBA_GUARD=1: the ULBA policy may balance before\n"
           "                   sigma- when the degradation contradicts the model\n"
+          "  --ulba-growth G  ULBA_GROWTH of the ulba_* runs: PART (default) or OBJECT\n"
           "checks (exit status 1 when violated; conservation is always checked):\n"
           "  --expect-same-physics        every run ends with the same cells and work, and\n"
           "                               the same lower bound, which none beats\n"
@@ -1403,6 +1407,7 @@ static int parse(int argc, char **argv, options *o)
   const char *runs = "main", *alpha = "0.4";
   int i, given_rows;
   memset(o, 0, sizeof *o);
+  o->ulba_growth = "PART";
   o->cfg.s = 64;
   o->cfg.num_strong = 1;
   o->cfg.p_strong = 0.4;
@@ -1497,6 +1502,8 @@ static int parse(int argc, char **argv, options *o)
       o->quiet = 1;
     else if (!strcmp(a, "--ulba-guard"))
       o->ulba_guard = 1;
+    else if (ARG("--ulba-growth"))
+      o->ulba_growth = v;
     else if (!strcmp(a, "--expect-same-physics"))
       o->expect_same = 1;
     else if (!strcmp(a, "--expect-growth-near-strong"))

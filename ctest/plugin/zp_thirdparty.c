@@ -3,7 +3,11 @@
  * A third-party method registered through the public registry API, run
  * through the plain Zoltan API.  ROUNDROBIN sends the k-th object in GID
  * order to part (k + RR_OFFSET) mod P, which makes every list checkable;
- * KEEPPARTS is a distributed method that leaves every object where it is.
+ * KEEPPARTS is a distributed method that leaves every object where it is;
+ * HALFWEIGHT runs native RCB through zp_ctx_run_base_weighted with weight 1
+ * for the first half of the GIDs and 0 for the others, so that RCB spreads
+ * the first half over all parts (with the application's weights, none here,
+ * it would give whole parts to each half).
  * Descriptions the registry must refuse (wrong ABI, Zoltan's own parameter
  * names, unprefixed names, ...) are tried too, and native RCB must still
  * see every Zoltan parameter afterwards.
@@ -65,6 +69,27 @@ static int keep_partition(zp_context *ctx, void *state, int *new_part)
   for (i = 0; i < n; i++) new_part[i] = cur[i] >= 0 ? cur[i] : 0;
   return ZOLTAN_OK;
 }
+
+/* Objects in the whole problem (set in main), for HALFWEIGHT. */
+static int g_total_obj;
+
+static int halfweight_partition(zp_context *ctx, void *state, int *new_part)
+{
+  int i, n = zp_ctx_num_local(ctx), ierr;
+  const ZOLTAN_ID_TYPE *g = zp_ctx_local_gids(ctx);
+  double *w = malloc(((size_t)n + 1) * sizeof *w);
+  (void)state;
+  if (w == NULL) return ZOLTAN_MEMERR;
+  for (i = 0; i < n; i++) w[i] = 2 * (int)g[i] <= g_total_obj ? 1.0 : 0.0;
+  ierr = zp_ctx_run_base_weighted(ctx, "RCB", zp_ctx_part_sizes(ctx), w, new_part);
+  free(w);
+  return ierr;
+}
+
+static const zp_method halfweight_method = {.abi = ZP_METHOD_ABI,
+                                            .name = "HALFWEIGHT",
+                                            .summary = "test method",
+                                            .partition_parallel = halfweight_partition};
 
 static const zp_method keep_method = {.abi = ZP_METHOD_ABI,
                                       .name = "KEEPPARTS",
@@ -269,6 +294,37 @@ cleanup:
   free(sum);
 }
 
+/* HALFWEIGHT, then RCB; counts per part of the first half and of all. */
+static void check_halfweight(struct Zoltan_Struct *zz, int P)
+{
+  int changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa, ierr, i, round;
+  ZOLTAN_ID_PTR ig, il, eg, el;
+  int *count = calloc((size_t)P, sizeof *count), *sum = calloc((size_t)P, sizeof *sum);
+  Zoltan_Set_Param(zz, "RETURN_LISTS", "PARTS");
+  for (round = 0; round < 2; round++) {
+    Zoltan_Set_Param(zz, "LB_METHOD", round == 0 ? "HALFWEIGHT" : "RCB");
+    ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
+                               &el, &ep, &epa);
+    CHECK(ierr == ZOLTAN_OK && nexp == NLOC, "%s: ierr %d, %d objects listed",
+          round == 0 ? "HALFWEIGHT" : "RCB", ierr, nexp);
+    for (i = 0; i < P; i++) count[i] = 0;
+    for (i = 0; ierr == ZOLTAN_OK && i < nexp; i++)
+      if (epa[i] >= 0 && epa[i] < P && (round == 1 || 2 * (int)eg[i] <= g_total_obj))
+        count[epa[i]]++;
+    Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
+    Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+    MPI_Allreduce(count, sum, P, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    /* Round 0: NLOC / 2 of the first half per part; round 1: NLOC in all. */
+    for (i = 0; i < P; i++)
+      CHECK(abs(sum[i] - (round == 0 ? NLOC / 2 : NLOC)) <= 1, "%s: part %d got %d %s, expected %d",
+            round == 0 ? "HALFWEIGHT" : "RCB", i, sum[i],
+            round == 0 ? "objects of the first half" : "objects", round == 0 ? NLOC / 2 : NLOC);
+  }
+  Zoltan_Set_Param(zz, "RETURN_LISTS", "ALL");
+  free(count);
+  free(sum);
+}
+
 /* Run a partition and return the number of objects that stay in place. */
 static int run(struct Zoltan_Struct *zz, int P, int offset, int expect_exact)
 {
@@ -309,6 +365,7 @@ int main(int argc, char **argv)
   /* A good description registers; bad ones are refused with a message. */
   CHECK(zp_register_method(&rr_method) == ZOLTAN_OK, "ROUNDROBIN refused");
   CHECK(zp_register_method(&keep_method) == ZOLTAN_OK, "KEEPPARTS refused");
+  CHECK(zp_register_method(&halfweight_method) == ZOLTAN_OK, "HALFWEIGHT refused");
   CHECK(zp_register_method(&rr_method) == ZOLTAN_FATAL, "duplicate ROUNDROBIN accepted");
   CHECK(zp_register_method(&clash) == ZOLTAN_FATAL, "parameter clash accepted");
   CHECK(zp_register_method(&native) == ZOLTAN_FATAL, "native name RCB accepted");
@@ -382,6 +439,13 @@ int main(int argc, char **argv)
         "KEEPPARTS: ierr %d changes %d lists %d/%d", ierr, changes, nimp, nexp);
   Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
   Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+
+  /* A base method run on other weights: every part gets its share of the
+   * first half of the GIDs (with the application's weights RCB would give
+   * them to the first parts only); then plain RCB again balances counts,
+   * so the application's callbacks and weights are back. */
+  g_total_obj = NLOC * P;
+  check_halfweight(zz, P);
 
   /* Switching back to a native method forwards it untouched. */
   CHECK(Zoltan_Set_Param(zz, "LB_METHOD", "BLOCK") == ZOLTAN_OK, "LB_METHOD=BLOCK refused");

@@ -20,6 +20,13 @@
  * "trigger BASE" does the same with an attached adaptive trigger that records
  * SUBSTEPS steps per balance, so that ULBA takes per-step rates from it
  * (ALPHA may be AUTO, which then uses the trigger's cost and speed);
+ * "object BASE" runs ULBA_GROWTH=OBJECT (alpha 0.5) with the trigger and a
+ * faster growth (OBJ_GROWTH per balance), and checks from the second
+ * balance on that one base run was made and that every part holds the load
+ * the anticipated weights give it: W'/P minus H times the growth of its
+ * objects beyond their share of the total growth (ulba_anticipate), with H
+ * = alpha x the steps of the interval, computed here from the known rates;
+ * a run on the plain weights misses that by a quarter of W/P;
  * "alpha0" checks that ULBA_ALPHA=0 gives exactly RCB's assignment;
  * "badparams" checks the errors for bad parameter values.
  * Exit 0 only if every check passed on every rank.
@@ -233,6 +240,111 @@ static int run_growth(const char *base, const char *first_base, const char *rela
   return 0;
 }
 
+/* Weight a growing object gains per balance in mode "object" (in SUBSTEPS
+ * steps): fast, so that the anticipated load is far from W/P. */
+#define OBJ_GROWTH 30.0
+/* Tolerance on a part's load in mode "object", as a share of W/P: the base
+ * method's IMBALANCE_TOL (1.01) and RCB's median search, plus one object at
+ * a cut (the heaviest object over W/P, added at each step). */
+#define OBJ_TOL 0.02
+
+static int run_object(const char *base, int rank, int size)
+{
+  adaptive_trigger *trig = adaptive_create(MPI_COMM_WORLD);
+  app a;
+  struct Zoltan_Struct *zz;
+  double total_w = (double)NUM_OBJ, alpha = 0.5;
+  make_objects(&a, rank, size);
+  zz = grid_zz(&a, "ULBA");
+  CHECK(Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", base) == ZOLTAN_OK, "base %s refused", base);
+  CHECK(Zoltan_Set_Param(zz, "ULBA_GROWTH", "OBJECT") == ZOLTAN_OK, "ULBA_GROWTH refused");
+  CHECK(Zoltan_Set_Param(zz, "ULBA_ALPHA", "0.5") == ZOLTAN_OK, "alpha refused");
+  Zoltan_Set_Param(zz, "AUTO_MIGRATE", "TRUE");
+  CHECK(trig != NULL, "adaptive_create failed");
+  adaptive_set_param(trig, "ADAPTIVE_POLICY", "PERIODIC");
+  adaptive_set_param(trig, "ADAPTIVE_PERIOD", "3");
+  CHECK(adaptive_attach(trig, zz) == ZOLTAN_OK, "adaptive_attach failed");
+  for (int step = 0; step < STEPS; step++) {
+    /* Per part: load before the balance is not needed; the expected
+     * anticipation is computed from the weights at the balance. */
+    double ext[2] = {0.0, 0.0}, G, H, *extra = calloc((size_t)size, sizeof *extra);
+    double *load = calloc((size_t)size, sizeof *load);
+    ulba_model_info info;
+    int rc, g_rate_known = step > 0;
+    /* Every object's growth rate per step, and the totals of the
+     * anticipation: G over all objects, W the total weight now. */
+    G = g_rate_known ? GROW * OBJ_GROWTH / SUBSTEPS : 0.0;
+    H = alpha * SUBSTEPS;
+    rc = grid_partition(zz);
+    CHECK(rc == ZOLTAN_OK, "%s step %d: Zoltan_LB_Partition returned %d", base, step, rc);
+    if (rc != ZOLTAN_OK) break;
+    CHECK(adaptive_balance_done(trig, LB_COST) == ZOLTAN_OK, "adaptive_balance_done");
+    grid_compact(&a);
+    check_conservation(&a, total_w);
+    CHECK(ulba_last_model(zz, &info) == ZOLTAN_OK, "ulba_last_model failed");
+    for (int i = 0; i < a.n; i++) {
+      double gi = a.o[i].grows && g_rate_known ? OBJ_GROWTH / SUBSTEPS : 0.0;
+      double e = gi - G * a.o[i].w / total_w;
+      /* Parts are ranks: the objects here are in part `rank`. */
+      load[rank] += a.o[i].w;
+      extra[rank] += H * e;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, load, size, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, extra, size, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    if (step >= 1) {
+      double avg = total_w / size, worst = 0.0, top = 0.0, maxw = 0.0, tol;
+      for (int i = 0; i < a.n; i++) maxw = a.o[i].w > maxw ? a.o[i].w : maxw;
+      MPI_Allreduce(MPI_IN_PLACE, &maxw, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      tol = OBJ_TOL + maxw / avg;
+      CHECK(info.source == ULBA_SOURCE_TRIGGER, "step %d: source %d", step, info.source);
+      CHECK(info.base_runs == 1, "%s step %d: %d base runs, expected 1", base, step,
+            info.base_runs);
+      for (int p = 0; p < size; p++) {
+        /* The base method balanced load + extra to avg (the extras sum to
+         * zero), so the load is avg - extra. */
+        double dev = fabs(load[p] - (avg - extra[p])) / avg;
+        worst = dev > worst ? dev : worst;
+        top = extra[p] > top ? extra[p] : top;
+      }
+      CHECK(worst <= tol,
+            "%s step %d: a part's load is %.3f of W/P from the anticipated one (tolerance %.3f)",
+            base, step, worst, tol);
+      /* The check can fail: at the first anticipating balance the extra of
+       * the growing part is well beyond the tolerance. */
+      if (step == 1)
+        CHECK(top / avg > tol, "%s step %d: extra %.3f of W/P too small to test (tol %.3f)", base,
+              step, top / avg, tol);
+      ext[0] = top / avg;
+      ext[1] = worst;
+      if (rank == 0)
+        printf("%s step %d: largest anticipated extra %.3f of W/P, worst part off by %.3f, "
+               "model alpha %.3f N %g\n",
+               base, step, ext[0], ext[1], info.alpha, info.N);
+    }
+    free(load);
+    free(extra);
+    for (int sub = 0; sub < SUBSTEPS; sub++) {
+      ZOLTAN_ID_TYPE *g = malloc(((size_t)a.n + 1) * sizeof *g);
+      double *l = malloc(((size_t)a.n + 1) * sizeof *l), mine = 0.0;
+      for (int i = 0; i < a.n; i++) {
+        if (a.o[i].grows) a.o[i].w += OBJ_GROWTH / SUBSTEPS;
+        g[i] = a.o[i].gid;
+        l[i] = a.o[i].w;
+        mine += l[i];
+      }
+      CHECK(adaptive_report_objects(trig, a.n, 1, g, l) == ZOLTAN_OK, "report_objects");
+      adaptive_should_balance(trig, 1e-3 * mine);
+      free(g);
+      free(l);
+    }
+    total_w += GROW * OBJ_GROWTH;
+  }
+  adaptive_destroy(&trig);
+  Zoltan_Destroy(&zz);
+  free(a.o);
+  return 0;
+}
+
 static int run_alpha0(int rank, int size)
 {
   app a;
@@ -323,6 +435,8 @@ int main(int argc, char **argv)
                size);
   } else if (argc >= 3 && strcmp(argv[1], "trigger") == 0) {
     run_growth(argv[2], argv[2], "1", 1, argc >= 4 ? argv[3] : "0.4", rank, size);
+  } else if (argc >= 3 && strcmp(argv[1], "object") == 0) {
+    run_object(argv[2], rank, size);
   } else if (argc >= 2 && strcmp(argv[1], "alpha0") == 0) {
     run_alpha0(rank, size);
   } else if (argc >= 2 && strcmp(argv[1], "badparams") == 0) {

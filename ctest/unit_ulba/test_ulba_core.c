@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of ulba/ulba_core.c against values computed by hand from the
  * equations of Boulmier et al. (sections III.A and III.B). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -585,6 +586,41 @@ static void ulba_relabel_handles_hundreds_of_parts(void **state)
   free(perm);
 }
 
+/* Anticipated weights: the growth beyond each object's share of the total
+ * is added for H steps; the total is kept; unknown rates keep the weight;
+ * a shrinking object stops at 0. */
+static void ulba_anticipate_adds_excess_growth(void **state)
+{
+  /* Two columns: the first is the weight. */
+  const double w[] = {10, 99, 10, 99, 20, 99, 1, 99};
+  const double g[] = {3.0, 0.0, 0.0, NAN};
+  double out[4], W = 40.0, G = 3.0, sum = 0.0;
+  (void)state;
+  assert_int_equal(ulba_anticipate(4, w, 2, g, W, G, 2.0, out), ULBA_OK);
+  /* e = g - G w / W: 3 - 0.75, -0.75, -1.5; the fourth is unknown. */
+  assert_true(fabs(out[0] - (10 + 2 * 2.25)) < 1e-12);
+  assert_true(fabs(out[1] - (10 - 2 * 0.75)) < 1e-12);
+  assert_true(fabs(out[2] - (20 - 2 * 1.5)) < 1e-12);
+  assert_true(out[3] == 1.0);
+  for (int i = 0; i < 3; i++) sum += out[i];
+  assert_true(fabs(sum - 40.0) < 1e-12);
+  /* Growth in proportion to the weights changes nothing. */
+  {
+    const double gp[] = {1.0, 1.0, 2.0, NAN};
+    assert_int_equal(ulba_anticipate(4, w, 2, gp, W, 4.0, 5.0, out), ULBA_OK);
+    assert_true(fabs(out[0] - 10) < 1e-12 && fabs(out[1] - 10) < 1e-12 &&
+                fabs(out[2] - 20) < 1e-12);
+  }
+  /* A long horizon cannot make a weight negative. */
+  assert_int_equal(ulba_anticipate(4, w, 2, g, W, G, 100.0, out), ULBA_OK);
+  assert_true(out[1] == 0.0 && out[2] == 0.0);
+  /* Bad arguments. */
+  assert_int_equal(ulba_anticipate(4, w, 2, g, W, G, -1.0, out), ULBA_ERR_ARG);
+  assert_int_equal(ulba_anticipate(4, w, 0, g, W, G, 1.0, out), ULBA_ERR_ARG);
+  assert_int_equal(ulba_anticipate(4, w, 2, g, W, NAN, 1.0, out), ULBA_ERR_ARG);
+  assert_int_equal(ulba_anticipate(4, NULL, 2, g, W, G, 1.0, out), ULBA_ERR_ARG);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -611,6 +647,7 @@ int main(void)
       cmocka_unit_test(ulba_relabel_is_optimal_on_small_cases),
       cmocka_unit_test(ulba_relabel_sends_growing_load_to_the_underloaded_label),
       cmocka_unit_test(ulba_relabel_handles_hundreds_of_parts),
+      cmocka_unit_test(ulba_anticipate_adds_excess_growth),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
