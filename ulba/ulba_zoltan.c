@@ -66,11 +66,12 @@ static const zp_param_def ulba_params[] = {
     {"ULBA_RELABEL", ZP_PARAM_INT, "1", 0.0, 1.0, 0, NULL,
      "1: renumber the base method's parts so that the underloaded size goes to "
      "the part holding the growing objects; 0: use the base numbering"},
-    {"ULBA_GROWTH", ZP_PARAM_STRING, "PART", 0.0, 0.0, 0, ulba_growth_words,
+    {"ULBA_GROWTH", ZP_PARAM_STRING, "OBJECT", 0.0, 0.0, 0, ulba_growth_words,
+     "OBJECT: give the base method each object's weight plus its own growth beyond its share "
+     "over ULBA_ALPHA times the last interval (AUTO: half), one base run, no relabelling; "
+     "needs object loads reported to the adaptive trigger, PART is used until two are held. "
      "PART: find the parts whose load grows fastest and give them smaller sizes (Eq. 6, the "
-     "paper's ULBA); OBJECT: give the base method each object's weight plus its own growth "
-     "over ULBA_ALPHA times the last interval (AUTO: half), one base run, no relabelling "
-     "(needs object loads reported to the adaptive trigger; PART is used until two are held)"},
+     "paper's ULBA)"},
     {"ULBA_LB_COST", ZP_PARAM_DOUBLE, "0", 0.0, 0.0, ZP_PARAM_NO_MAX, NULL,
      "cost of one balance in object-weight units, for ULBA_ALPHA=AUTO when no "
      "adaptive trigger measures it (0 = free, AUTO then picks alpha 0)"},
@@ -193,7 +194,7 @@ static int read_options(const zp_context *ctx, ulba_options *o)
   const zp_params *p = zp_ctx_params(ctx);
   const char *yo = zp_ctx_where(ctx);
   const zp_method *m;
-  const char *growth = "PART";
+  const char *growth = "OBJECT";
   if (zp_param_string(p, "ULBA_GROWTH", &growth) != ZOLTAN_OK) return ZOLTAN_FATAL;
   o->growth_object = strcmp(growth, "OBJECT") == 0;
   if (zp_param_double(p, "ULBA_ALPHA", &o->alpha, &o->alpha_auto) != ZOLTAN_OK ||

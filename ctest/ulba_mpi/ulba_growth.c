@@ -95,6 +95,9 @@ static int run_growth(const char *base, const char *first_base, const char *rela
         first_base);
   CHECK(Zoltan_Set_Param(zz, "ULBA_RELABEL", relabel) == ZOLTAN_OK, "relabel %s refused", relabel);
   CHECK(Zoltan_Set_Param(zz, "ULBA_ALPHA", alpha) == ZOLTAN_OK, "alpha %s refused", alpha);
+  /* These runs check the paper's ULBA (Eq. 6 sizes, relabelling); with a
+   * trigger the default, growth per object, would take over. */
+  CHECK(Zoltan_Set_Param(zz, "ULBA_GROWTH", "PART") == ZOLTAN_OK, "ULBA_GROWTH=PART refused");
   Zoltan_Set_Param(zz, "AUTO_MIGRATE", "TRUE");
   if (use_trigger) {
     /* The trigger records the object loads of every step; it decides on a
