@@ -120,28 +120,19 @@ static int zp_memory_parts_from_lists(const zp_context *c, const zp_lb_args *a, 
 {
   int nexp = *a->num_export, i, ngid = *a->num_gid_entries;
   const int *to = a->export_to_part != NULL ? *a->export_to_part : *a->export_procs;
-  size_t *order = malloc(((size_t)c->n + 1) * sizeof *order);
-  size_t *tmp = malloc(((size_t)c->n + 1) * sizeof *tmp);
-  ZOLTAN_ID_TYPE *sorted = malloc(((size_t)c->n * c->ngid + 1) * sizeof *sorted);
-  int ierr = order && tmp && sorted ? ZOLTAN_OK : ZOLTAN_MEMERR;
-  for (i = 0; ierr == ZOLTAN_OK && i < c->n; i++) {
-    order[i] = (size_t)i;
-    new_part[i] = c->parts[i];
+  zp_gidmap map = {NULL, 0, NULL, 0};
+  for (i = 0; i < c->n; i++) new_part[i] = c->parts[i];
+  if (nexp <= 0 || to == NULL || ngid != c->ngid) return ZOLTAN_OK;
+  if (zp_gidmap_build(&map, c->gids, (size_t)c->n, c->ngid) != ZOLTAN_OK) {
+    zp_gidmap_free(&map);
+    return ZOLTAN_MEMERR;
   }
-  if (ierr == ZOLTAN_OK && nexp > 0 && to != NULL && ngid == c->ngid) {
-    zp_sort_by_gid(order, tmp, (size_t)c->n, c->gids, c->ngid);
-    for (i = 0; i < c->n; i++)
-      memcpy(sorted + (size_t)i * c->ngid, c->gids + order[i] * c->ngid,
-             (size_t)c->ngid * sizeof *sorted);
-    for (i = 0; i < nexp; i++) {
-      long k = zp_find_gid(sorted, (size_t)c->n, *a->export_gids + (size_t)i * ngid, ngid);
-      if (k >= 0) new_part[order[k]] = to[i];
-    }
+  for (i = 0; i < nexp; i++) {
+    long k = zp_gidmap_find(&map, *a->export_gids + (size_t)i * ngid);
+    if (k >= 0) new_part[k] = to[i];
   }
-  free(order);
-  free(tmp);
-  free(sorted);
-  return ierr;
+  zp_gidmap_free(&map);
+  return ZOLTAN_OK;
 }
 
 int zp_memory_check_lists(zp_context *c, const zp_lb_args *a)
