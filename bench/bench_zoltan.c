@@ -122,8 +122,10 @@ static const method methods[] = {
     {"PHG-REPART", "HYPERGRAPH", "HYPERGRAPH_PACKAGE", "PHG", "LB_APPROACH", "REPARTITION", 0, 0},
     {"GRAPH-SCOTCH", "GRAPH", "GRAPH_PACKAGE", "SCOTCH", NULL, NULL, 0, 0},
     /* Our graph method on libscotch: from scratch, and remapping from the
-     * current parts with a migration cost. */
-    {"SCOTCHLB", "SCOTCHLB", "LB_APPROACH", "PARTITION", NULL, NULL, 1, 0},
+     * current parts with a migration cost.  From scratch it is told what
+     * the model says, that one unit of edge weight (a message's cost in us)
+     * costs as much as one unit of load (us): SCOTCHLB_COMM_COST=1. */
+    {"SCOTCHLB", "SCOTCHLB", "LB_APPROACH", "PARTITION", "SCOTCHLB_COMM_COST", "1", 1, 0},
     {"SCOTCHLB-REPART", "SCOTCHLB", "LB_APPROACH", "REPARTITION", NULL, NULL, 1, 0},
     /* ULBA with its defaults (ULBA_BASE_METHOD=RCB, ULBA_ALPHA=0.4), and
      * over our GREEDY. */

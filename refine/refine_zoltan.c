@@ -8,6 +8,8 @@
 
 #include "refine_core.h"
 #include "greedy_core.h"
+#include "refine_rootless_zoltan.h"
+#include "zp_context.h"
 #include "zp_method.h"
 
 /* Zoltan's own default of IMBALANCE_TOL, used if the layer gives none. */
@@ -22,10 +24,16 @@ static const zp_param_def refine_params[] = {
     {"REFINE_COMM_AWARE", ZP_PARAM_INT, "0", 0.0, 1.0, 0, NULL,
      "1: move objects preferably to parts holding their graph neighbours and "
      "report the change of the edge cut"},
-    {"REFINE_DISTRIBUTED", ZP_PARAM_INT, "0", 0.0, 1.0, 0, NULL,
+    {"REFINE_DISTRIBUTED", ZP_PARAM_INT, "0", 0.0, 2.0, 0, refine_auto_words,
      "1: part loads by one allreduce, and only the objects of the parts at or above their "
      "target travel to the root, the other parts as one load each (the same answer; not "
-     "with REFINE_COMM_AWARE=1, which needs every edge)"},
+     "with REFINE_COMM_AWARE=1, which needs every edge); 2: no root at all, with one part per "
+     "rank (overloaded ranks send to underloaded ones matched by prefix sums; a different "
+     "answer, never worse than the input); AUTO: 2 from REFINE_ROOTLESS_MIN objects on, "
+     "else 1"},
+    {"REFINE_ROOTLESS_MIN", ZP_PARAM_INT, "10000000", 1.0, 2147483647.0, 0, NULL,
+     "REFINE_DISTRIBUTED=AUTO: the number of objects over all ranks from which REFINE runs "
+     "without a root"},
 };
 
 static const zp_param_def greedyrefine_params[] = {
@@ -226,14 +234,79 @@ static unsigned refine_needs(const zp_params *params)
   return ZP_NO_REMAP | (comm ? ZP_WANTS_GRAPH : 0u);
 }
 
+/* REFINE_DISTRIBUTED as a number: 0, 1, 2, or -1 for AUTO. */
+static int distributed_mode(const zp_params *params)
+{
+  int dist = 0, kw = 0;
+  if (zp_param_int(params, "REFINE_DISTRIBUTED", &dist, &kw) != ZOLTAN_OK) return 0;
+  return kw ? -1 : dist;
+}
+
 /* REFINE moves objects only off parts above their target, so it can do
  * with the reduced gather; not when it needs the whole graph. */
 static unsigned refine_only_needs(const zp_params *params)
 {
   int comm = 0, dist = 0;
   if (zp_param_int(params, "REFINE_COMM_AWARE", &comm, NULL) != ZOLTAN_OK) comm = 0;
-  if (zp_param_int(params, "REFINE_DISTRIBUTED", &dist, NULL) != ZOLTAN_OK) dist = 0;
+  dist = distributed_mode(params);
   return refine_needs(params) | (dist && !comm ? ZP_GATHER_CANDIDATES : 0u);
+}
+
+/* REFINE_DISTRIBUTED=2, or AUTO above REFINE_ROOTLESS_MIN objects: the
+ * rootless path, on more than one rank. */
+static int refine_use_parallel(const zp_params *params, double num_global_obj, int num_procs,
+                               const char *lb_approach, const void *state)
+{
+  int dist = distributed_mode(params), min = 10000000;
+  (void)lb_approach;
+  (void)state;
+  if (num_procs < 2) return 0;
+  if (dist == 2) return 1;
+  if (dist != -1 || zp_param_int(params, "REFINE_ROOTLESS_MIN", &min, NULL) != ZOLTAN_OK) return 0;
+  return num_global_obj >= (double)min;
+}
+
+/* The rootless path; with other parts than one per rank, the gathered
+ * REFINE (the same method's centralised function, as a base run). */
+static int refine_partition_parallel(zp_context *ctx, void *state, int *new_part)
+{
+  refine_rootless_stats st;
+  const zp_params *params = zp_ctx_params(ctx);
+  double tol = 1.0;
+  int kw = 0, rank = 0, ierr;
+  (void)state;
+  MPI_Comm_rank(zp_ctx_comm(ctx), &rank);
+  if (!zp_ctx_parts_are_ranks(ctx)) {
+    if (rank == 0 && zp_ctx_debug_level(ctx) >= 1)
+      printf("ZOLTAN REFINE: REFINE_DISTRIBUTED=2 needs one part per rank; gathering the "
+             "candidates instead\n");
+    return zp_ctx_run_base(ctx, "REFINE", zp_ctx_part_sizes(ctx), new_part);
+  }
+  if (zp_param_double(params, "REFINE_TOLERANCE", &tol, &kw) != ZOLTAN_OK) return ZOLTAN_FATAL;
+  if (kw) {
+    const double *t = zp_ctx_imbalance_tol(ctx);
+    tol = REFINE_ZOLTAN_DEFAULT_TOL;
+    for (int d = 0; t && d < zp_ctx_wgt_dim(ctx); d++)
+      if (d == 0 || t[d] < tol) tol = t[d];
+    if (tol < 1.0) tol = 1.0;
+  }
+  ierr = refine_rootless_run(ctx, tol, new_part, &st);
+  if (ierr == ZOLTAN_MEMERR && rank == 0)
+    zp_error("REFINE", "out of memory in the rootless exchanges");
+  if (ierr == ZOLTAN_OK && rank == 0 && zp_ctx_debug_level(ctx) >= 1) {
+    printf("ZOLTAN REFINE: rootless, %ld donors, %ld receivers, %ld transfers, moved %ld objects, "
+           "max relative load %.4f -> %.4f%s, busiest rank received %ld bytes\n",
+           st.donors, st.receivers, st.transfers, st.moved, st.imbalance_before, st.imbalance_after,
+           st.kept_input ? " (input kept: the answer was worse)" : "", st.max_bytes);
+    fflush(stdout);
+  }
+  if (ierr == ZOLTAN_OK && st.imbalance_after > tol * (1.0 + 1e-12)) {
+    if (rank == 0)
+      zp_warn("REFINE", "rootless: the largest relative load is %.4f, above the tolerance %g",
+              st.imbalance_after, tol);
+    return ZOLTAN_WARN;
+  }
+  return ierr;
 }
 
 static const zp_method refine_method = {
@@ -244,6 +317,8 @@ static const zp_method refine_method = {
     .num_params = sizeof(refine_params) / sizeof(refine_params[0]),
     .needs = ZP_WANTS_GRAPH | ZP_NO_REMAP,
     .partition_serial = refine_partition,
+    .partition_parallel = refine_partition_parallel,
+    .use_parallel = refine_use_parallel,
     .needs_for = refine_only_needs};
 
 static const zp_method greedyrefine_method = {

@@ -13,6 +13,7 @@
 #include <scotch.h>
 
 #include "refine_core.h"
+#include "scotch_internal.h"
 
 /* Integer ranges of the scaled loads, part sizes and edge weights. */
 #define SCOTCHLB_LOAD_MAX 1048576.0    /* 2^20 */
@@ -31,7 +32,7 @@ void scotchlb_default_options(scotchlb_options *o)
   o->polish = 1;
 }
 
-static void say(char *msg, size_t cap, const char *fmt, ...)
+void scotchlb_say(char *msg, size_t cap, const char *fmt, ...)
 {
   va_list ap;
   if (msg == NULL || cap == 0) return;
@@ -54,7 +55,11 @@ static int cmp_entry(const void *a, const void *b)
   const entry *x = a, *y = b;
   if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
   if (x->hi != y->hi) return x->hi < y->hi ? -1 : 1;
-  return x->from_lo - y->from_lo;
+  if (x->from_lo != y->from_lo) return x->from_lo - y->from_lo;
+  /* Weights in order too: the sums of repeated entries then do not depend
+   * on the order they were listed in, so that the two ranks holding the two
+   * ends of an edge (PT-Scotch path) compute the very same weight. */
+  return x->w < y->w ? -1 : x->w > y->w ? 1 : 0;
 }
 
 /* One undirected edge after merging. */
@@ -101,9 +106,10 @@ static size_t merge_entries(const entry *e, size_t m, pair *out, scotchlb_stats 
   return np;
 }
 
-/* Compressed rows of the pairs, both directions, rows sorted. */
-static int pairs_to_rows(size_t n, const pair *p, size_t np, size_t **out_start, size_t **out_adj,
-                         double **out_w)
+/* Compressed rows of the pairs for the vertices first..first+n-1, both
+ * directions, rows sorted; pairs with no end in that range are skipped. */
+static int pairs_to_rows(size_t first, size_t n, const pair *p, size_t np, size_t **out_start,
+                         size_t **out_adj, double **out_w)
 {
   size_t *start = calloc(n + 1, sizeof *start), *fill = calloc(n + 1, sizeof *fill);
   size_t *adj = malloc((2 * np + 1) * sizeof *adj);
@@ -115,24 +121,28 @@ static int pairs_to_rows(size_t n, const pair *p, size_t np, size_t **out_start,
     free(w);
     return SCOTCHLB_ENOMEM;
   }
+#define ZP_LOCAL(v) ((v) >= first && (v)-first < n)
   for (size_t k = 0; k < np; k++) {
-    start[p[k].a + 1]++;
-    start[p[k].b + 1]++;
+    if (ZP_LOCAL(p[k].a)) start[p[k].a - first + 1]++;
+    if (ZP_LOCAL(p[k].b)) start[p[k].b - first + 1]++;
   }
   for (size_t i = 0; i < n; i++) start[i + 1] += start[i];
   /* The pairs are sorted by (a, b), so filling a's rows in order and then
    * b's rows in order keeps every row sorted: a row first receives its
    * smaller neighbours (as b) and then its larger ones (as a). */
   for (size_t k = 0; k < np; k++) {
-    size_t b = p[k].b, at = start[b] + fill[b]++;
+    if (!ZP_LOCAL(p[k].b)) continue;
+    size_t b = p[k].b - first, at = start[b] + fill[b]++;
     adj[at] = p[k].a;
     w[at] = p[k].w;
   }
   for (size_t k = 0; k < np; k++) {
-    size_t a = p[k].a, at = start[a] + fill[a]++;
+    if (!ZP_LOCAL(p[k].a)) continue;
+    size_t a = p[k].a - first, at = start[a] + fill[a]++;
     adj[at] = p[k].b;
     w[at] = p[k].w;
   }
+#undef ZP_LOCAL
   free(fill);
   *out_start = start;
   *out_adj = adj;
@@ -140,13 +150,35 @@ static int pairs_to_rows(size_t n, const pair *p, size_t np, size_t **out_start,
   return SCOTCHLB_OK;
 }
 
-int scotchlb_symmetrise(size_t n, const size_t *adj_start, const size_t *adj, const double *ewgts,
-                        size_t **out_start, size_t **out_adj, double **out_w, scotchlb_stats *st)
+/* The listings as entries keyed by their unordered pair; self-loops are
+ * counted and dropped.  Returns the number of entries, or (size_t)-1 for a
+ * negative or non-finite weight. */
+static size_t listings_to_entries(const scotchlb_listing *l, size_t m, entry *e, scotchlb_stats *st)
+{
+  size_t k = 0;
+  for (size_t j = 0; j < m; j++) {
+    if (!isfinite(l[j].w) || l[j].w < 0.0) return (size_t)-1;
+    if (l[j].row == l[j].col) {
+      st->self_loops++;
+      continue;
+    }
+    e[k].lo = l[j].row < l[j].col ? l[j].row : l[j].col;
+    e[k].hi = l[j].row < l[j].col ? l[j].col : l[j].row;
+    e[k].w = l[j].w;
+    e[k].from_lo = l[j].row < l[j].col;
+    k++;
+  }
+  return k;
+}
+
+int scotchlb_symmetrise_rows(size_t first, size_t n, const scotchlb_listing *l, size_t m,
+                             size_t **out_start, size_t **out_adj, double **out_w,
+                             scotchlb_stats *st)
 {
   scotchlb_stats local;
-  size_t m = adj_start ? adj_start[n] : 0, k = 0;
   entry *e;
   pair *p;
+  size_t k;
   int rc;
   if (st == NULL) st = &local;
   st->self_loops = st->duplicates = st->one_sided = st->asymmetric = st->edges = 0;
@@ -160,30 +192,44 @@ int scotchlb_symmetrise(size_t n, const size_t *adj_start, const size_t *adj, co
     free(p);
     return SCOTCHLB_ENOMEM;
   }
-  for (size_t i = 0; i < n && adj_start; i++)
-    for (size_t j = adj_start[i]; j < adj_start[i + 1]; j++) {
-      double wt = ewgts ? ewgts[j] : 1.0;
-      if (adj[j] >= n || !isfinite(wt) || wt < 0.0) {
-        free(e);
-        free(p);
-        return SCOTCHLB_EINVAL;
-      }
-      if (adj[j] == i) {
-        st->self_loops++;
-        continue;
-      }
-      e[k].lo = i < adj[j] ? i : adj[j];
-      e[k].hi = i < adj[j] ? adj[j] : i;
-      e[k].w = wt;
-      e[k].from_lo = i < adj[j];
-      k++;
-    }
+  k = listings_to_entries(l, m, e, st);
+  if (k == (size_t)-1) {
+    free(e);
+    free(p);
+    return SCOTCHLB_EINVAL;
+  }
   qsort(e, k, sizeof *e, cmp_entry);
   size_t np = merge_entries(e, k, p, st);
   free(e);
   st->edges = np;
-  rc = pairs_to_rows(n, p, np, out_start, out_adj, out_w);
+  rc = pairs_to_rows(first, n, p, np, out_start, out_adj, out_w);
   free(p);
+  return rc;
+}
+
+int scotchlb_symmetrise(size_t n, const size_t *adj_start, const size_t *adj, const double *ewgts,
+                        size_t **out_start, size_t **out_adj, double **out_w, scotchlb_stats *st)
+{
+  size_t m = adj_start ? adj_start[n] : 0, k = 0;
+  scotchlb_listing *l = malloc((m + 1) * sizeof *l);
+  int rc;
+  *out_start = NULL;
+  *out_adj = NULL;
+  *out_w = NULL;
+  if (!l) return SCOTCHLB_ENOMEM;
+  for (size_t i = 0; i < n && adj_start; i++)
+    for (size_t j = adj_start[i]; j < adj_start[i + 1]; j++) {
+      if (adj[j] >= n) {
+        free(l);
+        return SCOTCHLB_EINVAL;
+      }
+      l[k].row = i;
+      l[k].col = adj[j];
+      l[k].w = ewgts ? ewgts[j] : 1.0;
+      k++;
+    }
+  rc = scotchlb_symmetrise_rows(0, n, l, k, out_start, out_adj, out_w, st);
+  free(l);
   return rc;
 }
 
@@ -191,17 +237,11 @@ int scotchlb_symmetrise(size_t n, const size_t *adj_start, const size_t *adj, co
 
 /* One load per object and one target fraction per part (summing to 1);
  * see the top of scotch_core.h for several weights. */
-static int combine(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
-                   double *load, double *target)
+int scotchlb_combine(size_t n, int wdim, const double *w, const double *tot, int nparts,
+                     const double *target_frac, double *load, double *target)
 {
-  double *tot = calloc((size_t)wdim, sizeof *tot), *col = calloc((size_t)wdim, sizeof *col);
-  if (!tot || !col) {
-    free(tot);
-    free(col);
-    return SCOTCHLB_ENOMEM;
-  }
-  for (size_t i = 0; i < n; i++)
-    for (int d = 0; d < wdim; d++) tot[d] += w[i * (size_t)wdim + d];
+  double *col = calloc((size_t)wdim, sizeof *col);
+  if (!col) return SCOTCHLB_ENOMEM;
   for (size_t i = 0; i < n; i++) {
     double s = 0.0;
     if (wdim == 1)
@@ -228,9 +268,21 @@ static int combine(size_t n, int wdim, const double *w, int nparts, const double
     sum += target[q];
   }
   for (int q = 0; q < nparts; q++) target[q] = sum > 0.0 ? target[q] / sum : 1.0 / nparts;
-  free(tot);
   free(col);
   return SCOTCHLB_OK;
+}
+
+static int combine(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
+                   double *load, double *target)
+{
+  double *tot = calloc((size_t)wdim, sizeof *tot);
+  int rc;
+  if (!tot) return SCOTCHLB_ENOMEM;
+  for (size_t i = 0; i < n; i++)
+    for (int d = 0; d < wdim; d++) tot[d] += w[i * (size_t)wdim + d];
+  rc = scotchlb_combine(n, wdim, w, tot, nparts, target_frac, load, target);
+  free(tot);
+  return rc;
 }
 
 /* Largest load / (target x total) over parts with a positive target; a part
@@ -290,18 +342,99 @@ static void sgraph_free(sgraph *g)
   free(g->vmlo);
 }
 
+void scotchlb_scales(double lmax, double lsum, double emax, double esum, double ends, double nobj,
+                     double *mig, double *ls, double *es)
+{
+  /* Without any load, every object counts 1 so that Scotch still spreads
+   * them (ls = 0 says so); the imbalance reported is then 1. */
+  *ls = lmax > 0.0 ? fmin(SCOTCHLB_LOAD_MAX / lmax, SCOTCHLB_SUM_MAX / lsum) : 0.0;
+  *es = emax > 0.0 ? fmin(SCOTCHLB_EDGE_MAX / emax, SCOTCHLB_COST_MAX / esum) : 1.0;
+  /* The migration cost is given in units of the mean edge weight, so that
+   * it means the same whatever unit the application weighs edges in. */
+  *mig *= ends > 0.0 ? esum / ends : 1.0;
+  /* Scotch adds migration costs to edge loads in its integers: the total
+   * migration cost must fit as well, so a large cost scales edges down. */
+  if (*mig > 0.0 && nobj > 0.0) *es = fmin(*es, SCOTCHLB_COST_MAX / (*mig * nobj));
+}
+
+SCOTCH_Num scotchlb_load_int(double load, double ls)
+{
+  return ls > 0.0 ? (SCOTCH_Num)llround(load * ls) : 1;
+}
+
+SCOTCH_Num scotchlb_edge_int(double w, double es)
+{
+  return (SCOTCH_Num)fmax(1.0, (double)llround(w * es));
+}
+
+int scotchlb_parts(int nparts, const double *target, SCOTCH_Num *pw, int *eff_to_part,
+                   int *part_to_eff, SCOTCH_Num *neff, int *equal)
+{
+  double tmax = 0.0;
+  *neff = 0;
+  for (int q = 0; q < nparts; q++) tmax = fmax(tmax, target[q]);
+  for (int q = 0; q < nparts; q++) {
+    part_to_eff[q] = -1;
+    if (target[q] <= 0.0) continue;
+    part_to_eff[q] = (int)*neff;
+    eff_to_part[*neff] = q;
+    pw[*neff] = (SCOTCH_Num)fmax(1.0, (double)llround(target[q] / tmax * SCOTCHLB_LOAD_MAX));
+    (*neff)++;
+  }
+  *equal = 1;
+  for (SCOTCH_Num q = 1; q < *neff; q++) *equal = *equal && pw[q] == pw[0];
+  return *neff > 0 ? SCOTCHLB_OK : SCOTCHLB_EINVAL;
+}
+
+int scotchlb_arch(SCOTCH_Arch *arch, SCOTCH_Num neff, int equal, SCOTCH_Num *pw, const char **where)
+{
+  /* Equal parts get the plain complete graph, Scotch's usual target for
+   * partitioning; the weighted one is for unequal part sizes. */
+  if (equal && SCOTCH_archCmplt(arch, neff) != 0) {
+    *where = "SCOTCH_archCmplt";
+    return SCOTCHLB_ESCOTCH;
+  }
+  if (!equal && SCOTCH_archCmpltw(arch, neff, pw) != 0) {
+    *where = "SCOTCH_archCmpltw";
+    return SCOTCHLB_ESCOTCH;
+  }
+  return SCOTCHLB_OK;
+}
+
+int scotchlb_context(SCOTCH_Context *ctx, long seed, const char **where)
+{
+  /* One thread: with its threads, Scotch's remapping gave different
+   * answers from run to run (bench_scotch), the deterministic option
+   * notwithstanding; and PT-Scotch's threads call MPI, which hangs under
+   * an application that initialised MPI without MPI_THREAD_MULTIPLE (what
+   * Zoltan's own GRAPH/Scotch did at 4 ranks).  The layer runs one process
+   * per core already. */
+  if (SCOTCH_contextThreadSpawn(ctx, 1, NULL) != 0) {
+    *where = "SCOTCH_contextThreadSpawn";
+    return SCOTCHLB_ESCOTCH;
+  }
+  if (SCOTCH_contextOptionSetNum(ctx, SCOTCH_OPTIONNUMDETERMINISTIC, 1) != 0 ||
+      SCOTCH_contextRandomClone(ctx) != 0) {
+    *where = "SCOTCH_contextOptionSetNum";
+    return SCOTCHLB_ESCOTCH;
+  }
+  SCOTCH_contextRandomSeed(ctx, (SCOTCH_Num)seed);
+  SCOTCH_contextRandomReset(ctx);
+  return SCOTCHLB_OK;
+}
+
 /* Scaled integer loads, edge weights, migration costs (mig per object, in
  * units of edge weight; 0 when not remapping) and part weights. */
 static int sgraph_build(size_t n, const double *load, const size_t *start, const size_t *adj,
                         const double *ew, int nparts, const double *target, const int *cur,
-                        double mig, sgraph *g, char *msg, size_t cap)
+                        double mig, const double *move_cost, sgraph *g, char *msg, size_t cap)
 {
   size_t m = start[n];
-  double lmax = 0.0, lsum = 0.0, emax = 0.0, esum = 0.0, tmax = 0.0;
+  double lmax = 0.0, lsum = 0.0, emax = 0.0, esum = 0.0, ls, es, mc_sum = 0.0;
   memset(g, 0, sizeof *g);
   if (n >= (size_t)INT32_MAX || m >= (size_t)INT32_MAX) {
-    say(msg, cap, "%zu objects and %zu edge ends do not fit Scotch's %zu-byte integers", n, m,
-        sizeof(SCOTCH_Num));
+    scotchlb_say(msg, cap, "%zu objects and %zu edge ends do not fit Scotch's %zu-byte integers", n,
+                 m, sizeof(SCOTCH_Num));
     return SCOTCHLB_ETOOBIG;
   }
   g->vert = malloc((n + 1) * sizeof *g->vert);
@@ -325,34 +458,22 @@ static int sgraph_build(size_t n, const double *load, const size_t *start, const
     emax = fmax(emax, ew[j]);
     esum += ew[j];
   }
-  /* Without any load, every object counts 1 so that Scotch still spreads
-   * them; the imbalance the caller reports is then 1 whatever the parts. */
-  double ls = lmax > 0.0 ? fmin(SCOTCHLB_LOAD_MAX / lmax, SCOTCHLB_SUM_MAX / lsum) : 0.0;
-  double es = emax > 0.0 ? fmin(SCOTCHLB_EDGE_MAX / emax, SCOTCHLB_COST_MAX / esum) : 1.0;
-  /* The migration cost is given in units of the mean edge weight, so that
-   * it means the same whatever unit the application weighs edges in. */
-  mig *= m > 0 ? esum / (double)m : 1.0;
-  /* Scotch adds migration costs to edge loads in its integers: the total
-   * migration cost must fit as well, so a large cost scales edges down. */
-  if (mig > 0.0) es = fmin(es, SCOTCHLB_COST_MAX / (mig * (double)n));
-  for (size_t i = 0; i < n; i++) g->vmlo[i] = (SCOTCH_Num)llround(mig * es);
+  scotchlb_scales(lmax, lsum, emax, esum, (double)m, (double)n, &mig, &ls, &es);
+  /* Per-object costs (object sizes) keep their mean at the cost asked, so
+   * that the parameter means the same with and without them; the total
+   * stays n times the mean and so within the bound scotchlb_scales kept. */
+  for (size_t i = 0; move_cost && i < n; i++) mc_sum += move_cost[i];
+  for (size_t i = 0; i < n; i++) {
+    double f = move_cost && mc_sum > 0.0 ? move_cost[i] * (double)n / mc_sum : 1.0;
+    g->vmlo[i] = (SCOTCH_Num)llround(mig * es * f);
+  }
   for (size_t i = 0; i <= n; i++) g->vert[i] = (SCOTCH_Num)start[i];
-  for (size_t i = 0; i < n; i++) g->velo[i] = lmax > 0.0 ? (SCOTCH_Num)llround(load[i] * ls) : 1;
+  for (size_t i = 0; i < n; i++) g->velo[i] = scotchlb_load_int(load[i], ls);
   for (size_t j = 0; j < m; j++) {
     g->edge[j] = (SCOTCH_Num)adj[j];
-    g->edlo[j] = (SCOTCH_Num)fmax(1.0, (double)llround(ew[j] * es));
+    g->edlo[j] = scotchlb_edge_int(ew[j], es);
   }
-  for (int q = 0; q < nparts; q++) tmax = fmax(tmax, target[q]);
-  for (int q = 0; q < nparts; q++) {
-    g->part_to_eff[q] = -1;
-    if (target[q] <= 0.0) continue;
-    g->part_to_eff[q] = (int)g->neff;
-    g->eff_to_part[g->neff] = q;
-    g->pw[g->neff] = (SCOTCH_Num)fmax(1.0, (double)llround(target[q] / tmax * SCOTCHLB_LOAD_MAX));
-    g->neff++;
-  }
-  g->equal = 1;
-  for (SCOTCH_Num q = 1; q < g->neff; q++) g->equal = g->equal && g->pw[q] == g->pw[0];
+  scotchlb_parts(nparts, target, g->pw, g->eff_to_part, g->part_to_eff, &g->neff, &g->equal);
   for (size_t i = 0; i < n; i++)
     g->old[i] = cur && cur[i] >= 0 && cur[i] < nparts ? g->part_to_eff[cur[i]] : -1;
   return SCOTCHLB_OK;
@@ -366,15 +487,15 @@ static int make_strategy(SCOTCH_Strat *strat, const scotchlb_options *o, SCOTCH_
                                      SCOTCH_STRATBALANCE};
   if (o->strategy_string && o->strategy_string[0]) {
     if (SCOTCH_stratGraphMap(strat, o->strategy_string) != 0) {
-      say(msg, cap, "Scotch rejected the strategy string \"%s\"", o->strategy_string);
+      scotchlb_say(msg, cap, "Scotch rejected the strategy string \"%s\"", o->strategy_string);
       return SCOTCHLB_ESTRAT;
     }
     return SCOTCHLB_OK;
   }
   if (SCOTCH_stratGraphMapBuild(strat, flags[o->strategy] | (remap ? SCOTCH_STRATREMAP : 0), neff,
                                 o->tolerance - 1.0) != 0) {
-    say(msg, cap, "SCOTCH_stratGraphMapBuild failed for %ld parts, balance ratio %g", (long)neff,
-        o->tolerance - 1.0);
+    scotchlb_say(msg, cap, "SCOTCH_stratGraphMapBuild failed for %ld parts, balance ratio %g",
+                 (long)neff, o->tolerance - 1.0);
     return SCOTCHLB_ESCOTCH;
   }
   return SCOTCHLB_OK;
@@ -397,17 +518,7 @@ static int run_scotch(size_t n, sgraph *g, const scotchlb_options *o, int remap,
     where = "SCOTCH_contextInit";
   else
     have_ctx = 1;
-  /* One thread: with its threads, Scotch's remapping gave different
-   * answers from run to run (bench_scotch), the deterministic option
-   * notwithstanding.  The layer runs one process per core already. */
-  if (!where && SCOTCH_contextThreadSpawn(&ctx, 1, NULL) != 0) where = "SCOTCH_contextThreadSpawn";
-  if (!where && (SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMDETERMINISTIC, 1) != 0 ||
-                 SCOTCH_contextRandomClone(&ctx) != 0))
-    where = "SCOTCH_contextOptionSetNum";
-  if (!where) {
-    SCOTCH_contextRandomSeed(&ctx, (SCOTCH_Num)o->seed);
-    SCOTCH_contextRandomReset(&ctx);
-  }
+  if (!where) scotchlb_context(&ctx, o->seed, &where);
   if (!where) {
     if (SCOTCH_graphInit(&graph) != 0)
       where = "SCOTCH_graphInit";
@@ -432,11 +543,7 @@ static int run_scotch(size_t n, sgraph *g, const scotchlb_options *o, int remap,
     else
       have_arch = 1;
   }
-  /* Equal parts get the plain complete graph, Scotch's usual target for
-   * partitioning; the weighted one is for unequal part sizes. */
-  if (!where && g->equal && SCOTCH_archCmplt(&arch, g->neff) != 0) where = "SCOTCH_archCmplt";
-  if (!where && !g->equal && SCOTCH_archCmpltw(&arch, g->neff, g->pw) != 0)
-    where = "SCOTCH_archCmpltw";
+  if (!where) scotchlb_arch(&arch, g->neff, g->equal, g->pw, &where);
   if (!where) {
     if (SCOTCH_stratInit(&strat) != 0)
       where = "SCOTCH_stratInit";
@@ -452,8 +559,8 @@ static int run_scotch(size_t n, sgraph *g, const scotchlb_options *o, int remap,
     if (e != 0) where = remap ? "SCOTCH_graphRemap" : "SCOTCH_graphMap";
   }
   if (where) {
-    say(msg, cap, "%s returned an error (%zu objects, %ld edge ends, %ld parts)", where, n,
-        (long)g->vert[n], (long)g->neff);
+    scotchlb_say(msg, cap, "%s returned an error (%zu objects, %ld edge ends, %ld parts)", where, n,
+                 (long)g->vert[n], (long)g->neff);
     rc = SCOTCHLB_ESCOTCH;
   }
   if (have_strat) SCOTCH_stratExit(&strat);
@@ -482,28 +589,39 @@ static int check_args(size_t n, int wdim, const double *w, const size_t *adj_sta
 {
   if (wdim < 1 || nparts < 1 || (n > 0 && (w == NULL || part_out == NULL)) ||
       (adj_start && !adj && adj_start[n] > 0)) {
-    say(msg, cap, "invalid arguments (%zu objects, %d weights, %d parts)", n, wdim, nparts);
+    scotchlb_say(msg, cap, "invalid arguments (%zu objects, %d weights, %d parts)", n, wdim,
+                 nparts);
     return SCOTCHLB_EINVAL;
   }
   if (!(o->tolerance >= 1.0) || !(o->migration_cost >= 0.0) || !isfinite(o->migration_cost) ||
-      o->strategy < SCOTCHLB_STRAT_DEFAULT || o->strategy > SCOTCHLB_STRAT_BALANCE) {
-    say(msg, cap, "invalid options (tolerance %g, migration cost %g, strategy %d)", o->tolerance,
-        o->migration_cost, (int)o->strategy);
+      !(o->comm_cost >= 0.0) || !isfinite(o->comm_cost) || o->strategy < SCOTCHLB_STRAT_DEFAULT ||
+      o->strategy > SCOTCHLB_STRAT_BALANCE) {
+    scotchlb_say(msg, cap,
+                 "invalid options (tolerance %g, migration cost %g, comm cost %g, strategy %d)",
+                 o->tolerance, o->migration_cost, o->comm_cost, (int)o->strategy);
     return SCOTCHLB_EINVAL;
   }
   for (size_t i = 0; i < n * (size_t)wdim; i++)
     if (!isfinite(w[i]) || w[i] < 0.0) {
-      say(msg, cap, "object %zu has weight %g; weights must be finite and >= 0", i / wdim, w[i]);
+      scotchlb_say(msg, cap, "object %zu has weight %g; weights must be finite and >= 0", i / wdim,
+                   w[i]);
+      return SCOTCHLB_EINVAL;
+    }
+  for (size_t i = 0; o->move_cost && i < n; i++)
+    if (!isfinite(o->move_cost[i]) || o->move_cost[i] < 0.0) {
+      scotchlb_say(msg, cap, "object %zu has a migration cost of %g; it must be finite and >= 0", i,
+                   o->move_cost[i]);
       return SCOTCHLB_EINVAL;
     }
   for (size_t i = 0; tf && i < (size_t)nparts * wdim; i++)
     if (!isfinite(tf[i]) || tf[i] < 0.0) {
-      say(msg, cap, "part %zu has size %g; part sizes must be finite and >= 0", i / wdim, tf[i]);
+      scotchlb_say(msg, cap, "part %zu has size %g; part sizes must be finite and >= 0", i / wdim,
+                   tf[i]);
       return SCOTCHLB_EINVAL;
     }
   for (size_t i = 0; cur && i < n; i++)
     if (cur[i] >= nparts || cur[i] < -1) {
-      say(msg, cap, "object %zu is in part %d, outside [-1, %d)", i, cur[i], nparts);
+      scotchlb_say(msg, cap, "object %zu is in part %d, outside [-1, %d)", i, cur[i], nparts);
       return SCOTCHLB_EINVAL;
     }
   return SCOTCHLB_OK;
@@ -526,6 +644,48 @@ static int polish(size_t n, const double *load, const size_t *start, const size_
   if (rc >= 0) memcpy(part, out, n * sizeof *part);
   free(out);
   return rc == REFINE_ENOMEM ? SCOTCHLB_ENOMEM : SCOTCHLB_OK;
+}
+
+/* The largest part time (load + comm_cost x cut edge weight at the part,
+ * over its target share of the total load). */
+static double part_time(size_t n, const double *load, const size_t *start, const size_t *adj,
+                        const double *ew, int nparts, const double *target, double comm_cost,
+                        const int *part)
+{
+  double *t = calloc((size_t)nparts, sizeof *t), tot = 0.0, worst = 0.0;
+  if (!t) return HUGE_VAL;
+  for (size_t i = 0; i < n; i++) {
+    t[part[i]] += load[i];
+    tot += load[i];
+    for (size_t j = start[i]; j < start[i + 1]; j++)
+      if (part[adj[j]] != part[i]) t[part[i]] += comm_cost * ew[j];
+  }
+  for (int q = 0; q < nparts; q++) {
+    double r = target[q] > 0.0 ? t[q] / target[q] : (t[q] > 0.0 ? HUGE_VAL : 0.0);
+    if (r > worst) worst = r;
+  }
+  free(t);
+  return tot > 0.0 || worst > 0.0 ? worst : 0.0;
+}
+
+/* Scotch at one balance ratio, then the polish: the parts in part_out. */
+static int map_once(size_t n, const double *load, const size_t *start, const size_t *adj,
+                    const double *ew, int nparts, const double *target, sgraph *g,
+                    const scotchlb_options *opt, double ratio, int remap, int *part_out,
+                    scotchlb_stats *st, char *msg, size_t cap)
+{
+  scotchlb_options o = *opt;
+  int rc;
+  o.tolerance = 1.0 + ratio;
+  rc = run_scotch(n, g, &o, remap, msg, cap);
+  if (rc != SCOTCHLB_OK) return rc;
+  for (size_t i = 0; i < n; i++) part_out[i] = g->eff_to_part[g->out[i]];
+  st->polished = 0;
+  if (opt->polish && imbalance(n, load, nparts, target, part_out) > opt->tolerance) {
+    rc = polish(n, load, start, adj, ew, nparts, target, opt->tolerance, part_out);
+    st->polished = 1;
+  }
+  return rc;
 }
 
 /* Statistics of the input and whether REFINE may keep it. */
@@ -565,10 +725,10 @@ int scotchlb_partition(size_t n, int wdim, const double *w, const size_t *adj_st
   if (n == 0) return SCOTCHLB_OK;
   rc = scotchlb_symmetrise(n, adj_start, adj, ewgts, &start, &adj2, &ew, st);
   if (rc == SCOTCHLB_EINVAL)
-    say(msg, msg_cap,
-        "an edge names a neighbour >= %zu or has a "
-        "negative or non-finite weight",
-        n);
+    scotchlb_say(msg, msg_cap,
+                 "an edge names a neighbour >= %zu or has a "
+                 "negative or non-finite weight",
+                 n);
   load = malloc(n * sizeof *load);
   target = malloc((size_t)nparts * sizeof *target);
   if (rc == SCOTCHLB_OK && (!load || !target)) rc = SCOTCHLB_ENOMEM;
@@ -585,13 +745,38 @@ int scotchlb_partition(size_t n, int wdim, const double *w, const size_t *adj_st
     double mig = remap ? opt->migration_cost *
                              (opt->approach == SCOTCHLB_REFINE ? SCOTCHLB_REFINE_FACTOR : 1.0)
                        : 0.0;
-    rc = sgraph_build(n, load, start, adj2, ew, nparts, target, cur_part, mig, &g, msg, msg_cap);
-    if (rc == SCOTCHLB_OK) rc = run_scotch(n, &g, opt, remap, msg, msg_cap);
+    rc = sgraph_build(n, load, start, adj2, ew, nparts, target, cur_part, mig, opt->move_cost, &g,
+                      msg, msg_cap);
+    double ratio = opt->tolerance - 1.0;
+    if (rc == SCOTCHLB_OK)
+      rc = map_once(n, load, start, adj2, ew, nparts, target, &g, opt, ratio, remap, part_out, st,
+                    msg, msg_cap);
     if (rc != SCOTCHLB_OK) goto end;
-    for (size_t i = 0; i < n; i++) part_out[i] = g.eff_to_part[g.out[i]];
-    if (opt->polish && imbalance(n, load, nparts, target, part_out) > opt->tolerance) {
-      rc = polish(n, load, start, adj2, ew, nparts, target, opt->tolerance, part_out);
-      st->polished = 1;
+    st->balance_ratio = ratio;
+    if (opt->comm_cost > 0.0) {
+      /* Tighter balance costs cut; with communication priced in load units
+       * the best trade-off is measured rather than guessed: three tighter
+       * ratios, the smallest largest part time kept. */
+      int *cand = malloc(n * sizeof *cand);
+      scotchlb_stats cst = *st;
+      double best = part_time(n, load, start, adj2, ew, nparts, target, opt->comm_cost, part_out);
+      if (!cand) rc = SCOTCHLB_ENOMEM;
+      for (int k = 1;
+           rc == SCOTCHLB_OK && k <= 3 && !(opt->strategy_string && opt->strategy_string[0]); k++) {
+        double r = ratio / pow(4.0, k), t;
+        rc = map_once(n, load, start, adj2, ew, nparts, target, &g, opt, r, remap, cand, &cst, msg,
+                      msg_cap);
+        if (rc != SCOTCHLB_OK) break;
+        t = part_time(n, load, start, adj2, ew, nparts, target, opt->comm_cost, cand);
+        if (t < best) {
+          best = t;
+          memcpy(part_out, cand, n * sizeof *part_out);
+          st->polished = cst.polished;
+          st->balance_ratio = r;
+        }
+      }
+      free(cand);
+      st->part_time = best;
       if (rc != SCOTCHLB_OK) goto end;
     }
   }
@@ -600,7 +785,7 @@ int scotchlb_partition(size_t n, int wdim, const double *w, const size_t *adj_st
   for (size_t i = 0; complete && i < n; i++) st->moved += part_out[i] != cur_part[i];
   rc = st->imbalance_after > opt->tolerance * (1.0 + 1e-12) ? SCOTCHLB_WARN : SCOTCHLB_OK;
 end:
-  if (rc == SCOTCHLB_ENOMEM) say(msg, msg_cap, "out of memory for %zu objects", n);
+  if (rc == SCOTCHLB_ENOMEM) scotchlb_say(msg, msg_cap, "out of memory for %zu objects", n);
   sgraph_free(&g);
   free(start);
   free(adj2);

@@ -89,6 +89,18 @@ typedef struct scotchlb_options {
   /* 1: when Scotch leaves a part above the tolerance, a REFINE pass
    * (refine_core, communication-aware) moves objects off it. */
   int polish;
+  /* n relative costs of moving each object (for example its size in
+   * bytes; finite, >= 0), or NULL for the same cost everywhere.  Object i
+   * then costs migration_cost x move_cost[i] / mean(move_cost) to move, so
+   * that the mean cost is still migration_cost. */
+  const double *move_cost;
+  /* Cost of one unit of cut edge weight in units of object load (>= 0), or
+   * 0.  When positive, a part's time is (its load + comm_cost x the weight
+   * of its cut edges) / its target, and Scotch runs at balance ratios
+   * tolerance - 1 and three tighter ones (each a quarter of the last); the
+   * answer with the smallest largest time is kept (the first on a tie).
+   * Not with a raw strategy string. */
+  double comm_cost;
 } scotchlb_options;
 
 /* Statistics of one call. */
@@ -105,13 +117,16 @@ typedef struct scotchlb_stats {
   double imbalance_after;  /* largest load / target of the output */
   size_t moved;            /* objects whose part changed (0 without input) */
   int kept_input;          /* 1 when REFINE returned the input unchanged */
+  double balance_ratio;    /* Scotch's balance ratio of the answer kept */
+  double part_time;        /* with comm_cost > 0: the largest part time of
+                              the answer (see comm_cost), else 0 */
   int polished;            /* 1 when the REFINE polish pass ran */
 } scotchlb_stats;
 
 /*
  * scotchlb_default_options - REPARTITION, migration cost 1, tolerance 1.1
  * (Zoltan's IMBALANCE_TOL default), DEFAULT strategy, no strategy string,
- * seed 1, polish on.  Not collective.
+ * seed 1, polish on, equal move costs.  Not collective.
  */
 void scotchlb_default_options(scotchlb_options *o);
 
@@ -147,6 +162,28 @@ int scotchlb_partition(size_t n, int wdim, const double *w, const size_t *adj_st
  */
 int scotchlb_symmetrise(size_t n, const size_t *adj_start, const size_t *adj, const double *ewgts,
                         size_t **out_start, size_t **out_adj, double **out_w, scotchlb_stats *st);
+
+/* One listing of an edge: the row (object) it was listed in, its other
+ * end, and the weight it was listed with. */
+typedef struct scotchlb_listing {
+  size_t row, col;
+  double w;
+} scotchlb_listing;
+
+/*
+ * scotchlb_symmetrise_rows - scotchlb_symmetrise for the rows of the
+ * objects first..first+n-1 of a larger graph, from listings of which each
+ * has its row or its column in that range (the distributed path: a rank's
+ * own listings plus those of its edges' far ends).  Every listing of an
+ * edge must be present, so that the two holders of an edge compute the same
+ * weight: repeated entries are summed in weight order for that reason.
+ * Not collective.  Output as scotchlb_symmetrise (columns are global
+ * numbers).  Returns SCOTCHLB_OK, SCOTCHLB_EINVAL (a negative or
+ * non-finite weight) or SCOTCHLB_ENOMEM.
+ */
+int scotchlb_symmetrise_rows(size_t first, size_t n, const scotchlb_listing *l, size_t m,
+                             size_t **out_start, size_t **out_adj, double **out_w,
+                             scotchlb_stats *st);
 
 /*
  * scotchlb_strategy_ok - 1 when Scotch accepts s as a mapping strategy

@@ -9,7 +9,11 @@
 #include <string.h>
 
 #include "scotch_core.h"
+#include "zp_context.h"
 #include "zp_method.h"
+#ifdef ZP_HAVE_PTSCOTCH
+#include "scotch_parallel.h"
+#endif
 
 static const char *const strategy_words[] = {"DEFAULT", "QUALITY", "SPEED", "BALANCE", NULL};
 static const char *const none_word[] = {"NONE", NULL};
@@ -28,7 +32,20 @@ static const zp_param_def scotch_params[] = {
      "seed of Scotch's private random generator (same seed, same graph: same parts)"},
     {"SCOTCHLB_POLISH", ZP_PARAM_INT, "1", 0.0, 1.0, 0, NULL,
      "1: when Scotch leaves a part above IMBALANCE_TOL, a communication-aware REFINE pass "
-     "moves objects off it"},
+     "moves objects off it (gathered path only)"},
+    {"SCOTCHLB_MIGRATION_SIZES", ZP_PARAM_INT, "1", 0.0, 1.0, 0, NULL,
+     "1: when every rank registered ZOLTAN_OBJ_SIZE_MULTI_FN or ZOLTAN_OBJ_SIZE_FN, an "
+     "object's migration cost is SCOTCHLB_MIGRATION_COST x its size / the mean size; 0: every "
+     "object costs the same"},
+    {"SCOTCHLB_COMM_COST", ZP_PARAM_DOUBLE, "0", 0.0, 0.0, ZP_PARAM_NO_MAX, NULL,
+     "cost of one unit of edge weight in units of object weight (e.g. 1 when both are "
+     "microseconds); > 0: a part's time is its load plus this times its cut edges' weight, and "
+     "the gathered path tries Scotch's balance ratio at IMBALANCE_TOL - 1 and three tighter ones "
+     "and keeps the answer whose slowest part is fastest; 0 = one run"},
+    {"SCOTCHLB_PARALLEL_MIN", ZP_PARAM_INT, "1000000", 0.0, 2147483647.0, 0, NULL,
+     "with PT-Scotch in the build, LB_APPROACH=PARTITION on more than one rank runs PT-Scotch "
+     "on the distributed graph from this many objects (over all ranks) on, instead of "
+     "gathering it on one rank; 0 = always gather"},
 };
 
 /* Per-Zoltan_Struct state: calls made (an unset LB_APPROACH means
@@ -63,31 +80,37 @@ static const char *approach_name(scotchlb_approach a)
 
 /* The core's options from LB_APPROACH, IMBALANCE_TOL and the parameters.
  * *strategy receives the lower-cased strategy string (free with free()). */
-static int read_options(const zp_problem *pb, const scotch_state *s, scotchlb_options *o,
-                        char **strategy)
+/* The approach of this call: LB_APPROACH, or PARTITION on the first call
+ * and REPARTITION afterwards when the application never set it. */
+static scotchlb_approach approach_of(const char *lb_approach, const scotch_state *s)
+{
+  if (lb_approach == NULL) return s->calls == 0 ? SCOTCHLB_PARTITION : SCOTCHLB_REPARTITION;
+  if (strcmp(lb_approach, "PARTITION") == 0) return SCOTCHLB_PARTITION;
+  if (strcmp(lb_approach, "REFINE") == 0) return SCOTCHLB_REFINE;
+  return SCOTCHLB_REPARTITION;
+}
+
+/* The core's options from LB_APPROACH, the wdim tolerances IMBALANCE_TOL
+ * and the parameters.  *strategy receives the lower-cased strategy string
+ * (free with free()). */
+static int read_options(const zp_params *params, const char *lb_approach, const double *tol,
+                        int wdim, const scotch_state *s, scotchlb_options *o, char **strategy)
 {
   const char *word = NULL, *raw = NULL;
   int seed = 1;
   scotchlb_default_options(o);
   *strategy = NULL;
-  if (pb->lb_approach == NULL)
-    o->approach = s->calls == 0 ? SCOTCHLB_PARTITION : SCOTCHLB_REPARTITION;
-  else if (strcmp(pb->lb_approach, "PARTITION") == 0)
-    o->approach = SCOTCHLB_PARTITION;
-  else if (strcmp(pb->lb_approach, "REFINE") == 0)
-    o->approach = SCOTCHLB_REFINE;
-  else
-    o->approach = SCOTCHLB_REPARTITION;
+  o->approach = approach_of(lb_approach, s);
   /* One tolerance for the combined load: the strictest IMBALANCE_TOL. */
-  for (int d = 0; pb->imbalance_tol && d < pb->wgt_dim; d++)
-    if (d == 0 || pb->imbalance_tol[d] < o->tolerance) o->tolerance = pb->imbalance_tol[d];
+  for (int d = 0; tol && d < wdim; d++)
+    if (d == 0 || tol[d] < o->tolerance) o->tolerance = tol[d];
   if (o->tolerance < 1.0) o->tolerance = 1.0;
-  if (zp_param_double(pb->params, "SCOTCHLB_MIGRATION_COST", &o->migration_cost, NULL) !=
-          ZOLTAN_OK ||
-      zp_param_string(pb->params, "SCOTCHLB_STRATEGY", &word) != ZOLTAN_OK ||
-      zp_param_string(pb->params, "SCOTCHLB_STRATEGY_STRING", &raw) != ZOLTAN_OK ||
-      zp_param_int(pb->params, "SCOTCHLB_SEED", &seed, NULL) != ZOLTAN_OK ||
-      zp_param_int(pb->params, "SCOTCHLB_POLISH", &o->polish, NULL) != ZOLTAN_OK)
+  if (zp_param_double(params, "SCOTCHLB_MIGRATION_COST", &o->migration_cost, NULL) != ZOLTAN_OK ||
+      zp_param_string(params, "SCOTCHLB_STRATEGY", &word) != ZOLTAN_OK ||
+      zp_param_string(params, "SCOTCHLB_STRATEGY_STRING", &raw) != ZOLTAN_OK ||
+      zp_param_int(params, "SCOTCHLB_SEED", &seed, NULL) != ZOLTAN_OK ||
+      zp_param_int(params, "SCOTCHLB_POLISH", &o->polish, NULL) != ZOLTAN_OK ||
+      zp_param_double(params, "SCOTCHLB_COMM_COST", &o->comm_cost, NULL) != ZOLTAN_OK)
     return ZOLTAN_FATAL;
   o->seed = seed;
   for (int k = 0; strategy_words[k]; k++)
@@ -122,8 +145,8 @@ static int edge_weights(const zp_problem *pb, const double **ew, double **owned)
 }
 
 /* Messages after a call: the repairs (once per struct), the result. */
-static void report(const zp_problem *pb, scotch_state *s, const scotchlb_options *o,
-                   const scotchlb_stats *st, int rc)
+static void report(int debug_level, size_t num_obj, int num_parts, const char *path,
+                   scotch_state *s, const scotchlb_options *o, const scotchlb_stats *st, int rc)
 {
   /* Edges listed on one side only, or with two different weights, are
    * inconsistent callbacks worth a warning; self-loops and repeated entries
@@ -131,7 +154,7 @@ static void report(const zp_problem *pb, scotch_state *s, const scotchlb_options
    * request. */
   int inconsistent = st->one_sided || st->asymmetric;
   int repaired = inconsistent || st->self_loops || st->duplicates;
-  if (!s->warned_repairs && repaired && (inconsistent || pb->debug_level >= 1)) {
+  if (!s->warned_repairs && repaired && (inconsistent || debug_level >= 1)) {
     zp_warn("SCOTCHLB",
             "the graph was repaired before partitioning: %zu self-loops dropped, %zu duplicate "
             "entries summed, %zu edges listed on one side only mirrored, %zu edges whose two "
@@ -144,12 +167,12 @@ static void report(const zp_problem *pb, scotch_state *s, const scotchlb_options
             "the largest relative load is %.4f, above IMBALANCE_TOL %g (objects too "
             "heavy or too few to balance further)",
             st->imbalance_after, o->tolerance);
-  if (pb->debug_level >= 1) {
-    printf("ZOLTAN SCOTCHLB: %s, %zu objects, %zu edges, %d parts: moved %zu, cut %g -> %g, "
-           "max relative load %.4f -> %.4f%s%s\n",
-           approach_name(o->approach), pb->num_obj, st->edges, pb->num_parts, st->moved,
+  if (debug_level >= 1) {
+    printf("ZOLTAN SCOTCHLB: %s (%s), %zu objects, %zu edges, %d parts: moved %zu, cut %g -> %g, "
+           "max relative load %.4f -> %.4f, balance ratio %g%s%s\n",
+           approach_name(o->approach), path, num_obj, st->edges, num_parts, st->moved,
            st->cut_before, st->cut_after, st->imbalance_before, st->imbalance_after,
-           st->kept_input ? " (input kept: within tolerance)" : "",
+           st->balance_ratio, st->kept_input ? " (input kept: within tolerance)" : "",
            st->polished ? " (REFINE polish)" : "");
     fflush(stdout);
   }
@@ -163,7 +186,27 @@ static int scotch_partition(const zp_problem *pb, void *state, int *new_part)
   char *strategy = NULL, msg[512] = "";
   double *owned = NULL;
   const double *ew = NULL;
-  int ierr = read_options(pb, s, &o, &strategy), rc;
+  int ierr = read_options(pb->params, pb->lb_approach, pb->imbalance_tol, pb->wgt_dim, s, &o,
+                          &strategy),
+      rc, sizes = 0, pmin = 0;
+  if (ierr == ZOLTAN_OK &&
+      (zp_param_int(pb->params, "SCOTCHLB_MIGRATION_SIZES", &sizes, NULL) != ZOLTAN_OK ||
+       zp_param_int(pb->params, "SCOTCHLB_PARALLEL_MIN", &pmin, NULL) != ZOLTAN_OK))
+    ierr = ZOLTAN_FATAL;
+  if (sizes) o.move_cost = pb->obj_sizes;
+  /* Say why a large graph was gathered after all. */
+  if (ierr == ZOLTAN_OK && pb->debug_level >= 1 && pmin > 0 && pb->num_procs > 1 &&
+      pb->num_obj >= (size_t)pmin)
+    printf("ZOLTAN SCOTCHLB: %zu objects gathered on one rank: %s\n", pb->num_obj,
+#ifdef ZP_HAVE_PTSCOTCH
+           o.approach != SCOTCHLB_PARTITION
+               ? "PT-Scotch 7.0 has no distributed remapping, so REPARTITION and REFINE gather"
+           : o.strategy_string ? "a raw SCOTCHLB_STRATEGY_STRING is a serial strategy"
+                               : "the graph comes from the hypergraph callbacks"
+#else
+           "this build has no PT-Scotch for its MPI"
+#endif
+    );
   if (ierr == ZOLTAN_OK) ierr = edge_weights(pb, &ew, &owned);
   if (ierr == ZOLTAN_MEMERR) zp_error("SCOTCHLB", "out of memory for %zu objects", pb->num_obj);
   if (ierr != ZOLTAN_OK) goto end;
@@ -176,12 +219,68 @@ static int scotch_partition(const zp_problem *pb, void *state, int *new_part)
     goto end;
   }
   s->calls++;
-  report(pb, s, &o, &st, rc);
+  report(pb->debug_level, pb->num_obj, pb->num_parts, "gathered", s, &o, &st, rc);
   ierr = rc == SCOTCHLB_WARN ? ZOLTAN_WARN : ZOLTAN_OK;
 end:
   free(strategy);
   free(owned);
   return ierr;
+}
+
+/* The PT-Scotch path: when it is built, the graph is large enough, there
+ * is more than one rank, the call maps from scratch (PT-Scotch 7.0 cannot
+ * remap in parallel) and no raw serial strategy string was given. */
+#ifdef ZP_HAVE_PTSCOTCH
+static int scotch_use_parallel(const zp_params *params, double num_global_obj, int num_procs,
+                               const char *lb_approach, const void *state)
+{
+  const char *raw = NULL;
+  int pmin = 0;
+  if (zp_param_int(params, "SCOTCHLB_PARALLEL_MIN", &pmin, NULL) != ZOLTAN_OK ||
+      zp_param_string(params, "SCOTCHLB_STRATEGY_STRING", &raw) != ZOLTAN_OK)
+    return 0;
+  return num_procs > 1 && pmin > 0 && num_global_obj >= (double)pmin &&
+         approach_of(lb_approach, state) == SCOTCHLB_PARTITION &&
+         (raw == NULL || strcmp(raw, none_word[0]) == 0);
+}
+#endif
+
+#ifdef ZP_HAVE_PTSCOTCH
+static int scotch_partition_parallel(zp_context *ctx, void *state, int *new_part)
+{
+  scotch_state *s = state;
+  scotchlb_options o;
+  scotchlb_stats st;
+  char *strategy = NULL, msg[512] = "";
+  int ierr, rc, rank = 0, n = zp_ctx_num_local(ctx);
+  double nglob = 0.0, mine = n;
+  MPI_Comm_rank(zp_ctx_comm(ctx), &rank);
+  MPI_Allreduce(&mine, &nglob, 1, MPI_DOUBLE, MPI_SUM, zp_ctx_comm(ctx));
+  ierr = read_options(zp_ctx_params(ctx), zp_ctx_lb_approach(ctx), zp_ctx_imbalance_tol(ctx),
+                      zp_ctx_wgt_dim(ctx), s, &o, &strategy);
+  free(strategy);
+  if (ierr != ZOLTAN_OK) return ierr;
+  rc = scotchlb_partition_parallel(ctx, &o, new_part, &st, msg, sizeof msg);
+  if (rc < 0) {
+    if (rank == 0) zp_error("SCOTCHLB", "%s", msg);
+    return rc == SCOTCHLB_ENOMEM ? ZOLTAN_MEMERR : ZOLTAN_FATAL;
+  }
+  s->calls++;
+  if (rank == 0)
+    report(zp_ctx_debug_level(ctx), (size_t)nglob, zp_ctx_num_parts(ctx), "PT-Scotch", s, &o, &st,
+           rc);
+  return rc == SCOTCHLB_WARN ? ZOLTAN_WARN : ZOLTAN_OK;
+}
+#endif
+
+/* The graph always; object sizes when they may weigh the migration. */
+static unsigned scotch_needs(const zp_params *params)
+{
+  int sizes = 1;
+  unsigned needs = ZP_NEEDS_GRAPH | ZP_STRICT_GRAPH | ZP_GRAPH_FROM_HYPERGRAPH;
+  if (zp_param_int(params, "SCOTCHLB_MIGRATION_SIZES", &sizes, NULL) == ZOLTAN_OK && sizes)
+    needs |= ZP_WANTS_SIZES;
+  return needs;
 }
 
 static const zp_method scotch_method = {
@@ -195,6 +294,11 @@ static const zp_method scotch_method = {
     .create = state_create,
     .destroy = state_destroy,
     .copy = state_copy,
-    .partition_serial = scotch_partition};
+    .partition_serial = scotch_partition,
+#ifdef ZP_HAVE_PTSCOTCH
+    .partition_parallel = scotch_partition_parallel,
+    .use_parallel = scotch_use_parallel,
+#endif
+    .needs_for = scotch_needs};
 
 int scotchlb_register(void) { return zp_register_method(&scotch_method); }

@@ -20,9 +20,9 @@ void zp_ctx_free(zp_context *c)
 {
   zp_loaddb_release(c);
   zp_loaddb_edges_release(c);
-  void *arrays[] = {c->tol, c->pdist, c->part_sizes, c->gids,     c->lids,
-                    c->w,   c->parts, c->in_parts,   c->coords,   c->nedges,
-                    c->nbr, c->ewgts, c->nbr_procs,  c->hg_pairs, c->mem_limit};
+  void *arrays[] = {c->tol,       c->pdist,    c->part_sizes, c->gids,   c->lids, c->w,
+                    c->parts,     c->in_parts, c->coords,     c->nedges, c->nbr,  c->ewgts,
+                    c->nbr_procs, c->hg_pairs, c->mem_limit,  c->sizes};
   size_t i;
   for (i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
 }
@@ -128,6 +128,18 @@ int zp_ctx_local_graph(const zp_context *c, const int **nedges, const int **nbr_
   *nbr_procs = c->nbr_procs;
   *ewgts = c->edge_wgt_dim > 0 ? c->ewgts : NULL;
   *ewgt_dim = c->edge_wgt_dim;
+  return 1;
+}
+int zp_ctx_local_nbr_gids(const zp_context *c, const ZOLTAN_ID_TYPE **nbr)
+{
+  if (!c->has_graph || c->nedges == NULL) return 0;
+  *nbr = c->nbr;
+  return 1;
+}
+int zp_ctx_local_sizes(const zp_context *c, const double **sizes)
+{
+  if (c->sizes == NULL) return 0;
+  *sizes = c->sizes;
   return 1;
 }
 const zp_params *zp_ctx_params(const zp_context *c) { return c->r->params; }

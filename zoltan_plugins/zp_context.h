@@ -77,6 +77,38 @@ ZP_API int zp_ctx_local_graph(const zp_context *ctx, const int **nedges, const i
                               const double **ewgts, int *ewgt_dim);
 
 /*
+ * zp_ctx_local_nbr_gids - the global ID of each edge's other end
+ * (zp_ctx_num_gid_entries entries per edge, in the order of
+ * zp_ctx_local_graph), when zp_ctx_local_graph returns 1.  Local.
+ * Returns 1 and sets *nbr, or 0 and leaves it unchanged.
+ */
+ZP_API int zp_ctx_local_nbr_gids(const zp_context *ctx, const ZOLTAN_ID_TYPE **nbr);
+
+/*
+ * zp_ctx_global_index - a global numbering of the objects and of every
+ * edge's far end, for a distributed method that hands the graph to a
+ * parallel partitioner.  Collective.  Objects are numbered rank by rank in
+ * local order: local object i of this rank gets *first + i.  nbr_index (one
+ * entry per edge of zp_ctx_local_graph) receives the number of each edge's
+ * far end, asked of the rank that the callbacks named for it; only ranks
+ * that share edges exchange IDs.
+ * Returns ZOLTAN_OK, ZOLTAN_MEMERR, or ZOLTAN_FATAL when there is no graph
+ * or some edge names a rank out of range or an object that its rank does
+ * not have (the message names both global IDs and the rank); the same code
+ * on every rank.
+ */
+ZP_API int zp_ctx_global_index(zp_context *ctx, long long *first, long long *nbr_index);
+
+/*
+ * zp_ctx_local_sizes - the size in bytes of each local object, when the
+ * method's needs include ZP_WANTS_SIZES and every rank registered
+ * ZOLTAN_OBJ_SIZE_MULTI_FN or ZOLTAN_OBJ_SIZE_FN.  Local.
+ * Returns 1 and sets *sizes (zp_ctx_num_local values, finite, >= 0), or 0
+ * and leaves it unchanged.
+ */
+ZP_API int zp_ctx_local_sizes(const zp_context *ctx, const double **sizes);
+
+/*
  * zp_ctx_local_coords - the coordinates of the local objects, when the
  * method's needs (ZP_NEEDS_GEOM or ZP_WANTS_GEOM) asked for them and the
  * application gives a dimension > 0 (the same on every rank).  Local.
@@ -90,7 +122,8 @@ ZP_API int zp_ctx_local_coords(const zp_context *ctx, int *dim, const double **c
  * other part sizes, and return the new part of each local object.
  * Collective.  method is a native Zoltan method (RCB, HSFC, RIB, PHG, GRAPH,
  * BLOCK, ...) or a registered centralised method (GREEDY, ...), not the
- * calling method.  part_sizes has zp_ctx_num_parts * zp_ctx_wgt_dim entries
+ * calling method, unless that method has both partition functions (its
+ * centralised one then runs: a distributed path can fall back on it).  part_sizes has zp_ctx_num_parts * zp_ctx_wgt_dim entries
  * (columns summing to 1).  A native method runs on the application's own
  * Zoltan_Struct with AUTO_MIGRATE off; LB_METHOD, AUTO_MIGRATE, RETURN_LISTS
  * and the part sizes the application set are restored afterwards.  Before

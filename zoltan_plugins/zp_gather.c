@@ -240,6 +240,55 @@ static int zp_ask_geometry(zp_context *c, const char *who)
   return c->n > 0 ? zp_call_geometry(c, who) : ZOLTAN_OK;
 }
 
+/* ---- object sizes -------------------------------------------------------- */
+
+/* The sizes, or none when some rank registered no size callback (then
+ * sizes_missing is set).  Local result; every rank reaches the reduction. */
+static int zp_ask_sizes(zp_context *c, const char *who)
+{
+  ZOLTAN_VOID_FN *multi = NULL, *single = NULL;
+  void *mdata = NULL, *sdata = NULL;
+  int ierr = ZOLTAN_OK, local, global, i, *isz = NULL;
+  Zoltan_Get_Fn(c->r->zz, ZOLTAN_OBJ_SIZE_MULTI_FN_TYPE, &multi, &mdata);
+  Zoltan_Get_Fn(c->r->zz, ZOLTAN_OBJ_SIZE_FN_TYPE, &single, &sdata);
+  local = multi == NULL && single == NULL;
+  MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MAX, c->r->comm);
+  c->sizes_missing = global;
+  if (global) return ZOLTAN_OK;
+  c->sizes = malloc(((size_t)c->n + 1) * sizeof *c->sizes);
+  isz = malloc(((size_t)c->n + 1) * sizeof *isz);
+  if (c->sizes == NULL || isz == NULL) {
+    free(isz);
+    return ZOLTAN_MEMERR;
+  }
+  if (multi != NULL && c->n > 0) {
+    ((ZOLTAN_OBJ_SIZE_MULTI_FN *)multi)(mdata, c->ngid, c->nlid, c->n, c->gids, c->lids, isz,
+                                        &ierr);
+  } else {
+    for (i = 0; i < c->n && zp_cb_ok(ierr); i++)
+      isz[i] = ((ZOLTAN_OBJ_SIZE_FN *)single)(sdata, c->ngid, c->nlid, zp_gid(c, i), zp_lid(c, i),
+                                              &ierr);
+  }
+  if (!zp_cb_ok(ierr)) {
+    zp_error(c->yo, "%s: %s returned error code %d", who,
+             multi ? "ZOLTAN_OBJ_SIZE_MULTI_FN" : "ZOLTAN_OBJ_SIZE_FN", ierr);
+    free(isz);
+    return ZOLTAN_FATAL;
+  }
+  for (i = 0; i < c->n; i++) {
+    if (isz[i] < 0) {
+      char g[ZP_GID_TEXT];
+      zp_format_gid(zp_gid(c, i), c->ngid, g, sizeof g);
+      zp_error(c->yo, "%s: object %s has size %d; object sizes must be >= 0", who, g, isz[i]);
+      free(isz);
+      return ZOLTAN_FATAL;
+    }
+    c->sizes[i] = (double)isz[i];
+  }
+  free(isz);
+  return ZOLTAN_OK;
+}
+
 /* ---- graph edges --------------------------------------------------------- */
 
 /* The application's edge callbacks, the MULTI forms preferred. */
@@ -415,6 +464,10 @@ int zp_gather_inputs(zp_context *c, unsigned flags, const char *who)
                who);
       ierr = ZOLTAN_FATAL;
     }
+  }
+  if (ierr >= 0 && (flags & ZP_WANTS_SIZES)) {
+    static const int never_missing = 0;
+    ierr = zp_ask_once(c, zp_ask_sizes, &c->sizes_asked, &never_missing, 0, who, "");
   }
   /* EDGE_WEIGHT_SOURCE: the measured weights replace the callback ones once
    * the graph is read, whoever asked for it first (every rank knows

@@ -102,6 +102,11 @@ typedef struct zp_problem {
   const char *lb_approach;     /* LB_APPROACH as the application set it,
                                    upper case ("PARTITION", "REPARTITION",
                                    "REFINE"), or NULL when it never set it */
+  const double *obj_sizes;     /* num_obj object sizes in bytes, from the
+                                   application's ZOLTAN_OBJ_SIZE_MULTI_FN or
+                                   ZOLTAN_OBJ_SIZE_FN, when the method's needs
+                                   include ZP_WANTS_SIZES and every rank
+                                   registered one; else NULL */
 } zp_problem;
 
 /* Per-call context of a distributed strategy (opaque; see zp_context.h). */
@@ -139,6 +144,12 @@ typedef struct zp_context zp_context;
  * weighs 1. */
 #define ZP_GRAPH_FROM_HYPERGRAPH 0x80u
 #define ZP_HG_CLIQUE_MAX         32
+/* Read the size of every object (ZOLTAN_OBJ_SIZE_MULTI_FN, else
+ * ZOLTAN_OBJ_SIZE_FN: the bytes Zoltan_Migrate would pack for it) when every
+ * rank registered one of them; a method sees them as zp_problem.obj_sizes
+ * or through zp_ctx_local_sizes (for example to weigh what moving an object
+ * costs).  A negative size is an error naming it. */
+#define ZP_WANTS_SIZES 0x100u
 
 /*
  * ZP_METHOD_ABI - the version of the method interface this header describes:
@@ -150,10 +161,12 @@ typedef struct zp_context zp_context;
  * version of this header is refused by zp_register_method with a message
  * instead of being misread (hwloc's components carry HWLOC_COMPONENT_ABI for
  * the same reason).  Version 2 added zp_problem.lb_approach and
- * zp_ctx_lb_approach.  abi and name stay the first two fields in every
+ * zp_ctx_lb_approach; version 3 added zp_problem.obj_sizes,
+ * zp_method.use_parallel (a method may then set both partition functions),
+ * ZP_WANTS_SIZES, zp_ctx_local_nbr_gids and zp_ctx_local_sizes.  abi and name stay the first two fields in every
  * version, so that the refusal can always name the method.
  */
-#define ZP_METHOD_ABI 2u
+#define ZP_METHOD_ABI 3u
 
 /* A load-balancing method.  Register it with zp_register_method.  Write it
  * with designated initialisers (.name = "MYLB", ...): fields left out are
@@ -187,6 +200,18 @@ typedef struct zp_method {
    * graph only when a communication-aware option is on).  Called on every
    * rank with the same parameters; must not fail. */
   unsigned (*needs_for)(const zp_params *params);
+  /* Optional, and required when both partition_serial and
+   * partition_parallel are set: 1 to run partition_parallel for this call,
+   * 0 to gather on one rank and run partition_serial.  Called on every rank
+   * with the same arguments (the parameters, the number of objects over all
+   * ranks, the number of ranks, LB_APPROACH as in zp_problem, and the
+   * method's state, already created); the layer still agrees on the answer,
+   * so that every rank takes the same path.  Must not fail.  A base run
+   * (zp_ctx_run_base) always takes partition_serial, and so does a call
+   * whose graph comes from the hypergraph callbacks
+   * (ZP_GRAPH_FROM_HYPERGRAPH: that graph exists only on the root). */
+  int (*use_parallel)(const zp_params *params, double num_global_obj, int num_procs,
+                      const char *lb_approach, const void *state);
 } zp_method;
 
 /*

@@ -285,7 +285,9 @@ int zp_ctx_run_base(zp_context *c, const char *method, const double *part_sizes,
   snprintf(who, sizeof who, "%s: base method %s", c->r->method->name, clean);
   m = zp_find_method(clean);
   if (m == NULL) return zp_run_native(c, clean, part_sizes, new_part, who);
-  if (m == c->r->method || m->partition_serial == NULL) {
+  /* A method may run itself as a base only when it has both functions: the
+   * base run takes the centralised one, so there is no recursion. */
+  if ((m == c->r->method && m->partition_parallel == NULL) || m->partition_serial == NULL) {
     zp_error(c->yo,
              "base method %s must be a native method or a centralised plugin method other than %s",
              clean, c->r->method->name);

@@ -50,6 +50,32 @@ static int zp_prepare(zp_context *c, zp_lb_args *a, int *warn)
   return ierr;
 }
 
+/* For a method with both partition functions: whether this call runs the
+ * distributed one.  Every rank asks use_parallel with the same figures, and
+ * the answers are agreed all the same (a method that broke the rule would
+ * otherwise split the ranks between a gather and a distributed run).
+ * Collective when the method has both functions. */
+static int zp_choose_parallel(zp_context *c)
+{
+  const zp_method *m = c->r->method;
+  double mine = (double)c->n, all = 0.0;
+  int want, any, every;
+  if (m->partition_parallel == NULL) return 0;
+  if (m->partition_serial == NULL) return 1;
+  /* A hypergraph read as a graph (ZP_GRAPH_FROM_HYPERGRAPH) exists only as
+   * the root's clique model: a distributed run would see no edges. */
+  if (c->hg_as_graph) return 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_SUM, c->r->comm);
+  want = m->use_parallel(c->r->params, all, c->r->size,
+                         zp_record_native_get(c->r, "LB_APPROACH", -1), c->r->state) != 0;
+  MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, c->r->comm);
+  MPI_Allreduce(&want, &every, 1, MPI_INT, MPI_MIN, c->r->comm);
+  if (any != every && c->r->rank == ZP_ROOT)
+    zp_error(c->yo, "method %s: use_parallel answered differently on different ranks; gathering",
+             m->name);
+  return every;
+}
+
 /* The method itself: centralised on one rank, or distributed on all, with
  * its answer checked.  *new_part receives the new part of each local
  * object.  Collective. */
@@ -60,7 +86,7 @@ static int zp_run_method(zp_context *c, int **new_part, int *warn)
   *new_part = malloc(((size_t)c->n + 1) * sizeof **new_part);
   ierr = zp_agree_step(c, *new_part != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR, warn);
   if (ierr < 0) return ierr;
-  if (m->partition_serial != NULL) {
+  if (m->partition_serial != NULL && !zp_choose_parallel(c)) {
     /* zp_run_serial already agreed on its outcome (it checks the parts on
      * the root); keep its warning. */
     ierr = (c->needs & ZP_GATHER_CANDIDATES) ? zp_run_serial_candidates(c, *new_part)

@@ -114,6 +114,11 @@ struct zp_context {
   ZOLTAN_ID_TYPE *hg_pairs; /* hg_npairs pairs, 2 * ngid IDs each */
   int hg_npairs;            /* pairs this rank's callbacks listed */
 
+  /* Object sizes (ZP_WANTS_SIZES), asked of the callbacks once per call. */
+  int sizes_asked;   /* 1 once the size callbacks were asked */
+  int sizes_missing; /* 1 when some rank has no size callback */
+  double *sizes;     /* n sizes in bytes, or NULL */
+
   /* The load database's callbacks in front of the application's for the
    * length of the call (zp_loaddb.c), or NULL. */
   struct zp_ldb_wrap *ldb;

@@ -414,8 +414,14 @@ static int zp_check_description(const zp_method *m)
     zp_error(yo, "method name %s is a native Zoltan method", m->name);
     return ZOLTAN_FATAL;
   }
-  if ((m->partition_serial == NULL) == (m->partition_parallel == NULL)) {
-    zp_error(yo, "method %s must set exactly one of partition_serial and partition_parallel",
+  if (m->partition_serial == NULL && m->partition_parallel == NULL) {
+    zp_error(yo, "method %s must set partition_serial, partition_parallel or both", m->name);
+    return ZOLTAN_FATAL;
+  }
+  if ((m->partition_serial != NULL && m->partition_parallel != NULL) != (m->use_parallel != NULL)) {
+    zp_error(yo,
+             "method %s must set use_parallel exactly when it sets both partition_serial and "
+             "partition_parallel",
              m->name);
     return ZOLTAN_FATAL;
   }

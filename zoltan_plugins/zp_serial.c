@@ -73,6 +73,7 @@ typedef struct zp_serial {
   int with_graph;    /* 1 when edge records travel */
   int with_hg;       /* 1 when (net, pin) pairs travel in the edge records'
                         place: the hypergraph read as a graph */
+  int with_sizes;    /* 1 when object sizes travel (ZP_WANTS_SIZES) */
   int edge_dim;      /* weights per edge record (>= 1; 1.0 without EDGE_WEIGHT_DIM) */
   size_t id_bytes;   /* bytes of one global ID */
   size_t obj_bytes;  /* object record: GID, weights, part, edge count, coordinates */
@@ -113,6 +114,7 @@ typedef struct zp_serial {
   int *sorted_parts;           /* current part */
   int *sorted_procs;           /* owning rank */
   double *sorted_coords;       /* geom_dim coordinates per object, or NULL */
+  double *sorted_sizes;        /* object sizes, or NULL */
   size_t *adj_start;           /* num_obj + 1 offsets into adj, or NULL */
   size_t *adj;                 /* neighbour positions in GID order */
   double *sorted_edge_w;       /* edge_dim weights per entry of adj */
@@ -127,10 +129,11 @@ static void zp_serial_layout(const zp_context *c, zp_serial *s)
   s->geom_dim = (c->needs & (ZP_NEEDS_GEOM | ZP_WANTS_GEOM)) ? c->gdim : 0;
   s->with_hg = (c->needs & (ZP_NEEDS_GRAPH | ZP_WANTS_GRAPH)) && c->hg_as_graph;
   s->with_graph = (c->needs & (ZP_NEEDS_GRAPH | ZP_WANTS_GRAPH)) && c->has_graph && !s->with_hg;
+  s->with_sizes = (c->needs & ZP_WANTS_SIZES) && c->sizes != NULL;
   s->edge_dim = c->edge_wgt_dim > 0 ? c->edge_wgt_dim : 1;
   s->id_bytes = (size_t)c->ngid * sizeof(ZOLTAN_ID_TYPE);
   s->obj_bytes = s->id_bytes + (size_t)c->wdim * sizeof(double) + 2 * sizeof(int) +
-                 (size_t)s->geom_dim * sizeof(double);
+                 (size_t)(s->geom_dim + s->with_sizes) * sizeof(double);
   s->edge_bytes = s->with_hg ? 2 * s->id_bytes : s->id_bytes + (size_t)s->edge_dim * sizeof(double);
 }
 
@@ -142,7 +145,7 @@ static void zp_serial_free(zp_serial *s)
       s->reply_displ, s->replies,     s->obj_in,        s->edge_in,      s->gids,
       s->procs,       s->edge_first,  s->nbr,           s->edge_w,       s->order,
       s->sorted_gids, s->sorted_wgts, s->sorted_parts,  s->sorted_procs, s->sorted_coords,
-      s->adj_start,   s->adj,         s->sorted_edge_w, s->new_part};
+      s->adj_start,   s->adj,         s->sorted_edge_w, s->new_part,     s->sorted_sizes};
   size_t i;
   for (i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]);
 }
@@ -164,6 +167,11 @@ static size_t zp_off_nedges(const zp_context *c, const zp_serial *s)
 static size_t zp_off_coords(const zp_context *c, const zp_serial *s)
 {
   return zp_off_nedges(c, s) + sizeof(int);
+}
+
+static size_t zp_off_size(const zp_context *c, const zp_serial *s)
+{
+  return zp_off_coords(c, s) + (size_t)s->geom_dim * sizeof(double);
 }
 
 /* Object record o of the gathered ones. */
@@ -198,6 +206,7 @@ static int zp_serial_pack(const zp_context *c, zp_serial *s)
     if (s->geom_dim > 0)
       memcpy(obj + zp_off_coords(c, s), c->coords + (size_t)i * s->geom_dim,
              (size_t)s->geom_dim * sizeof(double));
+    if (s->with_sizes) memcpy(obj + zp_off_size(c, s), &c->sizes[i], sizeof(double));
     obj += s->obj_bytes;
     for (j = 0; j < ne; j++, e++) {
       memcpy(edge, c->nbr + e * c->ngid, s->id_bytes);
@@ -319,8 +328,10 @@ static int zp_serial_sort(const zp_context *c, zp_serial *s)
   s->sorted_parts = malloc((N + 1) * sizeof *s->sorted_parts);
   s->sorted_procs = malloc((N + 1) * sizeof *s->sorted_procs);
   if (s->geom_dim > 0) s->sorted_coords = malloc((N * s->geom_dim + 1) * sizeof *s->sorted_coords);
+  if (s->with_sizes) s->sorted_sizes = malloc((N + 1) * sizeof *s->sorted_sizes);
   if (s->sorted_gids == NULL || s->sorted_wgts == NULL || s->sorted_parts == NULL ||
-      s->sorted_procs == NULL || (s->geom_dim > 0 && s->sorted_coords == NULL))
+      s->sorted_procs == NULL || (s->geom_dim > 0 && s->sorted_coords == NULL) ||
+      (s->with_sizes && s->sorted_sizes == NULL))
     return ZOLTAN_MEMERR;
   for (k = 0; k < N; k++) {
     size_t o = s->order[k];
@@ -331,6 +342,7 @@ static int zp_serial_sort(const zp_context *c, zp_serial *s)
     if (s->geom_dim > 0)
       memcpy(s->sorted_coords + k * s->geom_dim, rec + zp_off_coords(c, s),
              (size_t)s->geom_dim * sizeof(double));
+    if (s->with_sizes) memcpy(&s->sorted_sizes[k], rec + zp_off_size(c, s), sizeof(double));
     s->sorted_procs[k] = s->procs[o];
     if (k > 0 && zp_gid_cmp(s->sorted_gids + (k - 1) * c->ngid, s->sorted_gids + k * c->ngid,
                             c->ngid) == 0) {
@@ -464,6 +476,7 @@ static int zp_serial_call(const zp_context *c, zp_serial *s)
   pb.params = c->r->params;
   pb.debug_level = c->debug_level;
   pb.lb_approach = zp_record_native_get(c->r, "LB_APPROACH", -1);
+  pb.obj_sizes = s->sorted_sizes;
   ierr = N > 0 ? m->partition_serial(&pb, c->r->state, s->new_part) : ZOLTAN_OK;
   if (ierr < 0) return ierr;
   for (k = 0; k < N; k++) {

@@ -296,7 +296,11 @@ static void run_method(app *a, const char *m, int calls, double tol, const doubl
   block_start(a);
   app_local(a);
   Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
+  /* REFINE-ROOTLESS: REFINE with REFINE_DISTRIBUTED=2 (no root). */
+  int rootless = !strcmp(m, "REFINE-ROOTLESS");
+  if (rootless) m = "REFINE";
   Zoltan_Set_Param(zz, "LB_METHOD", m);
+  if (rootless) Zoltan_Set_Param(zz, "REFINE_DISTRIBUTED", "2");
   Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
   Zoltan_Set_Param(zz, "RETURN_LISTS", "EXPORT");
   snprintf(buf, sizeof buf, "%g", tol);

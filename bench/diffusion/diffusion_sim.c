@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "diffusion_core.h"
+#include "refine_rootless.h"
 #include "zp_rng.h"
 
 /* An object on its way: load, first rank, index there. */
@@ -86,10 +87,149 @@ static int by_phi(const void *a, const void *b)
 
 /* What one configuration reached, for --check. */
 typedef struct outcome {
-  double maxavg; /* max/avg after routing */
-  double bytes;  /* DIFFUSION bytes received by the busiest rank */
-  double bound;  /* 1 + heaviest object / average rank load */
+  double maxavg;              /* max/avg after routing */
+  double bytes;               /* DIFFUSION bytes received by the busiest rank */
+  double bound;               /* 1 + heaviest object / average rank load */
+  double rl_maxavg, rl_bytes; /* the same for REFINE_DISTRIBUTED=2 */
+  long rl_moved;              /* objects REFINE_DISTRIBUTED=2 moved */
 } outcome;
+
+/* An interval of REFINE_DISTRIBUTED=2 on its way to a block owner. */
+typedef struct block_item {
+  int block;
+  refine_interval iv;
+  int donor;
+} block_item;
+
+static int by_block(const void *a, const void *b)
+{
+  const block_item *x = a, *y = b;
+  if (x->block != y->block) return x->block - y->block;
+  return x->iv.rank - y->iv.rank;
+}
+
+/*
+ * REFINE_DISTRIBUTED=2 on P virtual ranks of k objects (loads s, rank
+ * loads load), as refine_rootless_zoltan.c runs it: roles, prefix sums,
+ * intervals to the owners of their blocks (32 bytes each, the adapter's
+ * wire_interval), each block matched, transfers to their donors (24 bytes
+ * each), the objects picked by refine_fill_quotas, amounts to the receivers
+ * (8 bytes each).  The five reductions (three allreduces, one exscan, one
+ * final maximum) are counted apart, as for DIFFUSION.  Outputs the max/avg
+ * reached (the input when the answer would be worse), the objects moved and
+ * the bytes received by the busiest rank.
+ */
+static void rootless(int P, int k, const double *s, const double *load, double tol, double *maxavg,
+                     long *moved, double *busiest)
+{
+  double total = 0.0, E = 0.0, C = 0.0, before = 0.0, after = 0.0;
+  double *e = malloc((size_t)P * sizeof *e), *c = malloc((size_t)P * sizeof *c);
+  double *sl = malloc((size_t)P * sizeof *sl);
+  double *pe = malloc((size_t)P * sizeof *pe), *pc = malloc((size_t)P * sizeof *pc);
+  double *bytes = calloc((size_t)P, sizeof *bytes), *fin = malloc((size_t)P * sizeof *fin);
+  block_item *items = NULL;
+  refine_interval *d = malloc((size_t)P * sizeof *d), *r = malloc((size_t)P * sizeof *r);
+  refine_transfer *tr = NULL;
+  size_t nitems = 0, cap_items = 0, ntr = 0;
+  int *dest = malloc((size_t)k * sizeof *dest);
+  *moved = 0;
+  for (int q = 0; q < P; q++) total += load[q];
+  for (int q = 0; q < P; q++) {
+    refine_rootless_role(load[q], total / P, tol, &e[q], &c[q], &sl[q]);
+    pe[q] = E;
+    pc[q] = C;
+    E += e[q];
+    C += c[q];
+    fin[q] = load[q];
+    before = fmax(before, load[q] / (total / P));
+  }
+  if (E > 0.0 && C > 0.0) {
+    double scale = E / C, block = E / P;
+    for (int q = 0; q < P; q++) {
+      int f, l;
+      double lo = e[q] > 0.0 ? pe[q] : pc[q] * scale;
+      double hi = e[q] > 0.0 ? pe[q] + e[q] : (pc[q] + c[q]) * scale;
+      refine_rootless_blocks(lo, hi, block, P, &f, &l);
+      for (int b = f; b <= l; b++) {
+        if (nitems == cap_items) {
+          cap_items = cap_items ? 2 * cap_items : 1024;
+          items = realloc(items, cap_items * sizeof *items);
+        }
+        items[nitems].block = b;
+        items[nitems].iv.lo = lo;
+        items[nitems].iv.hi = hi;
+        items[nitems].iv.slack = sl[q];
+        items[nitems].iv.rank = q;
+        items[nitems].donor = e[q] > 0.0;
+        nitems++;
+        bytes[b] += 32.0;
+      }
+    }
+    qsort(items, nitems, sizeof *items, by_block);
+    tr = malloc((2 * nitems + 1) * sizeof *tr);
+    for (size_t a = 0; a < nitems;) {
+      size_t z = a, nd = 0, nr = 0;
+      int b = items[a].block;
+      while (z < nitems && items[z].block == b) {
+        if (items[z].donor)
+          d[nd++] = items[z].iv;
+        else
+          r[nr++] = items[z].iv;
+        z++;
+      }
+      size_t nt = refine_rootless_match(b * block, b == P - 1 ? HUGE_VAL : (b + 1) * block, d, nd,
+                                        r, nr, tr + ntr);
+      for (size_t t = ntr; t < ntr + nt; t++) bytes[tr[t].donor] += 24.0;
+      ntr += nt;
+      a = z;
+    }
+    /* A donor's transfers are consecutive along the line. */
+    for (size_t a = 0; a < ntr;) {
+      int donor = tr[a].donor, kk = 0;
+      double quota[64], over[64], sent[64];
+      int recv[64];
+      size_t z = a;
+      while (z < ntr && tr[z].donor == donor) {
+        if (kk > 0 && recv[kk - 1] == tr[z].receiver) {
+          quota[kk - 1] += tr[z].amount;
+          over[kk - 1] += tr[z].slack;
+        } else if (kk < 64) {
+          recv[kk] = tr[z].receiver;
+          over[kk] = tr[z].slack;
+          quota[kk++] = tr[z].amount;
+        }
+        z++;
+      }
+      *moved += refine_fill_quotas((size_t)k, s + (size_t)donor * k, kk, quota, over, dest, sent);
+      for (int j = 0; j < kk; j++) {
+        fin[donor] -= sent[j];
+        fin[recv[j]] += sent[j];
+        if (sent[j] > 0.0) bytes[recv[j]] += 8.0;
+      }
+      a = z;
+    }
+  }
+  for (int q = 0; q < P; q++) after = fmax(after, fin[q] / (total / P));
+  if (after > before * (1.0 + 1e-12)) {
+    after = before;
+    *moved = 0;
+  }
+  *maxavg = after;
+  *busiest = 0.0;
+  for (int q = 0; q < P; q++) *busiest = fmax(*busiest, bytes[q]);
+  free(e);
+  free(c);
+  free(sl);
+  free(pe);
+  free(pc);
+  free(bytes);
+  free(fin);
+  free(items);
+  free(d);
+  free(r);
+  free(tr);
+  free(dest);
+}
 
 /* One configuration: side x side ranks, k objects each. */
 static void run(int side, int k, FILE *csv, outcome *out)
@@ -132,6 +272,7 @@ static void run(int side, int k, FILE *csv, outcome *out)
     before_max = fmax(before_max, load[r]);
   }
   memcpy(start_load, load, (size_t)P * sizeof *start_load);
+  rootless(P, k, s, start_load, 1.05, &out->rl_maxavg, &out->rl_moved, &out->rl_bytes);
   for (int r = 0; r < P; r++)
     if (start_load[r] >= total / P) candidates += k;
   diffusion_default_options(&o);
@@ -200,13 +341,16 @@ static void run(int side, int k, FILE *csv, outcome *out)
     out->maxavg = after_max / avg;
     out->bound = 1.0 + heaviest / avg;
     out->bytes = diff_bytes;
-    printf("  %7d %6d %9.3f %9.3f %7.2f%% %6d %6d %9ld %9ld %12.0f %14.0f %14.0f\n", P, k,
-           before_max / avg, after_max / avg, 100.0 * moved / (double)nobj, st.rounds, st.sweeps,
-           st.exchanges, st.reductions, diff_bytes, central_root, refine_root);
+    printf("  %7d %6d %9.3f %9.3f %7.2f%% %6d %6d %9ld %9ld %12.0f %14.0f %14.0f %9.3f %7.2f%% "
+           "%10.0f\n",
+           P, k, before_max / avg, after_max / avg, 100.0 * moved / (double)nobj, st.rounds,
+           st.sweeps, st.exchanges, st.reductions, diff_bytes, central_root, refine_root,
+           out->rl_maxavg, 100.0 * out->rl_moved / (double)nobj, out->rl_bytes);
     if (csv)
-      fprintf(csv, "%d,%d,%.6f,%.6f,%.6f,%d,%d,%ld,%ld,%.0f,%.0f,%.0f\n", P, k, before_max / avg,
-              after_max / avg, moved / (double)nobj, st.rounds, st.sweeps, st.exchanges,
-              st.reductions, diff_bytes, central_root, refine_root);
+      fprintf(csv, "%d,%d,%.6f,%.6f,%.6f,%d,%d,%ld,%ld,%.0f,%.0f,%.0f,%.6f,%.6f,%.0f\n", P, k,
+              before_max / avg, after_max / avg, moved / (double)nobj, st.rounds, st.sweeps,
+              st.exchanges, st.reductions, diff_bytes, central_root, refine_root, out->rl_maxavg,
+              out->rl_moved / (double)nobj, out->rl_bytes);
   }
   free(start);
   free(adj);
@@ -226,7 +370,8 @@ static void run(int side, int k, FILE *csv, outcome *out)
 int main(int argc, char **argv)
 {
   int sides[16] = {32, 100, 316}, nsides = 3, k = 64, check = 0, fail = 0;
-  outcome res[16] = {{0.0, 0.0, 0.0}};
+  outcome res[16];
+  memset(res, 0, sizeof res);
   FILE *csv = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--sides") && i + 1 < argc) {
@@ -254,13 +399,14 @@ int main(int argc, char **argv)
     }
   printf("diffusion_sim: virtual ranks on a torus (simulated in one process: messages counted, "
          "not sent); IMBALANCE_TOL 1.05\n");
-  printf("  %7s %6s %9s %9s %8s %6s %6s %9s %9s %12s %14s %14s\n", "ranks", "obj/rk", "max/avg0",
-         "max/avg", "moved", "rounds", "sweeps", "exchanges", "reductns", "DIFF bytes",
-         "central root B", "REFINE-dist B");
+  printf("  %7s %6s %9s %9s %8s %6s %6s %9s %9s %12s %14s %14s %9s %8s %10s\n", "ranks", "obj/rk",
+         "max/avg0", "max/avg", "moved", "rounds", "sweeps", "exchanges", "reductns", "DIFF bytes",
+         "central root B", "REFINE-dist B", "RL max/a", "RL moved", "RL bytes");
   if (csv)
     fprintf(csv, "ranks,objects_per_rank,maxavg_before,maxavg_after,moved,rounds,sweeps,"
                  "exchanges,reductions,diffusion_busiest_bytes,central_root_bytes,"
-                 "refine_distributed_root_bytes\n");
+                 "refine_distributed_root_bytes,rootless_maxavg_after,rootless_moved,"
+                 "rootless_busiest_bytes\n");
   for (int i = 0; i < nsides; i++) run(sides[i], k, csv, &res[i]);
   if (csv) fclose(csv);
   if (check) {
@@ -270,6 +416,19 @@ int main(int argc, char **argv)
                sides[i] * sides[i], res[i].maxavg, fmax(1.05, res[i].bound));
         fail = 1;
       }
+    for (int i = 0; i < nsides; i++)
+      if (res[i].rl_maxavg > fmax(1.05, res[i].bound)) {
+        printf("claim FAILS: REFINE_DISTRIBUTED=2 at %d ranks ends at max/avg %.4f\n",
+               sides[i] * sides[i], res[i].rl_maxavg);
+        fail = 1;
+      }
+    if (res[nsides - 1].rl_bytes > 2.0 * res[0].rl_bytes) {
+      printf("claim FAILS: REFINE_DISTRIBUTED=2's busiest-rank bytes grow %.2fx from %d to %d "
+             "ranks (> 2x)\n",
+             res[nsides - 1].rl_bytes / res[0].rl_bytes, sides[0] * sides[0],
+             sides[nsides - 1] * sides[nsides - 1]);
+      fail = 1;
+    }
     if (res[nsides - 1].bytes > 2.0 * res[0].bytes) {
       printf("claim FAILS: busiest-rank bytes grow %.2fx from %d to %d ranks (> 2x)\n",
              res[nsides - 1].bytes / res[0].bytes, sides[0] * sides[0],

@@ -57,6 +57,10 @@
  *                         of it (comma-separated, cycled; 0 = no limit)
  *   --expect-warn         require ZOLTAN_WARN from every balance (checks
  *                         still apply)
+ *   --sizes               register ZOLTAN_OBJ_SIZE_MULTI_FN: objects with an
+ *                         even GID are 50 times larger than the others;
+ *                         after every balance rank 0 prints "moved N objects
+ *                         B bytes" (the objects whose part changes)
  *   --target-scale LIST   comma-separated factors: part p's target load is
  *                         also multiplied by factor p (cycled), e.g. the
  *                         rank speeds of a CAPACITY_FILE with one part per
@@ -124,6 +128,22 @@ static void check_memory(const app *a, int nparts, const char *limits)
     printf("\n");
   }
   free(mem);
+}
+
+/* --sizes: an object's size in bytes (at least what the pack callback
+ * writes). */
+static int g_sizes;
+static int size_of(ZOLTAN_ID_TYPE gid) { return (int)sizeof(zpt_obj) * (gid % 2 ? 1 : 50); }
+
+static void cb_sizes(void *data, int ngid, int nlid, int num, ZOLTAN_ID_PTR gids,
+                     ZOLTAN_ID_PTR lids, int *sizes, int *ierr)
+{
+  (void)data;
+  (void)ngid;
+  (void)nlid;
+  (void)lids;
+  for (int k = 0; k < num; k++) sizes[k] = size_of(gids[k]);
+  *ierr = ZOLTAN_OK;
 }
 
 /* --bad-neighbour: object 1 lists a neighbour GID that no rank has. */
@@ -463,6 +483,8 @@ int main(int argc, char **argv)
       psizes = 1;
     else if (!strcmp(argv[i], "--migrate"))
       migrate = 1;
+    else if (!strcmp(argv[i], "--sizes"))
+      g_sizes = 1;
     else if (!strcmp(argv[i], "--balance-api"))
       balance_api = 1;
     else if (!strcmp(argv[i], "--copy"))
@@ -557,6 +579,7 @@ int main(int argc, char **argv)
     Zoltan_Set_Next_Obj_Fn(zz, cb_next, &a);
   }
   zpt_register_geometry(zz, &a);
+  if (g_sizes) Zoltan_Set_Obj_Size_Multi_Fn(zz, cb_sizes, &a);
   if (g_hypergraph) {
     Zoltan_Set_HG_Size_CS_Fn(zz, cb_hg_size, &a);
     Zoltan_Set_HG_CS_Fn(zz, cb_hg_cs, &a);
@@ -705,6 +728,18 @@ int main(int argc, char **argv)
         ZPT_CHECK(nexp == a.n, "RETURN_LISTS=PARTS gave %d exports for %d objects", nexp, a.n);
       } else if (changes) {
         check_lists(nimp, ig, balance_api ? NULL : ipa, nexp, eg, balance_api ? NULL : epa);
+      }
+      if (g_sizes && ierr >= 0 && nexp >= 0 && changes && !balance_api) {
+        double mv[2] = {0.0, 0.0};
+        for (i = 0; i < nexp; i++) {
+          int l = (int)el[i];
+          if (l >= 0 && l < a.n && a.o[l].part != epa[i]) {
+            mv[0] += 1.0;
+            mv[1] += size_of(a.o[l].gid);
+          }
+        }
+        MPI_Allreduce(MPI_IN_PLACE, mv, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        if (a.rank == 0) printf("moved %.0f objects %.0f bytes\n", mv[0], mv[1]);
       }
 
       if (migrate) {

@@ -96,6 +96,56 @@ static const zp_method keep_method = {.abi = ZP_METHOD_ABI,
                                       .summary = "test method",
                                       .partition_parallel = keep_partition};
 
+/* SIZED: a method with both partition functions (SZ_PARALLEL chooses) that
+ * reads the object sizes (ZP_WANTS_SIZES): each object's size is 8 x its
+ * GID (size_multi below).  The centralised function answers ROUNDROBIN's
+ * parts, the distributed one keeps every object where it is, so the lists
+ * say which one ran; both fail when a size is wrong. */
+static const zp_param_def sz_params[] = {
+    {"SZ_PARALLEL", ZP_PARAM_INT, "0", 0, 1, 0, NULL, "1: run the distributed function"}};
+
+static int sz_serial(const zp_problem *pb, void *state, int *new_part)
+{
+  size_t k;
+  if (pb->obj_sizes == NULL) return ZOLTAN_FATAL;
+  for (k = 0; k < pb->num_obj; k++)
+    if (pb->obj_sizes[k] != 8.0 * (double)pb->gids[k]) return ZOLTAN_FATAL;
+  return rr_partition(pb, state, new_part);
+}
+
+static int sz_parallel(zp_context *ctx, void *state, int *new_part)
+{
+  const double *sz = NULL;
+  const ZOLTAN_ID_TYPE *g = zp_ctx_local_gids(ctx);
+  int i, n = zp_ctx_num_local(ctx);
+  if (!zp_ctx_local_sizes(ctx, &sz)) return ZOLTAN_FATAL;
+  for (i = 0; i < n; i++)
+    if (sz[i] != 8.0 * (double)g[i]) return ZOLTAN_FATAL;
+  return keep_partition(ctx, state, new_part);
+}
+
+static int sz_use_parallel(const zp_params *params, double num_global_obj, int num_procs,
+                           const char *lb_approach, const void *state)
+{
+  int par = 0;
+  (void)num_global_obj;
+  (void)num_procs;
+  (void)lb_approach;
+  (void)state;
+  return zp_param_int(params, "SZ_PARALLEL", &par, NULL) == ZOLTAN_OK && par;
+}
+
+static const zp_method sized_method = {.abi = ZP_METHOD_ABI,
+                                       .name = "SIZED",
+                                       .summary = "test method",
+                                       .params = sz_params,
+                                       .num_params = 1,
+                                       .param_prefix = "SZ_",
+                                       .needs = ZP_WANTS_SIZES,
+                                       .partition_serial = sz_serial,
+                                       .partition_parallel = sz_parallel,
+                                       .use_parallel = sz_use_parallel};
+
 /* Registrations that must be refused. */
 static const zp_param_def clash_params[] = {
     {"RR_OFFSET", ZP_PARAM_INT, "0", 0, 10, 0, NULL, "clashes with ROUNDROBIN"}};
@@ -225,6 +275,18 @@ static void obj_list(void *d, int ng, int nl, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR 
     gids[i] = g_gids[i];
     lids[i] = (ZOLTAN_ID_TYPE)i;
   }
+  *ierr = ZOLTAN_OK;
+}
+
+/* Object sizes for SIZED: 8 bytes per unit of GID. */
+static void size_multi(void *d, int ng, int nl, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                       int *sizes, int *ierr)
+{
+  (void)d;
+  (void)ng;
+  (void)nl;
+  (void)lids;
+  for (int k = 0; k < n; k++) sizes[k] = 8 * (int)gids[k];
   *ierr = ZOLTAN_OK;
 }
 
@@ -369,7 +431,9 @@ int main(int argc, char **argv)
   CHECK(zp_register_method(&rr_method) == ZOLTAN_FATAL, "duplicate ROUNDROBIN accepted");
   CHECK(zp_register_method(&clash) == ZOLTAN_FATAL, "parameter clash accepted");
   CHECK(zp_register_method(&native) == ZOLTAN_FATAL, "native name RCB accepted");
-  CHECK(zp_register_method(&both) == ZOLTAN_FATAL, "method with two partition functions accepted");
+  CHECK(zp_register_method(&both) == ZOLTAN_FATAL,
+        "method with two partition functions and no use_parallel accepted");
+  CHECK(zp_register_method(&sized_method) == ZOLTAN_OK, "SIZED refused");
   CHECK(zp_register_method(&baddef) == ZOLTAN_FATAL, "out-of-range default accepted");
   expect_refused(&noabi, "a description without abi",
                  (const char *const[]){"NOABI", "ZP_METHOD_ABI", NULL});
@@ -430,6 +494,26 @@ int main(int argc, char **argv)
     CHECK(stay_remap >= stay_plain, "REMAP kept %d objects in place, best labelling keeps %d",
           stay_remap, stay_plain);
   }
+
+  /* Object sizes reach both functions of a method that has both, and
+   * use_parallel picks the one that runs: the centralised one moves
+   * objects (round robin), the distributed one keeps them all. */
+  Zoltan_Set_Obj_Size_Multi_Fn(zz, size_multi, NULL);
+  Zoltan_Set_Param(zz, "LB_METHOD", "SIZED");
+  Zoltan_Set_Param(zz, "RR_OFFSET", "1");
+  for (i = 0; i < 2; i++) {
+    Zoltan_Set_Param(zz, "SZ_PARALLEL", i ? "1" : "0");
+    ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
+                               &el, &ep, &epa);
+    CHECK(ierr == ZOLTAN_OK, "SIZED (SZ_PARALLEL=%d) returned %d: sizes wrong or missing", i, ierr);
+    CHECK(ierr != ZOLTAN_OK || (i ? nexp == 0 : (P == 1 || nexp > 0)),
+          "SIZED with SZ_PARALLEL=%d listed %d exports: the wrong function ran", i, nexp);
+    if (ierr == ZOLTAN_OK) {
+      Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
+      Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+    }
+  }
+  Zoltan_Set_Obj_Size_Multi_Fn(zz, NULL, NULL);
 
   /* A distributed method that keeps everything: no changes, empty lists. */
   Zoltan_Set_Param(zz, "LB_METHOD", "KEEPPARTS");
