@@ -240,6 +240,24 @@ int diffusion_gde_partner(diffusion_topology t, int nranks, int rank, int c)
   return -1;
 }
 
+int diffusion_gde_link_colour(int a, int b, int nranks)
+{
+  return (int)(((long)a + (long)b) % nranks);
+}
+
+void diffusion_gde_link_order(int self, int nnbr, const int *nbr, int nranks, int *order)
+{
+  /* Insertion sort: a rank has a handful of neighbours. */
+  for (int k = 0; k < nnbr; k++) {
+    int c = diffusion_gde_link_colour(self, nbr[k], nranks), j = k;
+    while (j > 0 && diffusion_gde_link_colour(self, nbr[order[j - 1]], nranks) > c) {
+      order[j] = order[j - 1];
+      j--;
+    }
+    order[j] = k;
+  }
+}
+
 static int box_empty(int dim, const double *b)
 {
   for (int k = 0; k < dim; k++)

@@ -189,6 +189,25 @@ typedef enum diffusion_topology {
 int diffusion_gde_colours(diffusion_topology t, int nranks);
 int diffusion_gde_partner(diffusion_topology t, int nranks, int rank, int c);
 
+/*
+ * GDE on any rank graph (DIFFUSION_NEIGHBORS = GRAPH or GEOMETRY): the link
+ * between ranks a and b gets colour (a + b) mod nranks.  Two links of one
+ * rank a differ in colour, since a + b = a + b' (mod nranks) only when
+ * b = b', so this is a proper colouring of any graph, found without a root
+ * and without a message; it uses up to nranks colours, but a rank takes part
+ * only in the colours of its own links.  Each rank handles its links in
+ * increasing colour: both ends see the same colour, so every exchange waits
+ * only on exchanges of smaller colours, which cannot deadlock, and the loads
+ * evolve exactly as when every colour is a synchronous step in turn.
+ *
+ * diffusion_gde_link_colour - the colour of the link (a, b), a != b, both in
+ * [0, nranks).  diffusion_gde_link_order - the neighbours' indices 0..nnbr-1
+ * in increasing colour of their links with rank self (order: nnbr entries).
+ * Not collective.
+ */
+int diffusion_gde_link_colour(int a, int b, int nranks);
+void diffusion_gde_link_order(int self, int nnbr, const int *nbr, int nranks, int *order);
+
 /* A graph of virtual ranks for the simulator: compressed rows, symmetric,
  * no self-loops, no repeated links. */
 typedef struct diffusion_graph {

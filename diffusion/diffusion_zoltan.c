@@ -16,7 +16,7 @@
 #include "zp_method.h"
 
 static const char *const auto_word[] = {"AUTO", NULL};
-static const char *const scheme_words[] = {"IMPLICIT", "GDE", NULL};
+static const char *const scheme_words[] = {"IMPLICIT", "GDE", "HIERARCHICAL", NULL};
 static const char *const nbr_words[] = {"AUTO", "GRAPH", "GEOMETRY", "HYPERCUBE", "RING", NULL};
 
 static const zp_param_def diffusion_params[] = {
@@ -28,8 +28,12 @@ static const zp_param_def diffusion_params[] = {
      "HYPERCUBE links are added if the rank graph is not connected"},
     {"DIFFUSION_SCHEME", ZP_PARAM_STRING, "IMPLICIT", 0.0, 0.0, 0, scheme_words,
      "how much load crosses each link: IMPLICIT (implicit heterogeneous heat diffusion) or GDE "
-     "(generalised dimension exchange over the colours of the HYPERCUBE or RING links; objects "
-     "then move to neighbours only, DIFFUSION_FORWARD is not used)"},
+     "(generalised dimension exchange: over the colours of the HYPERCUBE or RING links, or, "
+     "with DIFFUSION_NEIGHBORS = GRAPH or GEOMETRY, over any rank graph with link (a, b) of "
+     "colour (a + b) mod P; AUTO means HYPERCUBE here; objects then move to neighbours only, "
+     "DIFFUSION_FORWARD is not used) or HIERARCHICAL (seed 003's hierarchical balancing over "
+     "the line of ranks in rank order, by one prefix sum; objects pass along the line, "
+     "DIFFUSION_NEIGHBORS is not used)"},
     {"DIFFUSION_LAMBDA", ZP_PARAM_DOUBLE, "1", 0.0, 1.0, ZP_PARAM_MIN_OPEN, NULL,
      "GDE: the share of a pair's utilization difference one step removes (1: equal after the "
      "step)"},
@@ -338,6 +342,10 @@ static int build_neighbours(zp_context *ctx, dstate *d, const char *mode, int ha
   if (strcmp(mode, "RING") == 0) {
     if (ierr == ZOLTAN_OK) ierr = add_nbr(d, (d->rank + 1) % d->size);
     if (ierr == ZOLTAN_OK) ierr = add_nbr(d, (d->rank + d->size - 1) % d->size);
+  } else if (strcmp(mode, "LINE") == 0) {
+    /* HIERARCHICAL: ranks in rank order, without the ring's closing link. */
+    if (ierr == ZOLTAN_OK && d->rank + 1 < d->size) ierr = add_nbr(d, d->rank + 1);
+    if (ierr == ZOLTAN_OK && d->rank > 0) ierr = add_nbr(d, d->rank - 1);
   } else if (!use_graph && !use_geom && ierr == ZOLTAN_OK) {
     ierr = add_hypercube(d);
   }
@@ -445,23 +453,34 @@ static int diffuse(dstate *d, double load, double cap, diffusion_options *o, dif
 /* GDE: rounds over the colours of the hypercube or the ring; in each colour
  * a rank exchanges its load with its partner and both move towards equal
  * utilization.  d->acc receives the load sent over each link.  Collective. */
-static int dimension_exchange(dstate *d, diffusion_topology t, double lambda, double load,
-                              double cap, const diffusion_options *o, diffusion_stats *st)
+static int dimension_exchange(dstate *d, diffusion_topology t, int any_graph, double lambda,
+                              double load, double cap, const diffusion_options *o,
+                              diffusion_stats *st)
 {
   double sums[2], tot[2], uavg;
-  int colours = diffusion_gde_colours(t, d->size), c;
+  int colours = any_graph ? d->nnbr : diffusion_gde_colours(t, d->size), c, maxdeg = 0;
+  int *order = malloc(((size_t)d->nnbr + 1) * sizeof *order);
+  if (diffusion_agree(d->comm, order ? ZOLTAN_OK : ZOLTAN_MEMERR) < 0) {
+    free(order);
+    return ZOLTAN_MEMERR;
+  }
+  if (any_graph) diffusion_gde_link_order(d->rank, d->nnbr, d->nbr, d->size, order);
+  MPI_Allreduce(&d->nnbr, &maxdeg, 1, MPI_INT, MPI_MAX, d->comm);
   diffusion_exchange_same(d, cap, d->cnbr);
   sums[0] = load;
   sums[1] = cap;
   MPI_Allreduce(sums, tot, 2, MPI_DOUBLE, MPI_SUM, d->comm);
   uavg = tot[1] > 0.0 ? tot[0] / tot[1] : 0.0;
-  st->sweeps = colours;
+  /* On any graph a round is one exchange per link, in colour order: the
+   * most links of a rank is the round's length in exchanges. */
+  st->sweeps = any_graph ? maxdeg : colours;
   st->eff_before = st->eff_after = global_efficiency(d, load, cap, uavg);
   st->exchanges = 1;
   st->reductions = 2;
   while (st->eff_after < o->efficiency && st->rounds < o->max_rounds) {
     for (c = 0; c < colours; c++) {
-      int q = diffusion_gde_partner(t, d->size, d->rank, c), j = q >= 0 ? nbr_index(d, q) : -1;
+      int q = any_graph ? d->nbr[order[c]] : diffusion_gde_partner(t, d->size, d->rank, c);
+      int j = any_graph ? order[c] : q >= 0 ? nbr_index(d, q) : -1;
       double lq = 0.0, f;
       if (j < 0) continue;
       MPI_Sendrecv(&load, 1, MPI_DOUBLE, q, DIFFUSION_TAG_VALUE, &lq, 1, MPI_DOUBLE, q,
@@ -471,10 +490,52 @@ static int dimension_exchange(dstate *d, diffusion_topology t, double lambda, do
       d->acc[j] += f;
     }
     st->rounds++;
-    st->exchanges += colours;
+    st->exchanges += any_graph ? maxdeg : colours;
     st->reductions++;
     st->eff_after = global_efficiency(d, load, cap, uavg);
   }
+  free(order);
+  return ZOLTAN_OK;
+}
+
+/*
+ * HIERARCHICAL: seed 003's hierarchical balancing method on the line of
+ * ranks.  HBM splits the ranks in two, moves between the halves what makes
+ * their utilizations equal, (C2 L1 - C1 L2) / (C1 + C2), and recurses into
+ * each half.  On a line the transfers of all levels add up, on the link
+ * between ranks r and r + 1, to what the ranks up to r hold beyond their
+ * share: prefix_L(r) - U prefix_C(r), U the average utilization.  One
+ * exclusive scan (itself the recursive halving tree of the ranks) gives
+ * every link's flow, with no iteration; d->acc receives it, and d->phi a
+ * potential that falls along the flows, so that the routing forwards
+ * objects along the line.  Collective: two scans and one allreduce.
+ */
+static int hierarchical(dstate *d, double load, double cap, diffusion_stats *st)
+{
+  double mine[2] = {load, cap}, before[2] = {0.0, 0.0}, tot[2], uavg, fl, fr;
+  double sgn = 0.0, phi_before = 0.0;
+  MPI_Exscan(mine, before, 2, MPI_DOUBLE, MPI_SUM, d->comm);
+  if (d->rank == 0) before[0] = before[1] = 0.0;
+  MPI_Allreduce(mine, tot, 2, MPI_DOUBLE, MPI_SUM, d->comm);
+  uavg = tot[1] > 0.0 ? tot[0] / tot[1] : 0.0;
+  st->eff_before = global_efficiency(d, load, cap, uavg);
+  /* Flow into this rank from the left (> 0: the left sends) and out to the
+   * right (> 0: this rank sends). */
+  fl = before[0] - uavg * before[1];
+  fr = before[0] + load - uavg * (before[1] + cap);
+  for (int j = 0; j < d->nnbr; j++) d->acc[j] = d->nbr[j] < d->rank ? -fl : fr;
+  if (d->rank + 1 == d->size) fr = 0.0;
+  sgn = fr > 0.0 ? 1.0 : (fr < 0.0 ? -1.0 : 0.0);
+  MPI_Exscan(&sgn, &phi_before, 1, MPI_DOUBLE, MPI_SUM, d->comm);
+  if (d->rank == 0) phi_before = 0.0;
+  d->phi = -phi_before;
+  st->rounds = 1;
+  st->sweeps = 0;
+  st->exchanges = 0;
+  st->reductions = 4;
+  /* The flows make every utilization U exactly: what the objects reach is
+   * measured after the routing. */
+  st->eff_after = 1.0;
   return ZOLTAN_OK;
 }
 
@@ -571,6 +632,7 @@ static int diffusion_partition(zp_context *ctx, void *state, int *new_part)
   const char *scheme = "IMPLICIT";
   double lambda = 1.0;
   int n = zp_ctx_num_local(ctx), locality = 1, forward = 1, has_graph, edim = 0, added = 0, i, gde;
+  int hier;
   int ierr;
   long moved = 0;
   (void)state;
@@ -588,17 +650,16 @@ static int diffusion_partition(zp_context *ctx, void *state, int *new_part)
   if (read_options(ctx, &o, &mode, &locality, &move_cost, &forward, &scheme, &lambda) != ZOLTAN_OK)
     return ZOLTAN_FATAL;
   gde = strcmp(scheme, "GDE") == 0;
+  hier = strcmp(scheme, "HIERARCHICAL") == 0;
+  if (hier) {
+    /* The line of ranks; objects must pass along it. */
+    mode = "LINE";
+    forward = 1;
+  }
   if (gde) {
-    /* GDE needs links coloured in advance; its flows may run in circles,
-     * so objects move to neighbours only. */
+    /* GDE's flows may run in circles, so objects move to neighbours only.
+     * AUTO keeps the hypercube, whose colouring balances in one round. */
     if (strcmp(mode, "AUTO") == 0) mode = "HYPERCUBE";
-    if (strcmp(mode, "HYPERCUBE") != 0 && strcmp(mode, "RING") != 0) {
-      zp_error(zp_ctx_where(ctx),
-               "DIFFUSION_SCHEME=GDE needs links coloured in advance: DIFFUSION_NEIGHBORS = "
-               "HYPERCUBE or RING (AUTO means HYPERCUBE here), not %s",
-               mode);
-      return ZOLTAN_FATAL;
-    }
     forward = 0;
   }
   has_graph = zp_ctx_local_graph(ctx, &nedges, &nbr_procs, &ewgts, &edim);
@@ -610,8 +671,11 @@ static int diffusion_partition(zp_context *ctx, void *state, int *new_part)
   for (i = 0; i < n; i++) load += s[i];
   cap = own_capacity(ctx, d.rank, d.size);
   ierr =
-      gde ? dimension_exchange(&d, strcmp(mode, "RING") == 0 ? DIFFUSION_RING : DIFFUSION_HYPERCUBE,
-                               lambda, load, cap, &o, &st)
+      hier ? hierarchical(&d, load, cap, &st)
+      : gde
+          ? dimension_exchange(&d, strcmp(mode, "RING") == 0 ? DIFFUSION_RING : DIFFUSION_HYPERCUBE,
+                               strcmp(mode, "RING") != 0 && strcmp(mode, "HYPERCUBE") != 0, lambda,
+                               load, cap, &o, &st)
           : diffuse(&d, load, cap, &o, &st);
   if (ierr < 0) goto End;
   if (locality && has_graph) cost = locality_costs(ctx, &d, nedges, nbr_procs, ewgts, edim, &unit);

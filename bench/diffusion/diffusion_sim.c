@@ -21,8 +21,12 @@
  * Usage: diffusion_sim [--sides 32,100,316] [--objects K] [--csv FILE] [--check]
  *   --check  exit 1 unless every configuration ends within max/avg
  *            max(1.05, 1 + heaviest object / average rank load) and
- *            the busiest rank's DIFFUSION bytes at the largest P are within
- *            2x of those at the smallest (issue 16's claim)
+ *            the busiest rank's bytes at the largest P are within 2x of
+ *            those at the smallest (issue 16's claim), for DIFFUSION's
+ *            implicit scheme and REFINE_DISTRIBUTED=2; GDE on the torus
+ *            (links coloured (a + b) mod P) and HIERARCHICAL must reach
+ *            the same balance bound (their bytes are printed: GDE's rounds
+ *            grow while the hotspot is a large share of the ranks)
  */
 #include <math.h>
 #include <stdio.h>
@@ -87,12 +91,189 @@ static int by_phi(const void *a, const void *b)
 
 /* What one configuration reached, for --check. */
 typedef struct outcome {
-  double maxavg;              /* max/avg after routing */
-  double bytes;               /* DIFFUSION bytes received by the busiest rank */
-  double bound;               /* 1 + heaviest object / average rank load */
-  double rl_maxavg, rl_bytes; /* the same for REFINE_DISTRIBUTED=2 */
-  long rl_moved;              /* objects REFINE_DISTRIBUTED=2 moved */
+  double maxavg;                /* max/avg after routing */
+  double bytes;                 /* DIFFUSION bytes received by the busiest rank */
+  double bound;                 /* 1 + heaviest object / average rank load */
+  double rl_maxavg, rl_bytes;   /* the same for REFINE_DISTRIBUTED=2 */
+  long rl_moved;                /* objects REFINE_DISTRIBUTED=2 moved */
+  double gde_maxavg, gde_bytes; /* the same for DIFFUSION_SCHEME=GDE on the torus */
+  long gde_moved;
+  int gde_rounds;
+  double hbm_maxavg, hbm_bytes; /* the same for DIFFUSION_SCHEME=HIERARCHICAL */
+  long hbm_moved;
 } outcome;
+
+/* One pass of HIERARCHICAL's routing along the line of ranks, in direction
+ * dir (+1: left to right, over the links with flow > 0; -1: right to left,
+ * flow < 0).  A rank first passes on the offers it received, then its own
+ * objects not yet given, each link's quota filled by diffusion_select;
+ * what it does not pass on stays there. */
+static void hbm_pass(int P, int k, const double *s, const double *f, int dir, char *given,
+                     double *fin, long *moved, double *bytes)
+{
+  pool carry = {NULL, 0, 0};
+  double *pl = NULL, *own = malloc((size_t)k * sizeof *own), q, sent;
+  int *pd = NULL, *dest = malloc((size_t)k * sizeof *dest);
+  for (int t = 0; t < P; t++) {
+    int r = dir > 0 ? t : P - 1 - t, next = r + dir;
+    double out = next >= 0 && next < P ? (dir > 0 ? f[r] : -f[next]) : 0.0;
+    pool keep = carry;
+    carry.o = NULL;
+    carry.n = carry.cap = 0;
+    *bytes = fmax(*bytes, 16.0 * keep.n);
+    q = out > 0.0 ? out : 0.0;
+    pl = realloc(pl, ((size_t)keep.n + 1) * sizeof *pl);
+    pd = realloc(pd, ((size_t)keep.n + 1) * sizeof *pd);
+    for (int i = 0; i < keep.n; i++) pl[i] = keep.o[i].load;
+    diffusion_select((size_t)keep.n, pl, 1, &q, NULL, 0.0, pd, &sent);
+    for (int i = 0; i < keep.n; i++) {
+      if (pd[i] >= 0) {
+        pool_push(&carry, keep.o[i]);
+      } else {
+        fin[r] += keep.o[i].load;
+      }
+    }
+    q = q > sent ? q - sent : 0.0;
+    for (int i = 0; i < k; i++) own[i] = given[(size_t)r * k + i] ? 0.0 : s[(size_t)r * k + i];
+    diffusion_select((size_t)k, own, 1, &q, NULL, 1.0, dest, NULL);
+    for (int i = 0; i < k; i++)
+      if (dest[i] >= 0 && own[i] > 0.0) {
+        simobj x = {own[i], r, i};
+        given[(size_t)r * k + i] = 1;
+        fin[r] -= own[i];
+        pool_push(&carry, x);
+        (*moved)++;
+      }
+    free(keep.o);
+  }
+  free(carry.o);
+  free(pl);
+  free(pd);
+  free(own);
+  free(dest);
+}
+
+/*
+ * DIFFUSION_SCHEME=HIERARCHICAL on P virtual ranks in rank order (the
+ * torus's rows one after the other), as the adapter runs it: the flow over
+ * the link (r, r + 1) is prefix_L(r) - U prefix_C(r) (two scans and one
+ * allreduce, counted apart), and the objects travel along the line, the
+ * offers passed on first.  Bytes: 16 per offer a rank holds, as for the
+ * implicit scheme.
+ */
+static void hbm(int P, int k, const double *s, const double *load0, double *maxavg, long *moved,
+                double *busiest)
+{
+  double *f = malloc((size_t)P * sizeof *f), *fin = malloc((size_t)P * sizeof *fin);
+  double total = 0.0, pre = 0.0;
+  char *given = calloc((size_t)P * k, 1);
+  for (int r = 0; r < P; r++) total += load0[r];
+  for (int r = 0; r < P; r++) {
+    pre += load0[r];
+    f[r] = pre - total * (r + 1.0) / P;
+    fin[r] = load0[r];
+  }
+  *moved = 0;
+  *busiest = 0.0;
+  hbm_pass(P, k, s, f, +1, given, fin, moved, busiest);
+  hbm_pass(P, k, s, f, -1, given, fin, moved, busiest);
+  *maxavg = 0.0;
+  for (int r = 0; r < P; r++) *maxavg = fmax(*maxavg, fin[r] / (total / P));
+  free(f);
+  free(fin);
+  free(given);
+}
+
+/* A link of the torus for GDE: its ends (a < b), its colour and its index
+ * in a's row and in b's row. */
+typedef struct gde_link {
+  int a, b, colour;
+  size_t ea, eb;
+} gde_link;
+
+static int by_colour(const void *x, const void *y)
+{
+  const gde_link *p = x, *q = y;
+  if (p->colour != q->colour) return p->colour - q->colour;
+  return p->a != q->a ? p->a - q->a : p->b - q->b;
+}
+
+/*
+ * DIFFUSION_SCHEME=GDE with DIFFUSION_NEIGHBORS=GRAPH on the torus of P
+ * virtual ranks, as the adapter runs it: link (a, b) of colour (a + b) mod P,
+ * each round every link once in colour order (links of one colour share no
+ * rank, so their order does not matter), lambda 1, until the efficiency
+ * target; then each rank sends its own objects to the neighbours it owes
+ * load (no forwarding: GDE's flows may run in circles).  Bytes: 8 per
+ * exchange and link end, 4 links per rank per round; the per-round
+ * efficiency reduction is counted apart, as for the implicit scheme.
+ */
+static void gde(int P, int k, const double *s, const double *load0, const size_t *start,
+                const int *adj, double efficiency, double *maxavg, long *moved, double *busiest,
+                int *rounds)
+{
+  size_t m = start[P], nl = 0;
+  gde_link *links = malloc(m * sizeof *links);
+  double *L = malloc((size_t)P * sizeof *L), *flow = calloc(m, sizeof *flow), total = 0.0;
+  double *fin = malloc((size_t)P * sizeof *fin), q[4], sent[4];
+  int *dest = malloc((size_t)k * sizeof *dest);
+  for (int r = 0; r < P; r++) {
+    L[r] = load0[r];
+    total += L[r];
+    for (size_t e = start[r]; e < start[r + 1]; e++) {
+      int b = adj[e];
+      if (b <= r) continue;
+      size_t eb = start[b];
+      while (adj[eb] != r) eb++;
+      links[nl].a = r;
+      links[nl].b = b;
+      links[nl].colour = diffusion_gde_link_colour(r, b, P);
+      links[nl].ea = e;
+      links[nl].eb = eb;
+      nl++;
+    }
+  }
+  qsort(links, nl, sizeof *links, by_colour);
+  *rounds = 0;
+  for (;;) {
+    double mx = 0.0;
+    for (int r = 0; r < P; r++) mx = fmax(mx, L[r]);
+    if ((total / P) / mx >= efficiency || *rounds >= 100) break;
+    for (size_t t = 0; t < nl; t++) {
+      gde_link *x = &links[t];
+      double f = diffusion_gde_transfer(L[x->a], 1.0, L[x->b], 1.0, 1.0);
+      L[x->a] -= f;
+      L[x->b] += f;
+      flow[x->ea] += f;
+      flow[x->eb] -= f;
+    }
+    (*rounds)++;
+  }
+  *moved = 0;
+  for (int r = 0; r < P; r++) fin[r] = load0[r];
+  for (int r = 0; r < P; r++) {
+    for (int j = 0; j < 4; j++) {
+      double f = flow[start[r] + (size_t)j];
+      q[j] = f > 0.0 ? f : 0.0;
+    }
+    diffusion_select((size_t)k, s + (size_t)r * k, 4, q, NULL, 1.0, dest, sent);
+    for (int i = 0; i < k; i++)
+      if (dest[i] >= 0) {
+        double w = s[(size_t)r * k + i];
+        fin[r] -= w;
+        fin[adj[start[r] + (size_t)dest[i]]] += w;
+        (*moved)++;
+      }
+  }
+  *maxavg = 0.0;
+  for (int r = 0; r < P; r++) *maxavg = fmax(*maxavg, fin[r] / (total / P));
+  *busiest = 8.0 * 4.0 * *rounds;
+  free(links);
+  free(L);
+  free(flow);
+  free(fin);
+  free(dest);
+}
 
 /* An interval of REFINE_DISTRIBUTED=2 on its way to a block owner. */
 typedef struct block_item {
@@ -273,6 +454,9 @@ static void run(int side, int k, FILE *csv, outcome *out)
   }
   memcpy(start_load, load, (size_t)P * sizeof *start_load);
   rootless(P, k, s, start_load, 1.05, &out->rl_maxavg, &out->rl_moved, &out->rl_bytes);
+  gde(P, k, s, start_load, start, adj, 1.0 / 1.025, &out->gde_maxavg, &out->gde_moved,
+      &out->gde_bytes, &out->gde_rounds);
+  hbm(P, k, s, start_load, &out->hbm_maxavg, &out->hbm_moved, &out->hbm_bytes);
   for (int r = 0; r < P; r++)
     if (start_load[r] >= total / P) candidates += k;
   diffusion_default_options(&o);
@@ -342,15 +526,21 @@ static void run(int side, int k, FILE *csv, outcome *out)
     out->bound = 1.0 + heaviest / avg;
     out->bytes = diff_bytes;
     printf("  %7d %6d %9.3f %9.3f %7.2f%% %6d %6d %9ld %9ld %12.0f %14.0f %14.0f %9.3f %7.2f%% "
-           "%10.0f\n",
+           "%10.0f %9.3f %7.2f%% %6d %9.0f %9.3f %7.2f%% %9.0f\n",
            P, k, before_max / avg, after_max / avg, 100.0 * moved / (double)nobj, st.rounds,
            st.sweeps, st.exchanges, st.reductions, diff_bytes, central_root, refine_root,
-           out->rl_maxavg, 100.0 * out->rl_moved / (double)nobj, out->rl_bytes);
+           out->rl_maxavg, 100.0 * out->rl_moved / (double)nobj, out->rl_bytes, out->gde_maxavg,
+           100.0 * out->gde_moved / (double)nobj, out->gde_rounds, out->gde_bytes, out->hbm_maxavg,
+           100.0 * out->hbm_moved / (double)nobj, out->hbm_bytes);
     if (csv)
-      fprintf(csv, "%d,%d,%.6f,%.6f,%.6f,%d,%d,%ld,%ld,%.0f,%.0f,%.0f,%.6f,%.6f,%.0f\n", P, k,
-              before_max / avg, after_max / avg, moved / (double)nobj, st.rounds, st.sweeps,
+      fprintf(csv,
+              "%d,%d,%.6f,%.6f,%.6f,%d,%d,%ld,%ld,%.0f,%.0f,%.0f,%.6f,%.6f,%.0f,%.6f,%.6f,%d,%.0f,"
+              "%.6f,%.6f,%.0f\n",
+              P, k, before_max / avg, after_max / avg, moved / (double)nobj, st.rounds, st.sweeps,
               st.exchanges, st.reductions, diff_bytes, central_root, refine_root, out->rl_maxavg,
-              out->rl_moved / (double)nobj, out->rl_bytes);
+              out->rl_moved / (double)nobj, out->rl_bytes, out->gde_maxavg,
+              out->gde_moved / (double)nobj, out->gde_rounds, out->gde_bytes, out->hbm_maxavg,
+              out->hbm_moved / (double)nobj, out->hbm_bytes);
   }
   free(start);
   free(adj);
@@ -399,14 +589,18 @@ int main(int argc, char **argv)
     }
   printf("diffusion_sim: virtual ranks on a torus (simulated in one process: messages counted, "
          "not sent); IMBALANCE_TOL 1.05\n");
-  printf("  %7s %6s %9s %9s %8s %6s %6s %9s %9s %12s %14s %14s %9s %8s %10s\n", "ranks", "obj/rk",
-         "max/avg0", "max/avg", "moved", "rounds", "sweeps", "exchanges", "reductns", "DIFF bytes",
-         "central root B", "REFINE-dist B", "RL max/a", "RL moved", "RL bytes");
+  printf("  %7s %6s %9s %9s %8s %6s %6s %9s %9s %12s %14s %14s %9s %8s %10s %9s %8s %6s %9s %9s "
+         "%8s %9s\n",
+         "ranks", "obj/rk", "max/avg0", "max/avg", "moved", "rounds", "sweeps", "exchanges",
+         "reductns", "DIFF bytes", "central root B", "REFINE-dist B", "RL max/a", "RL moved",
+         "RL bytes", "GDE max/a", "GDE mvd", "GDE rd", "GDE bytes", "HBM max/a", "HBM mvd",
+         "HBM bytes");
   if (csv)
     fprintf(csv, "ranks,objects_per_rank,maxavg_before,maxavg_after,moved,rounds,sweeps,"
                  "exchanges,reductions,diffusion_busiest_bytes,central_root_bytes,"
                  "refine_distributed_root_bytes,rootless_maxavg_after,rootless_moved,"
-                 "rootless_busiest_bytes\n");
+                 "rootless_busiest_bytes,gde_maxavg_after,gde_moved,gde_rounds,"
+                 "gde_busiest_bytes,hbm_maxavg_after,hbm_moved,hbm_busiest_bytes\n");
   for (int i = 0; i < nsides; i++) run(sides[i], k, csv, &res[i]);
   if (csv) fclose(csv);
   if (check) {
@@ -420,6 +614,18 @@ int main(int argc, char **argv)
       if (res[i].rl_maxavg > fmax(1.05, res[i].bound)) {
         printf("claim FAILS: REFINE_DISTRIBUTED=2 at %d ranks ends at max/avg %.4f\n",
                sides[i] * sides[i], res[i].rl_maxavg);
+        fail = 1;
+      }
+    for (int i = 0; i < nsides; i++)
+      if (res[i].hbm_maxavg > fmax(1.05, res[i].bound)) {
+        printf("claim FAILS: HIERARCHICAL at %d ranks ends at max/avg %.4f\n", sides[i] * sides[i],
+               res[i].hbm_maxavg);
+        fail = 1;
+      }
+    for (int i = 0; i < nsides; i++)
+      if (res[i].gde_maxavg > fmax(1.05, res[i].bound)) {
+        printf("claim FAILS: GDE at %d ranks ends at max/avg %.4f\n", sides[i] * sides[i],
+               res[i].gde_maxavg);
         fail = 1;
       }
     if (res[nsides - 1].rl_bytes > 2.0 * res[0].rl_bytes) {

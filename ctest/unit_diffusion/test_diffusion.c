@@ -420,6 +420,61 @@ static void bad_input_is_refused(void **unused)
   assert_int_equal(diffusion_simulate(&g, cap, load, NULL, flow, NULL, NULL), DIFFUSION_EINVAL);
 }
 
+/* GDE on any graph: colour (a + b) mod P is the same at both ends, no rank
+ * has two links of one colour, and each rank's order is by colour; played
+ * as synchronous colour steps on a random graph, the exchanges conserve the
+ * load and bring it towards equal. */
+static void gde_link_colours_are_proper_on_any_graph(void **state)
+{
+  (void)state;
+  enum { P = 37, DEG = 6 };
+  int nbr[P][DEG], deg[P] = {0}, order[DEG];
+  double L[P], tot = 0.0, mx0 = 0.0, mx = 0.0;
+  /* A random simple graph: each rank links to a few others. */
+  for (int a = 0; a < P; a++)
+    for (int t = 1; t <= 2; t++) {
+      int b = (a * 7 + t * 11) % P;
+      int dup = b == a;
+      for (int k = 0; k < deg[a] && !dup; k++) dup = nbr[a][k] == b;
+      if (dup || deg[a] >= DEG || deg[b] >= DEG) continue;
+      nbr[a][deg[a]++] = b;
+      nbr[b][deg[b]++] = a;
+    }
+  for (int a = 0; a < P; a++) {
+    diffusion_gde_link_order(a, deg[a], nbr[a], P, order);
+    for (int k = 0; k < deg[a]; k++) {
+      int b = nbr[a][k];
+      assert_int_equal(diffusion_gde_link_colour(a, b, P), diffusion_gde_link_colour(b, a, P));
+      for (int j = 0; j < k; j++)
+        assert_int_not_equal(diffusion_gde_link_colour(a, b, P),
+                             diffusion_gde_link_colour(a, nbr[a][j], P));
+      if (k > 0)
+        assert_true(diffusion_gde_link_colour(a, nbr[a][order[k - 1]], P) <
+                    diffusion_gde_link_colour(a, nbr[a][order[k]], P));
+    }
+    L[a] = a % 5 == 0 ? 10.0 : 1.0;
+    tot += L[a];
+    mx0 = L[a] > mx0 ? L[a] : mx0;
+  }
+  for (int round = 0; round < 30; round++)
+    for (int c = 0; c < P; c++)
+      for (int a = 0; a < P; a++)
+        for (int k = 0; k < deg[a]; k++) {
+          int b = nbr[a][k];
+          if (b <= a || diffusion_gde_link_colour(a, b, P) != c) continue;
+          double f = diffusion_gde_transfer(L[a], 1.0, L[b], 1.0, 1.0);
+          L[a] -= f;
+          L[b] += f;
+        }
+  double sum = 0.0;
+  for (int a = 0; a < P; a++) {
+    sum += L[a];
+    mx = L[a] > mx ? L[a] : mx;
+  }
+  assert_true(fabs(sum - tot) < 1e-9 * tot);
+  assert_true(mx < 0.5 * mx0);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -435,6 +490,7 @@ int main(void)
       cmocka_unit_test(selection_scales_quotas_to_the_load),
       cmocka_unit_test(boxes_touching_within_the_margin_are_neighbours),
       cmocka_unit_test(gde_colourings_are_proper_and_the_hypercube_balances_in_one_round),
+      cmocka_unit_test(gde_link_colours_are_proper_on_any_graph),
       cmocka_unit_test(bad_input_is_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
