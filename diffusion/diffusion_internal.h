@@ -36,6 +36,9 @@ typedef struct dstate {
   MPI_Request *req;  /* 2 * nnbr requests */
   double phi;        /* sum over rounds of this rank's solved utilization: the
                         potential whose differences give the accumulated flows */
+  MPI_Comm rcomm;    /* the ranks of this rank's component of the rank graph,
+                        for the rounds' reductions (comm when it is connected) */
+  int ncomp;         /* components of the rank graph (1 when connected) */
 } dstate;
 
 /* The lowest ZOLTAN_* code over the ranks of comm.  Collective. */
@@ -50,20 +53,10 @@ DIFFUSION_HIDDEN void diffusion_exchange_same(dstate *d, double x, double *recv)
  * and rejects the call under -Werror=stringop-overflow. */
 DIFFUSION_HIDDEN void diffusion_wait_all(int n, MPI_Request *req);
 
-/* Receives one message whose envelope st describes (the callback calls
- * MPI_Recv itself). */
-typedef void diffusion_nbx_recv(void *data, const MPI_Status *st);
-
-/*
- * diffusion_nbx - the loop of a non-blocking consensus (Hoefler, Siebert
- * and Lumsdaine's NBX), after the caller has started nsend synchronous sends
- * (MPI_Issend, requests sreq) with tag: receives every message of tag sent
- * to this rank, calling recv for each, until all ranks' sends are matched.
- * Only the ranks that exchange messages and one non-blocking barrier take
- * part.  Collective.
- */
-DIFFUSION_HIDDEN void diffusion_nbx(MPI_Comm comm, int tag, int nsend, MPI_Request *sreq,
-                                    diffusion_nbx_recv *recv, void *data);
+/* The layer's non-blocking consensus (zp_nbx, zp_context.h) under the name
+ * the module's files use. */
+typedef zp_nbx_recv diffusion_nbx_recv;
+#define diffusion_nbx zp_nbx
 
 /*
  * diffusion_route - decide where the local objects go from the accumulated

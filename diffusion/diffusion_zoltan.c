@@ -74,6 +74,7 @@ static void dstate_free(dstate *d)
 {
   free(d->nbr);
   free_links(d);
+  if (d->ncomp > 1 && d->rcomm != MPI_COMM_NULL) MPI_Comm_free(&d->rcomm);
 }
 
 /* Agree on a ZOLTAN_* code: the lowest over ranks. */
@@ -136,42 +137,6 @@ static int add_hypercube(dstate *d)
 void diffusion_wait_all(int n, MPI_Request *req)
 {
   for (int i = 0; i < n; i++) MPI_Wait(&req[i], MPI_STATUS_IGNORE);
-}
-
-/* 1 when all n requests have completed (completed ones become
- * MPI_REQUEST_NULL, which tests as complete). */
-static int test_all(int n, MPI_Request *req)
-{
-  int all = 1;
-  for (int i = 0; i < n; i++) {
-    int flag = 0;
-    MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE);
-    all = all && flag;
-  }
-  return all;
-}
-
-void diffusion_nbx(MPI_Comm comm, int tag, int nsend, MPI_Request *sreq, diffusion_nbx_recv *recv,
-                   void *data)
-{
-  int done = 0, barrier_on = 0;
-  MPI_Request bar = MPI_REQUEST_NULL;
-  while (!done) {
-    int flag = 0;
-    MPI_Status st;
-    MPI_Iprobe(MPI_ANY_SOURCE, tag, comm, &flag, &st);
-    if (flag) recv(data, &st);
-    if (barrier_on) {
-      MPI_Test(&bar, &done, MPI_STATUS_IGNORE);
-    } else {
-      if (test_all(nsend, sreq)) {
-        /* Every send of this rank is matched: join the barrier, and keep
-         * receiving until every rank has joined it. */
-        MPI_Ibarrier(comm, &bar);
-        barrier_on = 1;
-      }
-    }
-  }
 }
 
 /* A rank that named this one: an empty message, whose source becomes a
@@ -237,9 +202,10 @@ void diffusion_exchange_same(dstate *d, double x, double *recv)
   exchange(d, d->sendbuf, recv);
 }
 
-/* 1 when the links join every rank: the smallest rank number spreads over
- * the links until nothing changes (diameter + 1 exchanges). */
-static int connected(dstate *d)
+/* The smallest rank number of this rank's component of the rank graph:
+ * it spreads over the links until nothing changes (diameter + 1
+ * exchanges). */
+static double component_label(dstate *d)
 {
   double label = d->rank;
   int changed = 1, any = 1, j;
@@ -253,8 +219,30 @@ static int connected(dstate *d)
       }
     MPI_Allreduce(&changed, &any, 1, MPI_INT, MPI_MAX, d->comm);
   }
+  return label;
+}
+
+/* 1 when the links join every rank. */
+static int connected(dstate *d)
+{
+  double label = component_label(d);
   MPI_Allreduce(MPI_IN_PLACE, &label, 1, MPI_DOUBLE, MPI_MAX, d->comm);
   return label == 0.0;
+}
+
+/* With the neighbours given by the graph alone (DIFFUSION_NEIGHBORS=GRAPH),
+ * ranks that share no edge path form separate components: each is
+ * balanced on its own, its rounds' reductions over its own ranks.
+ * Collective. */
+static int split_components(dstate *d)
+{
+  double label = component_label(d);
+  int root = label == (double)d->rank, n = 0;
+  MPI_Allreduce(&root, &n, 1, MPI_INT, MPI_SUM, d->comm);
+  d->ncomp = n;
+  if (n <= 1) return ZOLTAN_OK;
+  return MPI_Comm_split(d->comm, (int)label, d->rank, &d->rcomm) == MPI_SUCCESS ? ZOLTAN_OK
+                                                                                : ZOLTAN_FATAL;
 }
 
 /* The objects' bounding box (lows, then highs; empty without objects) and
@@ -353,6 +341,9 @@ static int build_neighbours(zp_context *ctx, dstate *d, const char *mode, int ha
   if (use_geom && (ierr = add_geometry(ctx, d, dim, x)) < 0) return ierr;
   if (use_graph && (ierr = symmetrise(d)) < 0) return ierr;
   if ((ierr = alloc_links(d)) < 0) return ierr;
+  if (use_graph && !is_auto && d->size > 1 &&
+      (ierr = diffusion_agree(d->comm, split_components(d))) < 0)
+    return ierr;
   if (((use_graph && is_auto) || use_geom) && d->size > 1 && !connected(d)) {
     /* Ranks without edges or touching boxes between them (an empty rank, a
      * mesh in pieces) could never exchange load: the hypercube's links,
@@ -406,7 +397,7 @@ static double own_capacity(zp_context *ctx, int rank, int size)
 static double global_efficiency(dstate *d, double load, double cap, double uavg)
 {
   double u = load / cap, umax;
-  MPI_Allreduce(&u, &umax, 1, MPI_DOUBLE, MPI_MAX, d->comm);
+  MPI_Allreduce(&u, &umax, 1, MPI_DOUBLE, MPI_MAX, d->rcomm);
   return umax > 0.0 ? uavg / umax : 1.0;
 }
 
@@ -423,11 +414,11 @@ static int diffuse(dstate *d, double load, double cap, diffusion_options *o, dif
                           : ZOLTAN_FATAL) < 0)
     return ZOLTAN_FATAL;
   kmax = wsum / cap;
-  MPI_Allreduce(MPI_IN_PLACE, &kmax, 1, MPI_DOUBLE, MPI_MAX, d->comm);
+  MPI_Allreduce(MPI_IN_PLACE, &kmax, 1, MPI_DOUBLE, MPI_MAX, d->rcomm);
   diffusion_plan(o->alpha, kmax, o->accuracy, &o->alpha, &st->sweeps);
   sums[0] = load;
   sums[1] = cap;
-  MPI_Allreduce(sums, tot, 2, MPI_DOUBLE, MPI_SUM, d->comm);
+  MPI_Allreduce(sums, tot, 2, MPI_DOUBLE, MPI_SUM, d->rcomm);
   uavg = tot[1] > 0.0 ? tot[0] / tot[1] : 0.0;
   st->eff_before = st->eff_after = global_efficiency(d, load, cap, uavg);
   st->exchanges = 1;
@@ -465,11 +456,11 @@ static int dimension_exchange(dstate *d, diffusion_topology t, int any_graph, do
     return ZOLTAN_MEMERR;
   }
   if (any_graph) diffusion_gde_link_order(d->rank, d->nnbr, d->nbr, d->size, order);
-  MPI_Allreduce(&d->nnbr, &maxdeg, 1, MPI_INT, MPI_MAX, d->comm);
+  MPI_Allreduce(&d->nnbr, &maxdeg, 1, MPI_INT, MPI_MAX, d->rcomm);
   diffusion_exchange_same(d, cap, d->cnbr);
   sums[0] = load;
   sums[1] = cap;
-  MPI_Allreduce(sums, tot, 2, MPI_DOUBLE, MPI_SUM, d->comm);
+  MPI_Allreduce(sums, tot, 2, MPI_DOUBLE, MPI_SUM, d->rcomm);
   uavg = tot[1] > 0.0 ? tot[0] / tot[1] : 0.0;
   /* On any graph a round is one exchange per link, in colour order: the
    * most links of a rank is the round's length in exchanges. */
@@ -608,16 +599,19 @@ static int read_options(zp_context *ctx, diffusion_options *o, const char **mode
 static void report(zp_context *ctx, dstate *d, const diffusion_stats *st, long moved, int added,
                    double eff_target)
 {
-  long all_moved = 0;
-  int deg = d->nnbr, maxdeg = 0;
+  long all_moved = 0, cnt[4] = {st->rounds, st->sweeps, st->exchanges, d->nnbr}, mx[4];
+  double eff[2] = {st->eff_before, st->eff_after}, mn[2];
   if (zp_ctx_debug_level(ctx) < 1) return;
+  /* With several components (DIFFUSION_NEIGHBORS=GRAPH), the busiest
+   * component's counts and the worst efficiencies. */
   MPI_Reduce(&moved, &all_moved, 1, MPI_LONG, MPI_SUM, 0, d->comm);
-  MPI_Reduce(&deg, &maxdeg, 1, MPI_INT, MPI_MAX, 0, d->comm);
+  MPI_Reduce(cnt, mx, 4, MPI_LONG, MPI_MAX, 0, d->comm);
+  MPI_Reduce(eff, mn, 2, MPI_DOUBLE, MPI_MIN, 0, d->comm);
   if (d->rank == 0)
-    printf("DIFFUSION: %d rounds x %d sweeps, %ld exchanges with at most %d neighbours%s; "
+    printf("DIFFUSION: %ld rounds x %ld sweeps, %ld exchanges with at most %ld neighbours%s; "
            "efficiency %.4f -> %.4f (target %.4f); %ld objects sent\n",
-           st->rounds, st->sweeps, st->exchanges, maxdeg, added ? " (hypercube links added)" : "",
-           st->eff_before, st->eff_after, eff_target, all_moved);
+           mx[0], mx[1], mx[2], mx[3], added ? " (hypercube links added)" : "", mn[0], mn[1],
+           eff_target, all_moved);
 }
 
 static int diffusion_partition(zp_context *ctx, void *state, int *new_part)
@@ -637,6 +631,8 @@ static int diffusion_partition(zp_context *ctx, void *state, int *new_part)
   long moved = 0;
   (void)state;
   d.comm = zp_ctx_comm(ctx);
+  d.rcomm = d.comm;
+  d.ncomp = 1;
   MPI_Comm_rank(d.comm, &d.rank);
   MPI_Comm_size(d.comm, &d.size);
   if (!zp_ctx_parts_are_ranks(ctx)) {
@@ -682,6 +678,15 @@ static int diffusion_partition(zp_context *ctx, void *state, int *new_part)
   /* The ranks are the parts (checked above): the final rank is the part. */
   ierr = diffusion_route(&d, s, n, cost, move_cost * unit, forward, new_part, &moved);
   if (ierr >= 0) report(ctx, &d, &st, moved, added, o.efficiency);
+  if (ierr >= 0 && d.ncomp > 1) {
+    if (d.rank == 0)
+      zp_warn(zp_ctx_where(ctx),
+              "DIFFUSION: the ranks' graph edges (DIFFUSION_NEIGHBORS=GRAPH) form %d separate "
+              "groups of ranks; each group was balanced on its own, so loads differ between "
+              "groups (DIFFUSION_NEIGHBORS=AUTO joins them with hypercube links)",
+              d.ncomp);
+    ierr = ZOLTAN_WARN;
+  }
 End:
   free(s);
   free(cost);

@@ -37,74 +37,75 @@ static void inbox_free(inbox *b)
   memset(b, 0, sizeof *b);
 }
 
+/* What keep_message needs besides the inbox. */
+typedef struct inbox_recv {
+  inbox *in;
+  MPI_Comm comm;
+  int tag;
+} inbox_recv;
+
 static int by_src(const void *a, const void *b)
 {
   const inbox_msg *x = a, *y = b;
   return x->src - y->src;
 }
 
+/* zp_nbx's callback: one message kept in the inbox (or, when memory is
+ * short, received and dropped, with the shortage noted). */
+static void keep_message(void *data, const MPI_Status *s)
+{
+  inbox_recv *r = data;
+  inbox *in = r->in;
+  int cnt = 0;
+  unsigned char *buf;
+  MPI_Get_count(s, MPI_BYTE, &cnt);
+  buf = malloc((size_t)cnt + 1);
+  if (in->n == in->cap) {
+    int cap = in->cap ? 2 * in->cap : 8;
+    inbox_msg *m = realloc(in->m, (size_t)cap * sizeof *m);
+    if (m) {
+      in->m = m;
+      in->cap = cap;
+    }
+  }
+  /* A message that cannot be kept is still received, so that its sender's
+   * Issend ends, and the shortage is reported. */
+  MPI_Recv(buf, buf ? cnt : 0, MPI_BYTE, s->MPI_SOURCE, r->tag, r->comm, MPI_STATUS_IGNORE);
+  if (buf && in->n < in->cap) {
+    in->m[in->n].src = s->MPI_SOURCE;
+    in->m[in->n].bytes = cnt;
+    in->m[in->n].data = buf;
+    in->n++;
+    in->bytes += cnt;
+  } else {
+    in->oom = 1;
+    free(buf);
+  }
+}
+
 /*
- * A sparse exchange without a count of who sends to whom (Hoefler's
- * non-blocking consensus): synchronous sends, probes for what arrives, and
- * a non-blocking barrier once this rank's sends were all received.  The
- * messages are sorted by source, so that what is done with them does not
- * depend on their arrival order.  Collective.
+ * One sparse exchange (the layer's zp_nbx): synchronous sends of the
+ * messages, every message addressed to this rank kept in in, sorted by
+ * source so that what is done with them does not depend on their arrival
+ * order.  Collective.
  */
 static void exchange(MPI_Comm comm, int tag, int nsend, const int *dest, const int *bytes,
                      void *const *data, inbox *in)
 {
-  MPI_Request *req = malloc(((size_t)nsend + 1) * sizeof *req), barrier = MPI_REQUEST_NULL;
-  int sent_all = 0, done = 0;
+  MPI_Request *req = malloc(((size_t)nsend + 1) * sizeof *req);
+  inbox_recv r = {in, comm, tag};
   memset(in, 0, sizeof *in);
   /* Without request slots nothing is sent: the rank reports running out of
    * memory, which every rank agrees on after the exchange. */
-  if (req == NULL) in->oom = 1;
-  for (int k = 0; req && k < nsend; k++)
-    MPI_Issend(data[k], bytes[k], MPI_BYTE, dest[k], tag, comm, &req[k]);
-  while (!done) {
-    int flag = 0;
-    MPI_Status s;
-    MPI_Iprobe(MPI_ANY_SOURCE, tag, comm, &flag, &s);
-    if (flag) {
-      int cnt = 0;
-      unsigned char *buf;
-      MPI_Get_count(&s, MPI_BYTE, &cnt);
-      buf = malloc((size_t)cnt + 1);
-      if (in->n == in->cap) {
-        int cap = in->cap ? 2 * in->cap : 8;
-        inbox_msg *m = realloc(in->m, (size_t)cap * sizeof *m);
-        if (m) {
-          in->m = m;
-          in->cap = cap;
-        }
-      }
-      /* A message that cannot be kept is still received, so that its
-       * sender's Issend ends, and the shortage is reported. */
-      MPI_Recv(buf, buf ? cnt : 0, MPI_BYTE, s.MPI_SOURCE, tag, comm, MPI_STATUS_IGNORE);
-      if (buf && in->n < in->cap) {
-        in->m[in->n].src = s.MPI_SOURCE;
-        in->m[in->n].bytes = cnt;
-        in->m[in->n].data = buf;
-        in->n++;
-        in->bytes += cnt;
-      } else {
-        in->oom = 1;
-        free(buf);
-      }
-    }
-    if (!sent_all) {
-      int all = 1;
-      if (req) MPI_Testall(nsend, req, &all, MPI_STATUSES_IGNORE);
-      if (all) {
-        sent_all = 1;
-        MPI_Ibarrier(comm, &barrier);
-      }
-    } else {
-      MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
-    }
+  if (req == NULL) {
+    in->oom = 1;
+    nsend = 0;
   }
+  for (int k = 0; k < nsend; k++)
+    MPI_Issend(data[k], bytes[k], MPI_BYTE, dest[k], tag, comm, &req[k]);
+  zp_nbx(comm, tag, nsend, req, keep_message, &r);
   free(req);
-  qsort(in->m, (size_t)in->n, sizeof *in->m, by_src);
+  if (in->n > 1) qsort(in->m, (size_t)in->n, sizeof *in->m, by_src);
 }
 
 /* The worst of a flag over ranks (1 = some rank failed). */

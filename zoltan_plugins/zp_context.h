@@ -100,6 +100,23 @@ ZP_API int zp_ctx_local_nbr_gids(const zp_context *ctx, const ZOLTAN_ID_TYPE **n
 ZP_API int zp_ctx_global_index(zp_context *ctx, long long *first, long long *nbr_index);
 
 /*
+ * zp_nbx - a sparse exchange without counts (Hoefler, Siebert and
+ * Lumsdaine's non-blocking consensus, NBX), for distributed methods whose
+ * ranks talk to a few others: after the caller has started nsend
+ * synchronous sends (MPI_Issend with tag, requests sreq), it receives every
+ * message of tag sent to this rank, calling recv(data, status) for each (the
+ * callback calls MPI_Recv itself), until every rank's sends are matched; then
+ * the sends are complete.  Only the ranks that exchange messages and one
+ * non-blocking barrier take part, so no rank handles a count per rank of the
+ * communicator.  Messages arrive in any order.  Collective over comm (use
+ * zp_ctx_comm, and a tag per exchange: a rank may start the next exchange
+ * while another still receives the last one).
+ */
+typedef void zp_nbx_recv(void *data, const MPI_Status *status);
+ZP_API void zp_nbx(MPI_Comm comm, int tag, int nsend, MPI_Request *sreq, zp_nbx_recv *recv,
+                   void *data);
+
+/*
  * zp_ctx_local_sizes - the size in bytes of each local object, when the
  * method's needs include ZP_WANTS_SIZES and every rank registered
  * ZOLTAN_OBJ_SIZE_MULTI_FN or ZOLTAN_OBJ_SIZE_FN.  Local.

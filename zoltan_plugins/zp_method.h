@@ -163,7 +163,8 @@ typedef struct zp_context zp_context;
  * the same reason).  Version 2 added zp_problem.lb_approach and
  * zp_ctx_lb_approach; version 3 added zp_problem.obj_sizes,
  * zp_method.use_parallel (a method may then set both partition functions),
- * ZP_WANTS_SIZES, zp_ctx_local_nbr_gids and zp_ctx_local_sizes.  abi and name stay the first two fields in every
+ * ZP_WANTS_SIZES, zp_ctx_local_nbr_gids, zp_ctx_global_index,
+ * zp_ctx_local_sizes and zp_nbx.  abi and name stay the first two fields in every
  * version, so that the refusal can always name the method.
  */
 #define ZP_METHOD_ABI 3u

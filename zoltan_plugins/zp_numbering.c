@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A global numbering of the objects and of every edge's far end, for
- * distributed methods that hand the graph to a parallel partitioner
- * (SCOTCHLB's PT-Scotch path): each rank asks the rank that the graph
- * callbacks named for a neighbour which number that neighbour has.  Only
- * ranks that share edges exchange IDs, so no rank holds more than its own
- * objects and the IDs of its edges' far ends.
+ * Services for distributed methods that talk to a few ranks each: a global
+ * numbering of the objects and of every edge's far end (for a parallel
+ * partitioner: SCOTCHLB's PT-Scotch path), where each rank asks the rank
+ * that the graph callbacks named for a neighbour which number that
+ * neighbour has, so that only ranks that share edges exchange IDs; and the
+ * non-blocking consensus of sparse exchanges (zp_nbx: DIFFUSION, REFINE
+ * without a root).
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -144,4 +145,37 @@ int zp_ctx_global_index(zp_context *c, long long *first, long long *nbr_index)
 End:
   zp_numbering_free(&b);
   return ierr;
+}
+
+/* 1 when all n requests have completed (completed ones become
+ * MPI_REQUEST_NULL, which tests as complete). */
+static int zp_test_all(int n, MPI_Request *req)
+{
+  int all = 1;
+  for (int i = 0; i < n; i++) {
+    int flag = 0;
+    MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE);
+    all = all && flag;
+  }
+  return all;
+}
+
+void zp_nbx(MPI_Comm comm, int tag, int nsend, MPI_Request *sreq, zp_nbx_recv *recv, void *data)
+{
+  int done = 0, barrier_on = 0;
+  MPI_Request bar = MPI_REQUEST_NULL;
+  while (!done) {
+    int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(MPI_ANY_SOURCE, tag, comm, &flag, &st);
+    if (flag) recv(data, &st);
+    if (barrier_on) {
+      MPI_Test(&bar, &done, MPI_STATUS_IGNORE);
+    } else if (zp_test_all(nsend, sreq)) {
+      /* Every send of this rank is matched: join the barrier, and keep
+       * receiving until every rank has joined it. */
+      MPI_Ibarrier(comm, &bar);
+      barrier_on = 1;
+    }
+  }
 }

@@ -346,7 +346,7 @@ static void rootless(int P, int k, const double *s, const double *load, double t
         bytes[b] += 32.0;
       }
     }
-    qsort(items, nitems, sizeof *items, by_block);
+    if (nitems > 1) qsort(items, nitems, sizeof *items, by_block);
     tr = malloc((2 * nitems + 1) * sizeof *tr);
     for (size_t a = 0; a < nitems;) {
       size_t z = a, nd = 0, nr = 0;
