@@ -96,31 +96,33 @@ typedef struct scotchlb_options {
   const double *move_cost;
   /* Cost of one unit of cut edge weight in units of object load (>= 0), or
    * 0.  When positive, a part's time is (its load + comm_cost x the weight
-   * of its cut edges) / its target, and Scotch runs at balance ratios
-   * tolerance - 1 and three tighter ones (each a quarter of the last); the
-   * answer with the smallest largest time is kept (the first on a tie).
-   * Not with a raw strategy string. */
+   * of its cut edges) / its target, and Scotch runs with the strategy asked
+   * for, QUALITY and BALANCE, each at balance ratios tolerance - 1 and three
+   * tighter ones (each a quarter of the last): up to 12 runs; the answer
+   * with the smallest largest time is kept (the first on a tie).  Not with
+   * a raw strategy string. */
   double comm_cost;
 } scotchlb_options;
 
 /* Statistics of one call. */
 typedef struct scotchlb_stats {
-  size_t self_loops;       /* self-loop entries dropped */
-  size_t duplicates;       /* extra entries of a direction, summed */
-  size_t one_sided;        /* edges listed on one side only, mirrored */
-  size_t asymmetric;       /* edges whose two sides disagree, averaged */
-  size_t edges;            /* undirected edges given to Scotch */
-  double cut_before;       /* cut weight of the input (each edge once; 0
+  size_t self_loops;          /* self-loop entries dropped */
+  size_t duplicates;          /* extra entries of a direction, summed */
+  size_t one_sided;           /* edges listed on one side only, mirrored */
+  size_t asymmetric;          /* edges whose two sides disagree, averaged */
+  size_t edges;               /* undirected edges given to Scotch */
+  double cut_before;          /* cut weight of the input (each edge once; 0
                               without current parts) */
-  double cut_after;        /* cut weight of the output */
-  double imbalance_before; /* largest load / target of the input (0 without) */
-  double imbalance_after;  /* largest load / target of the output */
-  size_t moved;            /* objects whose part changed (0 without input) */
-  int kept_input;          /* 1 when REFINE returned the input unchanged */
-  double balance_ratio;    /* Scotch's balance ratio of the answer kept */
-  double part_time;        /* with comm_cost > 0: the largest part time of
+  double cut_after;           /* cut weight of the output */
+  double imbalance_before;    /* largest load / target of the input (0 without) */
+  double imbalance_after;     /* largest load / target of the output */
+  size_t moved;               /* objects whose part changed (0 without input) */
+  int kept_input;             /* 1 when REFINE returned the input unchanged */
+  double balance_ratio;       /* Scotch's balance ratio of the answer kept */
+  scotchlb_strategy strategy; /* the strategy flags of the answer kept */
+  double part_time;           /* with comm_cost > 0: the largest part time of
                               the answer (see comm_cost), else 0 */
-  int polished;            /* 1 when the REFINE polish pass ran */
+  int polished;               /* 1 when the REFINE polish pass ran */
 } scotchlb_stats;
 
 /*

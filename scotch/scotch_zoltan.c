@@ -40,8 +40,9 @@ static const zp_param_def scotch_params[] = {
     {"SCOTCHLB_COMM_COST", ZP_PARAM_DOUBLE, "0", 0.0, 0.0, ZP_PARAM_NO_MAX, NULL,
      "cost of one unit of edge weight in units of object weight (e.g. 1 when both are "
      "microseconds); > 0: a part's time is its load plus this times its cut edges' weight, and "
-     "the gathered path tries Scotch's balance ratio at IMBALANCE_TOL - 1 and three tighter ones "
-     "and keeps the answer whose slowest part is fastest; 0 = one run"},
+     "the gathered path tries SCOTCHLB_STRATEGY, QUALITY and BALANCE, each at Scotch's balance "
+     "ratio IMBALANCE_TOL - 1 and three tighter ones, and keeps the answer whose slowest part is "
+     "fastest (up to 12 Scotch runs); 0 = one run"},
     {"SCOTCHLB_PARALLEL_MIN", ZP_PARAM_INT, "1000000", 0.0, 2147483647.0, 0, NULL,
      "with PT-Scotch in the build, LB_APPROACH=PARTITION on more than one rank runs PT-Scotch "
      "on the distributed graph from this many objects (over all ranks) on, instead of "
@@ -169,10 +170,11 @@ static void report(int debug_level, size_t num_obj, int num_parts, const char *p
             st->imbalance_after, o->tolerance);
   if (debug_level >= 1) {
     printf("ZOLTAN SCOTCHLB: %s (%s), %zu objects, %zu edges, %d parts: moved %zu, cut %g -> %g, "
-           "max relative load %.4f -> %.4f, balance ratio %g%s%s\n",
+           "max relative load %.4f -> %.4f, balance ratio %g, strategy %s%s%s\n",
            approach_name(o->approach), path, num_obj, st->edges, num_parts, st->moved,
            st->cut_before, st->cut_after, st->imbalance_before, st->imbalance_after,
-           st->balance_ratio, st->kept_input ? " (input kept: within tolerance)" : "",
+           st->balance_ratio, strategy_words[st->strategy],
+           st->kept_input ? " (input kept: within tolerance)" : "",
            st->polished ? " (REFINE polish)" : "");
     fflush(stdout);
   }

@@ -71,8 +71,8 @@ static int zp_choose_parallel(zp_context *c)
   MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, c->r->comm);
   MPI_Allreduce(&want, &every, 1, MPI_INT, MPI_MIN, c->r->comm);
   if (any != every && c->r->rank == ZP_ROOT)
-    zp_error(c->yo, "method %s: use_parallel answered differently on different ranks; gathering",
-             m->name);
+    zp_warn(c->yo, "method %s: use_parallel answered differently on different ranks; gathering",
+            m->name);
   return every;
 }
 
