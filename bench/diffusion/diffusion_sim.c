@@ -29,6 +29,7 @@
  *            grow while the hotspot is a large share of the ranks)
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,8 @@ typedef struct outcome {
   int gde_rounds;
   double hbm_maxavg, hbm_bytes; /* the same for DIFFUSION_SCHEME=HIERARCHICAL */
   long hbm_moved;
+  double hc_maxavg, hc_bytes; /* HIERARCHICAL with the ranks in curve order */
+  long hc_moved;
 } outcome;
 
 /* One pass of HIERARCHICAL's routing along the line of ranks, in direction
@@ -164,7 +167,7 @@ static void hbm_pass(int P, int k, const double *s, const double *f, int dir, ch
 static void hbm(int P, int k, const double *s, const double *load0, double *maxavg, long *moved,
                 double *busiest)
 {
-  double *f = malloc((size_t)P * sizeof *f), *fin = malloc((size_t)P * sizeof *fin);
+  double *f = calloc((size_t)P + 1, sizeof *f), *fin = calloc((size_t)P + 1, sizeof *fin);
   double total = 0.0, pre = 0.0;
   char *given = calloc((size_t)P * k, 1);
   for (int r = 0; r < P; r++) total += load0[r];
@@ -182,6 +185,68 @@ static void hbm(int P, int k, const double *s, const double *load0, double *maxa
   free(f);
   free(fin);
   free(given);
+}
+
+/* The Hilbert curve's index of cell (x, y) of an n x n grid, n a power of
+ * two (the classic quadrant-by-quadrant construction). */
+static uint64_t hilbert_index(uint32_t n, uint32_t x, uint32_t y)
+{
+  uint64_t d = 0;
+  for (uint32_t q = n / 2; q > 0; q /= 2) {
+    uint32_t rx = (x & q) > 0, ry = (y & q) > 0, t;
+    d += (uint64_t)q * q * ((3u * rx) ^ ry);
+    if (ry == 0) {
+      if (rx == 1) {
+        x = n - 1 - x;
+        y = n - 1 - y;
+      }
+      t = x;
+      x = y;
+      y = t;
+    }
+  }
+  return d;
+}
+
+/* A rank and its place on the curve. */
+typedef struct curve_key {
+  uint64_t key;
+  int rank;
+} curve_key;
+
+static int by_key(const void *a, const void *b)
+{
+  const curve_key *x = a, *y = b;
+  return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/*
+ * HIERARCHICAL on the ranks in Hilbert-curve order of their place on the
+ * torus instead of row-major order: what a curve order of the ranks'
+ * centres would give the adapter (not built; docs/diffusion.md).  The same
+ * as hbm() on the ranks renumbered along the curve.
+ */
+static void hbm_curve(int side, int k, const double *s, const double *load0, double *maxavg,
+                      long *moved, double *busiest)
+{
+  int P = side * side;
+  uint32_t n = 1;
+  curve_key *c = malloc((size_t)P * sizeof *c);
+  double *sp = malloc((size_t)P * k * sizeof *sp), *lp = malloc((size_t)P * sizeof *lp);
+  while (n < (uint32_t)side) n *= 2;
+  for (int r = 0; r < P; r++) {
+    c[r].key = hilbert_index(n, (uint32_t)(r % side), (uint32_t)(r / side));
+    c[r].rank = r;
+  }
+  qsort(c, (size_t)P, sizeof *c, by_key);
+  for (int i = 0; i < P; i++) {
+    lp[i] = load0[c[i].rank];
+    memcpy(sp + (size_t)i * k, s + (size_t)c[i].rank * k, (size_t)k * sizeof *sp);
+  }
+  hbm(P, k, sp, lp, maxavg, moved, busiest);
+  free(c);
+  free(sp);
+  free(lp);
 }
 
 /* A link of the torus for GDE: its ends (a < b), its colour and its index
@@ -457,6 +522,7 @@ static void run(int side, int k, FILE *csv, outcome *out)
   gde(P, k, s, start_load, start, adj, 1.0 / 1.025, &out->gde_maxavg, &out->gde_moved,
       &out->gde_bytes, &out->gde_rounds);
   hbm(P, k, s, start_load, &out->hbm_maxavg, &out->hbm_moved, &out->hbm_bytes);
+  hbm_curve(side, k, s, start_load, &out->hc_maxavg, &out->hc_moved, &out->hc_bytes);
   for (int r = 0; r < P; r++)
     if (start_load[r] >= total / P) candidates += k;
   diffusion_default_options(&o);
@@ -526,21 +592,22 @@ static void run(int side, int k, FILE *csv, outcome *out)
     out->bound = 1.0 + heaviest / avg;
     out->bytes = diff_bytes;
     printf("  %7d %6d %9.3f %9.3f %7.2f%% %6d %6d %9ld %9ld %12.0f %14.0f %14.0f %9.3f %7.2f%% "
-           "%10.0f %9.3f %7.2f%% %6d %9.0f %9.3f %7.2f%% %9.0f\n",
+           "%10.0f %9.3f %7.2f%% %6d %9.0f %9.3f %7.2f%% %9.0f %9.3f %9.0f\n",
            P, k, before_max / avg, after_max / avg, 100.0 * moved / (double)nobj, st.rounds,
            st.sweeps, st.exchanges, st.reductions, diff_bytes, central_root, refine_root,
            out->rl_maxavg, 100.0 * out->rl_moved / (double)nobj, out->rl_bytes, out->gde_maxavg,
            100.0 * out->gde_moved / (double)nobj, out->gde_rounds, out->gde_bytes, out->hbm_maxavg,
-           100.0 * out->hbm_moved / (double)nobj, out->hbm_bytes);
+           100.0 * out->hbm_moved / (double)nobj, out->hbm_bytes, out->hc_maxavg, out->hc_bytes);
     if (csv)
       fprintf(csv,
               "%d,%d,%.6f,%.6f,%.6f,%d,%d,%ld,%ld,%.0f,%.0f,%.0f,%.6f,%.6f,%.0f,%.6f,%.6f,%d,%.0f,"
-              "%.6f,%.6f,%.0f\n",
+              "%.6f,%.6f,%.0f,%.6f,%.6f,%.0f\n",
               P, k, before_max / avg, after_max / avg, moved / (double)nobj, st.rounds, st.sweeps,
               st.exchanges, st.reductions, diff_bytes, central_root, refine_root, out->rl_maxavg,
               out->rl_moved / (double)nobj, out->rl_bytes, out->gde_maxavg,
               out->gde_moved / (double)nobj, out->gde_rounds, out->gde_bytes, out->hbm_maxavg,
-              out->hbm_moved / (double)nobj, out->hbm_bytes);
+              out->hbm_moved / (double)nobj, out->hbm_bytes, out->hc_maxavg,
+              out->hc_moved / (double)nobj, out->hc_bytes);
   }
   free(start);
   free(adj);
@@ -590,17 +657,18 @@ int main(int argc, char **argv)
   printf("diffusion_sim: virtual ranks on a torus (simulated in one process: messages counted, "
          "not sent); IMBALANCE_TOL 1.05\n");
   printf("  %7s %6s %9s %9s %8s %6s %6s %9s %9s %12s %14s %14s %9s %8s %10s %9s %8s %6s %9s %9s "
-         "%8s %9s\n",
+         "%8s %9s %9s %9s\n",
          "ranks", "obj/rk", "max/avg0", "max/avg", "moved", "rounds", "sweeps", "exchanges",
          "reductns", "DIFF bytes", "central root B", "REFINE-dist B", "RL max/a", "RL moved",
          "RL bytes", "GDE max/a", "GDE mvd", "GDE rd", "GDE bytes", "HBM max/a", "HBM mvd",
-         "HBM bytes");
+         "HBM bytes", "HBMc max", "HBMc B");
   if (csv)
     fprintf(csv, "ranks,objects_per_rank,maxavg_before,maxavg_after,moved,rounds,sweeps,"
                  "exchanges,reductions,diffusion_busiest_bytes,central_root_bytes,"
                  "refine_distributed_root_bytes,rootless_maxavg_after,rootless_moved,"
                  "rootless_busiest_bytes,gde_maxavg_after,gde_moved,gde_rounds,"
-                 "gde_busiest_bytes,hbm_maxavg_after,hbm_moved,hbm_busiest_bytes\n");
+                 "gde_busiest_bytes,hbm_maxavg_after,hbm_moved,hbm_busiest_bytes,"
+                 "hbm_curve_maxavg_after,hbm_curve_moved,hbm_curve_busiest_bytes\n");
   for (int i = 0; i < nsides; i++) run(sides[i], k, csv, &res[i]);
   if (csv) fclose(csv);
   if (check) {
