@@ -238,7 +238,7 @@ static int send_intervals(MPI_Comm comm, rbufs *b, double lo, double hi, double 
 
 /* As a block owner: the transfers in this rank's block, sent to their
  * donors (exchange 2). */
-static int match_block(MPI_Comm comm, rbufs *b, double block, int P, int me, long *pairs)
+static int match_block(MPI_Comm comm, rbufs *b, double block, int P, int me)
 {
   size_t nd = 0, nr = 0, nt, m = 0;
   int oom = 0, nsend = 0;
@@ -276,7 +276,6 @@ static int match_block(MPI_Comm comm, rbufs *b, double block, int P, int me, lon
     }
     b->bytes[nsend - 1] += (int)sizeof *b->tr_out;
   }
-  *pairs = (long)nt;
   exchange(comm, TAG_TRANSFERS, nsend, b->dests, b->bytes, b->data, &b->in2);
   return any(comm, oom || b->in2.oom) ? ZOLTAN_MEMERR : ZOLTAN_OK;
 }
@@ -343,7 +342,7 @@ int refine_rootless_run(zp_context *ctx, double tol, int *new_part, refine_rootl
   double L = 0.0, T = 0.0, total = 0.0, e, c, slack, v[2], pre[2] = {0.0, 0.0}, sums[2], rel[2],
          mx[2];
   double sent_total = 0.0, got = 0.0, after;
-  long given = 0, pairs = 0, nrecv = 0, cnt[4], csum[4], bmax = 0;
+  long given = 0, nrecv = 0, cnt[4], csum[4], bmax = 0;
   rbufs b;
   memset(&b, 0, sizeof b);
   memset(st, 0, sizeof *st);
@@ -366,7 +365,7 @@ int refine_rootless_run(zp_context *ctx, double tol, int *new_part, refine_rootl
     double E = sums[0], scale = E / sums[1], block = E / P;
     double lo = e > 0.0 ? pre[0] : pre[1] * scale, hi = e > 0.0 ? pre[0] + e : (pre[1] + c) * scale;
     ierr = send_intervals(comm, &b, lo, hi, slack, e > 0.0, block, P, me);
-    if (ierr == ZOLTAN_OK) ierr = match_block(comm, &b, block, P, me, &pairs);
+    if (ierr == ZOLTAN_OK) ierr = match_block(comm, &b, block, P, me);
     if (ierr == ZOLTAN_OK) ierr = give(comm, &b, n, me, new_part, &given, &sent_total, &nrecv);
     if (ierr != ZOLTAN_OK) goto end;
   }
@@ -399,7 +398,6 @@ int refine_rootless_run(zp_context *ctx, double tol, int *new_part, refine_rootl
     MPI_Allreduce(&mine, &bmax, 1, MPI_LONG, MPI_MAX, comm);
     st->max_bytes = bmax;
   }
-  (void)pairs;
 end:
   if (ierr != ZOLTAN_OK)
     for (int i = 0; i < n; i++) new_part[i] = me;
