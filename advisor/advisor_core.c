@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "advisor_core.h"
@@ -104,7 +105,8 @@ void advisor_growth(size_t n, const double *old_load, const double *new_load, lo
   t->growth_conc = pos > 0.0 ? top_pos / pos : 0.0;
 }
 
-void advisor_candidates(const advisor_traits *t, double comm_threshold, advisor_choice *c)
+void advisor_candidates(const advisor_traits *t, double comm_threshold, double comm_cost,
+                        advisor_choice *c)
 {
   memset(c, 0, sizeof *c);
   c->pick = -1;
@@ -126,7 +128,18 @@ void advisor_candidates(const advisor_traits *t, double comm_threshold, advisor_
     add(c, "RCB");
     add(c, "HSFC");
   }
-  if (t->has_graph && t->comm_ratio >= comm_threshold) {
+  if (t->has_graph && t->comm_ratio >= comm_threshold && comm_cost > 0.0) {
+    /* SCOTCHLB told the step's own price of communication searches the
+     * balance ratio and polishes for that step (SCOTCHLB_COMM_COST). */
+    char spec[ADVISOR_NAME_MAX];
+    snprintf(spec, sizeof spec, "SCOTCHLB:SCOTCHLB_COMM_COST=%.9g", comm_cost);
+    note(c,
+         "R4 edges weigh %.4f of the load (>= AUTOLB_COMM_THRESHOLD %g): SCOTCHLB, and with "
+         "SCOTCHLB_COMM_COST=%g (AUTOLB_COMM_COST)",
+         t->comm_ratio, comm_threshold, comm_cost);
+    add(c, "SCOTCHLB");
+    add(c, spec);
+  } else if (t->has_graph && t->comm_ratio >= comm_threshold) {
     note(c,
          "R4 edges weigh %.4f of the load (>= AUTOLB_COMM_THRESHOLD %g): SCOTCHLB, and with "
          "IMBALANCE_TOL=1.01",

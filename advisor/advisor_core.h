@@ -15,9 +15,11 @@
  *   R2 always: GREEDYREFINE, GREEDY and REFINE (load-only methods).
  *   R3 coordinates: RCB and HSFC (geometric cuts keep neighbours together).
  *   R4 a graph whose edges weigh at least comm_threshold of the load:
- *      SCOTCHLB, and SCOTCHLB with IMBALANCE_TOL=1.01 (a graph
- *      partitioner sees the communication; the second trades cut for
- *      balance, which wins when the load still dominates the step).
+ *      SCOTCHLB, and SCOTCHLB with SCOTCHLB_COMM_COST set to the step's
+ *      comm_cost (a graph partitioner sees the communication; told its
+ *      price, SCOTCHLB trades cut for balance and polishes for the step
+ *      itself), or, when comm_cost is 0, with IMBALANCE_TOL=1.01 (the load
+ *      alone is the step, and a tighter balance is what shortens it).
  * A candidate is a method name, optionally followed by ':' and one
  * NAME=VALUE parameter setting for its run ("SCOTCHLB:IMBALANCE_TOL=1.01").
  *   R5 pick: the smallest modelled step (largest part load + the weight of
@@ -90,9 +92,12 @@ void advisor_growth(size_t n, const double *old_load, const double *new_load, lo
 /*
  * advisor_candidates - rules R1 to R4: the methods worth trying on t, into
  * c->cand (c is cleared first), with one note line per rule that fired.
- * comm_threshold is the R4 threshold (AUTOLB_COMM_THRESHOLD).
+ * comm_threshold is the R4 threshold (AUTOLB_COMM_THRESHOLD), comm_cost the
+ * price of one unit of edge weight in the modelled step (AUTOLB_COMM_COST).
+ * Not collective.
  */
-void advisor_candidates(const advisor_traits *t, double comm_threshold, advisor_choice *c);
+void advisor_candidates(const advisor_traits *t, double comm_threshold, double comm_cost,
+                        advisor_choice *c);
 
 /*
  * advisor_pick - rules R5 and R6.  ev[i] and ok[i] (1 when candidate i ran

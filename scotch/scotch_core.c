@@ -13,7 +13,12 @@
 #include <scotch.h>
 
 #include "refine_core.h"
+#include "scotch_descent.h"
 #include "scotch_internal.h"
+
+/* Tries of the migration cost in each direction under a cut bound (and
+ * half as many halvings after). */
+#define SCOTCHLB_SEARCH_STEPS 6
 
 /* Integer ranges of the scaled loads, part sizes and edge weights. */
 #define SCOTCHLB_LOAD_MAX 1048576.0    /* 2^20 */
@@ -594,11 +599,14 @@ static int check_args(size_t n, int wdim, const double *w, const size_t *adj_sta
     return SCOTCHLB_EINVAL;
   }
   if (!(o->tolerance >= 1.0) || !(o->migration_cost >= 0.0) || !isfinite(o->migration_cost) ||
-      !(o->comm_cost >= 0.0) || !isfinite(o->comm_cost) || o->strategy < SCOTCHLB_STRAT_DEFAULT ||
-      o->strategy > SCOTCHLB_STRAT_BALANCE) {
+      !(o->comm_cost >= 0.0) || !isfinite(o->comm_cost) ||
+      !(o->repart_cut_tol == 0.0 || (o->repart_cut_tol >= 1.0 && isfinite(o->repart_cut_tol))) ||
+      o->strategy < SCOTCHLB_STRAT_DEFAULT || o->strategy > SCOTCHLB_STRAT_BALANCE) {
     scotchlb_say(msg, cap,
-                 "invalid options (tolerance %g, migration cost %g, comm cost %g, strategy %d)",
-                 o->tolerance, o->migration_cost, o->comm_cost, (int)o->strategy);
+                 "invalid options (tolerance %g, migration cost %g, comm cost %g, cut bound %g, "
+                 "strategy %d)",
+                 o->tolerance, o->migration_cost, o->comm_cost, o->repart_cut_tol,
+                 (int)o->strategy);
     return SCOTCHLB_EINVAL;
   }
   for (size_t i = 0; i < n * (size_t)wdim; i++)
@@ -688,6 +696,306 @@ static int map_once(size_t n, const double *load, const size_t *start, const siz
   return rc;
 }
 
+/* ---- REPARTITION under a cut bound ---------------------------------------------- */
+
+/* One (new part, old part) overlap. */
+typedef struct overlap {
+  int to, from; /* the new part and the current part */
+  double w;     /* the migration cost of the objects in both */
+} overlap;
+
+static int cmp_overlap_pair(const void *a, const void *b)
+{
+  const overlap *x = a, *y = b;
+  if (x->to != y->to) return x->to < y->to ? -1 : 1;
+  return (x->from > y->from) - (x->from < y->from);
+}
+
+static int cmp_overlap_weight(const void *a, const void *b)
+{
+  const overlap *x = a, *y = b;
+  if (x->w != y->w) return x->w > y->w ? -1 : 1;
+  return cmp_overlap_pair(a, b);
+}
+
+/* The migration cost of each object (its relative move cost, or 1). */
+static double move_weight(const double *move_cost, size_t i)
+{
+  return move_cost ? move_cost[i] : 1.0;
+}
+
+/* Renames the parts of a fresh partition after the current parts they
+ * overlap most, which costs nothing in cut or balance and saves moves:
+ * pairs are taken greedily by decreasing overlap, and a part is only
+ * renamed after a part of the same target (so sizes stay as asked). */
+static int relabel_to_overlap(size_t n, int nparts, const double *target, const int *cur,
+                              const double *move_cost, int *part)
+{
+  overlap *o = malloc((n + 1) * sizeof *o);
+  int *to_old = malloc((size_t)nparts * sizeof *to_old);
+  int *old_used = calloc((size_t)nparts, sizeof *old_used);
+  size_t m = 0, k = 0;
+  int rc = SCOTCHLB_OK;
+  if (!o || !to_old || !old_used) {
+    rc = SCOTCHLB_ENOMEM;
+    goto end;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (cur[i] >= 0) o[m++] = (overlap){part[i], cur[i], move_weight(move_cost, i)};
+  qsort(o, m, sizeof *o, cmp_overlap_pair);
+  for (size_t i = 0; i < m; i++) {
+    if (k > 0 && o[k - 1].to == o[i].to && o[k - 1].from == o[i].from)
+      o[k - 1].w += o[i].w;
+    else
+      o[k++] = o[i];
+  }
+  qsort(o, k, sizeof *o, cmp_overlap_weight);
+  for (int q = 0; q < nparts; q++) to_old[q] = -1;
+  for (size_t i = 0; i < k; i++)
+    if (to_old[o[i].to] < 0 && !old_used[o[i].from] && target[o[i].to] == target[o[i].from]) {
+      to_old[o[i].to] = o[i].from;
+      old_used[o[i].from] = 1;
+    }
+  /* The parts left over take the free names of their target, in order. */
+  for (int q = 0; q < nparts; q++)
+    for (int r = 0; to_old[q] < 0 && r < nparts; r++)
+      if (!old_used[r] && target[r] == target[q]) {
+        to_old[q] = r;
+        old_used[r] = 1;
+      }
+  for (size_t i = 0; i < n; i++) part[i] = to_old[part[i]];
+end:
+  free(o);
+  free(to_old);
+  free(old_used);
+  return rc;
+}
+
+/* The migration cost of going from cur to part. */
+static double moved_weight(size_t n, const int *cur, const int *part, const double *move_cost)
+{
+  double w = 0.0;
+  for (size_t i = 0; i < n; i++)
+    if (cur[i] >= 0 && part[i] != cur[i]) w += move_weight(move_cost, i);
+  return w;
+}
+
+/* What repart_search shares with each of its tries. */
+typedef struct rsearch {
+  size_t n;
+  const double *load, *ew;
+  const size_t *start, *adj;
+  int nparts;
+  const double *target;
+  const int *cur;
+  const scotchlb_options *opt;
+  double limit;      /* the largest cut allowed */
+  double best_move;  /* migration cost of the best answer within the limit */
+  double best_cut;   /* its cut */
+  int *cand;         /* scratch parts of one try */
+  int *cur_polished; /* the current parts after scotchlb_shed */
+  int *best;         /* the best answer (the caller's part_out) */
+  int tries;         /* Scotch runs made */
+} rsearch;
+
+/* Moves cand's objects back while the cut limit allows, then keeps cand
+ * when it is within the limit and moves less than the best so far (or as
+ * much at a smaller cut); returns 1 when it is within, -1 when memory ran
+ * out. */
+static int rsearch_consider(rsearch *r, double *cost_used, double cost)
+{
+  if (scotchlb_move_back(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, r->cur,
+                         r->opt->tolerance, r->limit, r->cand) < 0)
+    return -1;
+  double cut = cut_of(r->n, r->start, r->adj, r->ew, r->cand);
+  double mv = moved_weight(r->n, r->cur, r->cand, r->opt->move_cost);
+  if (cut > r->limit) return 0;
+  if (mv < r->best_move || (mv == r->best_move && cut < r->best_cut)) {
+    r->best_move = mv;
+    r->best_cut = cut;
+    *cost_used = cost;
+    memcpy(r->best, r->cand, r->n * sizeof *r->best);
+  }
+  return 1;
+}
+
+/* One Scotch remap at migration cost `cost`: *within says whether its
+ * answer kept the cut limit. */
+static int rsearch_try(rsearch *r, double cost, double *cost_used, int *within, scotchlb_stats *cst,
+                       char *msg, size_t cap)
+{
+  sgraph g;
+  int rc = sgraph_build(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, r->cur, cost,
+                        r->opt->move_cost, &g, msg, cap);
+  if (rc == SCOTCHLB_OK)
+    rc = map_once(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, &g, r->opt,
+                  r->opt->tolerance - 1.0, 1, r->cand, cst, msg, cap);
+  sgraph_free(&g);
+  r->tries++;
+  int w = rc == SCOTCHLB_OK ? rsearch_consider(r, cost_used, cost) : 0;
+  if (w < 0) rc = SCOTCHLB_ENOMEM;
+  *within = w > 0;
+  return rc;
+}
+
+/* REPARTITION with SCOTCHLB's cut bound: the answer that moves least among
+ * those whose cut is at most cut_tol x the cut of a fresh partition.  The
+ * fresh partition, renamed after the current parts, is the first answer
+ * within the bound; then the migration cost (which trades moves for cut)
+ * is searched: up or down from the one asked for by factors of 4 until the
+ * bound is crossed, then halved geometrically between the last cost within
+ * and the first beyond.  *cost_used is the cost of the answer kept (0 for
+ * the fresh partition). */
+static int repart_search(rsearch *r, double *cost_used, scotchlb_stats *st, char *msg, size_t cap)
+{
+  sgraph g;
+  scotchlb_stats cst = *st;
+  double c = r->opt->migration_cost > 0.0 ? r->opt->migration_cost : 1.0, lo = 0.0, hi = 0.0;
+  int rc, within = 0, whole = 1;
+  /* The cheapest answer first: the current parts, with objects shed off
+   * the parts above the tolerance to connected parts (the fewest moves
+   * there are, nearly, when the current cut is within the bound). */
+  for (size_t i = 0; i < r->n && whole; i++) whole = r->cur[i] >= 0;
+  r->limit = HUGE_VAL;
+  if (whole) {
+    memcpy(r->cand, r->cur, r->n * sizeof *r->cand);
+    rc = SCOTCHLB_OK;
+    if (scotchlb_shed(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target,
+                      r->opt->tolerance, (long)r->n, r->cand) < 0)
+      return SCOTCHLB_ENOMEM;
+    memcpy(r->cur_polished, r->cand, r->n * sizeof *r->cand);
+  }
+  rc = sgraph_build(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, r->cur, 0.0, NULL,
+                    &g, msg, cap);
+  if (rc == SCOTCHLB_OK)
+    rc = map_once(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, &g, r->opt,
+                  r->opt->tolerance - 1.0, 0, r->cand, &cst, msg, cap);
+  sgraph_free(&g);
+  r->tries++;
+  if (rc == SCOTCHLB_OK)
+    rc = relabel_to_overlap(r->n, r->nparts, r->target, r->cur, r->opt->move_cost, r->cand);
+  if (rc != SCOTCHLB_OK) return rc;
+  r->limit = r->opt->repart_cut_tol * cut_of(r->n, r->start, r->adj, r->ew, r->cand);
+  if (rsearch_consider(r, cost_used, 0.0) < 0) return SCOTCHLB_ENOMEM;
+  if (whole) {
+    /* The current parts after the shedding, weighed now that the bound is
+     * known; a balanced answer only (shedding may fall short). */
+    memcpy(r->cand, r->cur_polished, r->n * sizeof *r->cand);
+    if (imbalance(r->n, r->load, r->nparts, r->target, r->cand) <=
+            r->opt->tolerance * (1.0 + 1e-12) &&
+        rsearch_consider(r, cost_used, HUGE_VAL) < 0)
+      return SCOTCHLB_ENOMEM;
+  }
+  rc = rsearch_try(r, c, cost_used, &within, &cst, msg, cap);
+  if (within)
+    lo = c;
+  else
+    hi = c;
+  for (int k = 0; rc == SCOTCHLB_OK && k < SCOTCHLB_SEARCH_STEPS; k++) {
+    if (lo > 0.0 && hi > 0.0) break;
+    /* Nothing moved at a cost within the bound: a higher one cannot do
+     * better. */
+    if (lo > 0.0 && r->best_move == 0.0) break;
+    c = lo > 0.0 ? lo * 4.0 : hi / 4.0;
+    rc = rsearch_try(r, c, cost_used, &within, &cst, msg, cap);
+    if (within)
+      lo = c;
+    else
+      hi = c;
+  }
+  for (int k = 0; rc == SCOTCHLB_OK && lo > 0.0 && hi > 0.0 && k < SCOTCHLB_SEARCH_STEPS; k++) {
+    c = sqrt(lo * hi);
+    rc = rsearch_try(r, c, cost_used, &within, &cst, msg, cap);
+    if (within)
+      lo = c;
+    else
+      hi = c;
+  }
+  return rc;
+}
+
+/* SCOTCHLB_REPART_CUT_TOL: repart_search with its scratch, into r->best. */
+static int cut_search(rsearch *r, scotchlb_stats *st, char *msg, size_t cap)
+{
+  int rc;
+  r->cand = malloc(r->n * sizeof *r->cand);
+  r->cur_polished = malloc(r->n * sizeof *r->cur_polished);
+  rc = r->cand && r->cur_polished ? repart_search(r, &st->migration_cost_used, st, msg, cap)
+                                  : SCOTCHLB_ENOMEM;
+  free(r->cand);
+  free(r->cur_polished);
+  r->cand = r->cur_polished = NULL;
+  st->cut_limit = r->limit;
+  st->tries = r->tries;
+  return rc;
+}
+
+/* The time descent on r->best (merging pieces when merge is 1); counts its
+ * moves and sets the part time in st. */
+static int descend_best(const rsearch *r, int merge, scotchlb_stats *st)
+{
+  const scotchlb_options *o = r->opt;
+  long dm = scotchlb_time_descent(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target,
+                                  o->comm_cost, o->tolerance, (long)r->n, merge, r->best);
+  st->descended += dm > 0 ? dm : 0;
+  st->part_time = part_time(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target,
+                            o->comm_cost, r->best);
+  return dm < 0 ? SCOTCHLB_ENOMEM : SCOTCHLB_OK;
+}
+
+/* After the cut-bounded search, which chose what moves, the descent only
+ * trims the time. */
+static int trim_time(const rsearch *r, scotchlb_stats *st) { return descend_best(r, 1, st); }
+
+/* SCOTCHLB_COMM_COST from scratch or with a plain remap.  Tighter balance
+ * costs cut, and which of Scotch's strategies cuts least at a given balance
+ * depends on the graph (QUALITY won on a 3-D mesh and a random graph,
+ * BALANCE on a ring, in bench_zoltan): with communication priced in load
+ * units the best trade-off is measured rather than guessed.  The strategy
+ * asked for, then QUALITY and BALANCE, each at the tolerance and three
+ * tighter ratios, each followed by the time descent; the smallest largest
+ * part time is kept (the first on a tie), and its cut-off pieces merged.
+ * r->best holds the first run's answer on entry. */
+static int comm_cost_search(const rsearch *r, sgraph *g, double ratio, int remap,
+                            scotchlb_stats *st, char *msg, size_t cap)
+{
+  static const scotchlb_strategy extra[] = {SCOTCHLB_STRAT_QUALITY, SCOTCHLB_STRAT_BALANCE};
+  const scotchlb_options *opt = r->opt;
+  size_t n = r->n;
+  int *cand = malloc(n * sizeof *cand), raw = opt->strategy_string && opt->strategy_string[0];
+  scotchlb_stats cst = *st;
+  scotchlb_options so = *opt;
+  int rc = cand ? descend_best(r, 0, st) : SCOTCHLB_ENOMEM;
+  double best = st->part_time;
+  for (int v = 0; rc == SCOTCHLB_OK && !raw && v < 3; v++) {
+    if (v > 0 && extra[v - 1] == opt->strategy) continue;
+    so.strategy = v == 0 ? opt->strategy : extra[v - 1];
+    for (int k = v == 0 ? 1 : 0; rc == SCOTCHLB_OK && k <= 3; k++) {
+      double rr = ratio / pow(4.0, k), t;
+      rc = map_once(n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, g, &so, rr, remap,
+                    cand, &cst, msg, cap);
+      if (rc != SCOTCHLB_OK) break;
+      long dm = scotchlb_time_descent(n, r->load, r->start, r->adj, r->ew, r->nparts, r->target,
+                                      opt->comm_cost, opt->tolerance, (long)n, 0, cand);
+      if (dm < 0) rc = SCOTCHLB_ENOMEM;
+      t = part_time(n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, opt->comm_cost,
+                    cand);
+      if (t < best) {
+        best = t;
+        memcpy(r->best, cand, n * sizeof *r->best);
+        st->polished = cst.polished;
+        st->balance_ratio = rr;
+        st->strategy = so.strategy;
+        st->descended = dm;
+      }
+    }
+  }
+  free(cand);
+  /* The pieces are merged on the answer kept only: each try would run the
+   * descent again, the costly part of the step. */
+  return rc == SCOTCHLB_OK ? descend_best(r, 1, st) : rc;
+}
+
 /* Statistics of the input and whether REFINE may keep it. */
 static int input_stats(size_t n, const double *load, const size_t *start, const size_t *adj,
                        const double *ew, int nparts, const double *target, const int *cur,
@@ -745,52 +1053,26 @@ int scotchlb_partition(size_t n, int wdim, const double *w, const size_t *adj_st
     double mig = remap ? opt->migration_cost *
                              (opt->approach == SCOTCHLB_REFINE ? SCOTCHLB_REFINE_FACTOR : 1.0)
                        : 0.0;
-    rc = sgraph_build(n, load, start, adj2, ew, nparts, target, cur_part, mig, opt->move_cost, &g,
-                      msg, msg_cap);
     double ratio = opt->tolerance - 1.0;
-    if (rc == SCOTCHLB_OK)
-      rc = map_once(n, load, start, adj2, ew, nparts, target, &g, opt, ratio, remap, part_out, st,
-                    msg, msg_cap);
-    if (rc != SCOTCHLB_OK) goto end;
+    int search = opt->approach == SCOTCHLB_REPARTITION && cur_part && opt->repart_cut_tol > 0.0;
+    rsearch r = {n,   load, ew,       start,    adj2, nparts, target,   cur_part,
+                 opt, 0.0,  HUGE_VAL, HUGE_VAL, NULL, NULL,   part_out, 0};
+    st->migration_cost_used = mig;
+    if (search) {
+      rc = cut_search(&r, st, msg, msg_cap);
+    } else {
+      rc = sgraph_build(n, load, start, adj2, ew, nparts, target, cur_part, mig, opt->move_cost, &g,
+                        msg, msg_cap);
+      if (rc == SCOTCHLB_OK)
+        rc = map_once(n, load, start, adj2, ew, nparts, target, &g, opt, ratio, remap, part_out, st,
+                      msg, msg_cap);
+      st->tries = 1;
+    }
     st->balance_ratio = ratio;
     st->strategy = opt->strategy;
-    if (opt->comm_cost > 0.0) {
-      /* Tighter balance costs cut, and which of Scotch's strategies cuts
-       * least at a given balance depends on the graph (QUALITY won on a 3-D
-       * mesh and a random graph, BALANCE on a ring, in bench_zoltan): with
-       * communication priced in load units the best trade-off is measured
-       * rather than guessed.  The strategy asked for, then QUALITY and
-       * BALANCE, each at the tolerance and three tighter ratios; the
-       * smallest largest part time is kept (the first on a tie). */
-      static const scotchlb_strategy extra[] = {SCOTCHLB_STRAT_QUALITY, SCOTCHLB_STRAT_BALANCE};
-      int *cand = malloc(n * sizeof *cand);
-      scotchlb_stats cst = *st;
-      scotchlb_options so = *opt;
-      double best = part_time(n, load, start, adj2, ew, nparts, target, opt->comm_cost, part_out);
-      int raw = opt->strategy_string && opt->strategy_string[0];
-      if (!cand) rc = SCOTCHLB_ENOMEM;
-      for (int v = 0; rc == SCOTCHLB_OK && !raw && v < 3; v++) {
-        if (v > 0 && extra[v - 1] == opt->strategy) continue;
-        so.strategy = v == 0 ? opt->strategy : extra[v - 1];
-        for (int k = v == 0 ? 1 : 0; rc == SCOTCHLB_OK && k <= 3; k++) {
-          double r = ratio / pow(4.0, k), t;
-          rc = map_once(n, load, start, adj2, ew, nparts, target, &g, &so, r, remap, cand, &cst,
-                        msg, msg_cap);
-          if (rc != SCOTCHLB_OK) break;
-          t = part_time(n, load, start, adj2, ew, nparts, target, opt->comm_cost, cand);
-          if (t < best) {
-            best = t;
-            memcpy(part_out, cand, n * sizeof *part_out);
-            st->polished = cst.polished;
-            st->balance_ratio = r;
-            st->strategy = so.strategy;
-          }
-        }
-      }
-      free(cand);
-      st->part_time = best;
-      if (rc != SCOTCHLB_OK) goto end;
-    }
+    if (rc == SCOTCHLB_OK && opt->comm_cost > 0.0)
+      rc = search ? trim_time(&r, st) : comm_cost_search(&r, &g, ratio, remap, st, msg, msg_cap);
+    if (rc != SCOTCHLB_OK) goto end;
   }
   st->cut_after = cut_of(n, start, adj2, ew, part_out);
   st->imbalance_after = imbalance(n, load, nparts, target, part_out);

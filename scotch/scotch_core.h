@@ -98,10 +98,22 @@ typedef struct scotchlb_options {
    * 0.  When positive, a part's time is (its load + comm_cost x the weight
    * of its cut edges) / its target, and Scotch runs with the strategy asked
    * for, QUALITY and BALANCE, each at balance ratios tolerance - 1 and three
-   * tighter ones (each a quarter of the last): up to 12 runs; the answer
-   * with the smallest largest time is kept (the first on a tie).  Not with
-   * a raw strategy string. */
+   * tighter ones (each a quarter of the last): up to 12 runs, each
+   * followed by the time descent of scotch_descent.h; the answer with the
+   * smallest largest time is kept (the first on a tie), and its cut-off
+   * pieces merged.  Not with a raw strategy string (one run, then the
+   * descent). */
   double comm_cost;
+  /* REPARTITION only: 0, or a bound >= 1 on the cut relative to a fresh
+   * partition's.  When set, the answer is the one that moves least (in
+   * move_cost units) among the current parts with the overloaded parts
+   * shed, a fresh partition renamed after the current parts, and Scotch
+   * remaps at searched migration costs (from migration_cost up or down by
+   * factors of 4, then 6 halvings), each with objects moved back while the
+   * bound allows, all with a cut at most repart_cut_tol x the fresh
+   * partition's: up to 14 Scotch runs.  With comm_cost > 0 as well, only
+   * the time descent follows (not the 12 runs). */
+  double repart_cut_tol;
 } scotchlb_options;
 
 /* Statistics of one call. */
@@ -123,6 +135,12 @@ typedef struct scotchlb_stats {
   double part_time;           /* with comm_cost > 0: the largest part time of
                               the answer (see comm_cost), else 0 */
   int polished;               /* 1 when the REFINE polish pass ran */
+  double migration_cost_used; /* the migration cost of the answer kept, in the
+                              units of migration_cost (0: not a remap) */
+  double cut_limit;           /* with repart_cut_tol: the cut bound, else 0 */
+  int tries;                  /* Scotch runs behind the answer (without comm_cost) */
+  long descended;             /* with comm_cost > 0: objects moved by the time
+                              descent of the answer kept (scotch_descent.h) */
 } scotchlb_stats;
 
 /*

@@ -41,8 +41,16 @@ static const zp_param_def scotch_params[] = {
      "cost of one unit of edge weight in units of object weight (e.g. 1 when both are "
      "microseconds); > 0: a part's time is its load plus this times its cut edges' weight, and "
      "the gathered path tries SCOTCHLB_STRATEGY, QUALITY and BALANCE, each at Scotch's balance "
-     "ratio IMBALANCE_TOL - 1 and three tighter ones, and keeps the answer whose slowest part is "
-     "fastest (up to 12 Scotch runs); 0 = one run"},
+     "ratio IMBALANCE_TOL - 1 and three tighter ones, each followed by a descent on the slowest "
+     "part's time, and keeps the answer whose slowest part is fastest (up to 12 Scotch runs); "
+     "0 = one run"},
+    {"SCOTCHLB_REPART_CUT_TOL", ZP_PARAM_DOUBLE, "0", 0.0, 0.0, ZP_PARAM_NO_MAX, NULL,
+     "LB_APPROACH=REPARTITION, gathered path: 0 = one Scotch remap at SCOTCHLB_MIGRATION_COST; "
+     ">= 1 = the answer that moves least among those whose cut is at most this times a fresh "
+     "partition's cut: the current parts with the overloaded ones shed, the fresh partition "
+     "renamed after the current parts, and remaps at migration costs searched from "
+     "SCOTCHLB_MIGRATION_COST, each with objects moved back while the bound allows (up to 14 "
+     "Scotch runs); a value in (0, 1) is an error"},
     {"SCOTCHLB_PARALLEL_MIN", ZP_PARAM_INT, "1000000", 0.0, 2147483647.0, 0, NULL,
      "with PT-Scotch in the build, LB_APPROACH=PARTITION on more than one rank runs PT-Scotch "
      "on the distributed graph from this many objects (over all ranks) on, instead of "
@@ -111,8 +119,14 @@ static int read_options(const zp_params *params, const char *lb_approach, const 
       zp_param_string(params, "SCOTCHLB_STRATEGY_STRING", &raw) != ZOLTAN_OK ||
       zp_param_int(params, "SCOTCHLB_SEED", &seed, NULL) != ZOLTAN_OK ||
       zp_param_int(params, "SCOTCHLB_POLISH", &o->polish, NULL) != ZOLTAN_OK ||
-      zp_param_double(params, "SCOTCHLB_COMM_COST", &o->comm_cost, NULL) != ZOLTAN_OK)
+      zp_param_double(params, "SCOTCHLB_COMM_COST", &o->comm_cost, NULL) != ZOLTAN_OK ||
+      zp_param_double(params, "SCOTCHLB_REPART_CUT_TOL", &o->repart_cut_tol, NULL) != ZOLTAN_OK)
     return ZOLTAN_FATAL;
+  if (o->repart_cut_tol > 0.0 && o->repart_cut_tol < 1.0) {
+    zp_error("SCOTCHLB", "SCOTCHLB_REPART_CUT_TOL = %g is outside {0} and [1, +inf)",
+             o->repart_cut_tol);
+    return ZOLTAN_FATAL;
+  }
   o->seed = seed;
   for (int k = 0; strategy_words[k]; k++)
     if (strcmp(word, strategy_words[k]) == 0) o->strategy = (scotchlb_strategy)k;

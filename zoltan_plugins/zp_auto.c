@@ -330,8 +330,9 @@ static int auto_decide(zp_context *c, auto_state *st, int *new_part)
   advisor_choice ch;
   loaddb_eval ev[ADVISOR_MAX_CANDIDATES];
   int ok[ADVISOR_MAX_CANDIDATES] = {0}, *cand = NULL, root = c->r->rank == 0, ierr;
-  double thr = 0.02, slack = 0.01;
+  double thr = 0.02, slack = 0.01, cost = 1.0;
   zp_param_double(c->r->params, "AUTOLB_COMM_THRESHOLD", &thr, NULL);
+  zp_param_double(c->r->params, "AUTOLB_COMM_COST", &cost, NULL);
   zp_param_double(c->r->params, "AUTOLB_STEP_SLACK", &slack, NULL);
   memset(&t, 0, sizeof t);
   memset(&ch, 0, sizeof ch);
@@ -340,7 +341,7 @@ static int auto_decide(zp_context *c, auto_state *st, int *new_part)
   if (ierr < 0) return ierr;
   if (root) advisor_traits_measure(&d, c->nparts, &t);
   auto_growth(c, &t);
-  if (root) advisor_candidates(&t, thr, &ch);
+  if (root) advisor_candidates(&t, thr, cost, &ch);
   MPI_Bcast(&ch, (int)sizeof ch, MPI_BYTE, 0, c->r->comm);
   cand = malloc((ch.ncand * n + 1) * sizeof *cand);
   ierr = zp_agree(c, cand == NULL ? ZOLTAN_MEMERR : ZOLTAN_OK);

@@ -112,24 +112,28 @@ static void candidates_follow_the_rules(void **state)
   memset(&t, 0, sizeof t);
   t.objects = 100;
   t.parts = 8;
-  advisor_candidates(&t, 0.02, &c);
+  advisor_candidates(&t, 0.02, 1.0, &c);
   assert_int_equal(c.ncand, 3);
   assert_string_equal(c.cand[0], "GREEDYREFINE");
   assert_null(strstr(c.notes, "R3"));
   t.has_geom = 1;
   t.has_graph = 1;
   t.comm_ratio = 0.01;
-  advisor_candidates(&t, 0.02, &c);
+  advisor_candidates(&t, 0.02, 1.0, &c);
   assert_int_equal(c.ncand, 5);
   assert_string_equal(c.cand[3], "RCB");
   assert_non_null(strstr(c.notes, "R4 not fired"));
   t.comm_ratio = 0.5;
-  advisor_candidates(&t, 0.02, &c);
+  advisor_candidates(&t, 0.02, 1.0, &c);
   assert_int_equal(c.ncand, 7);
   assert_string_equal(c.cand[5], "SCOTCHLB");
+  assert_string_equal(c.cand[6], "SCOTCHLB:SCOTCHLB_COMM_COST=1");
+  advisor_candidates(&t, 0.02, 0.0, &c); /* free communication: a tighter balance instead */
+  assert_int_equal(c.ncand, 7);
   assert_string_equal(c.cand[6], "SCOTCHLB:IMBALANCE_TOL=1.01");
+  advisor_candidates(&t, 0.02, 1.0, &c);
   t.objects = 10; /* fewer than 2 per part */
-  advisor_candidates(&t, 0.02, &c);
+  advisor_candidates(&t, 0.02, 1.0, &c);
   assert_int_equal(c.ncand, 1);
   assert_string_equal(c.cand[0], "GREEDY");
   assert_non_null(strstr(c.notes, "R1 10 objects for 8 parts"));
@@ -147,7 +151,7 @@ static void pick_is_smallest_step_then_least_moves(void **state)
   t.objects = 100;
   t.parts = 4;
   t.has_geom = 1;
-  advisor_candidates(&t, 0.02, &c); /* GREEDYREFINE GREEDY REFINE RCB HSFC */
+  advisor_candidates(&t, 0.02, 1.0, &c); /* GREEDYREFINE GREEDY REFINE RCB HSFC */
   ev[0].step = 100.5, ev[0].moved_w = 10;
   ev[1].step = 100.0, ev[1].moved_w = 90;
   ev[2].step = 130.0, ev[2].moved_w = 1;
@@ -158,12 +162,12 @@ static void pick_is_smallest_step_then_least_moves(void **state)
   assert_string_equal(c.method, "GREEDYREFINE");
   assert_non_null(strstr(c.notes, "R5 smallest modelled step GREEDY 100"));
   assert_string_equal(c.policy, "ZHAI");
-  advisor_candidates(&t, 0.02, &c);
+  advisor_candidates(&t, 0.02, 1.0, &c);
   assert_int_equal(advisor_pick(&t, ev, ok, 0.0, &c), 1);
-  advisor_candidates(&t, 0.02, &c);
+  advisor_candidates(&t, 0.02, 1.0, &c);
   assert_int_equal(advisor_pick(&t, ev, ok, 0.05, &c), 3); /* RCB moves least within 5% */
   memset(ok, 0, sizeof ok);
-  advisor_candidates(&t, 0.02, &c);
+  advisor_candidates(&t, 0.02, 1.0, &c);
   assert_int_equal(advisor_pick(&t, ev, ok, 0.01, &c), -1);
   assert_string_equal(c.method, "");
 }
@@ -182,11 +186,11 @@ static void growth_in_few_objects_suggests_ulba(void **state)
   t.has_growth = 1;
   t.growth = 0.02;
   t.growth_conc = 0.8;
-  advisor_candidates(&t, 0.02, &c);
+  advisor_candidates(&t, 0.02, 1.0, &c);
   advisor_pick(&t, ev, ok, 0.01, &c);
   assert_string_equal(c.policy, "ULBA");
   t.growth_conc = 0.2;
-  advisor_candidates(&t, 0.02, &c);
+  advisor_candidates(&t, 0.02, 1.0, &c);
   advisor_pick(&t, ev, ok, 0.01, &c);
   assert_string_equal(c.policy, "ZHAI");
 }

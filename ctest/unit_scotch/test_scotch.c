@@ -235,6 +235,60 @@ static void repartition_moves_less_than_partition(void **state)
   mesh_free(&m);
 }
 
+/* SCOTCHLB_REPART_CUT_TOL on a drift from strips made for other loads: the
+ * cut stays within the bound (the bound times the cut of a fresh
+ * partition), the balance within the tolerance, and fewer objects move
+ * than with the fresh partition; a looser bound moves no more; a bound
+ * below 1 is refused, named. */
+static void repart_cut_bound_holds_and_moves_less(void **state)
+{
+  (void)state;
+  mesh m;
+  mesh_make(&m, 40);
+  double *w = malloc(m.n * sizeof *w);
+  int *cur = malloc(m.n * sizeof *cur), *out = malloc(m.n * sizeof *out);
+  scotchlb_options o;
+  scotchlb_stats sp, s13, s20;
+  char msg[256] = "";
+  for (size_t i = 0; i < m.n; i++) {
+    cur[i] = (int)(i * 8 / m.n);
+    w[i] = i % 40 < 12 && i / 40 < 12 ? 2.0 : 1.0;
+  }
+  opts(&o, SCOTCHLB_PARTITION, 1.05);
+  assert_int_equal(
+      scotchlb_partition(m.n, 1, w, m.start, m.adj, NULL, 8, NULL, cur, &o, out, &sp, NULL, 0),
+      SCOTCHLB_OK);
+  o.approach = SCOTCHLB_REPARTITION;
+  o.repart_cut_tol = 1.3;
+  assert_int_equal(
+      scotchlb_partition(m.n, 1, w, m.start, m.adj, NULL, 8, NULL, cur, &o, out, &s13, NULL, 0),
+      SCOTCHLB_OK);
+  assert_true(fabs(s13.cut_limit - 1.3 * sp.cut_after) <= 1e-9 * sp.cut_after);
+  assert_true(s13.cut_after <= s13.cut_limit);
+  assert_true(cut_of(&m, out) == s13.cut_after);
+  assert_true(ct_max_rel_load(m.n, w, 8, NULL, out) <= 1.05 + 1e-9);
+  o.repart_cut_tol = 2.0;
+  assert_int_equal(
+      scotchlb_partition(m.n, 1, w, m.start, m.adj, NULL, 8, NULL, cur, &o, out, &s20, NULL, 0),
+      SCOTCHLB_OK);
+  assert_true(s20.cut_after <= 2.0 * sp.cut_after);
+  print_message("moved / cut: PARTITION %zu / %g, bound 1.3: %zu / %g (%d runs), bound 2: %zu / "
+                "%g; input cut %g\n",
+                sp.moved, sp.cut_after, s13.moved, s13.cut_after, s13.tries, s20.moved,
+                s20.cut_after, sp.cut_before);
+  assert_true(s13.moved < sp.moved);
+  assert_true(s20.moved <= s13.moved);
+  o.repart_cut_tol = 0.5;
+  assert_int_equal(scotchlb_partition(m.n, 1, w, m.start, m.adj, NULL, 8, NULL, cur, &o, out, NULL,
+                                      msg, sizeof msg),
+                   SCOTCHLB_EINVAL);
+  assert_non_null(strstr(msg, "cut bound 0.5"));
+  free(w);
+  free(cur);
+  free(out);
+  mesh_free(&m);
+}
+
 /* Per-object migration costs (object sizes): on the same drift, objects
  * that cost 50 times more to move are left in place more often, so the
  * cost of what moves falls, and the balance still holds. */
@@ -496,6 +550,7 @@ int main(void)
       cmocka_unit_test(partition_follows_part_sizes_and_empties_zero_parts),
       cmocka_unit_test(refine_keeps_a_balanced_input),
       cmocka_unit_test(repartition_moves_less_than_partition),
+      cmocka_unit_test(repart_cut_bound_holds_and_moves_less),
       cmocka_unit_test(move_costs_steer_what_moves),
       cmocka_unit_test(comm_cost_picks_the_fastest_slowest_part),
       cmocka_unit_test(partition_is_deterministic),

@@ -1,0 +1,792 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A local descent on the modelled iteration time (load plus priced cut) of
+ * the slowest part; see scotch_descent.h. */
+#include "scotch_descent.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Passes of cut moves per round (each pass visits every object once). */
+#define SCOTCHLB_CUT_PASSES 8
+
+/* Chain moves: ends tried per chain, and chains per descent at most (each
+ * costs up to a sweep of the graph). */
+#define SCOTCHLB_CHAIN_ENDS        4
+#define SCOTCHLB_CHAIN_MAX(nparts) (64 + 8 * (long)(nparts))
+
+/* Pieces of parts merge_pieces tries to move, at most, and how much slower
+ * (relative) the slowest part may become for a merge: the descent
+ * rebalances in whole objects, so that after a merge it often lands a hair
+ * above the time it had, while the merged answer has fewer neighbours per
+ * part, which the model prices per edge only. */
+#define SCOTCHLB_MERGE_TRIES 64
+#define SCOTCHLB_MERGE_SLACK 1e-4
+
+/* Levels of cut a move back may cost, in mean edge weights (0, 1, ...). */
+#define SCOTCHLB_BACK_LEVELS 4
+
+/* The end of a part's list of objects. */
+#define NONE ((size_t)-1)
+
+/* The state of the descent, freed in one place. */
+typedef struct dstate {
+  size_t n;             /* objects */
+  const double *load;   /* load of each object */
+  const size_t *start;  /* compressed rows of the symmetric graph */
+  const size_t *adj;    /* neighbours */
+  const double *ew;     /* edge weights */
+  int nparts;           /* parts */
+  const double *target; /* target fraction of each part (sum 1) */
+  double cost;          /* price of one unit of cut edge weight in load units */
+  double lcap;          /* largest load ratio a receiver may reach */
+  double total;         /* total load */
+  int *part;            /* the assignment being improved */
+  double *pload;        /* load of each part */
+  double *pcut;         /* cut edge weight at each part (edge ends leaving it) */
+  double *wto;          /* scratch: v's edge weight to each part */
+  int *touched;         /* scratch: the parts wto holds a value for */
+  size_t *head;         /* first object of each part's list (NONE when empty) */
+  size_t *next, *prev;  /* each object's neighbours in its part's doubly linked list */
+  int *hop_from;        /* chain moves: the part each part was reached from (-2: not yet) */
+  int *queue;           /* chain moves: parts in breadth-first order */
+  size_t *path;         /* chain moves: the objects moved, in order */
+  int *path_to;         /* chain moves: where each of them went */
+  int *flag;            /* a mark per part */
+} dstate;
+
+/* A part's time relative to its share: load plus priced cut over target. */
+static double ptime(const dstate *s, int q, double load, double cut)
+{
+  double t = load + s->cost * cut;
+  if (s->target[q] > 0.0) return t / s->target[q];
+  return t > 0.0 ? HUGE_VAL : 0.0;
+}
+
+static double time_of(const dstate *s, int q) { return ptime(s, q, s->pload[q], s->pcut[q]); }
+
+/* The edge weight from v to each part, in s->wto (zero elsewhere: the
+ * caller clears the touched entries); returns how many parts it touched
+ * and v's total edge weight in *wsum. */
+static int weights_to_parts(dstate *s, size_t v, double *wsum)
+{
+  int nt = 0;
+  *wsum = 0.0;
+  for (size_t j = s->start[v]; j < s->start[v + 1]; j++) {
+    int q = s->part[s->adj[j]];
+    if (s->wto[q] == 0.0) s->touched[nt++] = q;
+    s->wto[q] += s->ew[j];
+    *wsum += s->ew[j];
+  }
+  return nt;
+}
+
+static void clear_touched(dstate *s, int nt)
+{
+  for (int k = 0; k < nt; k++) s->wto[s->touched[k]] = 0.0;
+}
+
+/* The times of parts a and b after v moves from a to b. */
+static void times_after(const dstate *s, size_t v, int a, int b, double wsum, double *ta,
+                        double *tb)
+{
+  double wa = s->wto[a], wb = s->wto[b];
+  /* v's cut edges leave a's count and its edges to a's other objects join
+   * it; at b the reverse.  Other parts keep their counts: an edge from
+   * them to v is cut before and after. */
+  *ta = ptime(s, a, s->pload[a] - s->load[v], s->pcut[a] + 2.0 * wa - wsum);
+  *tb = ptime(s, b, s->pload[b] + s->load[v], s->pcut[b] + wsum - 2.0 * wb);
+}
+
+/* Whether b may take v under the load bound. */
+static int load_allows(const dstate *s, size_t v, int b)
+{
+  if (s->target[b] <= 0.0) return 0;
+  return s->pload[b] + s->load[v] <= s->lcap * s->target[b] * s->total * (1.0 + 1e-12);
+}
+
+static void apply_move(dstate *s, size_t v, int b, double wsum)
+{
+  int a = s->part[v];
+  s->pcut[a] += 2.0 * s->wto[a] - wsum;
+  s->pcut[b] += wsum - 2.0 * s->wto[b];
+  s->pload[a] -= s->load[v];
+  s->pload[b] += s->load[v];
+  /* Out of a's list, to the front of b's. */
+  if (s->prev[v] != NONE)
+    s->next[s->prev[v]] = s->next[v];
+  else
+    s->head[a] = s->next[v];
+  if (s->next[v] != NONE) s->prev[s->next[v]] = s->prev[v];
+  s->prev[v] = NONE;
+  s->next[v] = s->head[b];
+  if (s->head[b] != NONE) s->prev[s->head[b]] = v;
+  s->head[b] = v;
+  s->part[v] = b;
+}
+
+static void move_one(dstate *s, size_t v, int b)
+{
+  double wsum;
+  int nt = weights_to_parts(s, v, &wsum);
+  apply_move(s, v, b, wsum);
+  clear_touched(s, nt);
+}
+
+/* The best move that lowers the slowest part sl below its time tmax
+ * without lifting another part to it: an object of sl to a part it is
+ * connected to (to the fastest part if it has no edges), or a neighbour of
+ * sl's objects into sl (which lowers sl's cut).  Returns 1 and the move in *bv, *bb,
+ * or 0. */
+static int best_move(dstate *s, int sl, double tmax, int fastest, size_t *bv, int *bb)
+{
+  double best = tmax * (1.0 - 1e-12);
+  int found = 0;
+  for (size_t v = s->head[sl]; v != NONE; v = s->next[v]) {
+    double wsum, ta, tb;
+    int nt = weights_to_parts(s, v, &wsum);
+    /* Out of sl: to each part it is connected to; an object without
+     * edges to the fastest part.  Sending a connected object where it has
+     * no neighbour would split the receiver in pieces for a little time
+     * (it did on a ring, at 1.12x the cut). */
+    for (int c = 0; c <= nt; c++) {
+      int b = c < nt ? s->touched[c] : fastest;
+      if (b == sl || (c == nt && wsum > 0.0) || !load_allows(s, v, b)) continue;
+      times_after(s, v, sl, b, wsum, &ta, &tb);
+      double m = ta > tb ? ta : tb;
+      if (m < best || (m == best && found && v < *bv)) {
+        best = m;
+        *bv = v;
+        *bb = b;
+        found = 1;
+      }
+    }
+    clear_touched(s, nt);
+  }
+  /* Into sl: the neighbours of its objects held by other parts. */
+  for (size_t v = s->head[sl]; v != NONE; v = s->next[v]) {
+    for (size_t j = s->start[v]; j < s->start[v + 1]; j++) {
+      size_t u = s->adj[j];
+      int a = s->part[u];
+      double wsum, ta, tb;
+      if (a == sl || !load_allows(s, u, sl)) continue;
+      int nt = weights_to_parts(s, u, &wsum);
+      times_after(s, u, a, sl, wsum, &ta, &tb);
+      clear_touched(s, nt);
+      double m = ta > tb ? ta : tb;
+      if (m < best || (m == best && found && u < *bv)) {
+        best = m;
+        *bv = u;
+        *bb = sl;
+        found = 1;
+      }
+    }
+  }
+  return found;
+}
+
+/* One pass over the objects in index order: each moves to the connected
+ * part that saves the most cut, when it saves some, the receiver may take
+ * its load and neither part's time passes tmax.  Returns the moves made
+ * (at most budget). */
+static long cut_pass(dstate *s, double tmax, long budget)
+{
+  long moves = 0;
+  for (size_t v = 0; v < s->n && moves < budget; v++) {
+    int a = s->part[v], b = -1;
+    double wsum, gain = 0.0;
+    int nt = weights_to_parts(s, v, &wsum);
+    for (int c = 0; c < nt; c++) {
+      int q = s->touched[c];
+      double g = s->wto[q] - s->wto[a], ta, tb;
+      if (q == a || g <= gain || !load_allows(s, v, q)) continue;
+      times_after(s, v, a, q, wsum, &ta, &tb);
+      if (ta > tmax || tb > tmax) continue;
+      gain = g;
+      b = q;
+    }
+    if (b >= 0) {
+      apply_move(s, v, b, wsum);
+      moves++;
+    }
+    clear_touched(s, nt);
+  }
+  return moves;
+}
+
+/* The slowest part (lowest index on a tie), its time and the fastest part
+ * with a positive target (-1 when none). */
+static int slowest(const dstate *s, double *tmax, int *fastest)
+{
+  int sl = 0;
+  double tmin = HUGE_VAL;
+  *tmax = -1.0;
+  *fastest = -1;
+  for (int q = 0; q < s->nparts; q++) {
+    double t = time_of(s, q);
+    if (t > *tmax) {
+      *tmax = t;
+      sl = q;
+    }
+    if (s->target[q] > 0.0 && t < tmin) {
+      tmin = t;
+      *fastest = q;
+    }
+  }
+  return sl;
+}
+
+static void state_free(dstate *s)
+{
+  free(s->hop_from);
+  free(s->queue);
+  free(s->path);
+  free(s->path_to);
+  free(s->flag);
+  free(s->pload);
+  free(s->pcut);
+  free(s->wto);
+  free(s->touched);
+  free(s->head);
+  free(s->next);
+  free(s->prev);
+}
+
+/* Part loads, cut counts and member lists from s->part. */
+static void state_load(dstate *s)
+{
+  s->total = 0.0;
+  for (int q = 0; q < s->nparts; q++) {
+    s->head[q] = NONE;
+    s->pload[q] = 0.0;
+    s->pcut[q] = 0.0;
+  }
+  /* Built from the last object back, so that each list runs in index
+   * order. */
+  for (size_t i = s->n; i-- > 0;) {
+    int q = s->part[i];
+    s->pload[q] += s->load[i];
+    s->total += s->load[i];
+    for (size_t j = s->start[i]; j < s->start[i + 1]; j++)
+      if (s->part[s->adj[j]] != q) s->pcut[q] += s->ew[j];
+    s->prev[i] = NONE;
+    s->next[i] = s->head[q];
+    if (s->head[q] != NONE) s->prev[s->head[q]] = i;
+    s->head[q] = i;
+  }
+}
+
+/* Everything the descent keeps, allocated and loaded from part; 0 or -1
+ * when memory ran out (state_free frees what was allocated either way). */
+static int state_init(dstate *s, size_t n, const double *load, const size_t *start,
+                      const size_t *adj, const double *ew, int nparts, const double *target,
+                      double cost, int *part)
+{
+  size_t np = (size_t)nparts;
+  memset(s, 0, sizeof *s);
+  s->n = n;
+  s->load = load;
+  s->start = start;
+  s->adj = adj;
+  s->ew = ew;
+  s->nparts = nparts;
+  s->target = target;
+  s->cost = cost;
+  s->part = part;
+  s->pload = calloc(np, sizeof *s->pload);
+  s->pcut = calloc(np, sizeof *s->pcut);
+  s->wto = calloc(np, sizeof *s->wto);
+  s->touched = malloc(np * sizeof *s->touched);
+  s->head = malloc(np * sizeof *s->head);
+  s->next = malloc((n + 1) * sizeof *s->next);
+  s->prev = malloc((n + 1) * sizeof *s->prev);
+  s->hop_from = malloc(np * sizeof *s->hop_from);
+  s->queue = malloc(np * sizeof *s->queue);
+  s->path = malloc(np * sizeof *s->path);
+  s->path_to = malloc(np * sizeof *s->path_to);
+  s->flag = calloc(np, sizeof *s->flag);
+  if (!s->pload || !s->pcut || !s->wto || !s->touched || !s->head || !s->next || !s->prev ||
+      !s->hop_from || !s->queue || !s->path || !s->path_to || !s->flag)
+    return -1;
+  state_load(s);
+  return 0;
+}
+
+/* The largest load ratio over parts with a positive target. */
+static double worst_load(const dstate *s)
+{
+  double worst = 0.0;
+  for (int q = 0; q < s->nparts; q++)
+    if (s->target[q] > 0.0 && s->pload[q] / (s->target[q] * s->total) > worst)
+      worst = s->pload[q] / (s->target[q] * s->total);
+  return worst;
+}
+
+/* The parts next to part p (objects of p with an edge to them), marked in
+ * s->flag and listed in out; returns how many. */
+static int parts_next_to(dstate *s, int p, int *out)
+{
+  int k = 0;
+  for (size_t v = s->head[p]; v != NONE; v = s->next[v])
+    for (size_t j = s->start[v]; j < s->start[v + 1]; j++) {
+      int q = s->part[s->adj[j]];
+      if (q != p && !s->flag[q] && s->target[q] > 0.0) {
+        s->flag[q] = 1;
+        out[k++] = q;
+      }
+    }
+  for (int i = 0; i < k; i++) s->flag[out[i]] = 0;
+  return k;
+}
+
+/* The object of p to send to q: the fewest cut edges added, then the load
+ * nearest `want` (the load p received on a chain, or HUGE_VAL for the
+ * heaviest), the lowest index on a tie; never `avoid` (the object that
+ * just arrived: forwarding it would skip a part).  NONE when p has no
+ * object next to q. */
+static size_t hop_object(dstate *s, int p, int q, double want, size_t avoid)
+{
+  size_t best = NONE;
+  double bd = HUGE_VAL, bl = HUGE_VAL;
+  for (size_t v = s->head[p]; v != NONE; v = s->next[v]) {
+    double wsum;
+    int nt = weights_to_parts(s, v, &wsum);
+    double wq = s->wto[q], delta = s->wto[p] - wq;
+    clear_touched(s, nt);
+    if (wq <= 0.0 || v == avoid) continue;
+    double off = want == HUGE_VAL ? -s->load[v] : fabs(s->load[v] - want);
+    if (delta < bd || (delta == bd && (off < bl || (off == bl && v < best)))) {
+      bd = delta;
+      bl = off;
+      best = v;
+    }
+  }
+  return best;
+}
+
+/* A chain move for the slowest part sl, when no single move helps (all its
+ * neighbours are about as slow): one object from sl to a neighbour, one
+ * from that neighbour onwards, and so on to a part with time to spare,
+ * along the shortest path of parts (breadth first, lowest part first).
+ * Kept when every part on the path ends below tmax; else undone.  Up to
+ * SCOTCHLB_CHAIN_ENDS ends are tried.  Returns the objects moved (0: no
+ * chain helped). */
+static long chain_move(dstate *s, int sl, double tmax)
+{
+  int head = 0, tail = 0, ends = 0;
+  for (int q = 0; q < s->nparts; q++) s->hop_from[q] = -2;
+  s->hop_from[sl] = -1;
+  s->queue[tail++] = sl;
+  int *nb = s->touched; /* free while no weights_to_parts runs */
+  while (head < tail && ends < SCOTCHLB_CHAIN_ENDS) {
+    int p = s->queue[head++];
+    int k = parts_next_to(s, p, nb);
+    int found[64], nf = 0;
+    for (int i = 0; i < k; i++) {
+      int q = nb[i];
+      if (s->hop_from[q] != -2) continue;
+      s->hop_from[q] = p;
+      s->queue[tail++] = q;
+      if (p != sl && nf < 64) found[nf++] = q;
+    }
+    /* Ends at distance >= 2 only: a neighbour of sl is a single move. */
+    for (int i = 0; i < nf && ends < SCOTCHLB_CHAIN_ENDS; i++) {
+      int d = found[i];
+      if (time_of(s, d) >= tmax * (1.0 - 1e-12)) continue;
+      ends++;
+      /* The path from sl to d, walked from the d end back. */
+      int len = 0;
+      for (int q = d; q != sl; q = s->hop_from[q]) s->path_to[len++] = q;
+      long k2 = 0;
+      double want = HUGE_VAL;
+      int from = sl, ok = 1;
+      for (int h = len; h-- > 0;) {
+        int to = s->path_to[h];
+        size_t v = hop_object(s, from, to, want, k2 > 0 ? s->path[k2 - 1] : NONE);
+        if (v == NONE || !load_allows(s, v, to)) {
+          ok = 0;
+          break;
+        }
+        want = s->load[v];
+        move_one(s, v, to);
+        s->path[k2++] = v;
+        from = to;
+      }
+      double worst = 0.0;
+      for (int q = d; ok && q != -1; q = s->hop_from[q]) worst = fmax(worst, time_of(s, q));
+      if (ok && worst < tmax * (1.0 - 1e-12)) return k2;
+      /* Undone in reverse: each object back where it came from. */
+      for (long i = k2; i-- > 0;) move_one(s, s->path[i], i > 0 ? s->part[s->path[i - 1]] : sl);
+    }
+  }
+  return 0;
+}
+
+/* Rounds of two phases: the slowest part's time down, move by move, then
+ * the cut down under that time.  Each phase lowers (largest time, cut) in
+ * that order, so the rounds end; the budget bounds them anyway.  Returns
+ * the moves made. */
+static long descend(dstate *s, long budget)
+{
+  long moves = 0, chains = 0;
+  for (int round = 0; moves < budget; round++) {
+    long before = moves, cut_moves = 0;
+    double tmax;
+    int fastest, sl;
+    for (;;) {
+      sl = slowest(s, &tmax, &fastest);
+      size_t v = 0;
+      int b = -1;
+      if (moves >= budget || fastest < 0) break;
+      if (!best_move(s, sl, tmax, fastest, &v, &b)) {
+        long k = chains < SCOTCHLB_CHAIN_MAX(s->nparts) ? chain_move(s, sl, tmax) : 0;
+        if (k == 0) break;
+        chains++;
+        moves += k;
+        continue;
+      }
+      move_one(s, v, b);
+      moves++;
+    }
+    if (round > 0 && moves == before) break;
+    sl = slowest(s, &tmax, &fastest);
+    for (int pass = 0; pass < SCOTCHLB_CUT_PASSES && moves < budget; pass++) {
+      long m = cut_pass(s, tmax, budget - moves);
+      moves += m;
+      cut_moves += m;
+      if (m == 0) break;
+    }
+    if (cut_moves == 0) break;
+  }
+  return moves;
+}
+
+static double total_cut(const dstate *s)
+{
+  double c = 0.0;
+  for (int q = 0; q < s->nparts; q++) c += s->pcut[q];
+  return c;
+}
+
+/* Labels the connected pieces of the parts (comp[i], numbered in order of
+ * their lowest object), links each piece's objects in index order (first[c],
+ * then cnext[i], NONE at the end) and returns how many pieces there are;
+ * stack is n of scratch, first n entries. */
+static size_t pieces(const dstate *s, size_t *comp, size_t *first, size_t *cnext, size_t *stack)
+{
+  size_t nc = 0;
+  for (size_t i = 0; i < s->n; i++) comp[i] = NONE;
+  for (size_t i = 0; i < s->n; i++) {
+    if (comp[i] != NONE) continue;
+    size_t sp = 0;
+    comp[i] = nc;
+    stack[sp++] = i;
+    while (sp > 0) {
+      size_t v = stack[--sp];
+      for (size_t j = s->start[v]; j < s->start[v + 1]; j++) {
+        size_t u = s->adj[j];
+        if (comp[u] == NONE && s->part[u] == s->part[i]) {
+          comp[u] = nc;
+          stack[sp++] = u;
+        }
+      }
+    }
+    nc++;
+  }
+  /* The lists, built from the last object back so that they run in index
+   * order. */
+  for (size_t c = 0; c < nc; c++) first[c] = NONE;
+  for (size_t i = s->n; i-- > 0;) {
+    cnext[i] = first[comp[i]];
+    first[comp[i]] = i;
+  }
+  return nc;
+}
+
+/* Pieces of parts cut off from the rest of their part cost cut for little
+ * gain in time: each piece but the heaviest of its part (by load, then by
+ * objects) goes, as a whole, to the part it has most edge weight to, and
+ * the descent then rebalances; the result is kept when the largest time is
+ * no worse, the load bound holds and the cut is smaller, else undone.  At
+ * most SCOTCHLB_MERGE_TRIES tries.  Returns the moves kept, or -1 when
+ * memory ran out. */
+static long merge_pieces(dstate *s, long budget)
+{
+  size_t n = s->n, np = (size_t)s->nparts;
+  size_t *comp = malloc((n + 1) * sizeof *comp), *stack = malloc((n + 1) * sizeof *stack);
+  size_t *first = malloc((n + 1) * sizeof *first), *cnext = malloc((n + 1) * sizeof *cnext);
+  size_t *heaviest = malloc(np * sizeof *heaviest), *csize = malloc((n + 1) * sizeof *csize);
+  int *backup = malloc((n + 1) * sizeof *backup);
+  double *cload = malloc((n + 1) * sizeof *cload);
+  long moves = 0;
+  int tries = 0;
+  if (!comp || !stack || !first || !cnext || !heaviest || !csize || !backup || !cload) {
+    moves = -1;
+    goto end;
+  }
+  for (int changed = 1; changed && moves < budget && tries < SCOTCHLB_MERGE_TRIES;) {
+    size_t nc = pieces(s, comp, first, cnext, stack);
+    changed = 0;
+    if (nc <= np) break;
+    for (size_t c = 0; c < nc; c++) {
+      cload[c] = 0.0;
+      csize[c] = 0;
+      for (size_t i = first[c]; i != NONE; i = cnext[i]) {
+        cload[c] += s->load[i];
+        csize[c]++;
+      }
+    }
+    for (size_t q = 0; q < np; q++) heaviest[q] = NONE;
+    for (size_t c = 0; c < nc; c++) {
+      size_t *h = &heaviest[s->part[first[c]]];
+      if (*h == NONE || cload[c] > cload[*h] || (cload[c] == cload[*h] && csize[c] > csize[*h]))
+        *h = c;
+    }
+    for (size_t c = 0; c < nc && !changed && tries < SCOTCHLB_MERGE_TRIES; c++) {
+      int a = s->part[first[c]], b = -1, nt = 0;
+      if (heaviest[a] == c) continue;
+      /* The part the piece has most edge weight to. */
+      for (size_t i = first[c]; i != NONE; i = cnext[i])
+        for (size_t j = s->start[i]; j < s->start[i + 1]; j++) {
+          int q = s->part[s->adj[j]];
+          if (q == a) continue;
+          if (s->wto[q] == 0.0) s->touched[nt++] = q;
+          s->wto[q] += s->ew[j];
+        }
+      for (int k = 0; k < nt; k++) {
+        int q = s->touched[k];
+        if (s->target[q] > 0.0 &&
+            (b < 0 || s->wto[q] > s->wto[b] || (s->wto[q] == s->wto[b] && q < b)))
+          b = q;
+      }
+      clear_touched(s, nt);
+      if (b < 0) continue;
+      tries++;
+      double t0, t1, c0 = total_cut(s);
+      int fastest;
+      slowest(s, &t0, &fastest);
+      memcpy(backup, s->part, n * sizeof *backup);
+      long m = (long)csize[c];
+      for (size_t i = first[c]; i != NONE; i = cnext[i]) s->part[i] = b;
+      state_load(s);
+      m += descend(s, budget - moves);
+      slowest(s, &t1, &fastest);
+      if (t1 <= t0 * (1.0 + SCOTCHLB_MERGE_SLACK) && worst_load(s) <= s->lcap * (1.0 + 1e-12) &&
+          total_cut(s) < c0 * (1.0 - 1e-12)) {
+        moves += m;
+        changed = 1;
+      } else {
+        memcpy(s->part, backup, n * sizeof *backup);
+        state_load(s);
+      }
+    }
+  }
+end:
+  free(comp);
+  free(stack);
+  free(first);
+  free(cnext);
+  free(heaviest);
+  free(csize);
+  free(backup);
+  free(cload);
+  return moves;
+}
+
+long scotchlb_time_descent(size_t n, const double *load, const size_t *start, const size_t *adj,
+                           const double *ew, int nparts, const double *target, double comm_cost,
+                           double load_cap, long max_moves, int merge, int *part)
+{
+  dstate s;
+  long moves = 0;
+  if (state_init(&s, n, load, start, adj, ew, nparts, target, comm_cost, part) != 0) {
+    moves = -1;
+    goto end;
+  }
+  if (s.total <= 0.0) goto end;
+  /* Receivers stay within the tolerance, or within the worst load ratio
+   * of the input when that is already above it. */
+  s.lcap = fmax(load_cap, worst_load(&s));
+  moves = descend(&s, max_moves);
+  long mm = merge ? merge_pieces(&s, max_moves - moves) : 0;
+  moves = mm < 0 ? -1 : moves + mm;
+end:
+  state_free(&s);
+  return moves;
+}
+
+/* Whether an object of load x is a better move than one of load y (index
+ * u against w) for a part over its bound by `over`: one that covers the
+ * excess alone, the lightest of those; else the heaviest. */
+static int shed_better(double x, double y, double over, size_t u, size_t w)
+{
+  int cx = x >= over, cy = y >= over;
+  if (cx != cy) return cx;
+  if (x != y) return cx ? x < y : x > y;
+  return u < w;
+}
+
+/* The next object part sl sheds, over its bound by `over`: to `only` (or
+ * to any part when only < 0), a connected part with room; the move that
+ * adds least cut, then by shed_better.  Returns NONE when there is none. */
+static size_t shed_pick(dstate *s, int sl, int only, double over, int *bb)
+{
+  size_t bv = NONE;
+  double bdelta = HUGE_VAL;
+  for (size_t v = s->head[sl]; v != NONE; v = s->next[v]) {
+    double wsum;
+    int nt = weights_to_parts(s, v, &wsum);
+    for (int c = 0; c < nt; c++) {
+      int b = s->touched[c];
+      if (b == sl || (only >= 0 && b != only) || !load_allows(s, v, b)) continue;
+      double delta = s->wto[sl] - s->wto[b];
+      if (delta < bdelta ||
+          (delta == bdelta && shed_better(s->load[v], s->load[bv], over, v, bv))) {
+        bdelta = delta;
+        bv = v;
+        *bb = b;
+      }
+    }
+    clear_touched(s, nt);
+  }
+  return bv;
+}
+
+/* Part sl sheds toward `only` (any part when < 0) until it is within cap
+ * or nothing can go; the objects moved go to seq.  Returns their number. */
+static long shed_run(dstate *s, int sl, int only, double cap, size_t *seq, long budget)
+{
+  long k = 0;
+  while (k < budget && s->pload[sl] > cap * (1.0 + 1e-12)) {
+    int b = -1;
+    size_t v = shed_pick(s, sl, only, s->pload[sl] - cap, &b);
+    if (v == NONE) break;
+    move_one(s, v, b);
+    seq[k++] = v;
+  }
+  return k;
+}
+
+long scotchlb_shed(size_t n, const double *load, const size_t *start, const size_t *adj,
+                   const double *ew, int nparts, const double *target, double load_cap,
+                   long max_moves, int *part)
+{
+  dstate s;
+  long moves = 0;
+  size_t *seq = malloc((n + 1) * sizeof *seq);
+  int *near = calloc((size_t)nparts + 1, sizeof *near);
+  if (state_init(&s, n, load, start, adj, ew, nparts, target, 0.0, part) != 0 || !seq || !near) {
+    moves = -1;
+    goto end;
+  }
+  if (s.total <= 0.0) goto end;
+  s.lcap = load_cap;
+  while (moves < max_moves) {
+    /* The part furthest above the bound. */
+    int sl = -1;
+    double over = 0.0;
+    for (int q = 0; q < nparts; q++) {
+      double cap = load_cap * target[q] * s.total;
+      if (s.pload[q] > cap * (1.0 + 1e-12) && (sl < 0 || s.pload[q] - cap > over)) {
+        over = s.pload[q] - cap;
+        sl = q;
+      }
+    }
+    if (sl < 0) break;
+    double cap = load_cap * target[sl] * s.total, start_load = s.pload[sl];
+    /* Each neighbouring part in turn is tried as the only receiver, and
+     * undone: the greedy choice of one object at a time cannot see a
+     * heavy object behind a light one on a border, the trial can.  The
+     * receiver that takes the excess in the fewest moves wins, else the
+     * one that takes most. */
+    for (size_t v = s.head[sl]; v != NONE; v = s.next[v])
+      for (size_t j = start[v]; j < start[v + 1]; j++) near[part[adj[j]]] = 1;
+    near[sl] = 0;
+    int best = -1, best_cover = 0;
+    long best_k = 0;
+    double best_shed = 0.0;
+    for (int b = 0; b < nparts; b++) {
+      if (!near[b]) continue;
+      near[b] = 0;
+      long k = shed_run(&s, sl, b, cap, seq, max_moves - moves);
+      int cover = s.pload[sl] <= cap * (1.0 + 1e-12);
+      double shed = start_load - s.pload[sl];
+      for (long i = k; i-- > 0;) move_one(&s, seq[i], sl);
+      if (k == 0) continue;
+      if (best < 0 || (cover && !best_cover) || (cover && k < best_k) ||
+          (!cover && !best_cover && shed > best_shed)) {
+        best = b;
+        best_k = k;
+        best_cover = cover;
+        best_shed = shed;
+      }
+    }
+    if (best < 0) break;
+    moves += shed_run(&s, sl, best, cap, seq, max_moves - moves);
+  }
+end:
+  state_free(&s);
+  free(seq);
+  free(near);
+  return moves;
+}
+
+long scotchlb_move_back(size_t n, const double *load, const size_t *start, const size_t *adj,
+                        const double *ew, int nparts, const double *target, const int *cur,
+                        double load_cap, double cut_limit, int *part)
+{
+  double *pload = calloc((size_t)nparts, sizeof *pload);
+  double total = 0.0, cut = 0.0, ewsum = 0.0;
+  long moves = 0;
+  if (!pload) {
+    moves = -1;
+    goto end;
+  }
+  for (size_t i = 0; i < n; i++) {
+    pload[part[i]] += load[i];
+    total += load[i];
+    for (size_t j = start[i]; j < start[i + 1]; j++) {
+      ewsum += ew[j];
+      if (adj[j] > i && part[adj[j]] != part[i]) cut += ew[j];
+    }
+  }
+  {
+    double worst = 0.0, mean_ew = start[n] > 0 ? ewsum / (double)start[n] : 1.0;
+    for (int q = 0; q < nparts; q++)
+      if (target[q] > 0.0 && total > 0.0 && pload[q] / (target[q] * total) > worst)
+        worst = pload[q] / (target[q] * total);
+    if (worst > load_cap) load_cap = worst;
+    /* Moves that cost no cut first, then ones that cost up to 1, 2, ...
+     * mean edges each: the cheap ones open the way for their neighbours. */
+    for (int level = 0; level <= SCOTCHLB_BACK_LEVELS; level++) {
+      double thr = level * mean_ew;
+      for (int pass = 0; pass < SCOTCHLB_CUT_PASSES; pass++) {
+        long m = 0;
+        for (size_t v = 0; v < n; v++) {
+          int a = cur[v], b = part[v];
+          if (a < 0 || a == b || target[a] <= 0.0) continue;
+          if (pload[a] + load[v] > load_cap * target[a] * total * (1.0 + 1e-12)) continue;
+          double wa = 0.0, wb = 0.0;
+          for (size_t j = start[v]; j < start[v + 1]; j++) {
+            int q = part[adj[j]];
+            if (q == a) wa += ew[j];
+            if (q == b) wb += ew[j];
+          }
+          /* The edges to a stop being cut, those to b start. */
+          double delta = wb - wa;
+          if (delta > thr || cut + delta > cut_limit) continue;
+          cut += delta;
+          pload[a] += load[v];
+          pload[b] -= load[v];
+          part[v] = a;
+          m++;
+        }
+        moves += m;
+        if (m == 0) break;
+      }
+    }
+  }
+end:
+  free(pload);
+  return moves;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef SCOTCH_DESCENT_H
+#define SCOTCH_DESCENT_H
+
+/*
+ * Local improvements of a partition, on arrays (pure C, not collective,
+ * deterministic: objects in index order, ties to the lowest index; hidden
+ * from the library's users).
+ *
+ * The time descent is the last step of SCOTCHLB_COMM_COST: Scotch
+ * minimises the edge cut under a balance ratio, which is not the modelled
+ * iteration time (the slowest part's load plus its priced cut).  The
+ * descent moves one object at a time to lower that slowest part: an object
+ * out of it to a part it is connected to (to the fastest part when it has
+ * no edges), or a neighbour of its objects into it (which saves cut at a
+ * price in load).  Each move takes the largest time strictly down without
+ * raising another part to it, so the descent ends; receivers keep their
+ * loads within a bound.  A second phase moves objects to the connected part
+ * that saves most cut, under that time.  Optionally, the pieces a part is
+ * split into (all but its heaviest) then move whole to the part they have
+ * most edges to, followed by the descent, and stay where the largest time
+ * is no worse and the cut smaller.
+ *
+ * The move back spends the cut a REPARTITION may add on moving less.
+ */
+
+#include <stddef.h>
+
+/*
+ * scotchlb_time_descent - improves part (n entries in [0, nparts)) in place.
+ * Not collective.
+ * Input:  loads (n, >= 0); the symmetric graph in compressed rows (start,
+ *         adj, ew: the same edge with the same weight on both sides, no
+ *         self-loops); target fractions (nparts, >= 0, summing to 1; a part
+ *         of target 0 receives nothing); comm_cost, the price of one unit
+ *         of edge weight in load units; load_cap, the largest load / (target
+ *         x total) a receiving part may reach (raised to the input's worst
+ *         ratio when that is higher); max_moves, a bound on the moves;
+ *         merge, 1 to follow with the merge of pieces.
+ * Output: part, improved.  A part's time is (load + comm_cost x the weight
+ *         of its edges to other parts) / target.
+ * Returns the number of moves made, or -1 when memory ran out (part is
+ * then a valid assignment, possibly partly improved).
+ */
+long scotchlb_time_descent(size_t n, const double *load, const size_t *start, const size_t *adj,
+                           const double *ew, int nparts, const double *target, double comm_cost,
+                           double load_cap, long max_moves, int merge, int *part);
+
+/*
+ * scotchlb_shed - moves objects off the parts above load_cap (load /
+ * (target x total)), one at a time from the part furthest above, each to a
+ * part it is connected to that has room: the move that adds least cut,
+ * the heaviest object among those.  Stops when every part is within
+ * load_cap, when no such move exists, or after max_moves.  The few moves
+ * a drifted partition needs when its cut is still good.  Not collective.
+ * Input:  as scotchlb_time_descent.
+ * Output: part.
+ * Returns the number of moves, or -1 when memory ran out (part unchanged).
+ */
+long scotchlb_shed(size_t n, const double *load, const size_t *start, const size_t *adj,
+                   const double *ew, int nparts, const double *target, double load_cap,
+                   long max_moves, int *part);
+
+/*
+ * scotchlb_move_back - returns moved objects to their current parts while
+ * the cut stays within cut_limit and each receiving part within load_cap
+ * (raised to the input's worst load ratio when that is higher), so that a
+ * repartition spends the cut it is allowed on moving less.  Moves that
+ * cost no cut go first, then those that cost up to 1, 2, ... mean edge
+ * weights each; objects are visited in index order.  Not collective,
+ * deterministic.
+ * Input:  as scotchlb_time_descent, plus cur (n current parts, -1 for
+ *         none: such an object stays) and cut_limit (total weight of cut
+ *         edges, each counted once).
+ * Output: part, with objects moved back.
+ * Returns the number of objects moved back, or -1 when memory ran out
+ * (part is then unchanged).
+ */
+long scotchlb_move_back(size_t n, const double *load, const size_t *start, const size_t *adj,
+                        const double *ew, int nparts, const double *target, const int *cur,
+                        double load_cap, double cut_limit, int *part);
+
+#endif /* SCOTCH_DESCENT_H */
