@@ -789,13 +789,13 @@ typedef struct rsearch {
   const double *target;
   const int *cur;
   const scotchlb_options *opt;
-  double limit;      /* the largest cut allowed */
-  double best_move;  /* migration cost of the best answer within the limit */
-  double best_cut;   /* its cut */
-  int *cand;         /* scratch parts of one try */
-  int *cur_polished; /* the current parts after scotchlb_shed */
-  int *best;         /* the best answer (the caller's part_out) */
-  int tries;         /* Scotch runs made */
+  double limit;     /* the largest cut allowed */
+  double best_move; /* migration cost of the best answer within the limit */
+  double best_cut;  /* its cut */
+  int *cand;        /* scratch parts of one try */
+  int *cur_shed;    /* the current parts after scotchlb_shed */
+  int *best;        /* the best answer (the caller's part_out) */
+  int tries;        /* Scotch runs made */
 } rsearch;
 
 /* Moves cand's objects back while the cut limit allows, then keeps cand
@@ -840,12 +840,15 @@ static int rsearch_try(rsearch *r, double cost, double *cost_used, int *within, 
 
 /* REPARTITION with SCOTCHLB's cut bound: the answer that moves least among
  * those whose cut is at most cut_tol x the cut of a fresh partition.  The
- * fresh partition, renamed after the current parts, is the first answer
- * within the bound; then the migration cost (which trades moves for cut)
- * is searched: up or down from the one asked for by factors of 4 until the
- * bound is crossed, then halved geometrically between the last cost within
- * and the first beyond.  *cost_used is the cost of the answer kept (0 for
- * the fresh partition). */
+ * candidates: the current parts with the overloaded ones shed (when every
+ * object has a current part and the shedding reaches the tolerance); the
+ * fresh partition, renamed after the current parts, which is within the
+ * bound by definition; then Scotch remaps, the migration cost (which trades
+ * moves for cut) searched up or down from the one asked for by factors of 4
+ * until the bound is crossed, then halved geometrically between the last
+ * cost within and the first beyond.  Each candidate moves objects back
+ * while the bound allows (rsearch_consider).  *cost_used is the cost of the
+ * answer kept (0 for the fresh partition, +inf for the shed current parts). */
 static int repart_search(rsearch *r, double *cost_used, scotchlb_stats *st, char *msg, size_t cap)
 {
   sgraph g;
@@ -863,7 +866,7 @@ static int repart_search(rsearch *r, double *cost_used, scotchlb_stats *st, char
     if (scotchlb_shed(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target,
                       r->opt->tolerance, (long)r->n, r->cand) < 0)
       return SCOTCHLB_ENOMEM;
-    memcpy(r->cur_polished, r->cand, r->n * sizeof *r->cand);
+    memcpy(r->cur_shed, r->cand, r->n * sizeof *r->cand);
   }
   rc = sgraph_build(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, r->cur, 0.0, NULL,
                     &g, msg, cap);
@@ -880,7 +883,7 @@ static int repart_search(rsearch *r, double *cost_used, scotchlb_stats *st, char
   if (whole) {
     /* The current parts after the shedding, weighed now that the bound is
      * known; a balanced answer only (shedding may fall short). */
-    memcpy(r->cand, r->cur_polished, r->n * sizeof *r->cand);
+    memcpy(r->cand, r->cur_shed, r->n * sizeof *r->cand);
     if (imbalance(r->n, r->load, r->nparts, r->target, r->cand) <=
             r->opt->tolerance * (1.0 + 1e-12) &&
         rsearch_consider(r, cost_used, HUGE_VAL) < 0)
@@ -919,12 +922,12 @@ static int cut_search(rsearch *r, scotchlb_stats *st, char *msg, size_t cap)
 {
   int rc;
   r->cand = malloc(r->n * sizeof *r->cand);
-  r->cur_polished = malloc(r->n * sizeof *r->cur_polished);
-  rc = r->cand && r->cur_polished ? repart_search(r, &st->migration_cost_used, st, msg, cap)
-                                  : SCOTCHLB_ENOMEM;
+  r->cur_shed = malloc(r->n * sizeof *r->cur_shed);
+  rc = r->cand && r->cur_shed ? repart_search(r, &st->migration_cost_used, st, msg, cap)
+                              : SCOTCHLB_ENOMEM;
   free(r->cand);
-  free(r->cur_polished);
-  r->cand = r->cur_polished = NULL;
+  free(r->cur_shed);
+  r->cand = r->cur_shed = NULL;
   st->cut_limit = r->limit;
   st->tries = r->tries;
   return rc;
@@ -942,10 +945,6 @@ static int descend_best(const rsearch *r, int merge, scotchlb_stats *st)
                             o->comm_cost, r->best);
   return dm < 0 ? SCOTCHLB_ENOMEM : SCOTCHLB_OK;
 }
-
-/* After the cut-bounded search, which chose what moves, the descent only
- * trims the time. */
-static int trim_time(const rsearch *r, scotchlb_stats *st) { return descend_best(r, 1, st); }
 
 /* SCOTCHLB_COMM_COST from scratch or with a plain remap.  Tighter balance
  * costs cut, and which of Scotch's strategies cuts least at a given balance
@@ -1071,7 +1070,10 @@ int scotchlb_partition(size_t n, int wdim, const double *w, const size_t *adj_st
     st->balance_ratio = ratio;
     st->strategy = opt->strategy;
     if (rc == SCOTCHLB_OK && opt->comm_cost > 0.0)
-      rc = search ? trim_time(&r, st) : comm_cost_search(&r, &g, ratio, remap, st, msg, msg_cap);
+      /* After the cut-bounded search, which chose what moves, the descent
+       * only trims the time. */
+      rc = search ? descend_best(&r, 1, st)
+                  : comm_cost_search(&r, &g, ratio, remap, st, msg, msg_cap);
     if (rc != SCOTCHLB_OK) goto end;
   }
   st->cut_after = cut_of(n, start, adj2, ew, part_out);

@@ -136,7 +136,8 @@ typedef struct scotchlb_stats {
                               the answer (see comm_cost), else 0 */
   int polished;               /* 1 when the REFINE polish pass ran */
   double migration_cost_used; /* the migration cost of the answer kept, in the
-                              units of migration_cost (0: not a remap) */
+                              units of migration_cost (0: not a remap; +inf
+                              under repart_cut_tol: the current parts shed) */
   double cut_limit;           /* with repart_cut_tol: the cut bound, else 0 */
   int tries;                  /* Scotch runs behind the answer (without comm_cost) */
   long descended;             /* with comm_cost > 0: objects moved by the time

@@ -78,6 +78,7 @@ for stage in $stages; do
                "3 ctest/plugin/zp_testapp --method REFINE --param REFINE_DISTRIBUTED=2 --empty-rank0 --migrate --rounds 2" \
                "3 ctest/plugin/zp_testapp --method SCOTCHLB --param LB_APPROACH=PARTITION --param SCOTCHLB_PARALLEL_MIN=1 --sizes --migrate --rounds 2" \
                "3 ctest/plugin/zp_testapp --method DIFFUSION --param DIFFUSION_SCHEME=HIERARCHICAL --empty-rank0 --migrate --rounds 2" \
+               "3 ctest/plugin/zp_testapp --method SCOTCHLB --param SCOTCHLB_REPART_CUT_TOL=1.3 --param SCOTCHLB_COMM_COST=0.05 --empty-rank0 --migrate --rounds 3" \
                "3 ctest/plugin/zp_testapp --method REFINE --param CAPACITY=STATIC --param CAPACITY_FILE=$root/ctest/plugin/capacity/memory_124.txt --param CAPACITY_MEMORY_DIM=1 --param IMBALANCE_TOL=1.0 --memory 0,0,600 --objects 600 --migrate" \
                "3 ctest/plugin/zp_testapp --method RCB --param CAPACITY_FILE=$root/ctest/plugin/capacity/memory_tight.txt --param CAPACITY_MEMORY_DIM=1 --memory 0 --objects 600 --expect-warn --migrate"; do
       np=${run%% *}
