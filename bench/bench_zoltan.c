@@ -501,6 +501,22 @@ static double max_avg(const problem *pb, const int *part, double *lower)
   return avg > 0 ? mx / avg : 1.0;
 }
 
+/* The least load any balance must move from `part` to bring every part
+ * within the tolerance, as a fraction of the total: the sum of the parts'
+ * excess over BZ_TOL x the average.  A floor of the load moved, whatever
+ * the method. */
+static double excess_floor(const problem *pb, const int *part)
+{
+  double *load = xcalloc((size_t)pb->nparts, sizeof *load), tot = 0.0, ex = 0.0;
+  for (int i = 0; i < pb->n; i++) {
+    load[part[i]] += pb->w[i];
+    tot += pb->w[i];
+  }
+  for (int p = 0; p < pb->nparts; p++) ex += fmax(0.0, load[p] - BZ_TOL * tot / pb->nparts);
+  free(load);
+  return tot > 0 ? ex / tot : 0.0;
+}
+
 static double edge_cut(const problem *pb, const int *part)
 {
   double cut = 0.0;
@@ -1126,7 +1142,7 @@ static void wl_hotspot(int n, int nparts, int steps, int reps, int check, int he
   result res[NMETHODS];
   progress(wname, "");
   double sum_moved[NMETHODS] = {0}, sum_maxavg[NMETHODS] = {0}, sum_time[NMETHODS] = {0};
-  double sum_moved_w[NMETHODS] = {0}, sum_cut[NMETHODS] = {0};
+  double sum_moved_w[NMETHODS] = {0}, sum_cut[NMETHODS] = {0}, sum_floor[NMETHODS] = {0};
   result mean[NMETHODS];
   /* before[st][k]: max/avg of method k's previous answer under step st's
    * loads, i.e. the imbalance the application runs with just before the
@@ -1153,8 +1169,10 @@ static void wl_hotspot(int n, int nparts, int steps, int reps, int check, int he
   hotspot_prior_run(&pb, base, s, steps, heating, wname, cname);
   for (int st = 0; st < steps; st++) {
     hotspot_loads(&pb, base, s, st, heating);
-    for (int k = 0; k < NMETHODS && st < BZ_MAX_STEPS; k++)
-      before[st][k] = max_avg(&pb, states[k], NULL);
+    for (int k = 0; k < NMETHODS; k++) {
+      if (st < BZ_MAX_STEPS) before[st][k] = max_avg(&pb, states[k], NULL);
+      sum_floor[k] += excess_floor(&pb, states[k]);
+    }
     g_drift_rows = 1;
     run_case(&pb, wname, cname, st, reps, check, states, res, kept);
     g_drift_rows = 0;
@@ -1185,12 +1203,15 @@ static void wl_hotspot(int n, int nparts, int steps, int reps, int check, int he
     if (scatter) fclose(scatter);
     printf("\n== %s summary over %d steps (each method from its own previous answer)\n", wname,
            steps);
-    printf("   %-15s %12s %14s %12s %8s\n", "method", "mean max/avg", "moved%/step", "mean ms",
-           "x BLOCK");
+    /* floor%: the load the previous answer had above the tolerance under
+     * each step's loads, which any balance from it must move. */
+    printf("   %-15s %12s %12s %12s %12s %12s %8s\n", "method", "mean max/avg", "moved%/step",
+           "load%/step", "floor%/step", "mean ms", "x BLOCK");
     for (int k = 0; k < NMETHODS; k++)
       if (res[k].ierr != -99)
-        printf("   %-15s %12.4f %14.2f %12.3f %8.2f\n", methods[k].label, sum_maxavg[k] / steps,
-               100.0 * sum_moved[k] / steps, 1e3 * sum_time[k] / steps,
+        printf("   %-15s %12.4f %12.2f %12.2f %12.2f %12.3f %8.2f\n", methods[k].label,
+               sum_maxavg[k] / steps, 100.0 * sum_moved[k] / steps, 100.0 * sum_moved_w[k] / steps,
+               100.0 * sum_floor[k] / steps, 1e3 * sum_time[k] / steps,
                sum_time[0] > 0 ? sum_time[k] / sum_time[0] : 0.0);
     /* Step 0 starts every method from the block mapping, so the figures
      * differ from step 1 on. */

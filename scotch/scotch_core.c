@@ -791,32 +791,44 @@ typedef struct rsearch {
   const scotchlb_options *opt;
   double limit;     /* the largest cut allowed */
   double best_move; /* migration cost of the best answer within the limit */
+  double best_load; /* the load it moves */
   double best_cut;  /* its cut */
   int *cand;        /* scratch parts of one try */
+  int *base;        /* scratch: cand before the move back */
   int *cur_shed;    /* the current parts after scotchlb_shed */
   int *best;        /* the best answer (the caller's part_out) */
   int tries;        /* Scotch runs made */
 } rsearch;
 
-/* Moves cand's objects back while the cut limit allows, then keeps cand
- * when it is within the limit and moves less than the best so far (or as
- * much at a smaller cut); returns 1 when it is within, -1 when memory ran
- * out. */
+/* Moves cand's objects back while the cut limit allows, in each of
+ * scotchlb_move_back's visiting orders, and keeps each result that is
+ * within the limit and moves less than the best so far (or as much and
+ * less load, or as much at a smaller cut); returns 1 when one is within, 0
+ * when none, -1 when memory ran out. */
 static int rsearch_consider(rsearch *r, double *cost_used, double cost)
 {
-  if (scotchlb_move_back(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, r->cur,
-                         r->opt->tolerance, r->limit, r->cand) < 0)
-    return -1;
-  double cut = cut_of(r->n, r->start, r->adj, r->ew, r->cand);
-  double mv = moved_weight(r->n, r->cur, r->cand, r->opt->move_cost);
-  if (cut > r->limit) return 0;
-  if (mv < r->best_move || (mv == r->best_move && cut < r->best_cut)) {
-    r->best_move = mv;
-    r->best_cut = cut;
-    *cost_used = cost;
-    memcpy(r->best, r->cand, r->n * sizeof *r->best);
+  int within = 0;
+  memcpy(r->base, r->cand, r->n * sizeof *r->base);
+  for (int visit = 0; visit < SCOTCHLB_BACK_ORDERS; visit++) {
+    memcpy(r->cand, r->base, r->n * sizeof *r->cand);
+    if (scotchlb_move_back(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, r->cur,
+                           r->opt->tolerance, r->limit, visit, r->cand) < 0)
+      return -1;
+    double cut = cut_of(r->n, r->start, r->adj, r->ew, r->cand);
+    if (cut > r->limit) continue;
+    within = 1;
+    double mv = moved_weight(r->n, r->cur, r->cand, r->opt->move_cost);
+    double ml = moved_weight(r->n, r->cur, r->cand, r->load);
+    if (mv < r->best_move || (mv == r->best_move && ml < r->best_load) ||
+        (mv == r->best_move && ml == r->best_load && cut < r->best_cut)) {
+      r->best_move = mv;
+      r->best_load = ml;
+      r->best_cut = cut;
+      *cost_used = cost;
+      memcpy(r->best, r->cand, r->n * sizeof *r->best);
+    }
   }
-  return 1;
+  return within;
 }
 
 /* One Scotch remap at migration cost `cost`: *within says whether its
@@ -922,12 +934,14 @@ static int cut_search(rsearch *r, scotchlb_stats *st, char *msg, size_t cap)
 {
   int rc;
   r->cand = malloc(r->n * sizeof *r->cand);
+  r->base = malloc(r->n * sizeof *r->base);
   r->cur_shed = malloc(r->n * sizeof *r->cur_shed);
-  rc = r->cand && r->cur_shed ? repart_search(r, &st->migration_cost_used, st, msg, cap)
-                              : SCOTCHLB_ENOMEM;
+  rc = r->cand && r->base && r->cur_shed ? repart_search(r, &st->migration_cost_used, st, msg, cap)
+                                         : SCOTCHLB_ENOMEM;
   free(r->cand);
+  free(r->base);
   free(r->cur_shed);
-  r->cand = r->cur_shed = NULL;
+  r->cand = r->base = r->cur_shed = NULL;
   st->cut_limit = r->limit;
   st->tries = r->tries;
   return rc;
@@ -1054,8 +1068,19 @@ int scotchlb_partition(size_t n, int wdim, const double *w, const size_t *adj_st
                        : 0.0;
     double ratio = opt->tolerance - 1.0;
     int search = opt->approach == SCOTCHLB_REPARTITION && cur_part && opt->repart_cut_tol > 0.0;
-    rsearch r = {n,   load, ew,       start,    adj2, nparts, target,   cur_part,
-                 opt, 0.0,  HUGE_VAL, HUGE_VAL, NULL, NULL,   part_out, 0};
+    rsearch r = {.n = n,
+                 .load = load,
+                 .ew = ew,
+                 .start = start,
+                 .adj = adj2,
+                 .nparts = nparts,
+                 .target = target,
+                 .cur = cur_part,
+                 .opt = opt,
+                 .best_move = HUGE_VAL,
+                 .best_load = HUGE_VAL,
+                 .best_cut = HUGE_VAL,
+                 .best = part_out};
     st->migration_cost_used = mig;
     if (search) {
       rc = cut_search(&r, st, msg, msg_cap);

@@ -23,6 +23,10 @@
 #define SCOTCHLB_MERGE_TRIES 64
 #define SCOTCHLB_MERGE_SLACK 1e-4
 
+/* Objects the first of two receivers may take, at most, in the split
+ * trials of a shed. */
+#define SCOTCHLB_SHED_SPLITS 16
+
 /* Levels of cut a move back may cost, in mean edge weights (0, 1, ...). */
 #define SCOTCHLB_BACK_LEVELS 4
 
@@ -667,6 +671,39 @@ static long shed_run(dstate *s, int sl, int only, double cap, size_t *seq, long 
   return k;
 }
 
+/* One trial of a shed from part sl, undone before it returns: k1 objects
+ * toward b1 (all it takes when b2 < 0), then the rest toward b2.  Fills
+ * *t with what it moved; seq is scratch. */
+typedef struct shed_trial {
+  long k;      /* objects moved */
+  double shed; /* load moved */
+  int cover;   /* 1 when sl ended within its bound */
+} shed_trial;
+
+static void shed_try(dstate *s, int sl, int b1, long k1, int b2, double cap, size_t *seq,
+                     long budget, shed_trial *t)
+{
+  double before = s->pload[sl];
+  long k = shed_run(s, sl, b1, cap, seq, b2 >= 0 && k1 < budget ? k1 : budget);
+  if (b2 >= 0 && k == k1) k += shed_run(s, sl, b2, cap, seq + k, budget - k);
+  t->k = k;
+  t->cover = s->pload[sl] <= cap * (1.0 + 1e-12);
+  t->shed = before - s->pload[sl];
+  for (long i = k; i-- > 0;) move_one(s, seq[i], sl);
+}
+
+/* Whether trial x beats y: covering beats not; between covering ones, fewer
+ * objects, then less load (the two amounts a migration is judged by, in
+ * the order a transfer pays them); between others, the larger load shed. */
+static int trial_better(const shed_trial *x, const shed_trial *y)
+{
+  if (x->k == 0) return 0;
+  if (y->k == 0 || x->cover != y->cover) return y->k == 0 || x->cover;
+  if (!x->cover) return x->shed > y->shed;
+  if (x->k != y->k) return x->k < y->k;
+  return x->shed < y->shed * (1.0 - 1e-12);
+}
+
 long scotchlb_shed(size_t n, const double *load, const size_t *start, const size_t *adj,
                    const double *ew, int nparts, const double *target, double load_cap,
                    long max_moves, int *part)
@@ -693,36 +730,55 @@ long scotchlb_shed(size_t n, const double *load, const size_t *start, const size
       }
     }
     if (sl < 0) break;
-    double cap = load_cap * target[sl] * s.total, start_load = s.pload[sl];
+    double cap = load_cap * target[sl] * s.total;
+    long budget = max_moves - moves;
     /* Each neighbouring part in turn is tried as the only receiver, and
      * undone: the greedy choice of one object at a time cannot see a
-     * heavy object behind a light one on a border, the trial can.  The
-     * receiver that takes the excess in the fewest moves wins, else the
-     * one that takes most. */
+     * heavy object behind a light one on a border, the trial can.  Then
+     * the two best receivers share the excess, the first taking 1, 2, ...
+     * objects of its run: on a border of few candidates (a chain, a ring)
+     * the split overshoots the excess least. */
     for (size_t v = s.head[sl]; v != NONE; v = s.next[v])
       for (size_t j = start[v]; j < start[v + 1]; j++) near[part[adj[j]]] = 1;
     near[sl] = 0;
-    int best = -1, best_cover = 0;
-    long best_k = 0;
-    double best_shed = 0.0;
+    int best = -1, second = -1;
+    shed_trial tb = {0, 0.0, 0}, t2 = {0, 0.0, 0}, t;
     for (int b = 0; b < nparts; b++) {
       if (!near[b]) continue;
       near[b] = 0;
-      long k = shed_run(&s, sl, b, cap, seq, max_moves - moves);
-      int cover = s.pload[sl] <= cap * (1.0 + 1e-12);
-      double shed = start_load - s.pload[sl];
-      for (long i = k; i-- > 0;) move_one(&s, seq[i], sl);
-      if (k == 0) continue;
-      if (best < 0 || (cover && !best_cover) || (cover && k < best_k) ||
-          (!cover && !best_cover && shed > best_shed)) {
+      shed_try(&s, sl, b, 0, -1, cap, seq, budget, &t);
+      if (trial_better(&t, &tb)) {
+        second = best;
+        t2 = tb;
         best = b;
-        best_k = k;
-        best_cover = cover;
-        best_shed = shed;
+        tb = t;
+      } else if (trial_better(&t, &t2)) {
+        second = b;
+        t2 = t;
       }
     }
     if (best < 0) break;
-    moves += shed_run(&s, sl, best, cap, seq, max_moves - moves);
+    int b1 = best, b2 = -1;
+    long k1 = 0;
+    for (int order = 0; second >= 0 && order < 2; order++) {
+      int x = order ? second : best, y = order ? best : second;
+      long kx = order ? t2.k : tb.k;
+      for (long k = 1; k < kx && k <= SCOTCHLB_SHED_SPLITS; k++) {
+        shed_try(&s, sl, x, k, y, cap, seq, budget, &t);
+        if (trial_better(&t, &tb)) {
+          tb = t;
+          b1 = x;
+          b2 = y;
+          k1 = k;
+        }
+      }
+    }
+    if (b2 < 0) {
+      moves += shed_run(&s, sl, b1, cap, seq, budget);
+    } else {
+      long k = shed_run(&s, sl, b1, cap, seq, k1);
+      moves += k + shed_run(&s, sl, b2, cap, seq, budget - k);
+    }
   }
 end:
   state_free(&s);
@@ -731,14 +787,35 @@ end:
   return moves;
 }
 
+/* An object and its load, sorted for the visiting order of a move back. */
+typedef struct keyed {
+  double load;
+  size_t v;
+} keyed;
+
+static int heavier_first(const void *x, const void *y)
+{
+  const keyed *a = x, *b = y;
+  if (a->load != b->load) return a->load > b->load ? -1 : 1;
+  return (a->v > b->v) - (a->v < b->v);
+}
+
+static int lighter_first(const void *x, const void *y)
+{
+  const keyed *a = x, *b = y;
+  if (a->load != b->load) return a->load < b->load ? -1 : 1;
+  return (a->v > b->v) - (a->v < b->v);
+}
+
 long scotchlb_move_back(size_t n, const double *load, const size_t *start, const size_t *adj,
                         const double *ew, int nparts, const double *target, const int *cur,
-                        double load_cap, double cut_limit, int *part)
+                        double load_cap, double cut_limit, int visit, int *part)
 {
   double *pload = calloc((size_t)nparts, sizeof *pload);
+  keyed *order = malloc((n + 1) * sizeof *order);
   double total = 0.0, cut = 0.0, ewsum = 0.0;
   long moves = 0;
-  if (!pload) {
+  if (!pload || !order) {
     moves = -1;
     goto end;
   }
@@ -750,6 +827,12 @@ long scotchlb_move_back(size_t n, const double *load, const size_t *start, const
       if (adj[j] > i && part[adj[j]] != part[i]) cut += ew[j];
     }
   }
+  for (size_t i = 0; i < n; i++) {
+    order[i].load = load[i];
+    order[i].v = i;
+  }
+  if (visit == SCOTCHLB_BACK_HEAVY) qsort(order, n, sizeof *order, heavier_first);
+  if (visit == SCOTCHLB_BACK_LIGHT) qsort(order, n, sizeof *order, lighter_first);
   {
     double worst = 0.0, mean_ew = start[n] > 0 ? ewsum / (double)start[n] : 1.0;
     for (int q = 0; q < nparts; q++)
@@ -762,7 +845,8 @@ long scotchlb_move_back(size_t n, const double *load, const size_t *start, const
       double thr = level * mean_ew;
       for (int pass = 0; pass < SCOTCHLB_CUT_PASSES; pass++) {
         long m = 0;
-        for (size_t v = 0; v < n; v++) {
+        for (size_t i = 0; i < n; i++) {
+          size_t v = order[i].v;
           int a = cur[v], b = part[v];
           if (a < 0 || a == b || target[a] <= 0.0) continue;
           if (pload[a] + load[v] > load_cap * target[a] * total * (1.0 + 1e-12)) continue;
@@ -788,5 +872,6 @@ long scotchlb_move_back(size_t n, const double *load, const size_t *start, const
   }
 end:
   free(pload);
+  free(order);
   return moves;
 }

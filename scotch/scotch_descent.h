@@ -61,23 +61,33 @@ long scotchlb_shed(size_t n, const double *load, const size_t *start, const size
                    const double *ew, int nparts, const double *target, double load_cap,
                    long max_moves, int *part);
 
+/* The orders in which scotchlb_move_back visits objects. */
+#define SCOTCHLB_BACK_INDEX  0
+#define SCOTCHLB_BACK_HEAVY  1
+#define SCOTCHLB_BACK_LIGHT  2
+#define SCOTCHLB_BACK_ORDERS 3
+
 /*
  * scotchlb_move_back - returns moved objects to their current parts while
  * the cut stays within cut_limit and each receiving part within load_cap
  * (raised to the input's worst load ratio when that is higher), so that a
  * repartition spends the cut it is allowed on moving less.  Moves that
  * cost no cut go first, then those that cost up to 1, 2, ... mean edge
- * weights each; objects are visited in index order.  Not collective,
+ * weights each.  Within a level, objects are visited in the order `visit`
+ * names: SCOTCHLB_BACK_INDEX (index order), SCOTCHLB_BACK_HEAVY (heaviest
+ * first, which spends the cut on the most load) or SCOTCHLB_BACK_LIGHT
+ * (lightest first, the most objects per unit of room); which one moves
+ * least depends on the input, so callers may try each.  Not collective,
  * deterministic.
  * Input:  as scotchlb_time_descent, plus cur (n current parts, -1 for
- *         none: such an object stays) and cut_limit (total weight of cut
- *         edges, each counted once).
+ *         none: such an object stays), cut_limit (total weight of cut
+ *         edges, each counted once) and visit.
  * Output: part, with objects moved back.
  * Returns the number of objects moved back, or -1 when memory ran out
  * (part is then unchanged).
  */
 long scotchlb_move_back(size_t n, const double *load, const size_t *start, const size_t *adj,
                         const double *ew, int nparts, const double *target, const int *cur,
-                        double load_cap, double cut_limit, int *part);
+                        double load_cap, double cut_limit, int visit, int *part);
 
 #endif /* SCOTCH_DESCENT_H */

@@ -206,6 +206,30 @@ static void shed_takes_the_receiver_with_fewest_moves(void **state)
   graph_free(&g);
 }
 
+/* A part whose excess needs four objects of one border, or one heavy
+ * object of each: the split between its two receivers moves two. */
+static void shed_splits_between_two_receivers(void **state)
+{
+  (void)state;
+  graph g;
+  ring(&g, 30);
+  double load[30], target[3] = {1.0 / 3, 1.0 / 3, 1.0 / 3}, cap = 8.5 / 6.0, lr;
+  int part[30], before[30];
+  for (int i = 0; i < 30; i++) {
+    load[i] = i < 10 || i >= 20 ? 0.2 : i == 10 || i == 19 ? 3.0 : 1.0;
+    part[i] = before[i] = i / 10;
+  }
+  long m = scotchlb_shed(30, load, g.start, g.adj, g.ew, 3, target, cap, 30, part);
+  max_time(&g, load, 3, part, 0.0, &lr);
+  print_message("%ld moves, load ratio %.4f (cap %.4f)\n", m, lr, cap);
+  assert_int_equal(m, 2);
+  assert_int_equal(moved(30, before, part), 2);
+  assert_int_equal(part[10], 0);
+  assert_int_equal(part[19], 2);
+  assert_true(lr <= cap + 1e-9);
+  graph_free(&g);
+}
+
 /* The move back spends the cut allowed on moving less: the cut stays
  * within the bound, the loads within theirs, and fewer objects move. */
 static void move_back_keeps_the_bounds_and_moves_less(void **state)
@@ -221,18 +245,27 @@ static void move_back_keeps_the_bounds_and_moves_less(void **state)
     cur[i] = y / 6;                      /* strips */
     part[i] = (x >= 12) + 2 * (y >= 12); /* squares */
   }
+  int *squares = malloc(g.n * sizeof *squares);
+  memcpy(squares, part, g.n * sizeof *part);
   size_t m0 = moved(g.n, cur, part);
   double c0 = cut(&g, part), limit = c0 + 20.0, lr0, lr1;
   max_time(&g, load, 4, part, 0.0, &lr0);
-  long m = scotchlb_move_back(g.n, load, g.start, g.adj, g.ew, 4, target, cur, 1.05, limit, part);
-  size_t m1 = moved(g.n, cur, part);
-  max_time(&g, load, 4, part, 0.0, &lr1);
-  print_message("moved %zu -> %zu (%ld back), cut %g -> %g (limit %g), load %.4f -> %.4f\n", m0, m1,
-                m, c0, cut(&g, part), limit, lr0, lr1);
-  assert_true(m > 0);
-  assert_int_equal(m1, m0 - (size_t)m);
-  assert_true(cut(&g, part) <= limit);
-  assert_true(lr1 <= fmax(1.05, lr0) + 1e-9);
+  /* Every visiting order keeps both bounds and moves objects back. */
+  for (int visit = 0; visit < SCOTCHLB_BACK_ORDERS; visit++) {
+    memcpy(part, squares, g.n * sizeof *part);
+    long m = scotchlb_move_back(g.n, load, g.start, g.adj, g.ew, 4, target, cur, 1.05, limit, visit,
+                                part);
+    size_t m1 = moved(g.n, cur, part);
+    max_time(&g, load, 4, part, 0.0, &lr1);
+    print_message("order %d: moved %zu -> %zu (%ld back), cut %g -> %g (limit %g), load %.4f -> "
+                  "%.4f\n",
+                  visit, m0, m1, m, c0, cut(&g, part), limit, lr0, lr1);
+    assert_true(m > 0);
+    assert_int_equal(m1, m0 - (size_t)m);
+    assert_true(cut(&g, part) <= limit);
+    assert_true(lr1 <= fmax(1.05, lr0) + 1e-9);
+  }
+  free(squares);
   free(load);
   free(cur);
   free(part);
@@ -246,6 +279,7 @@ int main(void)
       cmocka_unit_test(descent_merges_a_cut_off_piece),
       cmocka_unit_test(descent_sends_isolated_objects_anywhere),
       cmocka_unit_test(shed_takes_the_receiver_with_fewest_moves),
+      cmocka_unit_test(shed_splits_between_two_receivers),
       cmocka_unit_test(move_back_keeps_the_bounds_and_moves_less),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
