@@ -789,21 +789,22 @@ typedef struct rsearch {
   const double *target;
   const int *cur;
   const scotchlb_options *opt;
-  double limit;     /* the largest cut allowed */
-  double best_move; /* migration cost of the best answer within the limit */
-  double best_load; /* the load it moves */
-  double best_cut;  /* its cut */
-  int *cand;        /* scratch parts of one try */
-  int *base;        /* scratch: cand before the move back */
-  int *cur_shed;    /* the current parts after scotchlb_shed */
-  int *best;        /* the best answer (the caller's part_out) */
-  int tries;        /* Scotch runs made */
+  double limit;              /* the largest cut allowed */
+  double best_move;          /* migration cost of the best answer within the limit */
+  double all_move, all_load; /* migration cost and load of every object with a current part */
+  double best_cut;           /* its cut */
+  int *cand;                 /* scratch parts of one try */
+  int *base;                 /* scratch: cand before the move back */
+  int *cur_shed;             /* the current parts after scotchlb_shed */
+  int *best;                 /* the best answer (the caller's part_out) */
+  int tries;                 /* Scotch runs made */
 } rsearch;
 
 /* Moves cand's objects back while the cut limit allows, in each of
  * scotchlb_move_back's visiting orders, and keeps each result that is
- * within the limit and moves less than the best so far (or as much and
- * less load, or as much at a smaller cut); returns 1 when one is within, 0
+ * within the limit and moves less than the best so far (fraction of the
+ * migration cost plus fraction of the load; or as much at a smaller cut);
+ * returns 1 when one is within, 0
  * when none, -1 when memory ran out. */
 static int rsearch_consider(rsearch *r, double *cost_used, double cost)
 {
@@ -817,12 +818,10 @@ static int rsearch_consider(rsearch *r, double *cost_used, double cost)
     double cut = cut_of(r->n, r->start, r->adj, r->ew, r->cand);
     if (cut > r->limit) continue;
     within = 1;
-    double mv = moved_weight(r->n, r->cur, r->cand, r->opt->move_cost);
-    double ml = moved_weight(r->n, r->cur, r->cand, r->load);
-    if (mv < r->best_move || (mv == r->best_move && ml < r->best_load) ||
-        (mv == r->best_move && ml == r->best_load && cut < r->best_cut)) {
+    double mv = moved_weight(r->n, r->cur, r->cand, r->opt->move_cost) / r->all_move +
+                moved_weight(r->n, r->cur, r->cand, r->load) / r->all_load;
+    if (mv < r->best_move || (mv == r->best_move && cut < r->best_cut)) {
       r->best_move = mv;
-      r->best_load = ml;
       r->best_cut = cut;
       *cost_used = cost;
       memcpy(r->best, r->cand, r->n * sizeof *r->best);
@@ -850,7 +849,8 @@ static int rsearch_try(rsearch *r, double cost, double *cost_used, int *within, 
   return rc;
 }
 
-/* REPARTITION with SCOTCHLB's cut bound: the answer that moves least among
+/* REPARTITION with SCOTCHLB's cut bound: the answer that moves least (the
+ * fraction of the migration cost moved plus the fraction of the load) among
  * those whose cut is at most cut_tol x the cut of a fresh partition.  The
  * candidates: the current parts with the overloaded ones shed (when every
  * object has a current part and the shedding reaches the tolerance); the
@@ -933,6 +933,13 @@ static int repart_search(rsearch *r, double *cost_used, scotchlb_stats *st, char
 static int cut_search(rsearch *r, scotchlb_stats *st, char *msg, size_t cap)
 {
   int rc;
+  int *none = malloc(r->n * sizeof *none);
+  if (none) {
+    for (size_t i = 0; i < r->n; i++) none[i] = -1;
+    r->all_move = fmax(moved_weight(r->n, r->cur, none, r->opt->move_cost), 1e-300);
+    r->all_load = fmax(moved_weight(r->n, r->cur, none, r->load), 1e-300);
+    free(none);
+  }
   r->cand = malloc(r->n * sizeof *r->cand);
   r->base = malloc(r->n * sizeof *r->base);
   r->cur_shed = malloc(r->n * sizeof *r->cur_shed);
@@ -1078,7 +1085,6 @@ int scotchlb_partition(size_t n, int wdim, const double *w, const size_t *adj_st
                  .cur = cur_part,
                  .opt = opt,
                  .best_move = HUGE_VAL,
-                 .best_load = HUGE_VAL,
                  .best_cut = HUGE_VAL,
                  .best = part_out};
     st->migration_cost_used = mig;

@@ -105,8 +105,9 @@ typedef struct scotchlb_options {
    * descent). */
   double comm_cost;
   /* REPARTITION only: 0, or a bound >= 1 on the cut relative to a fresh
-   * partition's.  When set, the answer is the one that moves least (in
-   * move_cost units) among the current parts with the overloaded parts
+   * partition's.  When set, the answer is the one that moves least (the
+   * fraction of the total move_cost moved plus the fraction of the load
+   * moved: a migration sends data and hands work over) among the current parts with the overloaded parts
    * shed, a fresh partition renamed after the current parts, and Scotch
    * remaps at searched migration costs (from migration_cost up or down by
    * factors of 4, then 6 halvings), each with objects moved back while the

@@ -46,7 +46,8 @@ static const zp_param_def scotch_params[] = {
      "0 = one run"},
     {"SCOTCHLB_REPART_CUT_TOL", ZP_PARAM_DOUBLE, "0", 0.0, 0.0, ZP_PARAM_NO_MAX, NULL,
      "LB_APPROACH=REPARTITION, gathered path: 0 = one Scotch remap at SCOTCHLB_MIGRATION_COST; "
-     ">= 1 = the answer that moves least among those whose cut is at most this times a fresh "
+     ">= 1 = the answer that moves least (fraction of the objects, or of their sizes, moved plus "
+     "fraction of the load moved) among those whose cut is at most this times a fresh "
      "partition's cut: the current parts with the overloaded ones shed, the fresh partition "
      "renamed after the current parts, and remaps at migration costs searched from "
      "SCOTCHLB_MIGRATION_COST, each with objects moved back while the bound allows (up to 14 "
