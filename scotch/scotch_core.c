@@ -790,9 +790,9 @@ typedef struct rsearch {
   const int *cur;
   const scotchlb_options *opt;
   double limit;              /* the largest cut allowed */
-  double best_move;          /* migration cost of the best answer within the limit */
-  double all_move, all_load; /* migration cost and load of every object with a current part */
+  double best_move;          /* what the best answer within the limit moves (see below) */
   double best_cut;           /* its cut */
+  double all_move, all_load; /* migration cost and load of every object with a current part */
   int *cand;                 /* scratch parts of one try */
   int *base;                 /* scratch: cand before the move back */
   int *cur_shed;             /* the current parts after scotchlb_shed */
@@ -802,10 +802,10 @@ typedef struct rsearch {
 
 /* Moves cand's objects back while the cut limit allows, in each of
  * scotchlb_move_back's visiting orders, and keeps each result that is
- * within the limit and moves less than the best so far (fraction of the
- * migration cost plus fraction of the load; or as much at a smaller cut);
- * returns 1 when one is within, 0
- * when none, -1 when memory ran out. */
+ * within the limit and moves less than the best so far (the fraction of the
+ * migration cost moved plus the fraction of the load moved; or as much at
+ * a smaller cut).  Returns 1 when a result is within the limit, 0 when none
+ * is, -1 when memory ran out. */
 static int rsearch_consider(rsearch *r, double *cost_used, double cost)
 {
   int within = 0;
@@ -933,13 +933,16 @@ static int repart_search(rsearch *r, double *cost_used, scotchlb_stats *st, char
 static int cut_search(rsearch *r, scotchlb_stats *st, char *msg, size_t cap)
 {
   int rc;
-  int *none = malloc(r->n * sizeof *none);
-  if (none) {
-    for (size_t i = 0; i < r->n; i++) none[i] = -1;
-    r->all_move = fmax(moved_weight(r->n, r->cur, none, r->opt->move_cost), 1e-300);
-    r->all_load = fmax(moved_weight(r->n, r->cur, none, r->load), 1e-300);
-    free(none);
-  }
+  /* The denominators of the fractions rsearch_consider adds; never 0, so
+   * that an input without load or without sizes still compares. */
+  r->all_move = r->all_load = 0.0;
+  for (size_t i = 0; i < r->n; i++)
+    if (r->cur[i] >= 0) {
+      r->all_move += move_weight(r->opt->move_cost, i);
+      r->all_load += r->load[i];
+    }
+  r->all_move = fmax(r->all_move, 1e-300);
+  r->all_load = fmax(r->all_load, 1e-300);
   r->cand = malloc(r->n * sizeof *r->cand);
   r->base = malloc(r->n * sizeof *r->base);
   r->cur_shed = malloc(r->n * sizeof *r->cur_shed);

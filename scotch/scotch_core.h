@@ -107,8 +107,8 @@ typedef struct scotchlb_options {
   /* REPARTITION only: 0, or a bound >= 1 on the cut relative to a fresh
    * partition's.  When set, the answer is the one that moves least (the
    * fraction of the total move_cost moved plus the fraction of the load
-   * moved: a migration sends data and hands work over) among the current parts with the overloaded parts
-   * shed, a fresh partition renamed after the current parts, and Scotch
+   * moved: a migration sends data and hands work over) among the current
+   * parts with the overloaded parts shed, a fresh partition renamed after the current parts, and Scotch
    * remaps at searched migration costs (from migration_cost up or down by
    * factors of 4, then 6 halvings), each with objects moved back while the
    * bound allows, all with a cut at most repart_cut_tol x the fresh

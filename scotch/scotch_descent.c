@@ -671,15 +671,16 @@ static long shed_run(dstate *s, int sl, int only, double cap, size_t *seq, long 
   return k;
 }
 
-/* One trial of a shed from part sl, undone before it returns: k1 objects
- * toward b1 (all it takes when b2 < 0), then the rest toward b2.  Fills
- * *t with what it moved; seq is scratch. */
+/* What one trial of a shed moved. */
 typedef struct shed_trial {
   long k;      /* objects moved */
   double shed; /* load moved */
-  int cover;   /* 1 when sl ended within its bound */
+  int cover;   /* 1 when the part ended within its bound */
 } shed_trial;
 
+/* One trial of a shed from part sl, undone before it returns: k1 objects
+ * toward b1 (all it takes when b2 < 0), then the rest toward b2.  Fills
+ * *t with what it moved; seq is scratch. */
 static void shed_try(dstate *s, int sl, int b1, long k1, int b2, double cap, size_t *seq,
                      long budget, shed_trial *t)
 {

@@ -48,11 +48,16 @@ long scotchlb_time_descent(size_t n, const double *load, const size_t *start, co
 
 /*
  * scotchlb_shed - moves objects off the parts above load_cap (load /
- * (target x total)), one at a time from the part furthest above, each to a
- * part it is connected to that has room: the move that adds least cut,
- * the heaviest object among those.  Stops when every part is within
+ * (target x total)), the part furthest above first, to parts it is
+ * connected to that have room, each object the one that adds least cut.
+ * For each such part it tries every neighbouring part as the only
+ * receiver, then splits the excess between the two best receivers (the
+ * first taking 1 to 16 objects), and keeps the trial that brings the part
+ * within load_cap in the fewest moves, then with the least load moved
+ * (else the one that sheds most).  Stops when every part is within
  * load_cap, when no such move exists, or after max_moves.  The few moves
- * a drifted partition needs when its cut is still good.  Not collective.
+ * a drifted partition needs when its cut is still good.  Not collective,
+ * deterministic.
  * Input:  as scotchlb_time_descent.
  * Output: part.
  * Returns the number of moves, or -1 when memory ran out (part unchanged).
