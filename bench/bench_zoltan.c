@@ -962,8 +962,10 @@ static const char *set_comm(int heavy)
  * methods, a cut within 5% of PHG's partition and max/avg within the
  * tolerance; on a drift input, at most half of PHG-REPART's moves (objects
  * and load) at a cut within 10% of its cut.  Printed, not asserted: the
- * figures go to docs/benchmarks.md. */
-static void print_claims(const char *cname, const result *res, int comm, int drift)
+ * figures go to docs/benchmarks.md.  `lower` is the least max/avg any
+ * answer can have (max_avg): where it is above the tolerance, max/avg is
+ * judged against it. */
+static void print_claims(const char *cname, const result *res, int comm, int drift, double lower)
 {
   int s = find_label("SCOTCHLB"), sr = find_label("SCOTCHLB-REPART");
   int phg = find_label("PHG"), pr = find_label("PHG-REPART"), best = -1;
@@ -978,8 +980,11 @@ static void print_claims(const char *cname, const result *res, int comm, int dri
     if (phg >= 0 && res[phg].ierr >= 0 && res[phg].cut > 0)
       printf(", cut / PHG %.3f (%s)", res[s].cut / res[phg].cut,
              res[s].cut <= 1.05 * res[phg].cut ? "within 5%" : "above 5%");
-    printf(", max/avg %.4f (%s)\n", res[s].maxavg,
-           res[s].maxavg <= BZ_TOL + 1e-9 ? "within tolerance" : "above tolerance");
+    if (res[s].maxavg <= BZ_TOL + 1e-9)
+      printf(", max/avg %.4f (within tolerance)\n", res[s].maxavg);
+    else
+      printf(", max/avg %.4f (%s the least attainable, %.4f: tolerance %g unattainable)\n",
+             res[s].maxavg, res[s].maxavg <= lower + 1e-9 ? "at" : "ABOVE", lower, BZ_TOL);
   }
   /* The drift claim is a comparison at equal cut: of SCOTCHLB's
    * REPARTITION rows (the default and the cut-bounded ones), the one that
@@ -1030,7 +1035,9 @@ static void wl_charm(int reps, int check, int heavy)
     memcpy(states[k], pb.part, (size_t)pb.n * sizeof **states);
   }
   run_case(&pb, wname, "synthetic32", -1, reps, check, states, res, NULL);
-  print_claims("charm synthetic32", res, heavy, 0);
+  double lower;
+  max_avg(&pb, pb.part, &lower);
+  print_claims("charm synthetic32", res, heavy, 0, lower);
   if (g_rank == 0) {
     double t_none = model_time(&pb, pb.part);
     printf("   MODELLED time per iteration (largest part load plus its outgoing messages at\n"
@@ -1081,7 +1088,9 @@ static void wl_lbtest(int n, int nparts, enum topo t, uint64_t seed, int reps, i
   g_drift_rows = heavy;
   run_case(&pb, wname, cname, -1, reps, check, NULL, res, NULL);
   g_drift_rows = 0;
-  print_claims(cname, res, heavy, 1);
+  double lower;
+  max_avg(&pb, pb.part, &lower);
+  print_claims(cname, res, heavy, 1, lower);
   problem_free(&pb);
 }
 
@@ -1265,7 +1274,7 @@ static void wl_hotspot(int n, int nparts, int steps, int reps, int check, int he
     mean[k].cut = sum_cut[k] / steps;
   }
   if (g_rank == 0) printf("\n== %s %s: means over %d steps\n", wname, cname, steps);
-  print_claims(cname, mean, 0, 1);
+  print_claims(cname, mean, 0, 1, 1.0);
   {
     int pr = find_label("PHG-REPART");
     if (pr >= 0 && selected(pr)) fixed_bound_claim(&pb, base, s, steps, heating, cname, &mean[pr]);

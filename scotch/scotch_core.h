@@ -143,6 +143,9 @@ typedef struct scotchlb_stats {
   int tries;                  /* Scotch runs behind the answer (without comm_cost) */
   long descended;             /* with comm_cost > 0: objects moved by the time
                               descent of the answer kept (scotch_descent.h) */
+  double imbalance_bound;     /* the tolerance, or the largest load / target the
+                              heaviest object sets alone in the largest part
+                              when that is higher (no answer is below it) */
 } scotchlb_stats;
 
 /*

@@ -42,8 +42,9 @@ static const zp_param_def scotch_params[] = {
      "microseconds); > 0: a part's time is its load plus this times its cut edges' weight, and "
      "the gathered path tries SCOTCHLB_STRATEGY, QUALITY and BALANCE, each at Scotch's balance "
      "ratio IMBALANCE_TOL - 1 and three tighter ones, each followed by a descent on the slowest "
-     "part's time, and keeps the answer whose slowest part is fastest (up to 12 Scotch runs); "
-     "0 = one run"},
+     "part's time, and keeps the answer whose slowest part is fastest among those within "
+     "IMBALANCE_TOL, or within the load the heaviest object sets alone when that is higher "
+     "(up to 12 Scotch runs); 0 = one run"},
     {"SCOTCHLB_REPART_CUT_TOL", ZP_PARAM_DOUBLE, "0", 0.0, 0.0, ZP_PARAM_NO_MAX, NULL,
      "LB_APPROACH=REPARTITION, gathered path: 0 = one Scotch remap at SCOTCHLB_MIGRATION_COST; "
      ">= 1 = the answer that moves least (fraction of the objects, or of their sizes, moved plus "
@@ -178,10 +179,22 @@ static void report(int debug_level, size_t num_obj, int num_parts, const char *p
             st->self_loops, st->duplicates, st->one_sided, st->asymmetric);
     s->warned_repairs = 1;
   }
-  if (rc == SCOTCHLB_WARN)
+  /* The warning says which limit holds: the heaviest object's, when it is
+   * above the tolerance and the answer reaches it, else the search's. */
+  if (rc == SCOTCHLB_WARN && st->imbalance_after <= st->imbalance_bound * (1.0 + 1e-9))
     zp_warn("SCOTCHLB",
-            "the largest relative load is %.4f, above IMBALANCE_TOL %g (objects too "
-            "heavy or too few to balance further)",
+            "the largest relative load is %.4f, above IMBALANCE_TOL %g: the heaviest object "
+            "alone sets %.4f",
+            st->imbalance_after, o->tolerance, st->imbalance_bound);
+  else if (rc == SCOTCHLB_WARN && st->imbalance_bound > o->tolerance)
+    zp_warn("SCOTCHLB",
+            "the largest relative load is %.4f, above IMBALANCE_TOL %g and above the %.4f the "
+            "heaviest object sets alone: no better balance was found",
+            st->imbalance_after, o->tolerance, st->imbalance_bound);
+  else if (rc == SCOTCHLB_WARN)
+    zp_warn("SCOTCHLB",
+            "the largest relative load is %.4f, above IMBALANCE_TOL %g: no better balance was "
+            "found",
             st->imbalance_after, o->tolerance);
   if (debug_level >= 1) {
     printf("ZOLTAN SCOTCHLB: %s (%s), %zu objects, %zu edges, %d parts: moved %zu, cut %g -> %g, "

@@ -12,6 +12,7 @@
 
 #include "core_testutil.h"
 #include "scotch_core.h"
+#include "zp_rng.h"
 
 /* A side x side mesh in compressed rows, unit edge weights. */
 typedef struct mesh {
@@ -395,6 +396,55 @@ static void comm_cost_picks_the_fastest_slowest_part(void **state)
   mesh_free(&m);
 }
 
+/* SCOTCHLB_COMM_COST when the tolerance cannot be met: the Charm++
+ * synthetic's ring of 32 objects on 8 parts, whose heaviest object alone
+ * is 1.0752 x the mean part load, above the 1.05 asked.  The answer keeps
+ * the bound that object sets (an earlier version let the time descent keep
+ * Scotch's 1.0883); with a tolerance it can meet, the tolerance holds. */
+static void comm_cost_keeps_the_attainable_balance(void **state)
+{
+  (void)state;
+  enum { N = 32, P = 8 };
+  size_t start[N + 1], adj[2 * N];
+  double w[N], ew[2 * N], total = 0.0, wmax = 0.0, pl[P];
+  int part[N];
+  zp_rng rng;
+  scotchlb_options o;
+  scotchlb_stats st;
+  zp_rng_seed(&rng, 1001);
+  for (int i = 0; i < N; i++) {
+    /* bench_zoltan's lb_test loads, stored as floats as Zoltan does. */
+    w[i] = (float)(10.0 + 990.0 * pow(zp_rng_uniform(&rng), 4.0));
+    total += w[i];
+    wmax = fmax(wmax, w[i]);
+    start[i] = 2 * (size_t)i;
+    adj[2 * i] = (size_t)((i + N - 1) % N);
+    adj[2 * i + 1] = (size_t)((i + 1) % N);
+    ew[2 * i] = ew[2 * i + 1] = 101.9;
+  }
+  start[N] = 2 * N;
+  double bound = wmax / (total / P);
+  assert_true(bound > 1.05);
+  for (int k = 0; k < 2; k++) {
+    double tol = k == 0 ? 1.05 : 1.1;
+    opts(&o, SCOTCHLB_PARTITION, tol);
+    o.comm_cost = 1.0;
+    int rc = scotchlb_partition(N, 1, w, start, adj, ew, P, NULL, NULL, &o, part, &st, NULL, 0);
+    assert_int_equal(rc, k == 0 ? SCOTCHLB_WARN : SCOTCHLB_OK);
+    assert_true(fabs(st.imbalance_bound - fmax(tol, bound)) <= 1e-12 * bound);
+    for (int q = 0; q < P; q++) pl[q] = 0.0;
+    for (int i = 0; i < N; i++) {
+      assert_in_range(part[i], 0, P - 1);
+      pl[part[i]] += w[i];
+    }
+    double worst = 0.0;
+    for (int q = 0; q < P; q++) worst = fmax(worst, pl[q] / (total / P));
+    print_message("tolerance %g: max/avg %.4f, bound %.4f\n", tol, worst, st.imbalance_bound);
+    assert_true(fabs(worst - st.imbalance_after) <= 1e-9);
+    assert_true(worst <= fmax(tol, bound) * (1.0 + 1e-9));
+  }
+}
+
 /* Same input, same answer. */
 static void partition_is_deterministic(void **state)
 {
@@ -553,6 +603,7 @@ int main(void)
       cmocka_unit_test(repart_cut_bound_holds_and_moves_less),
       cmocka_unit_test(move_costs_steer_what_moves),
       cmocka_unit_test(comm_cost_picks_the_fastest_slowest_part),
+      cmocka_unit_test(comm_cost_keeps_the_attainable_balance),
       cmocka_unit_test(partition_is_deterministic),
       cmocka_unit_test(repartition_is_deterministic),
       cmocka_unit_test(odd_graphs_still_assign_every_object),
