@@ -86,8 +86,10 @@ typedef struct scotchlb_options {
   const char *strategy_string;
   /* Seed of Scotch's private random generator. */
   long seed;
-  /* 1: when Scotch leaves a part above the tolerance, a REFINE pass
-   * (refine_core, communication-aware) moves objects off it. */
+  /* 1: when Scotch leaves a part above the tolerance (or above the ratio
+   * the heaviest object sets alone in the largest part, when that is
+   * higher), a REFINE pass (refine_core, communication-aware) moves objects
+   * off it. */
   int polish;
   /* n relative costs of moving each object (for example its size in
    * bytes; finite, >= 0), or NULL for the same cost everywhere.  Object i

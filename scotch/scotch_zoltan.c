@@ -31,8 +31,9 @@ static const zp_param_def scotch_params[] = {
     {"SCOTCHLB_SEED", ZP_PARAM_INT, "1", 0.0, 2147483647.0, 0, NULL,
      "seed of Scotch's private random generator (same seed, same graph: same parts)"},
     {"SCOTCHLB_POLISH", ZP_PARAM_INT, "1", 0.0, 1.0, 0, NULL,
-     "1: when Scotch leaves a part above IMBALANCE_TOL, a communication-aware REFINE pass "
-     "moves objects off it (gathered path only)"},
+     "1: when Scotch leaves a part above IMBALANCE_TOL (or above the load the heaviest object "
+     "sets alone, when that is higher), a communication-aware REFINE pass moves objects off it "
+     "(gathered path only)"},
     {"SCOTCHLB_MIGRATION_SIZES", ZP_PARAM_INT, "1", 0.0, 1.0, 0, NULL,
      "1: when every rank registered ZOLTAN_OBJ_SIZE_MULTI_FN or ZOLTAN_OBJ_SIZE_FN, an "
      "object's migration cost is SCOTCHLB_MIGRATION_COST x its size / the mean size; 0: every "
