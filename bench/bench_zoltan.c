@@ -1001,9 +1001,15 @@ static void print_claims(const char *cname, const result *res, int comm, int dri
     printf("   claim %s: best iteration %s %.1f us; SCOTCHLB %.1f us (%s)", cname,
            methods[best].label, res[best].model, res[s].model,
            res[s].model <= res[best].model * (1.0 + 1e-12) ? "best" : "NOT best");
-    if (phg >= 0 && res[phg].ierr >= 0 && res[phg].cut > 0)
-      printf(", cut / PHG %.3f (%s)", res[s].cut / res[phg].cut,
+    if (phg >= 0 && res[phg].ierr >= 0 && res[phg].cut > 0) {
+      printf(", cut / PHG %.3f (%s", res[s].cut / res[phg].cut,
              res[s].cut <= 1.05 * res[phg].cut ? "within 5%" : "above 5%");
+      /* A looser balance buys cut: say so when PHG's cut is not at
+       * SCOTCHLB's balance. */
+      if (res[phg].maxavg > res[s].maxavg * (1.0 + 1e-9))
+        printf("; PHG at max/avg %.4f, looser than SCOTCHLB's", res[phg].maxavg);
+      printf(")");
+    }
     if (res[s].maxavg <= BZ_TOL + 1e-9)
       printf(", max/avg %.4f (within tolerance)\n", res[s].maxavg);
     else
