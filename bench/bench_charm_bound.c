@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core_testutil.h"
 #include "scotch_core.h"
 #include "zp_rng.h"
 
@@ -75,17 +76,11 @@ int main(int argc, char **argv)
   size_t start[N + 1], adj[2 * N];
   int part[N], a[N];
   zp_rng rng;
-  zp_rng_seed(&rng, 1001);
+  ct_charm_ring(N, EDGE, w, start, adj, ew);
   for (int i = 0; i < N; i++) {
-    w[i] = (float)(10.0 + 990.0 * pow(zp_rng_uniform(&rng), 4.0));
     total += w[i];
     wmax = fmax(wmax, w[i]);
-    start[i] = 2 * (size_t)i;
-    adj[2 * i] = (size_t)((i + N - 1) % N);
-    adj[2 * i + 1] = (size_t)((i + 1) % N);
-    ew[2 * i] = ew[2 * i + 1] = EDGE;
   }
-  start[N] = 2 * N;
   double bound = fmax(TOL, wmax / (total / P)), cap = bound * (total / P) * (1.0 + 1e-12);
 
   scotchlb_options o;

@@ -13,6 +13,21 @@ void ct_heavy_tailed(zp_rng *r, size_t n, double min, double max, double *w)
   }
 }
 
+void ct_charm_ring(size_t n, double edge, double *w, size_t *start, size_t *adj, double *ew)
+{
+  zp_rng rng;
+  zp_rng_seed(&rng, 1001);
+  for (size_t i = 0; i < n; i++) {
+    double u = zp_rng_uniform(&rng);
+    w[i] = (float)(10.0 + 990.0 * (u * u * u * u));
+    start[i] = 2 * i;
+    adj[2 * i] = (i + n - 1) % n;
+    adj[2 * i + 1] = (i + 1) % n;
+    ew[2 * i] = ew[2 * i + 1] = edge;
+  }
+  start[n] = 2 * n;
+}
+
 int ct_check_assignment(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
                         int forbid_zero, const int *part)
 {

@@ -28,6 +28,12 @@ void ct_heavy_tailed(zp_rng *r, size_t n, double min, double max, double *w);
 int ct_check_assignment(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
                         int forbid_zero, const int *part);
 
+/* ct_charm_ring - bench_zoltan's Charm++ synthetic as a graph: n objects
+ * in a ring, loads 10 + 990 U^4 drawn from seed 1001 and stored as floats
+ * (as Zoltan's weights are), every edge of weight `edge` on both sides, in
+ * compressed rows (start: n + 1 entries; adj, ew: 2n). */
+void ct_charm_ring(size_t n, double edge, double *w, size_t *start, size_t *adj, double *ew);
+
 /* ct_moved - number of i with a[i] != b[i]. */
 size_t ct_moved(size_t n, const int *a, const int *b);
 

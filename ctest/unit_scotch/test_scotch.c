@@ -408,21 +408,13 @@ static void comm_cost_keeps_the_attainable_balance(void **state)
   size_t start[N + 1], adj[2 * N];
   double w[N], ew[2 * N], total = 0.0, wmax = 0.0, pl[P];
   int part[N];
-  zp_rng rng;
   scotchlb_options o;
   scotchlb_stats st;
-  zp_rng_seed(&rng, 1001);
+  ct_charm_ring(N, 101.9, w, start, adj, ew);
   for (int i = 0; i < N; i++) {
-    /* bench_zoltan's lb_test loads, stored as floats as Zoltan does. */
-    w[i] = (float)(10.0 + 990.0 * pow(zp_rng_uniform(&rng), 4.0));
     total += w[i];
     wmax = fmax(wmax, w[i]);
-    start[i] = 2 * (size_t)i;
-    adj[2 * i] = (size_t)((i + N - 1) % N);
-    adj[2 * i + 1] = (size_t)((i + 1) % N);
-    ew[2 * i] = ew[2 * i + 1] = 101.9;
   }
-  start[N] = 2 * N;
   double bound = wmax / (total / P);
   assert_true(bound > 1.05);
   for (int k = 0; k < 2; k++) {
