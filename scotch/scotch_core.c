@@ -1065,6 +1065,46 @@ static int comm_cost_search(const rsearch *r, sgraph *g, double ratio, int remap
   return rc == SCOTCHLB_OK ? descend_best(r, 1, st) : rc;
 }
 
+/* PARTITION without a price on the cut: the cut is all that counts within
+ * the balance, so what Scotch left of it goes (scotchlb_cut_refine: on the
+ * Charm++ synthetic's ring at IMBALANCE_TOL 1.1, 12 cut edges became 10 at
+ * the same balance).
+ * When the answer is still above the attainable bound (the polish could
+ * not bring it there), Scotch runs once more with its BALANCE strategy,
+ * refined the same way, and the better balanced of the two is kept: as in
+ * comm_cost_search, balance comes before the cut.  r->best holds Scotch's
+ * first answer on entry. */
+static int refine_fresh(const rsearch *r, sgraph *g, scotchlb_stats *st, char *msg, size_t cap)
+{
+  const scotchlb_options *o = r->opt;
+  size_t n = r->n;
+  if (scotchlb_cut_refine(n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, r->cap,
+                          (long)n, 1, r->best) < 0)
+    return SCOTCHLB_ENOMEM;
+  double b = imbalance(n, r->load, r->nparts, r->target, r->best);
+  if (b <= r->cap * (1.0 + 1e-12) || o->strategy == SCOTCHLB_STRAT_BALANCE ||
+      (o->strategy_string && o->strategy_string[0]))
+    return SCOTCHLB_OK;
+  scotchlb_options so = *o;
+  scotchlb_stats cst = *st;
+  int *cand = malloc(n * sizeof *cand), rc;
+  so.strategy = SCOTCHLB_STRAT_BALANCE;
+  rc = cand ? map_once(n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, g, &so,
+                       o->tolerance - 1.0, 0, cand, &cst, msg, cap)
+            : SCOTCHLB_ENOMEM;
+  if (rc == SCOTCHLB_OK && scotchlb_cut_refine(n, r->load, r->start, r->adj, r->ew, r->nparts,
+                                               r->target, r->cap, (long)n, 1, cand) < 0)
+    rc = SCOTCHLB_ENOMEM;
+  if (rc == SCOTCHLB_OK && imbalance(n, r->load, r->nparts, r->target, cand) < b * (1.0 - 1e-12)) {
+    memcpy(r->best, cand, n * sizeof *r->best);
+    st->polished = cst.polished;
+    st->strategy = SCOTCHLB_STRAT_BALANCE;
+  }
+  st->tries++;
+  free(cand);
+  return rc;
+}
+
 /* Statistics of the input and whether REFINE may keep it. */
 static int input_stats(size_t n, const double *load, const size_t *start, const size_t *adj,
                        const double *ew, int nparts, const double *target, const int *cur,
@@ -1138,6 +1178,8 @@ int scotchlb_partition(size_t n, int wdim, const double *w, const size_t *adj_st
                  .best = part_out,
                  .cap = attainable_cap(n, load, nparts, target, opt->tolerance)};
     st->migration_cost_used = mig;
+    st->balance_ratio = ratio;
+    st->strategy = opt->strategy;
     if (search) {
       rc = cut_search(&r, st, msg, msg_cap);
     } else {
@@ -1147,9 +1189,9 @@ int scotchlb_partition(size_t n, int wdim, const double *w, const size_t *adj_st
         rc = map_once(n, load, start, adj2, ew, nparts, target, &g, opt, ratio, remap, part_out, st,
                       msg, msg_cap);
       st->tries = 1;
+      if (rc == SCOTCHLB_OK && !remap && opt->comm_cost <= 0.0)
+        rc = refine_fresh(&r, &g, st, msg, msg_cap);
     }
-    st->balance_ratio = ratio;
-    st->strategy = opt->strategy;
     if (rc == SCOTCHLB_OK && opt->comm_cost > 0.0)
       /* After the cut-bounded search, which chose what moves, the descent
        * only trims the time. */

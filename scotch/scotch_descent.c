@@ -619,6 +619,35 @@ end:
   return moves;
 }
 
+long scotchlb_cut_refine(size_t n, const double *load, const size_t *start, const size_t *adj,
+                         const double *ew, int nparts, const double *target, double load_cap,
+                         long max_moves, int merge, int *part)
+{
+  dstate s;
+  long moves = 0;
+  if (state_init(&s, n, load, start, adj, ew, nparts, target, 0.0, part) != 0) {
+    moves = -1;
+    goto end;
+  }
+  if (s.total <= 0.0) goto end;
+  s.lcap = fmax(load_cap, worst_load(&s));
+  /* With no price on the cut a part's time is its load over its target,
+   * so the cut passes' time bound is the load bound itself: receivers
+   * stay within it, whatever the current worst part. */
+  for (int pass = 0; pass < SCOTCHLB_CUT_PASSES && moves < max_moves; pass++) {
+    long m = cut_pass(&s, s.lcap * s.total * (1.0 + 1e-12), max_moves - moves);
+    moves += m;
+    if (m == 0) break;
+  }
+  if (merge) {
+    long mm = merge_pieces(&s, max_moves - moves);
+    moves = mm < 0 ? -1 : moves + mm;
+  }
+end:
+  state_free(&s);
+  return moves;
+}
+
 /* Whether an object of load x is a better move than one of load y (index
  * u against w) for a part over its bound by `over`: one that covers the
  * excess alone, the lightest of those; else the heaviest. */

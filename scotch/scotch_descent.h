@@ -66,6 +66,25 @@ long scotchlb_shed(size_t n, const double *load, const size_t *start, const size
                    const double *ew, int nparts, const double *target, double load_cap,
                    long max_moves, int *part);
 
+/*
+ * scotchlb_cut_refine - lowers the cut of part under a load bound: passes
+ * over the objects in index order, each moving to the connected part that
+ * saves most cut when that part stays within load_cap (load / (target x
+ * total), raised to the input's worst ratio when that is higher), until a
+ * pass moves nothing, 8 passes or max_moves; then, when merge is 1, the pieces a part
+ * is split into merge as in scotchlb_time_descent (with no price on the
+ * cut).  Scotch's answers on small graphs with heavy objects leave cut
+ * behind (14 edges where 10 fit on the Charm++ synthetic's ring).  Not
+ * collective, deterministic.
+ * Input:  as scotchlb_time_descent.
+ * Output: part.
+ * Returns the number of moves, or -1 when memory ran out (part is then a
+ * valid assignment, possibly partly refined).
+ */
+long scotchlb_cut_refine(size_t n, const double *load, const size_t *start, const size_t *adj,
+                         const double *ew, int nparts, const double *target, double load_cap,
+                         long max_moves, int merge, int *part);
+
 /* The orders in which scotchlb_move_back visits objects. */
 #define SCOTCHLB_BACK_INDEX  0
 #define SCOTCHLB_BACK_HEAVY  1

@@ -45,7 +45,9 @@ static const zp_param_def scotch_params[] = {
      "ratio IMBALANCE_TOL - 1 and three tighter ones, each followed by a descent on the slowest "
      "part's time, and keeps the answer whose slowest part is fastest among those within "
      "IMBALANCE_TOL, or within the load the heaviest object sets alone when that is higher "
-     "(up to 12 Scotch runs); 0 = one run"},
+     "(up to 12 Scotch runs); 0 = one run, which under LB_APPROACH=PARTITION on the gathered "
+     "path is followed by a cut refinement within the same balance bound (and by one BALANCE "
+     "run when the answer misses that bound)"},
     {"SCOTCHLB_REPART_CUT_TOL", ZP_PARAM_DOUBLE, "0", 0.0, 0.0, ZP_PARAM_NO_MAX, NULL,
      "LB_APPROACH=REPARTITION, gathered path: 0 = one Scotch remap at SCOTCHLB_MIGRATION_COST; "
      ">= 1 = the answer that moves least (fraction of the objects, or of their sizes, moved plus "

@@ -182,6 +182,49 @@ static void descent_sends_isolated_objects_anywhere(void **state)
  * in front of a heavy one (2 moves).  The greedy choice, heaviest border
  * object first, would go to part 2; the trial of each receiver finds the 2
  * moves, and the ring stays in three arcs. */
+/* The cut refinement on a ring of equal objects in 4 arcs of 6, with
+ * objects 5 and 6 swapped across the first border (cut 6 where 4 fits).
+ * With room for a seventh object (bound 1.2) a single move lowers the cut
+ * within the bound.  At the exact share (bound 1.0) no part may take a
+ * seventh object: the merge of pieces hands 5 over and rebalances, so the
+ * two objects trade places and the loads stay equal.  Arcs already whole
+ * stay as they are. */
+static void cut_refine_lowers_the_cut_within_the_load_bound(void **state)
+{
+  (void)state;
+  enum { N = 24, P = 4 };
+  graph g;
+  ring(&g, N);
+  double load[N], target[P], lr0, lr1;
+  int part[N], start_part[N];
+  for (int i = 0; i < N; i++) {
+    load[i] = 1.0;
+    start_part[i] = i / 6;
+  }
+  start_part[5] = 1;
+  start_part[6] = 0;
+  for (int q = 0; q < P; q++) target[q] = 1.0 / P;
+  for (int k = 0; k < 3; k++) {
+    double cap = k == 0 ? 1.2 : 1.0;
+    memcpy(part, start_part, sizeof part);
+    if (k == 2)
+      for (int i = 0; i < N; i++) part[i] = i / 6;
+    double c0 = cut(&g, part);
+    max_time(&g, load, P, part, 0.0, &lr0);
+    long m = scotchlb_cut_refine(N, load, g.start, g.adj, g.ew, P, target, cap, N, 1, part);
+    double c1 = cut(&g, part);
+    max_time(&g, load, P, part, 0.0, &lr1);
+    print_message("cap %.2f: cut %.0f -> %.0f in %ld moves, load ratio %.4f -> %.4f\n", cap, c0, c1,
+                  m, lr0, lr1);
+    assert_true(c0 == (k == 2 ? 4.0 : 6.0));
+    assert_true(lr1 <= cap + 1e-9);
+    if (k == 0) assert_true(m == 1 && c1 == 4.0);
+    if (k == 1) assert_true(m == 2 && c1 == 4.0 && lr1 <= 1.0 + 1e-9);
+    if (k == 2) assert_true(m == 0 && c1 == 4.0);
+  }
+  graph_free(&g);
+}
+
 static void shed_takes_the_receiver_with_fewest_moves(void **state)
 {
   (void)state;
@@ -278,6 +321,7 @@ int main(void)
       cmocka_unit_test(descent_lowers_the_slowest_part_within_the_load_bound),
       cmocka_unit_test(descent_merges_a_cut_off_piece),
       cmocka_unit_test(descent_sends_isolated_objects_anywhere),
+      cmocka_unit_test(cut_refine_lowers_the_cut_within_the_load_bound),
       cmocka_unit_test(shed_takes_the_receiver_with_fewest_moves),
       cmocka_unit_test(shed_splits_between_two_receivers),
       cmocka_unit_test(move_back_keeps_the_bounds_and_moves_less),
