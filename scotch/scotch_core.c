@@ -1065,24 +1065,34 @@ static int comm_cost_search(const rsearch *r, sgraph *g, double ratio, int remap
   return rc == SCOTCHLB_OK ? descend_best(r, 1, st) : rc;
 }
 
+/* Whether answer x (relative load bx, cut cx) beats y for PARTITION without
+ * a price on the cut: within the attainable bound first, then the smaller
+ * cut, then the better balance; outside it, the better balance. */
+static int fresh_better(double cap, double bx, double cx, double by, double cy)
+{
+  int ix = bx <= cap * (1.0 + 1e-12), iy = by <= cap * (1.0 + 1e-12);
+  if (ix != iy) return ix;
+  if (ix && cx != cy) return cx < cy;
+  return bx < by * (1.0 - 1e-12);
+}
+
 /* PARTITION without a price on the cut: the cut is all that counts within
  * the balance, so what Scotch left of it goes (scotchlb_cut_refine: on the
  * Charm++ synthetic's ring at IMBALANCE_TOL 1.1, 12 cut edges became 10 at
- * the same balance).
- * When the answer is still above the attainable bound (the polish could
- * not bring it there), Scotch runs once more with its BALANCE strategy,
- * refined the same way, and the better balanced of the two is kept: as in
- * comm_cost_search, balance comes before the cut.  r->best holds Scotch's
- * first answer on entry. */
+ * the same balance).  When Scotch's answer is above the attainable bound
+ * (the polish could not bring it there), Scotch runs once more with its
+ * BALANCE strategy, refined the same way, and the better answer is kept by
+ * fresh_better: balance comes before the cut, as in comm_cost_search.
+ * r->best holds Scotch's first answer on entry. */
 static int refine_fresh(const rsearch *r, sgraph *g, scotchlb_stats *st, char *msg, size_t cap)
 {
   const scotchlb_options *o = r->opt;
   size_t n = r->n;
+  double b0 = imbalance(n, r->load, r->nparts, r->target, r->best);
   if (scotchlb_cut_refine(n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, r->cap,
                           (long)n, 1, r->best) < 0)
     return SCOTCHLB_ENOMEM;
-  double b = imbalance(n, r->load, r->nparts, r->target, r->best);
-  if (b <= r->cap * (1.0 + 1e-12) || o->strategy == SCOTCHLB_STRAT_BALANCE ||
+  if (b0 <= r->cap * (1.0 + 1e-12) || o->strategy == SCOTCHLB_STRAT_BALANCE ||
       (o->strategy_string && o->strategy_string[0]))
     return SCOTCHLB_OK;
   scotchlb_options so = *o;
@@ -1095,7 +1105,10 @@ static int refine_fresh(const rsearch *r, sgraph *g, scotchlb_stats *st, char *m
   if (rc == SCOTCHLB_OK && scotchlb_cut_refine(n, r->load, r->start, r->adj, r->ew, r->nparts,
                                                r->target, r->cap, (long)n, 1, cand) < 0)
     rc = SCOTCHLB_ENOMEM;
-  if (rc == SCOTCHLB_OK && imbalance(n, r->load, r->nparts, r->target, cand) < b * (1.0 - 1e-12)) {
+  if (rc == SCOTCHLB_OK && fresh_better(r->cap, imbalance(n, r->load, r->nparts, r->target, cand),
+                                        cut_of(n, r->start, r->adj, r->ew, cand),
+                                        imbalance(n, r->load, r->nparts, r->target, r->best),
+                                        cut_of(n, r->start, r->adj, r->ew, r->best))) {
     memcpy(r->best, cand, n * sizeof *r->best);
     st->polished = cst.polished;
     st->strategy = SCOTCHLB_STRAT_BALANCE;

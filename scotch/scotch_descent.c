@@ -30,6 +30,13 @@
 /* Levels of cut a move back may cost, in mean edge weights (0, 1, ...). */
 #define SCOTCHLB_BACK_LEVELS 4
 
+/* Two neighbouring parts holding at most this many objects together are
+ * re-solved exactly (pair_resolve): 2^16 assignments of the pair. */
+#define SCOTCHLB_PAIR_OBJECTS 16
+
+/* Rounds of pair re-solving, each followed by the descent, at most. */
+#define SCOTCHLB_PAIR_ROUNDS 8
+
 /* The end of a part's list of objects. */
 #define NONE ((size_t)-1)
 
@@ -57,6 +64,7 @@ typedef struct dstate {
   size_t *path;         /* chain moves: the objects moved, in order */
   int *path_to;         /* chain moves: where each of them went */
   int *flag;            /* a mark per part */
+  int cut_first;        /* pair_resolve: the cut before the largest time (no price on it) */
 } dstate;
 
 /* A part's time relative to its share: load plus priced cut over target. */
@@ -597,6 +605,278 @@ end:
   return moves;
 }
 
+/* What a pair's assignment is judged by, in order: load above the bound
+ * (summed over the two parts), the largest time of all parts, the cut
+ * edge weight inside the pair, then the larger and the smaller of the
+ * pair's two times; with cut_first, the cut before the largest time.  The
+ * other parts' times and cuts do not change when the pair's objects trade
+ * places (an edge to them is cut either way), so comparing these keys
+ * compares the whole partition's (load above the bound, largest time, cut,
+ * sorted times). */
+typedef struct pair_key {
+  double over, tmax, cut, hi, lo;
+  int moved; /* objects that change part: the fewer, the better on a tie */
+} pair_key;
+
+static int key_less(const pair_key *x, const pair_key *y, int cut_first)
+{
+  double a[5] = {x->over, x->tmax, x->cut, x->hi, x->lo};
+  double b[5] = {y->over, y->tmax, y->cut, y->hi, y->lo};
+  if (cut_first) {
+    a[1] = x->cut;
+    a[2] = x->tmax;
+    b[1] = y->cut;
+    b[2] = y->tmax;
+  }
+  for (int i = 0; i < 5; i++) {
+    double tol = 1e-12 * fmax(fabs(a[i]), fabs(b[i]));
+    if (a[i] < b[i] - tol) return 1;
+    if (a[i] > b[i] + tol) return 0;
+  }
+  return x->moved < y->moved;
+}
+
+/* A part's load bound, with the margin load_allows gives (a part holding
+ * only the object that sets the bound is within it, whatever the
+ * rounding of the sums). */
+static double pair_cap(const dstate *s, int q)
+{
+  return s->lcap * s->target[q] * s->total * (1.0 + 1e-12);
+}
+
+/* The key of the pair (a, b) with the objects of u on side a where their
+ * bit in side is set: loads, external and internal cut weights given. */
+static pair_key pair_eval(const dstate *s, int a, int b, double la, double lb, double xa, double xb,
+                          double in, double others)
+{
+  pair_key k;
+  double ca = pair_cap(s, a), cb = pair_cap(s, b);
+  double ta = ptime(s, a, la, xa + in), tb = ptime(s, b, lb, xb + in);
+  k.over = fmax(0.0, la - ca) + fmax(0.0, lb - cb);
+  k.hi = fmax(ta, tb);
+  k.lo = fmin(ta, tb);
+  k.tmax = fmax(others, k.hi);
+  k.cut = in;
+  k.moved = 0;
+  return k;
+}
+
+/* Scratch of pair_resolve, for at most SCOTCHLB_PAIR_OBJECTS objects. */
+typedef struct pair_scratch {
+  const dstate *s;
+  int a, b;                          /* the pair */
+  int m;                             /* its objects */
+  double others;                     /* the largest time of the other parts */
+  double ca, cb;                     /* the two parts' load bounds */
+  size_t u[SCOTCHLB_PAIR_OBJECTS];   /* the pair's objects, heaviest first */
+  double ext[SCOTCHLB_PAIR_OBJECTS]; /* each one's edge weight to other parts */
+  int side[SCOTCHLB_PAIR_OBJECTS];   /* 1: in part a (assigned so far) */
+  int now[SCOTCHLB_PAIR_OBJECTS];    /* 1: in part a now */
+  int best[SCOTCHLB_PAIR_OBJECTS];   /* the best sides found */
+  /* Each object's neighbours inside the pair that come before it in u
+   * (their indices) and the edge weights. */
+  int nin[SCOTCHLB_PAIR_OBJECTS];
+  int in_k[SCOTCHLB_PAIR_OBJECTS][SCOTCHLB_PAIR_OBJECTS];
+  double in_w[SCOTCHLB_PAIR_OBJECTS][SCOTCHLB_PAIR_OBJECTS];
+  pair_key bk; /* the best key found */
+  int found;
+} pair_scratch;
+
+/* Whether object a goes before b in a pair's search: heavier first, then
+ * the lower index. */
+static int heavier_object(size_t a, size_t b, const double *load)
+{
+  if (load[a] != load[b]) return load[a] > load[b];
+  return a < b;
+}
+
+/* Objects i.. of the pair given sides, the first i placed with loads la,
+ * lb, external weights xa, xb and internal cut in.  A partial assignment
+ * only gains load and cut as objects are placed, so a branch stops as
+ * soon as its load above the bounds, or (that being equal) its largest
+ * time or cut, whichever the key puts next, is already worse than the best
+ * complete one. */
+static void pair_search(pair_scratch *ps, int i, double la, double lb, double xa, double xb,
+                        double in)
+{
+  const dstate *s = ps->s;
+  double over = (la > ps->ca ? la - ps->ca : 0.0) + (lb > ps->cb ? lb - ps->cb : 0.0);
+  double tol = 1e-12 * (over + ps->bk.over);
+  if (over > ps->bk.over + tol) return;
+  if (over >= ps->bk.over - tol) {
+    double ta = ptime(s, ps->a, la, xa + in), tb = ptime(s, ps->b, lb, xb + in);
+    double t = ps->others > ta ? ps->others : ta;
+    t = t > tb ? t : tb;
+    double second = s->cut_first ? in : t, bound = s->cut_first ? ps->bk.cut : ps->bk.tmax;
+    if (second > bound + 1e-12 * (second + bound)) return;
+  }
+  if (i == ps->m) {
+    pair_key key = pair_eval(s, ps->a, ps->b, la, lb, xa, xb, in, ps->others);
+    for (int k = 0; k < ps->m; k++) key.moved += ps->side[k] != ps->now[k];
+    if (key_less(&key, &ps->bk, s->cut_first)) {
+      ps->bk = key;
+      ps->found = 1;
+      memcpy(ps->best, ps->side, (size_t)ps->m * sizeof *ps->best);
+    }
+    return;
+  }
+  size_t v = ps->u[i];
+  for (int side = 1; side >= 0; side--) {
+    double d = 0.0;
+    ps->side[i] = side;
+    for (int e = 0; e < ps->nin[i]; e++)
+      if (ps->side[ps->in_k[i][e]] != side) d += ps->in_w[i][e];
+    if (side)
+      pair_search(ps, i + 1, la + s->load[v], lb, xa + ps->ext[i], xb, in + d);
+    else
+      pair_search(ps, i + 1, la, lb + s->load[v], xa, xb + ps->ext[i], in + d);
+  }
+}
+
+/* Re-solves the pair of neighbouring parts (a, b) exactly: every
+ * assignment of their objects (at most SCOTCHLB_PAIR_OBJECTS) to the two
+ * parts, searched depth first with bounds (pair_search), and the best by
+ * pair_key replaces the current one when strictly better.  The single
+ * moves and chains of the descent cannot see an answer that needs several
+ * objects to trade places at once; on the Charm++ synthetic's ring this
+ * found the fastest answer known.  Returns the objects moved (0 when the
+ * pair stays). */
+static long pair_resolve(dstate *s, int a, int b, pair_scratch *ps)
+{
+  int m = 0;
+  double la = 0.0, lb = 0.0, xa = 0.0, xb = 0.0, in = 0.0, others = 0.0;
+  for (int q = 0; q < s->nparts; q++)
+    if (q != a && q != b) others = fmax(others, time_of(s, q));
+  for (int q = 0; q < 2; q++)
+    for (size_t v = s->head[q ? b : a]; v != NONE; v = s->next[v]) ps->u[m++] = v;
+  /* Heaviest first: the load bounds cut the search earliest. */
+  for (int i = 1; i < m; i++)
+    for (int k = i; k > 0 && heavier_object(ps->u[k], ps->u[k - 1], s->load); k--) {
+      size_t t = ps->u[k];
+      ps->u[k] = ps->u[k - 1];
+      ps->u[k - 1] = t;
+    }
+  for (int i = 0; i < m; i++) {
+    size_t v = ps->u[i];
+    ps->ext[i] = 0.0;
+    ps->nin[i] = 0;
+    for (size_t j = s->start[v]; j < s->start[v + 1]; j++) {
+      int q = s->part[s->adj[j]], k = 0;
+      if (q != a && q != b) {
+        ps->ext[i] += s->ew[j];
+        continue;
+      }
+      while (ps->u[k] != s->adj[j]) k++;
+      /* Each edge inside the pair once, at its later end in u. */
+      if (k < i) {
+        ps->in_k[i][ps->nin[i]] = k;
+        ps->in_w[i][ps->nin[i]++] = s->ew[j];
+      }
+      if (q != s->part[v] && s->adj[j] > v) in += s->ew[j];
+    }
+    ps->now[i] = s->part[v] == a;
+    if (s->part[v] == a) {
+      la += s->load[v];
+      xa += ps->ext[i];
+    } else {
+      lb += s->load[v];
+      xb += ps->ext[i];
+    }
+  }
+  ps->s = s;
+  ps->a = a;
+  ps->b = b;
+  ps->m = m;
+  ps->others = others;
+  ps->ca = pair_cap(s, a);
+  ps->cb = pair_cap(s, b);
+  ps->bk = pair_eval(s, a, b, la, lb, xa, xb, in, others);
+  ps->found = 0;
+  pair_key cur = ps->bk;
+  pair_search(ps, 0, 0.0, 0.0, 0.0, 0.0, 0.0);
+  long moved = 0;
+  if (!ps->found || !key_less(&ps->bk, &cur, s->cut_first)) return 0;
+  for (int i = 0; i < m; i++) {
+    int q = ps->best[i] ? a : b;
+    if (s->part[ps->u[i]] != q) {
+      move_one(s, ps->u[i], q);
+      moved++;
+    }
+  }
+  return moved;
+}
+
+/* Passes of cut moves within the load bound itself (no price on the cut:
+ * a part's time is its load over its target), until one moves nothing. */
+static long cut_passes(dstate *s, long budget)
+{
+  long moves = 0;
+  for (int pass = 0; pass < SCOTCHLB_CUT_PASSES && moves < budget; pass++) {
+    long m = cut_pass(s, s->lcap * s->total * (1.0 + 1e-12), budget - moves);
+    moves += m;
+    if (m == 0) break;
+  }
+  return moves;
+}
+
+/* Rounds over the pairs of neighbouring parts small enough to re-solve,
+ * each round followed by the descent (by cut passes with cut_first), until
+ * a round changes nothing.  A pair is re-solved again only when one of its
+ * parts changed since.  Returns the moves, or -1 when memory ran out. */
+static long pair_rounds(dstate *s, long budget)
+{
+  int np = s->nparts;
+  size_t n = s->n;
+  pair_scratch *ps = malloc(sizeof *ps);
+  unsigned char *dirty = malloc((size_t)np), *next = calloc((size_t)np, 1);
+  int *before = malloc((n + 1) * sizeof *before), *size = calloc((size_t)np, sizeof *size);
+  long moves = 0;
+  if (!ps || !dirty || !next || !before || !size) {
+    moves = -1;
+    goto end;
+  }
+  memset(dirty, 1, (size_t)np);
+  for (size_t v = 0; v < n; v++) size[s->part[v]]++;
+  for (int round = 0; round < SCOTCHLB_PAIR_ROUNDS && moves < budget; round++) {
+    long before_moves = moves;
+    for (int a = 0; a < np && moves < budget; a++) {
+      if (s->target[a] <= 0.0 || size[a] > SCOTCHLB_PAIR_OBJECTS) continue;
+      int k = parts_next_to(s, a, s->queue);
+      for (int i = 0; i < k && moves < budget; i++) {
+        int b = s->queue[i];
+        if (b <= a || (!dirty[a] && !dirty[b]) || size[a] + size[b] > SCOTCHLB_PAIR_OBJECTS)
+          continue;
+        long mv = pair_resolve(s, a, b, ps);
+        if (mv > 0) {
+          next[a] = next[b] = 1;
+          size[a] = size[b] = 0;
+          for (size_t v = s->head[a]; v != NONE; v = s->next[v]) size[a]++;
+          for (size_t v = s->head[b]; v != NONE; v = s->next[v]) size[b]++;
+        }
+        moves += mv;
+      }
+    }
+    if (moves == before_moves) break;
+    memcpy(before, s->part, n * sizeof *before);
+    moves += s->cut_first ? cut_passes(s, budget - moves) : descend(s, budget - moves);
+    for (size_t v = 0; v < n; v++)
+      if (s->part[v] != before[v]) {
+        next[before[v]] = next[s->part[v]] = 1;
+        size[before[v]]--;
+        size[s->part[v]]++;
+      }
+    memcpy(dirty, next, (size_t)np);
+    memset(next, 0, (size_t)np);
+  }
+end:
+  free(ps);
+  free(dirty);
+  free(next);
+  free(before);
+  free(size);
+  return moves;
+}
+
 long scotchlb_time_descent(size_t n, const double *load, const size_t *start, const size_t *adj,
                            const double *ew, int nparts, const double *target, double comm_cost,
                            double load_cap, long max_moves, int merge, int *part)
@@ -614,6 +894,13 @@ long scotchlb_time_descent(size_t n, const double *load, const size_t *start, co
   moves = descend(&s, max_moves);
   long mm = merge ? merge_pieces(&s, max_moves - moves) : 0;
   moves = mm < 0 ? -1 : moves + mm;
+  if (moves >= 0) {
+    /* The pairs judge load against the bound asked for, so that a part
+     * the input left above it is brought down where a pair can. */
+    s.lcap = load_cap;
+    long pm = pair_rounds(&s, max_moves - moves);
+    moves = pm < 0 ? -1 : moves + pm;
+  }
 end:
   state_free(&s);
   return moves;
@@ -634,14 +921,16 @@ long scotchlb_cut_refine(size_t n, const double *load, const size_t *start, cons
   /* With no price on the cut a part's time is its load over its target,
    * so the cut passes' time bound is the load bound itself: receivers
    * stay within it, whatever the current worst part. */
-  for (int pass = 0; pass < SCOTCHLB_CUT_PASSES && moves < max_moves; pass++) {
-    long m = cut_pass(&s, s.lcap * s.total * (1.0 + 1e-12), max_moves - moves);
-    moves += m;
-    if (m == 0) break;
-  }
+  moves = cut_passes(&s, max_moves);
   if (merge) {
     long mm = merge_pieces(&s, max_moves - moves);
     moves = mm < 0 ? -1 : moves + mm;
+  }
+  if (moves >= 0) {
+    s.lcap = load_cap;
+    s.cut_first = 1;
+    long pm = pair_rounds(&s, max_moves - moves);
+    moves = pm < 0 ? -1 : moves + pm;
   }
 end:
   state_free(&s);

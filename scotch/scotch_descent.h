@@ -19,7 +19,11 @@
  * that saves most cut, under that time.  Optionally, the pieces a part is
  * split into (all but its heaviest) then move whole to the part they have
  * most edges to, followed by the descent, and stay where the largest time
- * is no worse and the cut smaller.
+ * is no worse and the cut smaller.  Last, two neighbouring parts holding 16
+ * objects or fewer together are re-solved exactly (every assignment of
+ * their objects to the two, searched with bounds), which finds the trades
+ * of several objects that single moves cannot; with many objects per part
+ * this step does nothing.
  *
  * The move back spends the cut a REPARTITION may add on moving less.
  */
@@ -71,9 +75,10 @@ long scotchlb_shed(size_t n, const double *load, const size_t *start, const size
  * over the objects in index order, each moving to the connected part that
  * saves most cut when that part stays within load_cap (load / (target x
  * total), raised to the input's worst ratio when that is higher), until a
- * pass moves nothing, 8 passes or max_moves; then, when merge is 1, the pieces a part
- * is split into merge as in scotchlb_time_descent (with no price on the
- * cut).  Scotch's answers on small graphs with heavy objects leave cut
+ * pass moves nothing, 8 passes or max_moves; then, when merge is 1, the
+ * pieces a part is split into merge as in scotchlb_time_descent (with no
+ * price on the cut); then pairs of small neighbouring parts are re-solved
+ * as there, judged by load above load_cap, then cut.  Scotch's answers on small graphs with heavy objects leave cut
  * behind (14 edges where 10 fit on the Charm++ synthetic's ring).  Not
  * collective, deterministic.
  * Input:  as scotchlb_time_descent.

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core_testutil.h"
 #include "scotch_descent.h"
 
 /* A graph in compressed rows with unit edge weights. */
@@ -184,11 +185,11 @@ static void descent_sends_isolated_objects_anywhere(void **state)
  * moves, and the ring stays in three arcs. */
 /* The cut refinement on a ring of equal objects in 4 arcs of 6, with
  * objects 5 and 6 swapped across the first border (cut 6 where 4 fits).
- * With room for a seventh object (bound 1.2) a single move lowers the cut
- * within the bound.  At the exact share (bound 1.0) no part may take a
- * seventh object: the merge of pieces hands 5 over and rebalances, so the
- * two objects trade places and the loads stay equal.  Arcs already whole
- * stay as they are. */
+ * With room for a seventh object (bound 1.2) the cut falls to 4 within the
+ * bound.  At the exact share (bound 1.0) no part may take a seventh
+ * object: the two objects trade places (the merge of pieces hands 5 over
+ * and rebalances) and the loads stay equal.  Arcs already whole stay as
+ * they are. */
 static void cut_refine_lowers_the_cut_within_the_load_bound(void **state)
 {
   (void)state;
@@ -218,10 +219,46 @@ static void cut_refine_lowers_the_cut_within_the_load_bound(void **state)
                   m, lr0, lr1);
     assert_true(c0 == (k == 2 ? 4.0 : 6.0));
     assert_true(lr1 <= cap + 1e-9);
-    if (k == 0) assert_true(m == 1 && c1 == 4.0);
+    if (k == 0) assert_true(m > 0 && c1 == 4.0);
     if (k == 1) assert_true(m == 2 && c1 == 4.0 && lr1 <= 1.0 + 1e-9);
     if (k == 2) assert_true(m == 0 && c1 == 4.0);
   }
+  graph_free(&g);
+}
+
+/* Where single moves and chains are stuck, the exact re-solve of two
+ * neighbouring parts is not: SCOTCHLB's earlier answer on the Charm++
+ * synthetic's ring (8 parts, one message of 101.9 us per cut edge end,
+ * bound 1.0752, the heaviest object's ratio) was a local optimum of the
+ * descent, and the descent now lowers its slowest part within the bound,
+ * conserving the objects. */
+static void descent_resolves_pairs_where_single_moves_stop(void **state)
+{
+  (void)state;
+  enum { N = 32, P = 8 };
+  static const int stuck[N] = {1, 1, 1, 5, 5, 5, 5, 4, 6, 7, 7, 7, 5, 5, 5, 6,
+                               6, 2, 2, 3, 3, 3, 2, 3, 3, 3, 3, 1, 1, 1, 0, 1};
+  graph g;
+  double load[N], target[P], wmax = 0.0, tot = 0.0, lr0, lr1;
+  int part[N];
+  graph_alloc(&g, N, 2 * N);
+  ct_charm_ring(N, 101.9, load, g.start, g.adj, g.ew);
+  for (int i = 0; i < N; i++) {
+    wmax = fmax(wmax, load[i]);
+    tot += load[i];
+  }
+  double cap = wmax / (tot / P);
+  for (int q = 0; q < P; q++) target[q] = 1.0 / P;
+  memcpy(part, stuck, sizeof part);
+  double t0 = max_time(&g, load, P, part, 1.0, &lr0);
+  long m = scotchlb_time_descent(N, load, g.start, g.adj, g.ew, P, target, 1.0, cap, N, 1, part);
+  double t1 = max_time(&g, load, P, part, 1.0, &lr1);
+  print_message("slowest part %.4f -> %.4f (x mean load) in %ld moves, load ratio %.4f -> %.4f, "
+                "cut %.0f -> %.0f\n",
+                t0, t1, m, lr0, lr1, cut(&g, stuck), cut(&g, part));
+  assert_true(m > 0);
+  assert_true(t1 < t0 * (1.0 - 1e-9));
+  assert_true(lr1 <= cap * (1.0 + 1e-9));
   graph_free(&g);
 }
 
@@ -322,6 +359,7 @@ int main(void)
       cmocka_unit_test(descent_merges_a_cut_off_piece),
       cmocka_unit_test(descent_sends_isolated_objects_anywhere),
       cmocka_unit_test(cut_refine_lowers_the_cut_within_the_load_bound),
+      cmocka_unit_test(descent_resolves_pairs_where_single_moves_stop),
       cmocka_unit_test(shed_takes_the_receiver_with_fewest_moves),
       cmocka_unit_test(shed_splits_between_two_receivers),
       cmocka_unit_test(move_back_keeps_the_bounds_and_moves_less),
