@@ -19,7 +19,7 @@
  * that saves most cut, under that time.  Optionally, the pieces a part is
  * split into (all but its heaviest) then move whole to the part they have
  * most edges to, followed by the descent, and stay where the largest time
- * is no worse and the cut smaller.  Last, two neighbouring parts holding 16
+ * is no worse and the cut smaller.  Last, two neighbouring parts holding 14
  * objects or fewer together are re-solved exactly (every assignment of
  * their objects to the two, searched with bounds), which finds the trades
  * of several objects that single moves cannot; with many objects per part
