@@ -183,33 +183,74 @@ static int new_heavy_order(const greedy_ctx *c, size_t **order)
   return heavy_order(c, *order);
 }
 
-int greedy_assign(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
-                  int *part_out)
+int greedy_order(size_t n, int wdim, const double *w, size_t *order)
 {
   greedy_ctx c;
-  size_t *order = NULL;
+  int rc;
+  if (n > 0 && !order) return GREEDY_EINVAL;
+  /* One part: the context only checks the weights and sums them. */
+  rc = ctx_init(&c, n, wdim, w, 1, NULL, NULL);
+  if (rc) return rc;
+  rc = heavy_order(&c, order);
+  ctx_free(&c);
+  return rc;
+}
+
+/* The order to use: the caller's (given), or a new one in *owned. */
+static int use_order(const greedy_ctx *c, const size_t *given, size_t **owned,
+                     const size_t **order)
+{
+  int rc = GREEDY_OK;
+  *owned = NULL;
+  if (given == NULL) rc = new_heavy_order(c, owned);
+  *order = given != NULL ? given : *owned;
+  return rc;
+}
+
+int greedy_assign_ordered(size_t n, int wdim, const double *w, int nparts,
+                          const double *target_frac, const size_t *given, int *part_out)
+{
+  greedy_ctx c;
+  size_t *owned = NULL;
+  const size_t *order;
   int rc;
   if (n > 0 && !part_out) return GREEDY_EINVAL;
   rc = ctx_init(&c, n, wdim, w, nparts, target_frac, NULL);
   if (rc) return rc;
-  rc = new_heavy_order(&c, &order);
+  rc = use_order(&c, given, &owned, &order);
   if (rc == GREEDY_OK) {
     /* Plain GREEDY keeps nothing: every object is still to be placed. */
     for (size_t i = 0; i < n; i++) part_out[i] = -1;
     rc = place_rest(&c, order, part_out);
   }
-  free(order);
+  free(owned);
   ctx_free(&c);
   return rc;
+}
+
+int greedy_assign(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
+                  int *part_out)
+{
+  return greedy_assign_ordered(n, wdim, w, nparts, target_frac, NULL, part_out);
 }
 
 int greedy_assign_keep(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
                        const int *cur_part, double keep_limit, greedy_keep_mode mode, int *part_out,
                        size_t *moved)
 {
+  return greedy_assign_keep_ordered(n, wdim, w, nparts, target_frac, cur_part, keep_limit, mode,
+                                    NULL, part_out, moved);
+}
+
+int greedy_assign_keep_ordered(size_t n, int wdim, const double *w, int nparts,
+                               const double *target_frac, const int *cur_part, double keep_limit,
+                               greedy_keep_mode mode, const size_t *given, int *part_out,
+                               size_t *moved)
+{
   greedy_ctx c;
   greedy_heap h;
-  size_t *order = NULL;
+  size_t *owned = NULL;
+  const size_t *order = NULL;
   size_t nmoved = 0;
   int rc;
   memset(&h, 0, sizeof(h));
@@ -221,7 +262,7 @@ int greedy_assign_keep(size_t n, int wdim, const double *w, int nparts, const do
   /* Loads summed in another order differ in the last bits; a part exactly
    * at the limit by the caller's sum must still count as within it. */
   double limit = keep_limit * (1.0 + GREEDY_KEEP_EPS);
-  if ((rc = new_heavy_order(&c, &order)) != GREEDY_OK) goto end;
+  if ((rc = use_order(&c, given, &owned, &order)) != GREEDY_OK) goto end;
   if (mode == GREEDY_KEEP_HEAVY_FIRST) {
     if ((rc = heap_of_parts(&c, &h)) != GREEDY_OK) goto end;
     for (size_t k = 0; k < n; k++) {
@@ -256,7 +297,7 @@ int greedy_assign_keep(size_t n, int wdim, const double *w, int nparts, const do
   rc = GREEDY_OK;
 end:
   greedy_heap_free(&h);
-  free(order);
+  free(owned);
   ctx_free(&c);
   return rc;
 }

@@ -86,6 +86,31 @@ int greedy_assign_keep(size_t n, int wdim, const double *w, int nparts, const do
                        size_t *moved);
 
 /*
+ * greedy_order - the order in which GREEDY takes the objects: by decreasing
+ * key (see greedy_assign), ties by index.  Callers that run several GREEDY
+ * passes over the same weights (GREEDYREFINE) compute it once and pass it
+ * to the _ordered functions.
+ * Not collective.  Inputs: n, wdim, w as above.  Output: order[n], a
+ * permutation of 0..n-1.  Cost O(n) (radix sort).
+ * Returns GREEDY_OK, GREEDY_EINVAL or GREEDY_ENOMEM.
+ * Related: greedy_assign_ordered, greedy_assign_keep_ordered.
+ */
+int greedy_order(size_t n, int wdim, const double *w, size_t *order);
+
+/*
+ * greedy_assign_ordered, greedy_assign_keep_ordered - greedy_assign and
+ * greedy_assign_keep with the order of greedy_order for the same n, wdim
+ * and w (NULL: computed here, as the plain functions do).  The answers are
+ * those of the plain functions.  Not collective; same returns.
+ */
+int greedy_assign_ordered(size_t n, int wdim, const double *w, int nparts,
+                          const double *target_frac, const size_t *order, int *part_out);
+int greedy_assign_keep_ordered(size_t n, int wdim, const double *w, int nparts,
+                               const double *target_frac, const int *cur_part, double keep_limit,
+                               greedy_keep_mode mode, const size_t *order, int *part_out,
+                               size_t *moved);
+
+/*
  * greedy_imbalance - the largest relative load over all parts of an
  * assignment (1.0 = every part exactly at its target; +inf when a part of
  * zero target holds weight; 0 when all weights are zero).

@@ -638,6 +638,7 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const d
   refine_options defaults;
   refine_stats local;
   int *cand = NULL, *fix = NULL;
+  size_t *order = NULL;
   double before, greedy_max, best_max;
   int grc;
   int rc = begin_call(n, wdim, w, nparts, cur_part, part_out, &opt, &defaults, &st, &local);
@@ -659,8 +660,11 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const d
    * first, to learn the balance the keeping passes must match. */
   rc = REFINE_ENOMEM;
   cand = malloc((n ? n : 1) * sizeof(int));
-  if (!cand) goto end;
-  grc = greedy_assign(n, wdim, w, nparts, target_frac, cand);
+  /* Every GREEDY pass below takes the objects in the same order: sort once. */
+  order = malloc((n ? n : 1) * sizeof(size_t));
+  if (!cand || !order) goto end;
+  grc = greedy_order(n, wdim, w, order);
+  if (!grc) grc = greedy_assign_ordered(n, wdim, w, nparts, target_frac, order, cand);
   if (!grc) grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cand, &greedy_max);
   if (grc) {
     rc = gr_code(grc);
@@ -685,9 +689,9 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const d
   for (int t = 0; t < 2; t++) {
     double m;
     int *res = cand;
-    grc =
-        greedy_assign_keep(n, wdim, w, nparts, target_frac, cur_part, bound,
-                           t == 0 ? GREEDY_KEEP_LIGHT_FIRST : GREEDY_KEEP_HEAVY_FIRST, cand, NULL);
+    grc = greedy_assign_keep_ordered(n, wdim, w, nparts, target_frac, cur_part, bound,
+                                     t == 0 ? GREEDY_KEEP_LIGHT_FIRST : GREEDY_KEEP_HEAVY_FIRST,
+                                     order, cand, NULL);
     if (!grc) grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cand, &m);
     if (grc) {
       rc = gr_code(grc);
@@ -726,6 +730,7 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const d
   rc = REFINE_OK;
 end:
   free(cand);
+  free(order);
   free(fix);
   return rc;
 }

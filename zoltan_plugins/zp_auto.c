@@ -15,6 +15,12 @@
  * the choice is the same at any rank count where the candidates' answers
  * are (our centralised methods always; Zoltan's at a given rank count).
  * Wall-clock times never enter the choice.
+ *
+ * Between re-evaluations a call costs what the kept method's own call
+ * costs: zp_dispatch hands it to the layer as if that method were selected
+ * (ours through zp_partition, Zoltan's straight to Zoltan), before
+ * anything is gathered for AUTO itself (docs/loaddb.md, "What a call of
+ * AUTO costs").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -337,9 +343,14 @@ static int auto_decide(zp_context *c, auto_state *st, int *new_part)
   memset(&t, 0, sizeof t);
   memset(&ch, 0, sizeof ch);
   memset(ev, 0, sizeof ev);
-  ierr = zp_dump_gather(c, "AUTO", "LB_METHOD=AUTO", &d, &perm);
+  /* The advisor reads no coordinate, only whether there are some: they
+   * stay on their ranks (a third of what would travel on a 2-D mesh). */
+  ierr = zp_dump_gather(c, "AUTO", "LB_METHOD=AUTO", 0, &d, &perm);
   if (ierr < 0) return ierr;
-  if (root) advisor_traits_measure(&d, c->nparts, &t);
+  if (root) {
+    advisor_traits_measure(&d, c->nparts, &t);
+    t.has_geom = c->coords != NULL && c->gdim > 0;
+  }
   auto_growth(c, &t);
   if (root) advisor_candidates(&t, thr, cost, &ch);
   MPI_Bcast(&ch, (int)sizeof ch, MPI_BYTE, 0, c->r->comm);
@@ -366,6 +377,177 @@ static int auto_decide(zp_context *c, auto_state *st, int *new_part)
   free(cand);
   free(perm);
   loaddb_dump_free(&d);
+  return ierr;
+}
+
+static const zp_method auto_method;
+
+/* How a call between re-evaluations runs the kept method. */
+enum {
+  AUTO_FULL = 0,   /* through auto_partition: a decision, the hints, or a
+                      case the fast paths below do not cover */
+  AUTO_OURS = 1,   /* our centralised method, as if selected */
+  AUTO_NATIVE = 2  /* Zoltan's method, straight to Zoltan */
+};
+
+/* What a fast call needs to know about the kept method. */
+typedef struct auto_keep {
+  char method[ADVISOR_NAME_MAX]; /* the method's name, without its setting */
+  const zp_method *m;            /* ours, or NULL for Zoltan's */
+  zp_params *params;             /* for a "METHOD:NAME=VALUE" choice, a copy
+                                    of the struct's parameters with the
+                                    setting made; else NULL */
+  int has_obj;                   /* 1 when this rank has objects */
+} auto_keep;
+
+/* 1 when some fixed-object callback is registered on this rank. */
+static int auto_has_fixed(const zp_record *r)
+{
+  ZOLTAN_VOID_FN *nfn = NULL, *lfn = NULL;
+  void *d = NULL;
+  Zoltan_Get_Fn(r->zz, ZOLTAN_NUM_FIXED_OBJ_FN_TYPE, &nfn, &d);
+  Zoltan_Get_Fn(r->zz, ZOLTAN_FIXED_OBJ_LIST_FN_TYPE, &lfn, &d);
+  return nfn != NULL || lfn != NULL;
+}
+
+/* This rank's object count from the application's ZOLTAN_NUM_OBJ_FN, or -1
+ * when it has none or the callback fails (the full call then reports it). */
+static int auto_num_local(const zp_record *r)
+{
+  ZOLTAN_VOID_FN *fn = NULL;
+  void *d = NULL;
+  int ierr = ZOLTAN_OK, n;
+  Zoltan_Get_Fn(r->zz, ZOLTAN_NUM_OBJ_FN_TYPE, &fn, &d);
+  if (fn == NULL) return -1;
+  n = ((ZOLTAN_NUM_OBJ_FN *)fn)(d, &ierr);
+  return ierr == ZOLTAN_OK && n >= 0 ? n : -1;
+}
+
+/* Local: the fast path the kept choice of st can take on this rank, with k
+ * filled for it, or AUTO_FULL.  The full call stays for every case where a
+ * fast one would answer or report differently from running the choice as a
+ * base method (auto_run): the first balance (hints), a re-evaluation, an
+ * IMBALANCE_TOL setting (the context holds that tolerance), a method that
+ * cannot be a base, and for Zoltan's methods whatever the layer adds to a
+ * base run of them: fixed objects, a dump (it names AUTO), candidate lists
+ * (AUTO refuses them), and a problem without objects (never handed to
+ * Zoltan: k->has_obj says whether this rank has some, auto_agree_kind
+ * whether any rank has). */
+static int auto_fast_kind(const zp_record *r, const auto_state *st, auto_keep *k)
+{
+  const char *colon = strchr(st->method, ':'), *eq = colon != NULL ? strchr(colon, '=') : NULL;
+  const char *rl = zp_record_native_get(r, "RETURN_LISTS", -1);
+  char name[ADVISOR_NAME_MAX];
+  int reeval = 10, n;
+  memset(k, 0, sizeof *k);
+  zp_param_int(r->params, "AUTOLB_REEVALUATE", &reeval, NULL);
+  if (!st->hints_tried || st->method[0] == '\0' || st->since >= reeval) return AUTO_FULL;
+  snprintf(k->method, sizeof k->method, "%.*s",
+           colon != NULL ? (int)(colon - st->method) : (int)strlen(st->method), st->method);
+  k->m = zp_find_method(k->method);
+  if (colon != NULL) {
+    if (eq == NULL || k->m == NULL) return AUTO_FULL;
+    snprintf(name, sizeof name, "%.*s", (int)(eq - colon - 1), colon + 1);
+    if (strcmp(name, "IMBALANCE_TOL") == 0) return AUTO_FULL;
+    k->params = zp_params_clone(r->params);
+    if (k->params == NULL || zp_params_set(k->params, name, eq + 1) != ZOLTAN_OK) return AUTO_FULL;
+  }
+  if (k->m != NULL) return k->m->partition_serial != NULL && k->m != r->method ? AUTO_OURS : AUTO_FULL;
+  if (!zp_is_native_method(k->method) || zp_dump_active(r) || auto_has_fixed(r) ||
+      (rl != NULL && strcmp(rl, "CANDIDATE_LISTS") == 0))
+    return AUTO_FULL;
+  n = auto_num_local(r);
+  k->has_obj = n > 0;
+  return n >= 0 ? AUTO_NATIVE : AUTO_FULL;
+}
+
+/* The kind every rank takes: the local one when all ranks found the same
+ * (and, for Zoltan's method, some rank has objects), else AUTO_FULL.
+ * Collective (one small reduction). */
+static int auto_agree_kind(const zp_record *r, int kind, const auto_keep *k)
+{
+  int mine[3], all[3];
+  mine[0] = kind;
+  mine[1] = -kind;
+  mine[2] = k->has_obj;
+  MPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, r->comm);
+  if (all[0] != -all[1] || (kind == AUTO_NATIVE && all[2] == 0)) return AUTO_FULL;
+  return kind;
+}
+
+/* Our kept method, run by zp_partition as if the application had selected
+ * it, with what a base run gives it: a state created for this call alone
+ * (SCOTCHLB counts its calls), the centralised function always, and the
+ * choice's own setting.  It keeps AUTO's name and parameter table, so that
+ * messages and the DEBUG_LEVEL listing read as in a full call.  Collective. */
+static int auto_keep_ours(zp_record *r, const auto_keep *k, int is_balance, zp_lb_args *a)
+{
+  zp_method view = *k->m;
+  const zp_method *saved_method = r->method, *saved_owner = r->state_owner;
+  void *saved_state = r->state;
+  zp_params *saved_params = r->params;
+  int ierr;
+  view.name = saved_method->name;
+  view.summary = saved_method->summary;
+  view.params = saved_method->params;
+  view.num_params = saved_method->num_params;
+  view.param_prefix = saved_method->param_prefix;
+  view.partition_parallel = NULL;
+  view.use_parallel = NULL;
+  r->method = &view;
+  r->state = NULL;
+  r->state_owner = NULL;
+  if (k->params != NULL) r->params = k->params;
+  ierr = zp_partition(r, is_balance, a);
+  if (r->state_owner == &view && r->state != NULL && view.destroy != NULL) view.destroy(r->state);
+  r->params = saved_params;
+  r->method = saved_method;
+  r->state = saved_state;
+  r->state_owner = saved_owner;
+  return ierr;
+}
+
+/* Zoltan's kept method, run by Zoltan on the application's struct as if
+ * LB_METHOD named it (through zp_layer_native when the capacity model,
+ * measured weights or a dump are on, as for a native method selected
+ * directly); LB_METHOD is put back afterwards.  At DEBUG_LEVEL >= 1 AUTO's
+ * parameters are listed first, as in a full call.  Collective. */
+static int auto_keep_native(zp_record *r, const auto_keep *k, int is_balance, zp_lb_args *a)
+{
+  const char *v;
+  int ierr;
+  if (zp_record_native_int(r, "DEBUG_LEVEL", 1) >= ZP_DEBUG_PARAMS &&
+      r->rank == zp_record_native_int(r, "DEBUG_PROCESSOR", 0))
+    zp_params_print(r->params, r->method);
+  ierr = zp_real_set_param_vec(r->zz, "LB_METHOD", k->method, -1);
+  if (ierr == ZOLTAN_OK) {
+    if (zp_layer_active(r))
+      ierr = zp_layer_native(r, is_balance, a);
+    else
+      ierr = is_balance ? zp_real_lb_balance(r->zz, a) : zp_real_lb_partition(r->zz, a);
+  }
+  v = zp_record_native_get(r, "LB_METHOD", -1);
+  zp_real_set_param_vec(r->zz, "LB_METHOD", v != NULL ? v : "RCB", -1);
+  return ierr;
+}
+
+int zp_dispatch(zp_record *r, int is_balance, zp_lb_args *a)
+{
+  auto_state *st = r->method == &auto_method && r->state_owner == r->method ? r->state : NULL;
+  auto_keep k;
+  int kind, ierr;
+  /* Every rank sees the same state: it changes only in collective calls. */
+  if (st == NULL) return zp_partition(r, is_balance, a);
+  kind = auto_fast_kind(r, st, &k);
+  kind = auto_agree_kind(r, kind, &k);
+  if (kind == AUTO_FULL) {
+    zp_params_destroy(k.params);
+    return zp_partition(r, is_balance, a);
+  }
+  st->since++;
+  ierr = kind == AUTO_OURS ? auto_keep_ours(r, &k, is_balance, a)
+                           : auto_keep_native(r, &k, is_balance, a);
+  zp_params_destroy(k.params);
   return ierr;
 }
 

@@ -104,6 +104,45 @@ typedef struct zp_capacity_cache {
   int have_bench, have_measured, have_last;
 } zp_capacity_cache;
 
+/* Buffers of the centralised path that a struct keeps from one balance to
+ * the next (zp_record_scratch): a struct balanced again reuses pages that
+ * are already mapped instead of paying a page fault for every 4 KiB of a
+ * fresh allocation, which was the largest single cost of a call at 10^6
+ * objects.  One slot per array of zp_serial.c; a slot is used by one
+ * array at a time, and no centralised run nests in another on a struct. */
+enum {
+  ZP_SCR_GIDS,      /* gathered global IDs, arrival order */
+  ZP_SCR_WGTS,      /* gathered weights */
+  ZP_SCR_PARTS,     /* gathered current parts */
+  ZP_SCR_COORDS,    /* gathered coordinates */
+  ZP_SCR_SIZES,     /* gathered object sizes */
+  ZP_SCR_NEDGES,    /* gathered edge counts */
+  ZP_SCR_NBR,       /* gathered neighbour IDs (or hypergraph pairs) */
+  ZP_SCR_EW,        /* gathered edge weights */
+  ZP_SCR_PROCS,     /* owning rank of each object, GID order */
+  ZP_SCR_ORDER,     /* arrival index by GID order */
+  ZP_SCR_TMP,       /* sort scratch */
+  ZP_SCR_EDGE_AT,   /* first edge of each object, arrival order */
+  ZP_SCR_S_GIDS,    /* the sorted copies, when arrival order is not GID order */
+  ZP_SCR_S_WGTS,
+  ZP_SCR_S_PARTS,
+  ZP_SCR_S_COORDS,
+  ZP_SCR_S_SIZES,
+  ZP_SCR_ADJ_START, /* the graph in GID order */
+  ZP_SCR_ADJ,
+  ZP_SCR_S_EW,
+  ZP_SCR_NEW,       /* the method's answer, GID order */
+  ZP_SCR_REPLY,     /* the answer in arrival order */
+  ZP_SCR_REMAP,     /* REMAP's shared-weight matrix */
+  ZP_SCR_COUNT
+};
+
+/* The kept buffers of one struct: slot i holds cap[i] bytes at buf[i]. */
+typedef struct zp_scratch {
+  void *buf[ZP_SCR_COUNT]; /* malloc'd, or NULL */
+  size_t cap[ZP_SCR_COUNT]; /* bytes of each */
+} zp_scratch;
+
 /* What the layer keeps about one Zoltan_Struct. */
 typedef struct zp_record {
   struct Zoltan_Struct *zz;     /* the struct (key of the table) */
@@ -129,7 +168,15 @@ typedef struct zp_record {
   zp_capacity_cache cap;            /* the capacity model's measurements */
   unsigned serial;                  /* 1, 2, ... in creation order, per process */
   char reported[ZP_VALUE_MAX];      /* method last named by ZOLTAN_PLUGINS_VERBOSE */
+  zp_scratch scratch;               /* buffers kept across balances (not copied) */
 } zp_record;
+
+/* Slot of r's kept buffers holding at least bytes (contents undefined), or
+ * NULL when memory is short.  A slot only grows; Zoltan_Destroy frees it,
+ * and so does zp_record_scratch_release.  Local. */
+void *zp_record_scratch(zp_record *r, int slot, size_t bytes);
+/* Free every kept buffer of r (LB_KEEP_BUFFERS=0 after each call).  Local. */
+void zp_record_scratch_release(zp_record *r);
 
 zp_record *zp_record_find(const struct Zoltan_Struct *zz);
 zp_record *zp_record_add(struct Zoltan_Struct *zz, MPI_Comm comm);
@@ -171,6 +218,11 @@ typedef struct zp_lb_args {
 
 /* Run our method of r; is_balance is 1 for Zoltan_LB_Balance.  Collective. */
 int zp_partition(zp_record *r, int is_balance, zp_lb_args *a);
+/* Run our method of r as zp_partition does, except that LB_METHOD=AUTO
+ * keeping its choice between re-evaluations runs the kept method straight
+ * away (zp_auto.c), so that the call costs what that method's own costs.
+ * Collective. */
+int zp_dispatch(zp_record *r, int is_balance, zp_lb_args *a);
 
 /* --- the capacity model (zp_capacity.c) -------------------------------- */
 

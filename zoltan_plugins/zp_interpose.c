@@ -314,7 +314,7 @@ int ZP_ENTRY(Zoltan_LB_Partition)(ZZ *zz, int *changes, int *num_gid_entries, in
   zp_report_method(r, "Zoltan_LB_Partition");
   if (r != NULL && r->method != NULL && r->busy == 0) {
     r->busy++;
-    ierr = zp_partition(r, 0, &a);
+    ierr = zp_dispatch(r, 0, &a);
     r->busy--;
   } else if (r != NULL && r->busy == 0 && zp_layer_active(r)) {
     r->busy++;
@@ -346,7 +346,7 @@ int ZP_ENTRY(Zoltan_LB_Balance)(ZZ *zz, int *changes, int *num_gid_entries, int 
                     num_export,        export_global_ids, export_local_ids, export_procs,
                     &export_to_part};
     r->busy++;
-    ierr = zp_partition(r, 1, &a);
+    ierr = zp_dispatch(r, 1, &a);
     r->busy--;
     /* Zoltan_LB_Balance returns no part arrays: free them as Zoltan does. */
     Zoltan_Free((void **)&import_to_part, __FILE__, __LINE__);

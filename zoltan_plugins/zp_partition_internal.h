@@ -301,13 +301,15 @@ void zp_loaddb_edges_release(zp_context *c);
 int zp_dump_write(zp_context *c, const char *method);
 /* The problem as method is about to see it, gathered into *d on rank 0 in
  * global-ID order (elsewhere *d is empty); why names the caller in
- * messages about the coordinate and edge callbacks; with perm, (*perm)[i] is the
+ * messages about the coordinate and edge callbacks; coordinates travel only
+ * with with_coords (the callbacks are asked either way, once per call,
+ * for the methods that follow); with perm, (*perm)[i] is the
  * position of d's object i in the rank-by-rank order of the local objects
  * (rank 0's first), for placing other gathered arrays.  Free with
  * loaddb_dump_free and free.  Collective; the outcome is agreed. */
 struct loaddb_dump;
-int zp_dump_gather(zp_context *c, const char *method, const char *why, struct loaddb_dump *d,
-                   size_t **perm);
+int zp_dump_gather(zp_context *c, const char *method, const char *why, int with_coords,
+                   struct loaddb_dump *d, size_t **perm);
 
 /* ---- REMAP (zp_remap.c) -------------------------------------------------- */
 

@@ -30,10 +30,39 @@ static void zp_record_free_state(zp_record *r)
   r->state_owner = NULL;
 }
 
+void *zp_record_scratch(zp_record *r, int slot, size_t bytes)
+{
+  if (bytes == 0) bytes = 1;
+  if (r->scratch.cap[slot] < bytes) {
+    /* Grown with a margin, so that a problem that grows a little from one
+     * balance to the next does not reallocate every time.  No realloc: the
+     * old contents are never needed, and copying them would fault in the
+     * new pages twice. */
+    size_t want = bytes + bytes / 8;
+    void *p = malloc(want);
+    if (p == NULL) return NULL;
+    free(r->scratch.buf[slot]);
+    r->scratch.buf[slot] = p;
+    r->scratch.cap[slot] = want;
+  }
+  return r->scratch.buf[slot];
+}
+
+void zp_record_scratch_release(zp_record *r)
+{
+  int i;
+  for (i = 0; i < ZP_SCR_COUNT; i++) {
+    free(r->scratch.buf[i]);
+    r->scratch.buf[i] = NULL;
+    r->scratch.cap[i] = 0;
+  }
+}
+
 static void zp_record_free(zp_record *r)
 {
   int fin = 0;
   if (r == NULL) return;
+  zp_record_scratch_release(r);
   zp_record_free_state(r);
   zp_params_destroy(r->params);
   free(r->native);

@@ -6,9 +6,14 @@
  * were, checked, given to the method, relabelled for REMAP, and the new
  * parts are scattered back.
  *
- * One record per object and one per edge, so that everything reaches the
- * root in one gather each: the number of collectives, not the bytes,
- * dominates at the sizes a centralised method is meant for.
+ * Each input travels as its own array, straight from the context's arrays
+ * into the root's (one gather per array the method uses, no packing and no
+ * unpacking), because at 10^5 objects and more the copies, not the number
+ * of collectives, set the cost.  When the ranks' objects arrive in global-ID
+ * order (applications usually number them so) the gathered arrays are the
+ * method's input as they are and the answer goes back without a
+ * permutation.  The root's arrays live in the struct's kept buffers
+ * (zp_record_scratch), so that a struct balanced again reuses its pages.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -65,50 +70,41 @@ long zp_find_gid(const ZOLTAN_ID_TYPE *sorted, size_t n, const ZOLTAN_ID_TYPE *k
 
 /* ---- the buffers of one run ----------------------------------------------- */
 
-/* Everything one centralised run allocates.  The layout part is the same
- * on every rank; the "root" parts exist on ZP_ROOT only. */
+/* What one centralised run gathers and computes.  The layout part is the
+ * same on every rank; the rest exists on ZP_ROOT only, in the record's kept
+ * buffers (never freed here), except the per-rank counts. */
 typedef struct zp_serial {
-  /* Layout of the records, from the inputs the method asked for. */
-  int geom_dim;      /* coordinates per object record, 0 = none */
-  int with_graph;    /* 1 when edge records travel */
-  int with_hg;       /* 1 when (net, pin) pairs travel in the edge records'
-                        place: the hypergraph read as a graph */
-  int with_sizes;    /* 1 when object sizes travel (ZP_WANTS_SIZES) */
-  int edge_dim;      /* weights per edge record (>= 1; 1.0 without EDGE_WEIGHT_DIM) */
-  size_t id_bytes;   /* bytes of one global ID */
-  size_t obj_bytes;  /* object record: GID, weights, part, edge count, coordinates */
-  size_t edge_bytes; /* edge record: neighbour GID, weights */
+  /* Layout, from the inputs the method asked for. */
+  int geom_dim;   /* coordinates per object, 0 = none */
+  int with_graph; /* 1 when edges travel */
+  int with_hg;    /* 1 when (net, pin) pairs travel in the edges' place: the
+                     hypergraph read as a graph */
+  int with_sizes; /* 1 when object sizes travel (ZP_WANTS_SIZES) */
+  int edge_dim;   /* weights per edge that travel (0 without EDGE_WEIGHT_DIM) */
+  int local_edges; /* edges (or pairs) of the local objects */
 
-  /* Every rank. */
-  int local_edges;         /* edges of the local objects */
-  unsigned char *obj_out;  /* the local object records */
-  unsigned char *edge_out; /* the local edge records */
-  int *reply;              /* from the root: status, then the local objects' new parts */
+  /* Root: per rank (malloc'd, freed at the end). */
+  int *counts;    /* 2 per rank: objects (-1 when short of memory), edges */
+  int *obj_first; /* index of the rank's first object among all */
+  int *edge_at;   /* index of the rank's first edge among all */
+  int *cnt;       /* elements of one array from each rank (reused per gather) */
+  int *displ;     /* where they land (reused per gather) */
 
-  /* Root: per rank. */
-  int *counts;      /* 2 per rank: objects (-1 when short of memory), edges */
-  int *obj_first;   /* index of the rank's first object among all */
-  int *obj_recv;    /* bytes of the rank's object records */
-  int *obj_displ;   /* where they land in obj_in */
-  int *edge_recv;   /* bytes of the rank's edge records */
-  int *edge_displ;  /* where they land in edge_in */
-  int *reply_count; /* ints of the rank's reply: 1 + its objects */
-  int *reply_displ; /* where its reply starts in replies */
-  int *replies;     /* every rank's reply, concatenated */
+  /* Root: every object and edge, in arrival order (rank 0's first). */
+  size_t num_obj;       /* objects of all ranks */
+  size_t num_edges;     /* edges (or pairs) of all ranks */
+  ZOLTAN_ID_TYPE *gids; /* num_obj * ngid */
+  double *wgts;         /* num_obj * wdim */
+  int *parts;           /* current parts */
+  double *coords;       /* num_obj * geom_dim, or NULL */
+  double *sizes;        /* num_obj, or NULL */
+  int *nedges;          /* edges of each object, or NULL */
+  ZOLTAN_ID_TYPE *nbr;  /* neighbour IDs (ngid each) or pairs (2 * ngid each) */
+  double *ew;           /* edge_dim weights per edge, or NULL */
 
-  /* Root: every object and edge, in arrival order. */
-  size_t num_obj;         /* objects of all ranks */
-  size_t num_edges;       /* edges of all ranks */
-  unsigned char *obj_in;  /* gathered object records */
-  unsigned char *edge_in; /* gathered edge records */
-  ZOLTAN_ID_TYPE *gids;   /* global IDs */
-  int *procs;             /* owning rank */
-  size_t *edge_first;     /* first edge record of each object */
-  ZOLTAN_ID_TYPE *nbr;    /* neighbour GID of each edge */
-  double *edge_w;         /* edge_dim weights of each edge */
-
-  /* Root: the problem, sorted by global ID. */
-  size_t *order;               /* arrival index of the k-th object by GID */
+  /* Root: the problem in GID order.  When the arrival order is the GID order
+   * (order == NULL) the sorted arrays are the gathered ones. */
+  size_t *order;               /* arrival index of the k-th object by GID, or NULL */
   ZOLTAN_ID_TYPE *sorted_gids; /* global IDs */
   double *sorted_wgts;         /* wdim weights per object */
   int *sorted_parts;           /* current part */
@@ -117,203 +113,201 @@ typedef struct zp_serial {
   double *sorted_sizes;        /* object sizes, or NULL */
   size_t *adj_start;           /* num_obj + 1 offsets into adj, or NULL */
   size_t *adj;                 /* neighbour positions in GID order */
-  double *sorted_edge_w;       /* edge_dim weights per entry of adj */
-  int *new_part;               /* the method's answer */
+  double *sorted_edge_w;       /* edge weights per entry of adj, or NULL */
+  int hg_owned;                /* 1: adj_start, adj, sorted_edge_w were
+                                  malloc'd by zp_hg_graph (freed here) */
+  int *new_part;               /* the method's answer, GID order */
+  int *reply;                  /* the answer in arrival order, or NULL when
+                                  that is the GID order */
 } zp_serial;
 
-/* The record layout for the method running now (its own needs, which for a
- * base method differ from those of the selected one). */
+/* The layout for the method running now (its own needs, which for a base
+ * method differ from those of the selected one). */
 static void zp_serial_layout(const zp_context *c, zp_serial *s)
 {
+  int i;
   memset(s, 0, sizeof *s);
   s->geom_dim = (c->needs & (ZP_NEEDS_GEOM | ZP_WANTS_GEOM)) ? c->gdim : 0;
   s->with_hg = (c->needs & (ZP_NEEDS_GRAPH | ZP_WANTS_GRAPH)) && c->hg_as_graph;
   s->with_graph = (c->needs & (ZP_NEEDS_GRAPH | ZP_WANTS_GRAPH)) && c->has_graph && !s->with_hg;
   s->with_sizes = (c->needs & ZP_WANTS_SIZES) && c->sizes != NULL;
-  s->edge_dim = c->edge_wgt_dim > 0 ? c->edge_wgt_dim : 1;
-  s->id_bytes = (size_t)c->ngid * sizeof(ZOLTAN_ID_TYPE);
-  s->obj_bytes = s->id_bytes + (size_t)c->wdim * sizeof(double) + 2 * sizeof(int) +
-                 (size_t)(s->geom_dim + s->with_sizes) * sizeof(double);
-  s->edge_bytes = s->with_hg ? 2 * s->id_bytes : s->id_bytes + (size_t)s->edge_dim * sizeof(double);
+  s->edge_dim = s->with_graph ? c->edge_wgt_dim : 0;
+  for (i = 0; s->with_graph && i < c->n; i++) s->local_edges += c->nedges[i];
+  if (s->with_hg) s->local_edges = c->hg_npairs;
 }
 
 static void zp_serial_free(zp_serial *s)
 {
-  void *bufs[] = {
-      s->obj_out,     s->edge_out,    s->reply,         s->counts,       s->obj_first,
-      s->obj_recv,    s->obj_displ,   s->edge_recv,     s->edge_displ,   s->reply_count,
-      s->reply_displ, s->replies,     s->obj_in,        s->edge_in,      s->gids,
-      s->procs,       s->edge_first,  s->nbr,           s->edge_w,       s->order,
-      s->sorted_gids, s->sorted_wgts, s->sorted_parts,  s->sorted_procs, s->sorted_coords,
-      s->adj_start,   s->adj,         s->sorted_edge_w, s->new_part,     s->sorted_sizes};
-  size_t i;
-  for (i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]);
-}
-
-/* Where the fields of an object record start: GID, weights, part, edge
- * count, coordinates. */
-static size_t zp_off_wgts(const zp_serial *s) { return s->id_bytes; }
-
-static size_t zp_off_part(const zp_context *c, const zp_serial *s)
-{
-  return s->id_bytes + (size_t)c->wdim * sizeof(double);
-}
-
-static size_t zp_off_nedges(const zp_context *c, const zp_serial *s)
-{
-  return zp_off_part(c, s) + sizeof(int);
-}
-
-static size_t zp_off_coords(const zp_context *c, const zp_serial *s)
-{
-  return zp_off_nedges(c, s) + sizeof(int);
-}
-
-static size_t zp_off_size(const zp_context *c, const zp_serial *s)
-{
-  return zp_off_coords(c, s) + (size_t)s->geom_dim * sizeof(double);
-}
-
-/* Object record o of the gathered ones. */
-static const unsigned char *zp_record_at(const zp_serial *s, size_t o)
-{
-  return s->obj_in + o * s->obj_bytes;
-}
-
-/* ---- step 1, every rank: pack the local objects ------------------------------ */
-
-static int zp_serial_pack(const zp_context *c, zp_serial *s)
-{
-  unsigned char *obj, *edge;
-  size_t e = 0;
-  int i, j;
-  const double one = 1.0;
-  for (i = 0; s->with_graph && i < c->n; i++) s->local_edges += c->nedges[i];
-  if (s->with_hg) s->local_edges = c->hg_npairs;
-  s->obj_out = malloc((size_t)c->n * s->obj_bytes + 1);
-  s->edge_out = malloc((size_t)s->local_edges * s->edge_bytes + 1);
-  s->reply = malloc(((size_t)c->n + 1) * sizeof *s->reply);
-  if (s->obj_out == NULL || s->edge_out == NULL || s->reply == NULL) return ZOLTAN_MEMERR;
-  if (s->with_hg) memcpy(s->edge_out, c->hg_pairs, (size_t)s->local_edges * s->edge_bytes);
-  obj = s->obj_out;
-  edge = s->edge_out;
-  for (i = 0; i < c->n; i++) {
-    int ne = s->with_graph ? c->nedges[i] : 0;
-    memcpy(obj, c->gids + (size_t)i * c->ngid, s->id_bytes);
-    memcpy(obj + zp_off_wgts(s), c->w + (size_t)i * c->wdim, (size_t)c->wdim * sizeof(double));
-    memcpy(obj + zp_off_part(c, s), &c->parts[i], sizeof(int));
-    memcpy(obj + zp_off_nedges(c, s), &ne, sizeof(int));
-    if (s->geom_dim > 0)
-      memcpy(obj + zp_off_coords(c, s), c->coords + (size_t)i * s->geom_dim,
-             (size_t)s->geom_dim * sizeof(double));
-    if (s->with_sizes) memcpy(obj + zp_off_size(c, s), &c->sizes[i], sizeof(double));
-    obj += s->obj_bytes;
-    for (j = 0; j < ne; j++, e++) {
-      memcpy(edge, c->nbr + e * c->ngid, s->id_bytes);
-      memcpy(edge + s->id_bytes, c->edge_wgt_dim > 0 ? c->ewgts + e * (size_t)s->edge_dim : &one,
-             (size_t)s->edge_dim * sizeof(double));
-      edge += s->edge_bytes;
-    }
+  free(s->counts);
+  free(s->obj_first);
+  free(s->edge_at);
+  free(s->cnt);
+  free(s->displ);
+  if (s->hg_owned) {
+    free(s->adj_start);
+    free(s->adj);
+    free(s->sorted_edge_w);
   }
-  return ZOLTAN_OK;
 }
 
-/* ---- step 2, collective: gather the records on the root ---------------------- */
+/* A kept buffer of n elements of elem bytes. */
+static void *zp_buf(const zp_context *c, int slot, size_t n, size_t elem)
+{
+  return zp_record_scratch(c->r, slot, n * elem);
+}
 
-/* Root: displacements of every rank's records and replies, and the receive
- * buffers.  MPI counts are ints: more than INT_MAX bytes is refused. */
+/* ---- step 1, collective: gather on the root ------------------------------------ */
+
+/* Root: the per-rank displacements and the receive arrays.  MPI counts are
+ * ints: an array of more than INT_MAX elements is refused. */
 static int zp_serial_plan(const zp_context *c, zp_serial *s)
 {
-  int P = c->r->size, i;
-  long long obj_at = 0, edge_at = 0, reply_at = 0, first = 0;
-  int **per_rank[] = {&s->obj_first,  &s->obj_recv,    &s->obj_displ,  &s->edge_recv,
-                      &s->edge_displ, &s->reply_count, &s->reply_displ};
-  for (i = 0; i < (int)(sizeof per_rank / sizeof per_rank[0]); i++)
-    if ((*per_rank[i] = malloc((size_t)P * sizeof(int))) == NULL) return ZOLTAN_MEMERR;
-  if (s->counts == NULL) return ZOLTAN_MEMERR;
-  for (i = 0; i < P; i++) {
+  int P = c->r->size, i, widest = c->ngid;
+  long long first = 0, edges = 0;
+  if (c->wdim > widest) widest = c->wdim;
+  if (s->geom_dim > widest) widest = s->geom_dim;
+  s->obj_first = malloc((size_t)P * sizeof *s->obj_first);
+  s->edge_at = malloc((size_t)P * sizeof *s->edge_at);
+  s->cnt = malloc((size_t)P * sizeof *s->cnt);
+  s->displ = malloc((size_t)P * sizeof *s->displ);
+  if (s->counts == NULL || s->obj_first == NULL || s->edge_at == NULL || s->cnt == NULL ||
+      s->displ == NULL)
+    return ZOLTAN_MEMERR;
+  for (i = 0; i < P; i++)
     if (s->counts[2 * i] < 0) return ZOLTAN_MEMERR;
-    s->num_obj += (size_t)s->counts[2 * i];
-    s->num_edges += (size_t)s->counts[2 * i + 1];
-  }
   for (i = 0; i < P; i++) {
-    long long obj_len = (long long)s->counts[2 * i] * (long long)s->obj_bytes;
-    long long edge_len = (long long)s->counts[2 * i + 1] * (long long)s->edge_bytes;
-    if (obj_len > INT_MAX || obj_at > INT_MAX || edge_len > INT_MAX || edge_at > INT_MAX) {
-      zp_error(c->yo, "too much data to gather on one rank (%zu objects, %zu edges)", s->num_obj,
-               s->num_edges);
+    s->obj_first[i] = (int)first;
+    s->edge_at[i] = (int)edges;
+    first += s->counts[2 * i];
+    edges += s->counts[2 * i + 1];
+    if (first * widest > INT_MAX || edges * 2 * c->ngid > INT_MAX ||
+        edges * (s->edge_dim > 0 ? s->edge_dim : 1) > INT_MAX) {
+      zp_error(c->yo, "too much data to gather on one rank (%lld objects, %lld edges)", first,
+               edges);
       return ZOLTAN_FATAL;
     }
-    s->obj_first[i] = (int)first;
-    s->obj_recv[i] = (int)obj_len;
-    s->obj_displ[i] = (int)obj_at;
-    s->edge_recv[i] = (int)edge_len;
-    s->edge_displ[i] = (int)edge_at;
-    s->reply_count[i] = s->counts[2 * i] + 1;
-    s->reply_displ[i] = (int)reply_at;
-    obj_at += obj_len;
-    edge_at += edge_len;
-    reply_at += s->counts[2 * i] + 1;
-    first += s->counts[2 * i];
   }
-  s->obj_in = malloc(s->num_obj * s->obj_bytes + 1);
-  s->edge_in = malloc(s->num_edges * s->edge_bytes + 1);
-  s->replies = malloc((s->num_obj + (size_t)P) * sizeof *s->replies);
-  if (s->obj_in == NULL || s->edge_in == NULL || s->replies == NULL) return ZOLTAN_MEMERR;
+  s->num_obj = (size_t)first;
+  s->num_edges = (size_t)edges;
+  s->gids = zp_buf(c, ZP_SCR_GIDS, s->num_obj * c->ngid, sizeof *s->gids);
+  s->wgts = zp_buf(c, ZP_SCR_WGTS, s->num_obj * c->wdim, sizeof *s->wgts);
+  s->parts = zp_buf(c, ZP_SCR_PARTS, s->num_obj, sizeof *s->parts);
+  if (s->gids == NULL || s->wgts == NULL || s->parts == NULL) return ZOLTAN_MEMERR;
+  if (s->geom_dim > 0 &&
+      (s->coords = zp_buf(c, ZP_SCR_COORDS, s->num_obj * s->geom_dim, sizeof *s->coords)) == NULL)
+    return ZOLTAN_MEMERR;
+  if (s->with_sizes && (s->sizes = zp_buf(c, ZP_SCR_SIZES, s->num_obj, sizeof *s->sizes)) == NULL)
+    return ZOLTAN_MEMERR;
+  if (s->with_graph &&
+      (s->nedges = zp_buf(c, ZP_SCR_NEDGES, s->num_obj, sizeof *s->nedges)) == NULL)
+    return ZOLTAN_MEMERR;
+  if ((s->with_graph || s->with_hg) &&
+      (s->nbr = zp_buf(c, ZP_SCR_NBR, s->num_edges * c->ngid * (s->with_hg ? 2 : 1),
+                       sizeof *s->nbr)) == NULL)
+    return ZOLTAN_MEMERR;
+  if (s->edge_dim > 0 &&
+      (s->ew = zp_buf(c, ZP_SCR_EW, s->num_edges * s->edge_dim, sizeof *s->ew)) == NULL)
+    return ZOLTAN_MEMERR;
   return ZOLTAN_OK;
 }
 
-/* Returns the root's verdict on every rank: the counts travel with each
- * rank's status, so that a rank short of memory is known before anybody
- * waits in the gathers. */
-static int zp_serial_gather(const zp_context *c, zp_serial *s, int local)
+/* Gathers one array of width elements per object (edges: per edge) from
+ * every rank into recv on the root. */
+static void zp_gather_array(const zp_context *c, zp_serial *s, const void *send, int n_local,
+                            int width, MPI_Datatype type, void *recv, int per_edge)
+{
+  int i, root = c->r->rank == ZP_ROOT;
+  for (i = 0; root && i < c->r->size; i++) {
+    s->cnt[i] = s->counts[2 * i + per_edge] * width;
+    s->displ[i] = (per_edge ? s->edge_at[i] : s->obj_first[i]) * width;
+  }
+  MPI_Gatherv(send, n_local * width, type, recv, s->cnt, s->displ, type, ZP_ROOT, c->r->comm);
+}
+
+/* Returns the root's verdict on every rank: the counts travel first, so
+ * that the root's lack of memory is known before anybody waits in the
+ * gathers.  Every array then goes straight from the context to the root. */
+static int zp_serial_gather(const zp_context *c, zp_serial *s)
 {
   MPI_Comm comm = c->r->comm;
   int mine[2], ierr = ZOLTAN_OK, root = c->r->rank == ZP_ROOT;
-  mine[0] = local < 0 ? -1 : c->n;
+  mine[0] = c->n;
   mine[1] = s->local_edges;
   if (root) s->counts = malloc(2 * (size_t)c->r->size * sizeof *s->counts);
   MPI_Gather(mine, 2, MPI_INT, s->counts, 2, MPI_INT, ZP_ROOT, comm);
   if (root) ierr = zp_serial_plan(c, s);
   MPI_Bcast(&ierr, 1, MPI_INT, ZP_ROOT, comm);
   if (ierr < 0) return ierr;
-  MPI_Gatherv(s->obj_out, (int)((size_t)c->n * s->obj_bytes), MPI_BYTE, s->obj_in, s->obj_recv,
-              s->obj_displ, MPI_BYTE, ZP_ROOT, comm);
-  if (s->with_graph || s->with_hg)
-    MPI_Gatherv(s->edge_out, (int)((size_t)s->local_edges * s->edge_bytes), MPI_BYTE, s->edge_in,
-                s->edge_recv, s->edge_displ, MPI_BYTE, ZP_ROOT, comm);
+  zp_gather_array(c, s, c->gids, c->n, c->ngid, ZOLTAN_ID_MPI_TYPE, s->gids, 0);
+  zp_gather_array(c, s, c->w, c->n, c->wdim, MPI_DOUBLE, s->wgts, 0);
+  zp_gather_array(c, s, c->parts, c->n, 1, MPI_INT, s->parts, 0);
+  if (s->geom_dim > 0)
+    zp_gather_array(c, s, c->coords, c->n, s->geom_dim, MPI_DOUBLE, s->coords, 0);
+  if (s->with_sizes) zp_gather_array(c, s, c->sizes, c->n, 1, MPI_DOUBLE, s->sizes, 0);
+  if (s->with_graph) {
+    zp_gather_array(c, s, c->nedges, c->n, 1, MPI_INT, s->nedges, 0);
+    zp_gather_array(c, s, c->nbr, s->local_edges, c->ngid, ZOLTAN_ID_MPI_TYPE, s->nbr, 1);
+    if (s->edge_dim > 0)
+      zp_gather_array(c, s, c->ewgts, s->local_edges, s->edge_dim, MPI_DOUBLE, s->ew, 1);
+  }
+  if (s->with_hg)
+    zp_gather_array(c, s, c->hg_pairs, s->local_edges, 2 * c->ngid, ZOLTAN_ID_MPI_TYPE, s->nbr, 1);
   return ierr;
 }
 
-/* ---- step 3, root: sort and check ------------------------------------------- */
+/* ---- step 2, root: order and check ------------------------------------------ */
 
-/* The arrival-order global IDs and ranks, and the order by global ID
- * (applications usually number their objects in rank order already:
- * checking costs one pass, sorting a merge sort). */
-static int zp_serial_order(const zp_context *c, zp_serial *s)
+/* Whether the gathered IDs are strictly increasing: then they are in GID
+ * order and unique, and nothing needs sorting (one pass; applications
+ * usually number their objects in rank order). */
+static int zp_serial_in_order(const zp_context *c, const zp_serial *s)
 {
-  size_t N = s->num_obj, k;
-  size_t *tmp = malloc((N + 1) * sizeof *tmp);
-  int rank, j, ierr = ZOLTAN_OK;
-  s->gids = malloc((N * c->ngid + 1) * sizeof *s->gids);
-  s->procs = malloc((N + 1) * sizeof *s->procs);
-  s->order = malloc((N + 1) * sizeof *s->order);
-  if (tmp == NULL || s->gids == NULL || s->procs == NULL || s->order == NULL) {
-    ierr = ZOLTAN_MEMERR;
-    goto End;
+  size_t k, N = s->num_obj;
+  if (c->ngid == 1) {
+    for (k = 1; k < N; k++)
+      if (s->gids[k - 1] >= s->gids[k]) return 0;
+    return 1;
   }
-  for (k = 0; k < N; k++) {
-    memcpy(s->gids + k * c->ngid, zp_record_at(s, k), s->id_bytes);
-    s->order[k] = k;
-  }
-  for (rank = 0, k = 0; rank < c->r->size; rank++)
-    for (j = 0; j < s->counts[2 * rank]; j++) s->procs[k++] = rank;
   for (k = 1; k < N; k++)
-    if (zp_gid_cmp(s->gids + (k - 1) * c->ngid, s->gids + k * c->ngid, c->ngid) > 0) break;
-  if (k < N) zp_sort_by_gid(s->order, tmp, N, s->gids, c->ngid);
-End:
-  free(tmp);
-  return ierr;
+    if (zp_gid_cmp(s->gids + (k - 1) * c->ngid, s->gids + k * c->ngid, c->ngid) >= 0) return 0;
+  return 1;
+}
+
+/* The owning rank of every object in arrival order. */
+static void zp_serial_procs(const zp_context *c, const zp_serial *s, int *procs)
+{
+  int rank, j;
+  size_t k = 0;
+  for (rank = 0; rank < c->r->size; rank++)
+    for (j = 0; j < s->counts[2 * rank]; j++) procs[k++] = rank;
+}
+
+/* Copies of the gathered object arrays in GID order, when they arrived in
+ * another. */
+static int zp_serial_permute(const zp_context *c, zp_serial *s)
+{
+  size_t N = s->num_obj, k, g = (size_t)c->ngid, wd = (size_t)c->wdim, gd = (size_t)s->geom_dim;
+  int *procs = zp_buf(c, ZP_SCR_TMP, N, sizeof *procs); /* the sort is done with it */
+  s->sorted_gids = zp_buf(c, ZP_SCR_S_GIDS, N * g, sizeof *s->sorted_gids);
+  s->sorted_wgts = zp_buf(c, ZP_SCR_S_WGTS, N * wd, sizeof *s->sorted_wgts);
+  s->sorted_parts = zp_buf(c, ZP_SCR_S_PARTS, N, sizeof *s->sorted_parts);
+  if (gd > 0) s->sorted_coords = zp_buf(c, ZP_SCR_S_COORDS, N * gd, sizeof *s->sorted_coords);
+  if (s->with_sizes) s->sorted_sizes = zp_buf(c, ZP_SCR_S_SIZES, N, sizeof *s->sorted_sizes);
+  if (procs == NULL || s->sorted_gids == NULL || s->sorted_wgts == NULL ||
+      s->sorted_parts == NULL || (gd > 0 && s->sorted_coords == NULL) ||
+      (s->with_sizes && s->sorted_sizes == NULL))
+    return ZOLTAN_MEMERR;
+  zp_serial_procs(c, s, procs);
+  for (k = 0; k < N; k++) {
+    size_t o = s->order[k];
+    memcpy(s->sorted_gids + k * g, s->gids + o * g, g * sizeof *s->gids);
+    memcpy(s->sorted_wgts + k * wd, s->wgts + o * wd, wd * sizeof *s->wgts);
+    s->sorted_parts[k] = s->parts[o];
+    s->sorted_procs[k] = procs[o];
+    if (gd > 0) memcpy(s->sorted_coords + k * gd, s->coords + o * gd, gd * sizeof *s->coords);
+    if (s->with_sizes) s->sorted_sizes[k] = s->sizes[o];
+  }
+  return ZOLTAN_OK;
 }
 
 /* The objects in GID order; a global ID given twice is an error. */
@@ -321,31 +315,31 @@ static int zp_serial_sort(const zp_context *c, zp_serial *s)
 {
   size_t N = s->num_obj, k;
   char g[ZP_GID_TEXT];
-  int ierr = zp_serial_order(c, s);
+  int ierr;
+  s->sorted_procs = zp_buf(c, ZP_SCR_PROCS, N, sizeof *s->sorted_procs);
+  if (s->sorted_procs == NULL) return ZOLTAN_MEMERR;
+  if (zp_serial_in_order(c, s)) {
+    s->sorted_gids = s->gids;
+    s->sorted_wgts = s->wgts;
+    s->sorted_parts = s->parts;
+    s->sorted_coords = s->coords;
+    s->sorted_sizes = s->sizes;
+    zp_serial_procs(c, s, s->sorted_procs);
+    return ZOLTAN_OK;
+  }
+  s->order = zp_buf(c, ZP_SCR_ORDER, N, sizeof *s->order);
+  {
+    /* The sort's scratch; zp_serial_permute reuses the slot afterwards. */
+    size_t *tmp = zp_buf(c, ZP_SCR_TMP, N, sizeof *tmp);
+    if (s->order == NULL || tmp == NULL) return ZOLTAN_MEMERR;
+    for (k = 0; k < N; k++) s->order[k] = k;
+    zp_sort_by_gid(s->order, tmp, N, s->gids, c->ngid);
+  }
+  ierr = zp_serial_permute(c, s);
   if (ierr < 0) return ierr;
-  s->sorted_gids = malloc((N * c->ngid + 1) * sizeof *s->sorted_gids);
-  s->sorted_wgts = malloc((N * c->wdim + 1) * sizeof *s->sorted_wgts);
-  s->sorted_parts = malloc((N + 1) * sizeof *s->sorted_parts);
-  s->sorted_procs = malloc((N + 1) * sizeof *s->sorted_procs);
-  if (s->geom_dim > 0) s->sorted_coords = malloc((N * s->geom_dim + 1) * sizeof *s->sorted_coords);
-  if (s->with_sizes) s->sorted_sizes = malloc((N + 1) * sizeof *s->sorted_sizes);
-  if (s->sorted_gids == NULL || s->sorted_wgts == NULL || s->sorted_parts == NULL ||
-      s->sorted_procs == NULL || (s->geom_dim > 0 && s->sorted_coords == NULL) ||
-      (s->with_sizes && s->sorted_sizes == NULL))
-    return ZOLTAN_MEMERR;
-  for (k = 0; k < N; k++) {
-    size_t o = s->order[k];
-    const unsigned char *rec = zp_record_at(s, o);
-    memcpy(s->sorted_gids + k * c->ngid, s->gids + o * c->ngid, s->id_bytes);
-    memcpy(s->sorted_wgts + k * c->wdim, rec + zp_off_wgts(s), (size_t)c->wdim * sizeof(double));
-    memcpy(&s->sorted_parts[k], rec + zp_off_part(c, s), sizeof(int));
-    if (s->geom_dim > 0)
-      memcpy(s->sorted_coords + k * s->geom_dim, rec + zp_off_coords(c, s),
-             (size_t)s->geom_dim * sizeof(double));
-    if (s->with_sizes) memcpy(&s->sorted_sizes[k], rec + zp_off_size(c, s), sizeof(double));
-    s->sorted_procs[k] = s->procs[o];
-    if (k > 0 && zp_gid_cmp(s->sorted_gids + (k - 1) * c->ngid, s->sorted_gids + k * c->ngid,
-                            c->ngid) == 0) {
+  for (k = 1; k < N; k++) {
+    if (zp_gid_cmp(s->sorted_gids + (k - 1) * c->ngid, s->sorted_gids + k * c->ngid, c->ngid) ==
+        0) {
       zp_format_gid(s->sorted_gids + k * c->ngid, c->ngid, g, sizeof g);
       zp_error(c->yo, "GID %s is given by rank %d and by rank %d; global IDs must be unique", g,
                s->sorted_procs[k - 1], s->sorted_procs[k]);
@@ -380,48 +374,72 @@ static int zp_serial_check(const zp_context *c, zp_serial *s)
   return ierr;
 }
 
-/* Root: the arrival-order edges, unpacked, and each object's first one. */
-static int zp_serial_unpack_edges(const zp_context *c, zp_serial *s)
+/* ---- step 3, root: the graph ---------------------------------------------------- */
+
+/* Finds neighbours among the sorted IDs: by arithmetic when they are the
+ * consecutive integers first..first+N-1 (the common numbering), else
+ * through a hash table, so that the graph costs time linear in its edges. */
+typedef struct zp_nbr_lookup {
+  int dense;             /* 1: position = id - first */
+  ZOLTAN_ID_TYPE first;  /* the smallest ID, when dense */
+  size_t n;              /* objects */
+  zp_gidmap map;         /* the table, when not dense */
+} zp_nbr_lookup;
+
+static int zp_lookup_init(const zp_context *c, const zp_serial *s, zp_nbr_lookup *l)
 {
-  size_t N = s->num_obj, E = s->num_edges, k, e = 0;
-  s->edge_first = malloc((N + 1) * sizeof *s->edge_first);
-  s->nbr = malloc((E * c->ngid + 1) * sizeof *s->nbr);
-  s->edge_w = malloc((E * (size_t)s->edge_dim + 1) * sizeof *s->edge_w);
-  if (s->edge_first == NULL || s->nbr == NULL || s->edge_w == NULL) return ZOLTAN_MEMERR;
-  for (k = 0; k < N; k++) {
-    int ne;
-    memcpy(&ne, zp_record_at(s, k) + zp_off_nedges(c, s), sizeof ne);
-    s->edge_first[k] = e;
-    e += (size_t)ne;
+  size_t N = s->num_obj;
+  memset(l, 0, sizeof *l);
+  l->n = N;
+  if (c->ngid == 1 && N > 0 && s->sorted_gids[N - 1] - s->sorted_gids[0] == (ZOLTAN_ID_TYPE)(N - 1)) {
+    l->dense = 1;
+    l->first = s->sorted_gids[0];
+    return ZOLTAN_OK;
   }
-  for (k = 0; k < E; k++) {
-    const unsigned char *rec = s->edge_in + k * s->edge_bytes;
-    memcpy(s->nbr + k * c->ngid, rec, s->id_bytes);
-    memcpy(s->edge_w + k * (size_t)s->edge_dim, rec + s->id_bytes,
-           (size_t)s->edge_dim * sizeof(double));
+  return zp_gidmap_build(&l->map, s->sorted_gids, N, c->ngid);
+}
+
+static long zp_lookup(const zp_nbr_lookup *l, const ZOLTAN_ID_TYPE *id)
+{
+  if (l->dense) {
+    ZOLTAN_ID_TYPE d = *id - l->first; /* wraps to a large value below first */
+    return d < (ZOLTAN_ID_TYPE)l->n ? (long)d : -1;
   }
-  return ZOLTAN_OK;
+  return zp_gidmap_find(&l->map, id);
 }
 
 /* Root: the graph in GID order with neighbour positions; edges to objects
- * that do not exist are dropped with a warning. */
+ * that do not exist are dropped with a warning (an error for a method that
+ * asks for a strict graph). */
 static int zp_serial_graph(const zp_context *c, zp_serial *s)
 {
   size_t N = s->num_obj, E = s->num_edges, k, q, e = 0, dropped = 0, ew = (size_t)s->edge_dim;
-  int ierr = zp_serial_unpack_edges(c, s);
+  size_t *edge_first = NULL;
+  zp_nbr_lookup look;
+  int ierr = zp_lookup_init(c, s, &look);
   if (ierr < 0) return ierr;
-  s->adj_start = malloc((N + 1) * sizeof *s->adj_start);
-  s->adj = malloc((E + 1) * sizeof *s->adj);
-  s->sorted_edge_w = malloc((E * ew + 1) * sizeof *s->sorted_edge_w);
-  if (s->adj_start == NULL || s->adj == NULL || s->sorted_edge_w == NULL) return ZOLTAN_MEMERR;
-  for (k = 0; k < N; k++) {
-    size_t o = s->order[k];
-    int ne;
-    memcpy(&ne, zp_record_at(s, o) + zp_off_nedges(c, s), sizeof ne);
+  s->adj_start = zp_buf(c, ZP_SCR_ADJ_START, N + 1, sizeof *s->adj_start);
+  s->adj = zp_buf(c, ZP_SCR_ADJ, E, sizeof *s->adj);
+  if (ew > 0) s->sorted_edge_w = zp_buf(c, ZP_SCR_S_EW, E * ew, sizeof *s->sorted_edge_w);
+  if (s->order != NULL) edge_first = zp_buf(c, ZP_SCR_EDGE_AT, N, sizeof *edge_first);
+  if (s->adj_start == NULL || s->adj == NULL || (ew > 0 && s->sorted_edge_w == NULL) ||
+      (s->order != NULL && edge_first == NULL)) {
+    ierr = ZOLTAN_MEMERR;
+    goto End;
+  }
+  /* The first edge of each object in arrival order, needed only when the
+   * objects are visited in another order. */
+  for (k = 0, q = 0; edge_first != NULL && k < N; k++) {
+    edge_first[k] = q;
+    q += (size_t)s->nedges[k];
+  }
+  for (k = 0, q = 0; k < N; k++) {
+    size_t o = s->order != NULL ? s->order[k] : k;
+    size_t src = edge_first != NULL ? edge_first[o] : q, end = src + (size_t)s->nedges[o];
+    q = end;
     s->adj_start[k] = e;
-    for (q = 0; q < (size_t)ne; q++) {
-      size_t src = s->edge_first[o] + q;
-      long t = zp_find_gid(s->sorted_gids, N, s->nbr + src * c->ngid, c->ngid);
+    for (; src < end; src++) {
+      long t = zp_lookup(&look, s->nbr + src * c->ngid);
       if (t < 0) {
         if (dropped++ == 0 && (c->needs & ZP_STRICT_GRAPH)) {
           char g[ZP_GID_TEXT], h[ZP_GID_TEXT];
@@ -435,14 +453,19 @@ static int zp_serial_graph(const zp_context *c, zp_serial *s)
         continue;
       }
       s->adj[e] = (size_t)t;
-      memcpy(s->sorted_edge_w + e * ew, s->edge_w + src * ew, ew * sizeof *s->sorted_edge_w);
+      if (ew > 0) memcpy(s->sorted_edge_w + e * ew, s->ew + src * ew, ew * sizeof *s->ew);
       e++;
     }
   }
   s->adj_start[N] = e;
-  if (dropped && (c->needs & ZP_STRICT_GRAPH)) return ZOLTAN_FATAL;
+  if (dropped && (c->needs & ZP_STRICT_GRAPH)) {
+    ierr = ZOLTAN_FATAL;
+    goto End;
+  }
   if (dropped) zp_warn(c->yo, "%zu edges name objects that do not exist; ignored", dropped);
-  return ZOLTAN_OK;
+End:
+  if (!look.dense) zp_gidmap_free(&look.map);
+  return ierr;
 }
 
 /* ---- step 4, root: call the method ------------------------------------------- */
@@ -453,7 +476,7 @@ static int zp_serial_call(const zp_context *c, zp_serial *s)
   size_t N = s->num_obj, k;
   zp_problem pb;
   int ierr;
-  s->new_part = malloc((N + 1) * sizeof *s->new_part);
+  s->new_part = zp_buf(c, ZP_SCR_NEW, N, sizeof *s->new_part);
   if (s->new_part == NULL) return ZOLTAN_MEMERR;
   memset(&pb, 0, sizeof pb);
   pb.num_obj = N;
@@ -506,37 +529,43 @@ static int zp_serial_solve(const zp_context *c, zp_serial *s)
     warn = ierr == ZOLTAN_WARN;
   }
   if (ierr >= 0 && s->with_graph) ierr = zp_serial_graph(c, s);
-  if (ierr >= 0 && s->with_hg)
-    ierr = zp_hg_graph(c, s->num_obj, s->sorted_gids, s->edge_in, s->num_edges, &s->adj_start,
-                       &s->adj, &s->sorted_edge_w);
+  if (ierr >= 0 && s->with_hg) {
+    ierr = zp_hg_graph(c, s->num_obj, s->sorted_gids, (const unsigned char *)s->nbr, s->num_edges,
+                       &s->adj_start, &s->adj, &s->sorted_edge_w);
+    s->hg_owned = 1;
+  }
   if (ierr >= 0) {
     step = zp_serial_call(c, s);
     ierr = step < 0 ? step : (warn || step == ZOLTAN_WARN) ? ZOLTAN_WARN : ZOLTAN_OK;
+  }
+  /* The answer in arrival order, for the scatter, when the objects did not
+   * arrive in GID order. */
+  if (ierr >= 0 && s->order != NULL) {
+    size_t k;
+    s->reply = zp_buf(c, ZP_SCR_REPLY, s->num_obj, sizeof *s->reply);
+    if (s->reply == NULL) return ZOLTAN_MEMERR;
+    for (k = 0; k < s->num_obj; k++) s->reply[s->order[k]] = s->new_part[k];
   }
   return ierr;
 }
 
 /* ---- step 5, collective: scatter the answer ---------------------------------- */
 
-/* Each rank's reply starts with the status, then its objects' new parts
- * in the order it gave them. */
+/* The root's status first, then (unless it is an error) each rank's new
+ * parts in the order it gave its objects, straight into new_part. */
 static int zp_serial_scatter(const zp_context *c, zp_serial *s, int status, int *new_part)
 {
-  int rank;
-  size_t k;
-  if (c->r->rank == ZP_ROOT) {
-    for (rank = 0; rank < c->r->size; rank++) s->replies[s->reply_displ[rank]] = status;
-    for (k = 0; status >= 0 && k < s->num_obj; k++) {
-      size_t o = s->order[k];
-      rank = s->procs[o];
-      s->replies[(size_t)s->reply_displ[rank] + 1 + (o - (size_t)s->obj_first[rank])] =
-          s->new_part[k];
-    }
+  int root = c->r->rank == ZP_ROOT, i;
+  const int *answer = s->new_part;
+  MPI_Bcast(&status, 1, MPI_INT, ZP_ROOT, c->r->comm);
+  if (status < 0) return status;
+  if (root && s->reply != NULL) answer = s->reply;
+  for (i = 0; root && i < c->r->size; i++) {
+    s->cnt[i] = s->counts[2 * i];
+    s->displ[i] = s->obj_first[i];
   }
-  MPI_Scatterv(s->replies, s->reply_count, s->reply_displ, MPI_INT, s->reply, c->n + 1, MPI_INT,
-               ZP_ROOT, c->r->comm);
-  if (s->reply[0] >= 0) memcpy(new_part, s->reply + 1, (size_t)c->n * sizeof *new_part);
-  return s->reply[0];
+  MPI_Scatterv(answer, s->cnt, s->displ, MPI_INT, new_part, c->n, MPI_INT, ZP_ROOT, c->r->comm);
+  return status;
 }
 
 int zp_run_serial(zp_context *c, int *new_part)
@@ -544,7 +573,7 @@ int zp_run_serial(zp_context *c, int *new_part)
   zp_serial s;
   int ierr;
   zp_serial_layout(c, &s);
-  ierr = zp_serial_gather(c, &s, zp_serial_pack(c, &s));
+  ierr = zp_serial_gather(c, &s);
   if (ierr >= 0)
     ierr = zp_serial_scatter(c, &s, c->r->rank == ZP_ROOT ? zp_serial_solve(c, &s) : ZOLTAN_OK,
                              new_part);

@@ -233,6 +233,43 @@ static void greedy_reaches_one_percent_with_16_objects_per_part(void **state)
   assert_true(ct_max_rel_load(N, w, P, NULL, part) <= 1.01);
 }
 
+/* A GREEDY pass given the order of greedy_order answers exactly as the pass
+ * that sorts for itself, plain and keeping, for one and two weights (the
+ * shared order GREEDYREFINE computes once). */
+static void greedy_given_order_gives_the_same_answers(void **state)
+{
+  (void)state;
+  enum { N = 3000, P = 7 };
+  zp_rng rng;
+  zp_rng_seed(&rng, 36);
+  double *w = malloc(2 * N * sizeof(double));
+  int *cur = malloc(N * sizeof(int)), *a = malloc(N * sizeof(int)), *b = malloc(N * sizeof(int));
+  size_t *order = malloc(N * sizeof(size_t));
+  for (size_t i = 0; i < 2 * N; i++) w[i] = 1.0 + 999.0 * pow(zp_rng_uniform(&rng), 4.0);
+  for (size_t i = 0; i < N; i++) cur[i] = (int)(i * P / N);
+  for (int wdim = 1; wdim <= 2; wdim++) {
+    assert_int_equal(greedy_order(N, wdim, w, order), GREEDY_OK);
+    assert_int_equal(greedy_assign(N, wdim, w, P, NULL, a), GREEDY_OK);
+    assert_int_equal(greedy_assign_ordered(N, wdim, w, P, NULL, order, b), GREEDY_OK);
+    assert_memory_equal(a, b, N * sizeof(int));
+    for (int mode = 0; mode < 2; mode++) {
+      assert_int_equal(greedy_assign_keep(N, wdim, w, P, NULL, cur, 1.02, (greedy_keep_mode)mode,
+                                          a, NULL),
+                       GREEDY_OK);
+      assert_int_equal(greedy_assign_keep_ordered(N, wdim, w, P, NULL, cur, 1.02,
+                                                  (greedy_keep_mode)mode, order, b, NULL),
+                       GREEDY_OK);
+      assert_memory_equal(a, b, N * sizeof(int));
+      assert_int_equal(ct_check_assignment(N, wdim, w, P, NULL, 1, b), 0);
+    }
+  }
+  free(w);
+  free(cur);
+  free(a);
+  free(b);
+  free(order);
+}
+
 /* Keeping under a limit the input already meets moves nothing. */
 static void greedy_keep_moves_nothing_when_input_fits(void **state)
 {
@@ -371,6 +408,7 @@ int main(void)
       cmocka_unit_test(greedy_balances_every_weight_dimension),
       cmocka_unit_test(greedy_reaches_one_percent_with_16_objects_per_part),
       cmocka_unit_test(greedy_keep_moves_nothing_when_input_fits),
+      cmocka_unit_test(greedy_given_order_gives_the_same_answers),
       cmocka_unit_test(greedy_rejects_bad_arguments),
       cmocka_unit_test(greedy_sort_orders_by_key_then_index),
       cmocka_unit_test(greedy_heap_matches_linear_scan),
