@@ -273,7 +273,8 @@ int main(int argc, char **argv)
 {
   app a;
   conf cf[MAX_CONF];
-  int rank, size, reps = 5, graph = 0, show_digest = 0, i, k, ncf = 0, nchosen = 0, ncand = 0, first_cand;
+  int rank, size, reps = 5, graph = 0, show_digest = 0, i, k, ncf = 0, nchosen = 0, ncand = 0,
+                  first_cand;
   long total = 100000;
   float ver;
   char chosen_list[256] = "GREEDY,RCB", *chosen[8], *tok, *save = NULL, hints[8][128];
@@ -299,9 +300,8 @@ int main(int argc, char **argv)
       show_digest = 1;
     else {
       if (rank == 0)
-        fprintf(stderr,
-                "usage: bench_auto_cost [--objects N] [--reps K] [--chosen A,B] [--graph] "
-                "[--only NAME] [--digest]\n");
+        fprintf(stderr, "usage: bench_auto_cost [--objects N] [--reps K] [--chosen A,B] [--graph] "
+                        "[--only NAME] [--digest]\n");
       MPI_Finalize();
       return 2;
     }
@@ -358,10 +358,12 @@ int main(int argc, char **argv)
 
   /* One untimed call each: the first reads the hints and creates state. */
   for (i = 0; i < ncf; i++)
-    if (only == NULL || strcmp(only, cf[i].name) == 0) timed_call(cf[i].zz, cf[i].name, &cf[i].digest);
+    if (only == NULL || strcmp(only, cf[i].name) == 0)
+      timed_call(cf[i].zz, cf[i].name, &cf[i].digest);
   for (k = 0; k < reps; k++)
     for (i = 0; i < ncf; i++)
-      if (only == NULL || strcmp(only, cf[i].name) == 0) cf[i].t[k] = timed_call(cf[i].zz, cf[i].name, &cf[i].digest);
+      if (only == NULL || strcmp(only, cf[i].name) == 0)
+        cf[i].t[k] = timed_call(cf[i].zz, cf[i].name, &cf[i].digest);
 
   if (rank == 0 && only == NULL) {
     double sum = 0.0, re = median(cf[first_cand - 1].t, reps);

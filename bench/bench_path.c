@@ -52,14 +52,14 @@
 /* ---- the application ------------------------------------------------------ */
 
 typedef struct app {
-  long n_total;   /* objects of the whole problem */
-  long side;      /* the grid is side x side (the last row may be short) */
-  long first;     /* index (GID - 1) of this rank's first object */
-  int n;          /* objects on this rank */
-  double *w;      /* this rank's weights, by local index */
-  double hot_x;   /* the hot spot's centre (grid units) */
+  long n_total; /* objects of the whole problem */
+  long side;    /* the grid is side x side (the last row may be short) */
+  long first;   /* index (GID - 1) of this rank's first object */
+  int n;        /* objects on this rank */
+  double *w;    /* this rank's weights, by local index */
+  double hot_x; /* the hot spot's centre (grid units) */
   double hot_y;
-  double hot_r;   /* its radius; 0 = no hot spot */
+  double hot_r; /* its radius; 0 = no hot spot */
 } app;
 
 /* The heavy-tailed base weight of an object, a function of its GID only,
@@ -166,8 +166,8 @@ static void cb_num_edges_multi(void *d, int ng, int nl, int num, ZOLTAN_ID_PTR g
 static int world_size;
 
 static void cb_edge_list_multi(void *d, int ng, int nl, int num, ZOLTAN_ID_PTR gids,
-                               ZOLTAN_ID_PTR lids, int *ne, ZOLTAN_ID_PTR nbr, int *procs, int ewdim,
-                               float *ew, int *ierr)
+                               ZOLTAN_ID_PTR lids, int *ne, ZOLTAN_ID_PTR nbr, int *procs,
+                               int ewdim, float *ew, int *ierr)
 {
   app *a = d;
   long nb[4], e = 0;
@@ -473,7 +473,8 @@ int main(int argc, char **argv)
     printf("bench_path: %d ranks, mesh graph with coordinates, weights 1 + 999 U^4, one call then "
            "%d drifting calls, no migration; wall time of Zoltan_LB_Partition (max over ranks), "
            "median of %d repeats with the methods alternating%s\n",
-           size, drift, reps, size > 2 ? "; more ranks than the machine's 2 cores (oversubscribed)" : "");
+           size, drift, reps,
+           size > 2 ? "; more ranks than the machine's 2 cores (oversubscribed)" : "");
   for (s = 0; s < nsizes && status == 0; s++) {
     app a;
     double *first = calloc((size_t)NROWS * reps, sizeof *first);

@@ -197,8 +197,7 @@ int greedy_order(size_t n, int wdim, const double *w, size_t *order)
 }
 
 /* The order to use: the caller's (given), or a new one in *owned. */
-static int use_order(const greedy_ctx *c, const size_t *given, size_t **owned,
-                     const size_t **order)
+static int use_order(const greedy_ctx *c, const size_t *given, size_t **owned, const size_t **order)
 {
   int rc = GREEDY_OK;
   *owned = NULL;

@@ -384,10 +384,10 @@ static const zp_method auto_method;
 
 /* How a call between re-evaluations runs the kept method. */
 enum {
-  AUTO_FULL = 0,   /* through auto_partition: a decision, the hints, or a
+  AUTO_FULL = 0,  /* through auto_partition: a decision, the hints, or a
                       case the fast paths below do not cover */
-  AUTO_OURS = 1,   /* our centralised method, as if selected */
-  AUTO_NATIVE = 2  /* Zoltan's method, straight to Zoltan */
+  AUTO_OURS = 1,  /* our centralised method, as if selected */
+  AUTO_NATIVE = 2 /* Zoltan's method, straight to Zoltan */
 };
 
 /* What a fast call needs to know about the kept method. */
@@ -452,7 +452,8 @@ static int auto_fast_kind(const zp_record *r, const auto_state *st, auto_keep *k
     k->params = zp_params_clone(r->params);
     if (k->params == NULL || zp_params_set(k->params, name, eq + 1) != ZOLTAN_OK) return AUTO_FULL;
   }
-  if (k->m != NULL) return k->m->partition_serial != NULL && k->m != r->method ? AUTO_OURS : AUTO_FULL;
+  if (k->m != NULL)
+    return k->m->partition_serial != NULL && k->m != r->method ? AUTO_OURS : AUTO_FULL;
   if (!zp_is_native_method(k->method) || zp_dump_active(r) || auto_has_fixed(r) ||
       (rl != NULL && strcmp(rl, "CANDIDATE_LISTS") == 0))
     return AUTO_FULL;

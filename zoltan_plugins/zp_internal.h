@@ -111,19 +111,19 @@ typedef struct zp_capacity_cache {
  * objects.  One slot per array of zp_serial.c; a slot is used by one
  * array at a time, and no centralised run nests in another on a struct. */
 enum {
-  ZP_SCR_GIDS,      /* gathered global IDs, arrival order */
-  ZP_SCR_WGTS,      /* gathered weights */
-  ZP_SCR_PARTS,     /* gathered current parts */
-  ZP_SCR_COORDS,    /* gathered coordinates */
-  ZP_SCR_SIZES,     /* gathered object sizes */
-  ZP_SCR_NEDGES,    /* gathered edge counts */
-  ZP_SCR_NBR,       /* gathered neighbour IDs (or hypergraph pairs) */
-  ZP_SCR_EW,        /* gathered edge weights */
-  ZP_SCR_PROCS,     /* owning rank of each object, GID order */
-  ZP_SCR_ORDER,     /* arrival index by GID order */
-  ZP_SCR_TMP,       /* sort scratch */
-  ZP_SCR_EDGE_AT,   /* first edge of each object, arrival order */
-  ZP_SCR_S_GIDS,    /* the sorted copies, when arrival order is not GID order */
+  ZP_SCR_GIDS,    /* gathered global IDs, arrival order */
+  ZP_SCR_WGTS,    /* gathered weights */
+  ZP_SCR_PARTS,   /* gathered current parts */
+  ZP_SCR_COORDS,  /* gathered coordinates */
+  ZP_SCR_SIZES,   /* gathered object sizes */
+  ZP_SCR_NEDGES,  /* gathered edge counts */
+  ZP_SCR_NBR,     /* gathered neighbour IDs (or hypergraph pairs) */
+  ZP_SCR_EW,      /* gathered edge weights */
+  ZP_SCR_PROCS,   /* owning rank of each object, GID order */
+  ZP_SCR_ORDER,   /* arrival index by GID order */
+  ZP_SCR_TMP,     /* sort scratch */
+  ZP_SCR_EDGE_AT, /* first edge of each object, arrival order */
+  ZP_SCR_S_GIDS,  /* the sorted copies, when arrival order is not GID order */
   ZP_SCR_S_WGTS,
   ZP_SCR_S_PARTS,
   ZP_SCR_S_COORDS,
@@ -131,15 +131,15 @@ enum {
   ZP_SCR_ADJ_START, /* the graph in GID order */
   ZP_SCR_ADJ,
   ZP_SCR_S_EW,
-  ZP_SCR_NEW,       /* the method's answer, GID order */
-  ZP_SCR_REPLY,     /* the answer in arrival order */
-  ZP_SCR_REMAP,     /* REMAP's shared-weight matrix */
+  ZP_SCR_NEW,   /* the method's answer, GID order */
+  ZP_SCR_REPLY, /* the answer in arrival order */
+  ZP_SCR_REMAP, /* REMAP's shared-weight matrix */
   ZP_SCR_COUNT
 };
 
 /* The kept buffers of one struct: slot i holds cap[i] bytes at buf[i]. */
 typedef struct zp_scratch {
-  void *buf[ZP_SCR_COUNT]; /* malloc'd, or NULL */
+  void *buf[ZP_SCR_COUNT];  /* malloc'd, or NULL */
   size_t cap[ZP_SCR_COUNT]; /* bytes of each */
 } zp_scratch;
 

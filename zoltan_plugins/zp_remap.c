@@ -151,7 +151,8 @@ int zp_remap(const zp_context *c, size_t N, const double *w, const int *cur, int
   perm = malloc((size_t)P * sizeof *perm);
   taken = calloc((size_t)P, sizeof *taken);
   if (pairs == NULL || perm == NULL || taken == NULL) goto End;
-  np = dense ? zp_pairs_dense(c, N, w, cur, newp, pairs) : zp_pairs_sorted(c, N, w, cur, newp, pairs);
+  np = dense ? zp_pairs_dense(c, N, w, cur, newp, pairs)
+             : zp_pairs_sorted(c, N, w, cur, newp, pairs);
   if (np < 0) goto End;
   zp_match_labels(pairs, (size_t)np, P, perm, taken);
   for (i = 0; i < N; i++) newp[i] = perm[newp[i]];

@@ -75,12 +75,12 @@ long zp_find_gid(const ZOLTAN_ID_TYPE *sorted, size_t n, const ZOLTAN_ID_TYPE *k
  * buffers (never freed here), except the per-rank counts. */
 typedef struct zp_serial {
   /* Layout, from the inputs the method asked for. */
-  int geom_dim;   /* coordinates per object, 0 = none */
-  int with_graph; /* 1 when edges travel */
-  int with_hg;    /* 1 when (net, pin) pairs travel in the edges' place: the
+  int geom_dim;    /* coordinates per object, 0 = none */
+  int with_graph;  /* 1 when edges travel */
+  int with_hg;     /* 1 when (net, pin) pairs travel in the edges' place: the
                      hypergraph read as a graph */
-  int with_sizes; /* 1 when object sizes travel (ZP_WANTS_SIZES) */
-  int edge_dim;   /* weights per edge that travel (0 without EDGE_WEIGHT_DIM) */
+  int with_sizes;  /* 1 when object sizes travel (ZP_WANTS_SIZES) */
+  int edge_dim;    /* weights per edge that travel (0 without EDGE_WEIGHT_DIM) */
   int local_edges; /* edges (or pairs) of the local objects */
 
   /* Root: per rank (malloc'd, freed at the end). */
@@ -380,10 +380,10 @@ static int zp_serial_check(const zp_context *c, zp_serial *s)
  * consecutive integers first..first+N-1 (the common numbering), else
  * through a hash table, so that the graph costs time linear in its edges. */
 typedef struct zp_nbr_lookup {
-  int dense;             /* 1: position = id - first */
-  ZOLTAN_ID_TYPE first;  /* the smallest ID, when dense */
-  size_t n;              /* objects */
-  zp_gidmap map;         /* the table, when not dense */
+  int dense;            /* 1: position = id - first */
+  ZOLTAN_ID_TYPE first; /* the smallest ID, when dense */
+  size_t n;             /* objects */
+  zp_gidmap map;        /* the table, when not dense */
 } zp_nbr_lookup;
 
 static int zp_lookup_init(const zp_context *c, const zp_serial *s, zp_nbr_lookup *l)
@@ -391,7 +391,8 @@ static int zp_lookup_init(const zp_context *c, const zp_serial *s, zp_nbr_lookup
   size_t N = s->num_obj;
   memset(l, 0, sizeof *l);
   l->n = N;
-  if (c->ngid == 1 && N > 0 && s->sorted_gids[N - 1] - s->sorted_gids[0] == (ZOLTAN_ID_TYPE)(N - 1)) {
+  if (c->ngid == 1 && N > 0 &&
+      s->sorted_gids[N - 1] - s->sorted_gids[0] == (ZOLTAN_ID_TYPE)(N - 1)) {
     l->dense = 1;
     l->first = s->sorted_gids[0];
     return ZOLTAN_OK;

@@ -253,9 +253,9 @@ static void greedy_given_order_gives_the_same_answers(void **state)
     assert_int_equal(greedy_assign_ordered(N, wdim, w, P, NULL, order, b), GREEDY_OK);
     assert_memory_equal(a, b, N * sizeof(int));
     for (int mode = 0; mode < 2; mode++) {
-      assert_int_equal(greedy_assign_keep(N, wdim, w, P, NULL, cur, 1.02, (greedy_keep_mode)mode,
-                                          a, NULL),
-                       GREEDY_OK);
+      assert_int_equal(
+          greedy_assign_keep(N, wdim, w, P, NULL, cur, 1.02, (greedy_keep_mode)mode, a, NULL),
+          GREEDY_OK);
       assert_int_equal(greedy_assign_keep_ordered(N, wdim, w, P, NULL, cur, 1.02,
                                                   (greedy_keep_mode)mode, order, b, NULL),
                        GREEDY_OK);
