@@ -31,6 +31,29 @@ static int same_word(const char *word, const char *name)
   return *word == '\0' && *name == '\0';
 }
 
+/* Names accepted by ADAPTIVE_DEGRADATION, indexed by adaptive_degradation. */
+static const char *const degradation_names[] = {"TOTAL", "IMBALANCE"};
+#define NUM_DEGRADATIONS (sizeof degradation_names / sizeof degradation_names[0])
+
+const char *adaptive_degradation_name(adaptive_degradation id)
+{
+  if ((unsigned)id >= NUM_DEGRADATIONS) return "UNKNOWN";
+  return degradation_names[id];
+}
+
+int adaptive_degradation_parse(const char *word, adaptive_degradation *id)
+{
+  size_t i;
+  if (!word || !id) return ADAPTIVE_EINVAL;
+  for (i = 0; i < NUM_DEGRADATIONS; i++) {
+    if (same_word(word, degradation_names[i])) {
+      *id = (adaptive_degradation)i;
+      return ADAPTIVE_OK;
+    }
+  }
+  return ADAPTIVE_EINVAL;
+}
+
 int adaptive_policy_parse(const char *word, adaptive_policy_id *id)
 {
   size_t i;
@@ -58,6 +81,7 @@ void adaptive_config_default(adaptive_config *cfg)
   cfg->interval = 1;
   cfg->ulba_early = 1;
   cfg->ulba_guard = 0;
+  cfg->degradation = ADAPTIVE_DEGRADATION_TOTAL;
 }
 
 int adaptive_config_check(const adaptive_config *cfg)
@@ -77,6 +101,7 @@ int adaptive_config_check(const adaptive_config *cfg)
   if (cfg->settle_steps < 1 || cfg->interval < 1) return ADAPTIVE_EINVAL;
   if (cfg->ulba_early != 0 && cfg->ulba_early != 1) return ADAPTIVE_EINVAL;
   if (cfg->ulba_guard != 0 && cfg->ulba_guard != 1) return ADAPTIVE_EINVAL;
+  if ((unsigned)cfg->degradation >= NUM_DEGRADATIONS) return ADAPTIVE_EINVAL;
   return ADAPTIVE_OK;
 }
 
@@ -214,13 +239,20 @@ static void update_bounds(adaptive_state *s)
   }
 }
 
+/* Restarts ZHAI's series: the next step becomes the reference. */
+static void reset_zhai(adaptive_state *s)
+{
+  s->zhai_steps = 0;
+  s->reference = 0.0;
+  s->recent[0] = s->recent[1] = s->recent[2] = 0.0;
+  s->degradation = 0.0;
+}
+
 /* Forgets everything measured since the last balance. */
 static void reset_interval(adaptive_state *s)
 {
   s->since = 0;
-  s->reference = 0.0;
-  s->recent[0] = s->recent[1] = s->recent[2] = 0.0;
-  s->degradation = 0.0;
+  reset_zhai(s);
   s->reg_mean_x = s->reg_mean_y = s->reg_cxy = s->reg_m2x = 0.0;
   s->imbalance = 0.0;
 }
@@ -246,6 +278,9 @@ int adaptive_state_configure(adaptive_state *s, const adaptive_config *cfg)
     s->cost_count = cfg->initial_cost >= 0.0 ? 1 : 0;
     s->cost = cfg->initial_cost >= 0.0 ? cfg->initial_cost : 0.0;
   }
+  /* A sum of t_max differences and one of (t_max - t_avg) differences do
+   * not add up, so a new setting starts its own series. */
+  if (cfg->degradation != s->cfg.degradation) reset_zhai(s);
   s->cfg = *cfg;
   update_bounds(s);
   return ADAPTIVE_OK;
@@ -277,13 +312,54 @@ int adaptive_state_balanced(adaptive_state *s, double cost)
   return ADAPTIVE_OK;
 }
 
-/* The median of the last min(n, 3) values of t_max; of two, their mean. */
+/* The median of the last min(n, 3) values of ZHAI's series; of two, their
+ * mean. */
 static double recent_median(const adaptive_state *s)
 {
   double a = s->recent[0], b = s->recent[1], c = s->recent[2];
-  if (s->since == 1) return s->recent[0];
-  if (s->since == 2) return 0.5 * (a + b);
+  if (s->zhai_steps == 1) return s->recent[0];
+  if (s->zhai_steps == 2) return 0.5 * (a + b);
   return fmax(fmin(a, b), fmin(fmax(a, b), c));
+}
+
+/*
+ * ZHAI: Algorithm 1, lines 11-15, with the median taken over the steps since
+ * the balance only (the steps before it measured the imbalance the balance
+ * removed).  With TOTAL the series is t_max itself, as published.  With
+ * IMBALANCE it is t_max - t_avg: the growth of the average (work added on
+ * every rank alike) is then not counted, because no balance can remove it,
+ * while the growth of the slowest rank beyond the average still is.  The
+ * reference subtracts the imbalance the last balance left behind, which a
+ * balance could not remove either.  Returns the accumulated degradation.
+ */
+static double zhai_update(adaptive_state *s, const adaptive_step *in, adaptive_quantities *q)
+{
+  double x =
+      s->cfg.degradation == ADAPTIVE_DEGRADATION_IMBALANCE ? in->t_max - in->t_avg : in->t_max;
+  s->zhai_steps++;
+  if (s->zhai_steps == 1) s->reference = x;
+  s->recent[(s->zhai_steps - 1) % 3] = x;
+  q->median = recent_median(s);
+  s->degradation += q->median - s->reference;
+  return s->degradation;
+}
+
+/*
+ * What ULBA's model predicts ZHAI's degradation to be after n steps before
+ * sigma-minus (n = zhai_steps, which is `since` unless the degradation
+ * setting changed since the balance).  Until then the slowest rank is a non-overloading one, whose
+ * step time grows by a / omega per step, so the TOTAL sum reaches
+ * a n (n - 1) / (2 omega).  The average grows by dW / (P omega) per step
+ * (dW = aP + mN), so the slowest rank's time above the average changes by
+ * (a - dW / P) / omega = -m N / (P omega) per step: the IMBALANCE sum is
+ * expected to fall, as the underloaded PEs catch up.
+ */
+static double model_degradation(const adaptive_state *s)
+{
+  double n = (double)s->zhai_steps, per_step = s->model.a;
+  if (s->cfg.degradation == ADAPTIVE_DEGRADATION_IMBALANCE)
+    per_step = -s->model.m * (double)s->model.N / (double)s->model.P;
+  return per_step * n * (n - 1.0) / (2.0 * s->model.omega);
 }
 
 /* A cost-versus-accumulated-loss test: loss >= limit, or loss > 0 when the
@@ -322,13 +398,7 @@ int adaptive_state_step(adaptive_state *s, const adaptive_step *in, adaptive_qua
   n = (double)s->since;
   C = cost_or_zero(s);
 
-  /* ZHAI: Algorithm 1, lines 11-15, with the median taken over the steps
-   * since the balance only (the steps before it measured the imbalance the
-   * balance removed). */
-  if (s->since == 1) s->reference = in->t_max;
-  s->recent[(s->since - 1) % 3] = in->t_max;
-  q->median = recent_median(s);
-  s->degradation += q->median - s->reference;
+  zhai_update(s, in, q);
   q->overhead = s->have_model ? adaptive_ulba_overhead(&s->model, n) : 0.0;
   zhai_limit = C + q->overhead;
   zhai_fire = exceeds(s->degradation, zhai_limit);
@@ -377,15 +447,12 @@ int adaptive_state_step(adaptive_state *s, const adaptive_step *in, adaptive_qua
     else if (n >= s->sigma_minus)
       decision = n >= s->sigma_plus || (cfg->ulba_early && zhai_fire);
     else
-      /* Before sigma-minus the model expects the slowest rank to be a
-       * non-overloading one, whose step time grows by a / omega per step,
-       * so ZHAI's sum should reach about a n (n - 1) / (2 omega).  More
-       * than that by C plus the overhead means the growth went elsewhere
-       * than predicted (for example onto a neighbour of the underloaded
-       * part), and waiting for sigma-minus would only lose time. */
-      decision =
-          cfg->ulba_guard &&
-          exceeds(s->degradation - s->model.a * n * (n - 1.0) / (2.0 * s->model.omega), zhai_limit);
+      /* Before sigma-minus the model predicts ZHAI's sum (model_degradation).
+       * More than that by C plus the overhead means the growth went
+       * elsewhere than predicted (for example onto a neighbour of the
+       * underloaded part), and waiting for sigma-minus would only lose
+       * time. */
+      decision = cfg->ulba_guard && exceeds(s->degradation - model_degradation(s), zhai_limit);
     break;
   case ADAPTIVE_POLICY_PERIODIC:
     decision = s->since >= cfg->period;

@@ -54,6 +54,15 @@ typedef enum adaptive_util_source {
   ADAPTIVE_UTIL_LOAD = 1  /* reported abstract load / capacity alpha_i */
 } adaptive_util_source;
 
+/* What the degradation of ZHAI (and of the policies built on it: ULBA's
+ * early firing, its guard and its fallback without a model) accumulates. */
+typedef enum adaptive_degradation {
+  ADAPTIVE_DEGRADATION_TOTAL = 0,    /* the slowest rank's step time t_max, as Zhai
+                                        published it: growth of the average counts */
+  ADAPTIVE_DEGRADATION_IMBALANCE = 1 /* t_max - t_avg, the part of the step time a
+                                        balance can remove */
+} adaptive_degradation;
+
 /* Settings of the decision logic (the ADAPTIVE_* parameters). */
 typedef struct adaptive_config {
   adaptive_policy_id policy;          /* which policy decides */
@@ -76,6 +85,8 @@ typedef struct adaptive_config {
                                   measured degradation exceeds the model's
                                   own by C plus the overhead (the model is
                                   wrong); 0 = never before sigma- */
+  adaptive_degradation degradation;   /* ZHAI and ULBA: the quantity whose growth
+                                  since the balance is accumulated */
 } adaptive_config;
 
 /* One step's quantities, reduced over the ranks. */
@@ -92,8 +103,10 @@ typedef struct adaptive_step {
 /* Everything the state computed for one step (also what the trace prints). */
 typedef struct adaptive_quantities {
   long since;         /* steps since the last balance, this one included */
-  double median;      /* ZHAI: median of the last (up to) 3 t_max */
-  double reference;   /* ZHAI: t_max of the first step after the balance */
+  double median;      /* ZHAI: median of the last (up to) 3 t_max (with
+                         IMBALANCE: of t_max - t_avg) */
+  double reference;   /* ZHAI: the same quantity at the first step after the
+                         balance */
   double degradation; /* ZHAI: sum of (median - reference) */
   double cost;        /* C in seconds, or -1 while unknown */
   double overhead;    /* ULBA overhead of Eq. 11 at this step (0 without a
@@ -118,8 +131,12 @@ typedef struct adaptive_state {
   double cost;               /* running average C (valid when cost_count) */
   long cost_count;           /* samples in the running average, 0 = unknown */
   long since;                /* steps since the last balance */
+  long zhai_steps;           /* ZHAI: steps of the accumulated series, counted
+                                from the last balance or from the last change
+                                of the degradation setting */
   double reference;          /* ZHAI reference time */
-  double recent[3];          /* ZHAI: last three t_max, newest at since%3 */
+  double recent[3];          /* ZHAI: last three t_max (or t_max - t_avg),
+                                the newest at (zhai_steps - 1) % 3 */
   double degradation;        /* ZHAI accumulated degradation */
   double reg_mean_x;         /* MENON regression: mean of step numbers */
   double reg_mean_y;         /* MENON regression: mean of (max - avg) */
@@ -160,7 +177,9 @@ int adaptive_state_init(adaptive_state *s, const adaptive_config *cfg);
 
 /* adaptive_state_configure - change the settings of a running state.  The
  * history since the last balance is kept.  A changed initial_cost reseeds C
- * (or forgets it when < 0).  Returns ADAPTIVE_EINVAL on a bad config. */
+ * (or forgets it when < 0).  A changed degradation restarts ZHAI's sum from
+ * the next step (the old sum measured another quantity).  Returns
+ * ADAPTIVE_EINVAL on a bad config. */
 int adaptive_state_configure(adaptive_state *s, const adaptive_config *cfg);
 
 /*
@@ -225,6 +244,11 @@ const adaptive_record *adaptive_ring_get(const adaptive_ring *h, size_t i);
  * returns ADAPTIVE_EINVAL for an unknown word. */
 const char *adaptive_policy_name(adaptive_policy_id id);
 int adaptive_policy_parse(const char *word, adaptive_policy_id *id);
+
+/* adaptive_degradation_name / adaptive_degradation_parse - the same for the
+ * words of ADAPTIVE_DEGRADATION (TOTAL, IMBALANCE). */
+const char *adaptive_degradation_name(adaptive_degradation id);
+int adaptive_degradation_parse(const char *word, adaptive_degradation *id);
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,7 @@ static const char *const policy_words[] = {
 static const char *const index_words[] = {"TIME", "LOADAVG", NULL};
 static const char *const util_words[] = {"TIME", "LOAD", NULL};
 static const char *const auto_word[] = {"AUTO", NULL};
+static const char *const degradation_words[] = {"TOTAL", "IMBALANCE", NULL};
 
 /* Row numbers of the parameter table, in table order. */
 enum {
@@ -40,6 +41,7 @@ enum {
   P_INTERVAL,
   P_ULBA_EARLY,
   P_ULBA_GUARD,
+  P_DEGRADATION,
   P_HISTORY,
   P_OBJ_HISTORY,
   P_DEBUG_LEVEL,
@@ -79,6 +81,9 @@ static const zp_param_def param_table[P_COUNT] = {
      "ULBA: 1 = may balance between sigma- and sigma+ on measured degradation"},
     {"ADAPTIVE_ULBA_GUARD", ZP_PARAM_INT, "0", 0, 1, 0, NULL,
      "ULBA: 1 = may balance before sigma- when the degradation exceeds the model's by C"},
+    {"ADAPTIVE_DEGRADATION", ZP_PARAM_STRING, "TOTAL", 0, 0, 0, degradation_words,
+     "ZHAI, ULBA: accumulate the growth of T_max (TOTAL, Zhai as published) or only of "
+     "T_max - T_avg (IMBALANCE, the part a balance removes)"},
     {"ADAPTIVE_HISTORY", ZP_PARAM_INT, "256", 1, 1048576, 0, NULL,
      "step records kept since the last balance (newest)"},
     {"ADAPTIVE_OBJ_HISTORY", ZP_PARAM_INT, "4", 0, 1024, 0, NULL,
@@ -589,6 +594,10 @@ static int apply_param(adaptive_trigger *t, int row, const zp_param_parsed *v, a
   case P_ULBA_GUARD:
     cfg->ulba_guard = iv;
     break;
+  case P_DEGRADATION:
+    /* The layer accepted only a word of degradation_words (upper case). */
+    adaptive_degradation_parse(cval, &cfg->degradation);
+    break;
   case P_HISTORY:
     return resize_history(t, iv);
   case P_OBJ_HISTORY:
@@ -971,7 +980,7 @@ static int64_t fingerprint(const adaptive_trigger *t)
   const adaptive_config *c = &t->cfg;
   const adaptive_state *s = &t->core;
   uint64_t h = 14695981039346656037ull;
-  long ints[10];
+  long ints[11];
   double dbls[4];
   ints[0] = t->step;
   ints[1] = (long)c->policy;
@@ -983,6 +992,7 @@ static int64_t fingerprint(const adaptive_trigger *t)
   ints[7] = s->have_model;
   ints[8] = c->ulba_guard;
   ints[9] = t->policy_auto;
+  ints[10] = (long)c->degradation;
   dbls[0] = c->initial_cost;
   dbls[1] = c->cost_weight;
   dbls[2] = c->eff_min;

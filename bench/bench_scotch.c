@@ -8,18 +8,111 @@
  * largest relative load are printed, next to PARTITION from scratch (the
  * baseline of the ratios, measured in the same run).
  *
+ * With --mesh S it measures instead what one PARTITION call of the core
+ * costs (scotch/README.md, "Cost of a call"): an S x S mesh, loads
+ * 1 + 999 U^4, --parts K parts (2), IMBALANCE_TOL --tol T (1.1, Zoltan's
+ * default),
+ * the wall and processor time of scotchlb_partition (medians of --reps R
+ * calls, 3), the Scotch runs, the cut and the largest relative load, at
+ * SCOTCHLB_EFFORT --effort (default).
+ *
  * Usage: bench_scotch [--costs C1,C2,...]
+ *        bench_scotch --mesh S [--parts K] [--reps R] [--tol T]
+ *                     [--effort fast|default|full]
  */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "scotch_core.h"
 #include "zp_rng.h"
 
 #define SIDE  128
 #define PARTS 16
+
+/* The compressed rows of a side x side mesh (5-point stencil). */
+static void mesh_rows(int side, size_t *start, size_t *adj)
+{
+  size_t e = 0;
+  for (int y = 0; y < side; y++)
+    for (int x = 0; x < side; x++) {
+      size_t i = (size_t)y * side + x;
+      start[i] = e;
+      if (x > 0) adj[e++] = i - 1;
+      if (x + 1 < side) adj[e++] = i + 1;
+      if (y > 0) adj[e++] = i - side;
+      if (y + 1 < side) adj[e++] = i + side;
+    }
+  start[(size_t)side * side] = e;
+}
+
+/* Wall time, and the process's processor time: on a machine shared with
+ * other work the second varies less from run to run. */
+static double now_s(clockid_t clock)
+{
+  struct timespec ts;
+  clock_gettime(clock, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_time(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* --mesh: the cost of one PARTITION call of the core at Zoltan's default
+ * tolerance, on heavy-tailed loads. */
+static int cost_of_a_call(int side, int parts, int reps, double tol, const char *effort)
+{
+  size_t n = (size_t)side * side;
+  size_t *start = malloc((n + 1) * sizeof *start), *adj = malloc(4 * n * sizeof *adj);
+  double *w = malloc(n * sizeof *w), *t = malloc((size_t)reps * sizeof *t);
+  double *cpu = malloc((size_t)reps * sizeof *cpu);
+  int *out = malloc(n * sizeof *out), rc = 0;
+  zp_rng rng;
+  scotchlb_options o;
+  scotchlb_stats st;
+  if (!start || !adj || !w || !t || !cpu || !out) return 2;
+  mesh_rows(side, start, adj);
+  zp_rng_seed(&rng, 36);
+  for (size_t i = 0; i < n; i++) w[i] = 1.0 + 999.0 * pow(zp_rng_uniform(&rng), 4.0);
+  scotchlb_default_options(&o);
+  o.approach = SCOTCHLB_PARTITION;
+  o.tolerance = tol;
+#ifdef SCOTCHLB_RERUN_MAX
+  if (strcmp(effort, "fast") == 0) o.effort = SCOTCHLB_EFFORT_FAST;
+  if (strcmp(effort, "full") == 0) o.effort = SCOTCHLB_EFFORT_FULL;
+#else
+  /* The core before SCOTCHLB_EFFORT (for the before-and-after figures). */
+  (void)effort;
+#endif
+  for (int r = 0; r < reps && rc == 0; r++) {
+    double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+    rc =
+        scotchlb_partition(n, 1, w, start, adj, NULL, parts, NULL, NULL, &o, out, &st, NULL, 0) < 0;
+    t[r] = now_s(CLOCK_MONOTONIC) - t0;
+    cpu[r] = now_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+  }
+  qsort(t, (size_t)reps, sizeof *t, cmp_time);
+  qsort(cpu, (size_t)reps, sizeof *cpu, cmp_time);
+  if (rc == 0)
+    printf("bench_scotch: %dx%d mesh, %zu objects, %d parts, IMBALANCE_TOL %g, loads 1 + 999 U^4: "
+           "median %.3f s wall, %.3f s processor of %d calls, %d Scotch runs, cut %.0f, max/avg "
+           "%.4f\n",
+           side, side, n, parts, tol, t[reps / 2], cpu[reps / 2], reps, st.tries, st.cut_after,
+           st.imbalance_after);
+  free(start);
+  free(adj);
+  free(w);
+  free(t);
+  free(cpu);
+  free(out);
+  return rc;
+}
 
 int main(int argc, char **argv)
 {
@@ -32,6 +125,24 @@ int main(int argc, char **argv)
   scotchlb_options o;
   scotchlb_stats st, base;
   if (argc == 3 && strcmp(argv[1], "--costs") == 0) costs = argv[2];
+  if (argc >= 3 && strcmp(argv[1], "--mesh") == 0) {
+    int parts = 2, reps = 3;
+    const char *effort = "default";
+    double tol = 1.1;
+    for (int i = 3; i + 1 < argc; i += 2) {
+      if (strcmp(argv[i], "--parts") == 0) parts = atoi(argv[i + 1]);
+      if (strcmp(argv[i], "--reps") == 0) reps = atoi(argv[i + 1]);
+      if (strcmp(argv[i], "--effort") == 0) effort = argv[i + 1];
+      if (strcmp(argv[i], "--tol") == 0) tol = atof(argv[i + 1]);
+    }
+    free(start);
+    free(adj);
+    free(w);
+    free(cur);
+    free(out);
+    return cost_of_a_call(atoi(argv[2]), parts, reps > 0 ? reps : 1, tol >= 1.0 ? tol : 1.1,
+                          effort);
+  }
   if (!start || !adj || !w || !cur || !out) return 2;
   for (int y = 0; y < SIDE; y++)
     for (int x = 0; x < SIDE; x++) {

@@ -1378,16 +1378,17 @@ static void wl_hotspot(int n, int nparts, int steps, int reps, int check, int he
 }
 
 /* Bytes the centralised path of the plugin layer (zp_run_serial) moves
- * per object for pb: it gathers one record per object on the root (the
- * global ID, 8 bytes per weight, the current part and the edge count as
- * ints, then 8 bytes per coordinate when the method wants geometry) and one
- * record per edge end when it wants the graph (the neighbour's ID and 8
- * bytes of edge weight), and scatters one int per object back.  Printed for
- * the three kinds of input our methods ask for. */
+ * per object for pb: it gathers each array on the root (the global ID, 8
+ * bytes per weight and the current part as an int, then 8 bytes per
+ * coordinate when the method wants geometry), and when it wants the graph
+ * the edge count of each object and the neighbour's ID of each edge end (its
+ * weights only with EDGE_WEIGHT_DIM, which this input has), and scatters one
+ * int per object back.  Printed for the three kinds of input our methods
+ * ask for. */
 static void print_gather_bytes(const problem *pb)
 {
   const size_t id = sizeof(ZOLTAN_ID_TYPE), wdim = 1, gdim = 3;
-  const size_t obj = id + 8 * wdim + 2 * sizeof(int), edge = id + 8;
+  const size_t obj = id + 8 * wdim + sizeof(int), edge = id + 8;
   double deg = (double)pb->xadj[pb->n] / pb->n;
   if (g_rank != 0) return;
   printf("\n   bytes per object through the root for the centralised methods\n"
@@ -1399,8 +1400,9 @@ static void print_gather_bytes(const problem *pb)
          sizeof(int), (double)pb->n * obj / 1048576.0);
   printf("   %-44s %8zu %8zu %10.2f\n", "+ 3 coordinates (methods wanting geometry)",
          obj + 8 * gdim, sizeof(int), (double)pb->n * (obj + 8 * gdim) / 1048576.0);
-  printf("   %-44s %8.1f %8zu %10.2f\n", "+ graph (REFINE_COMM_AWARE=1)", obj + deg * edge,
-         sizeof(int), pb->n * (obj + deg * edge) / 1048576.0);
+  printf("   %-44s %8.1f %8zu %10.2f\n", "+ graph (REFINE_COMM_AWARE=1)",
+         obj + sizeof(int) + deg * edge, sizeof(int),
+         pb->n * (obj + sizeof(int) + deg * edge) / 1048576.0);
 }
 
 /* The scaling case: the lb_test 2D mesh of the lbtest workload (same seed),

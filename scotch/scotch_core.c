@@ -3,6 +3,7 @@
  * mapping and remapping routines; see scotch_core.h. */
 #include "scotch_core.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -19,6 +20,18 @@
 /* Tries of the migration cost in each direction under a cut bound (and
  * half as many halvings after). */
 #define SCOTCHLB_SEARCH_STEPS 6
+
+/* The work bound of the cut refinement at the default effort: this many
+ * sweeps of the graph (objects plus edge ends), and never less than
+ * SCOTCHLB_REFINE_WORK_MIN, so that small graphs are refined as without a
+ * bound (every test and bench_zoltan input, at most 4096 objects, gave the
+ * same answers).  On a mesh at Zoltan's tolerance the refinement needs two
+ * sweeps; the bound matters where Scotch leaves pieces whose merge tries
+ * each sweep the graph twice and descend: at IMBALANCE_TOL 1 on a 10^5
+ * mesh in 16 parts the unbounded merges visited 250 sweeps' worth to move
+ * 4 objects (scotch/README.md, "Cost of a call"). */
+#define SCOTCHLB_REFINE_SWEEPS   16
+#define SCOTCHLB_REFINE_WORK_MIN (1L << 24)
 
 /* Integer ranges of the scaled loads, part sizes and edge weights. */
 #define SCOTCHLB_LOAD_MAX 1048576.0    /* 2^20 */
@@ -48,132 +61,144 @@ void scotchlb_say(char *msg, size_t cap, const char *fmt, ...)
 
 /* ---- the graph, cleaned ----------------------------------------------------- */
 
-/* One listed entry, keyed by its unordered pair. */
-typedef struct entry {
-  size_t lo, hi; /* the pair, lo < hi */
-  double w;      /* the listed weight */
-  int from_lo;   /* 1 when listed in lo's row */
-} entry;
+/* The graph is cleaned in time linear in its listings, which matters at
+ * 10^5-10^6 objects: the listings are put into per-object buckets by a
+ * counting sort, each bucket (a few entries) is sorted alone, and every
+ * undirected pair is merged where its ends meet.  A sort of all the
+ * listings by their pair took 70% of a gathered call on a 10^6-object mesh,
+ * and its four copies of the edges most of the rest (scotch/README.md,
+ * "Cost of a call"). */
 
-static int cmp_entry(const void *a, const void *b)
+/* One listing as seen from one of its ends: the other end and the weight. */
+typedef struct half {
+  size_t nbr; /* the other end */
+  double w;   /* the listed weight */
+} half;
+
+static int cmp_half(const void *a, const void *b)
 {
-  const entry *x = a, *y = b;
-  if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
-  if (x->hi != y->hi) return x->hi < y->hi ? -1 : 1;
-  if (x->from_lo != y->from_lo) return x->from_lo - y->from_lo;
+  const half *x = a, *y = b;
+  if (x->nbr != y->nbr) return x->nbr < y->nbr ? -1 : 1;
   /* Weights in order too: the sums of repeated entries then do not depend
    * on the order they were listed in, so that the two ranks holding the two
    * ends of an edge (PT-Scotch path) compute the very same weight. */
   return x->w < y->w ? -1 : x->w > y->w ? 1 : 0;
 }
 
-/* One undirected edge after merging. */
-typedef struct pair {
-  size_t a, b;
-  double w;
-} pair;
-
-/* Merges the sorted entries into undirected pairs of positive weight. */
-static size_t merge_entries(const entry *e, size_t m, pair *out, scotchlb_stats *st)
+/* Sorts one bucket by (neighbour, weight): by insertion when it is short,
+ * as buckets of a mesh are (and already in order, which insertion sorts in
+ * one pass). */
+static void sort_bucket(half *h, size_t k)
 {
-  size_t i = 0, np = 0;
-  while (i < m) {
-    size_t j = i;
-    double s_lo = 0.0, s_hi = 0.0;
-    size_t c_lo = 0, c_hi = 0;
-    while (j < m && e[j].lo == e[i].lo && e[j].hi == e[i].hi) {
-      if (e[j].from_lo) {
-        s_lo += e[j].w;
-        c_lo++;
-      } else {
-        s_hi += e[j].w;
-        c_hi++;
-      }
-      j++;
-    }
-    st->duplicates += (c_lo > 1 ? c_lo - 1 : 0) + (c_hi > 1 ? c_hi - 1 : 0);
-    double w;
-    if (c_lo && c_hi) {
-      w = 0.5 * (s_lo + s_hi);
-      if (s_lo != s_hi) st->asymmetric++;
-    } else {
-      w = c_lo ? s_lo : s_hi;
-      st->one_sided++;
-    }
-    if (w > 0.0) {
-      out[np].a = e[i].lo;
-      out[np].b = e[i].hi;
-      out[np].w = w;
-      np++;
-    }
-    i = j;
+  if (k > 32) {
+    qsort(h, k, sizeof *h, cmp_half);
+    return;
   }
-  return np;
+  for (size_t i = 1; i < k; i++)
+    for (size_t j = i; j > 0 && cmp_half(&h[j], &h[j - 1]) < 0; j--) {
+      half t = h[j];
+      h[j] = h[j - 1];
+      h[j - 1] = t;
+    }
 }
 
-/* Compressed rows of the pairs for the vertices first..first+n-1, both
- * directions, rows sorted; pairs with no end in that range are skipped. */
-static int pairs_to_rows(size_t first, size_t n, const pair *p, size_t np, size_t **out_start,
-                         size_t **out_adj, double **out_w)
+/* The entries of a sorted bucket from *at that name nbr: their count, and
+ * their weights summed in ascending order into *sum; *at moves past them. */
+static size_t take_group(const half *h, size_t *at, size_t end, size_t nbr, double *sum)
 {
-  size_t *start = calloc(n + 1, sizeof *start), *fill = calloc(n + 1, sizeof *fill);
-  size_t *adj = malloc((2 * np + 1) * sizeof *adj);
-  double *w = malloc((2 * np + 1) * sizeof *w);
-  if (!start || !fill || !adj || !w) {
+  size_t c = 0;
+  *sum = 0.0;
+  while (*at < end && h[*at].nbr == nbr) {
+    *sum += h[*at].w;
+    (*at)++;
+    c++;
+  }
+  return c;
+}
+
+/* The rows first..first+n-1 of the cleaned graph from two bucket arrays
+ * per object (compressed rows ostart/o: its own listings, by their other
+ * end; rstart/r: the listings that name it, by the object that listed
+ * them).  Each pair (lo, hi) becomes one edge whose weight is, as the top
+ * of scotch_core.h says, the mean of the sums of the two sides' listings
+ * (each summed in ascending weight order), or the one side's sum; pairs of
+ * weight 0 are dropped.  A pair is counted in st once per call: at its
+ * smaller end when both ends are rows here, else at the end that is.  The
+ * buckets are sorted in place.  Output as scotchlb_symmetrise. */
+static int buckets_to_rows(size_t first, size_t n, const size_t *ostart, half *o,
+                           const size_t *rstart, half *r, size_t **out_start, size_t **out_adj,
+                           double **out_w, scotchlb_stats *st)
+{
+  size_t cap = ostart[n] + rstart[n], k = 0;
+  size_t *start = malloc((n + 1) * sizeof *start), *adj = malloc((cap + 1) * sizeof *adj);
+  double *w = malloc((cap + 1) * sizeof *w);
+  if (!start || !adj || !w) {
     free(start);
-    free(fill);
     free(adj);
     free(w);
     return SCOTCHLB_ENOMEM;
   }
-#define ZP_LOCAL(v) ((v) >= first && (v)-first < n)
-  for (size_t k = 0; k < np; k++) {
-    if (ZP_LOCAL(p[k].a)) start[p[k].a - first + 1]++;
-    if (ZP_LOCAL(p[k].b)) start[p[k].b - first + 1]++;
+  for (size_t v = 0; v < n; v++) {
+    size_t i = ostart[v], ie = ostart[v + 1], j = rstart[v], je = rstart[v + 1], me = first + v;
+    sort_bucket(o + i, ie - i);
+    sort_bucket(r + j, je - j);
+    start[v] = k;
+    while (i < ie || j < je) {
+      size_t u = i < ie && (j >= je || o[i].nbr <= r[j].nbr) ? o[i].nbr : r[j].nbr;
+      double s_own, s_rev, x;
+      size_t c_own = take_group(o, &i, ie, u, &s_own), c_rev = take_group(r, &j, je, u, &s_rev);
+      int here = me < u || u < first || u - first >= n;
+      if (c_own && c_rev) {
+        /* The mean of the two sides, as merge_entries of the sort-based
+         * cleaning computed it (addition commutes, so which side is lo
+         * does not change the bits). */
+        x = 0.5 * (s_own + s_rev);
+        if (here && s_own != s_rev) st->asymmetric++;
+      } else {
+        x = c_own ? s_own : s_rev;
+        if (here) st->one_sided++;
+      }
+      if (here) {
+        st->duplicates += (c_own > 1 ? c_own - 1 : 0) + (c_rev > 1 ? c_rev - 1 : 0);
+        st->edges += x > 0.0;
+      }
+      if (x > 0.0) {
+        adj[k] = u;
+        w[k++] = x;
+      }
+    }
   }
-  for (size_t i = 0; i < n; i++) start[i + 1] += start[i];
-  /* The pairs are sorted by (a, b), so filling a's rows in order and then
-   * b's rows in order keeps every row sorted: a row first receives its
-   * smaller neighbours (as b) and then its larger ones (as a). */
-  for (size_t k = 0; k < np; k++) {
-    if (!ZP_LOCAL(p[k].b)) continue;
-    size_t b = p[k].b - first, at = start[b] + fill[b]++;
-    adj[at] = p[k].a;
-    w[at] = p[k].w;
-  }
-  for (size_t k = 0; k < np; k++) {
-    if (!ZP_LOCAL(p[k].a)) continue;
-    size_t a = p[k].a - first, at = start[a] + fill[a]++;
-    adj[at] = p[k].b;
-    w[at] = p[k].w;
-  }
-#undef ZP_LOCAL
-  free(fill);
+  start[n] = k;
   *out_start = start;
   *out_adj = adj;
   *out_w = w;
   return SCOTCHLB_OK;
 }
 
-/* The listings as entries keyed by their unordered pair; self-loops are
- * counted and dropped.  Returns the number of entries, or (size_t)-1 for a
- * negative or non-finite weight. */
-static size_t listings_to_entries(const scotchlb_listing *l, size_t m, entry *e, scotchlb_stats *st)
+/* The bucket arrays of buckets_to_rows, allocated for ends listings each
+ * side (counts zeroed); SCOTCHLB_ENOMEM frees what was allocated. */
+static int buckets_alloc(size_t n, size_t ends, size_t **os, half **o, size_t **rs, half **r)
 {
-  size_t k = 0;
-  for (size_t j = 0; j < m; j++) {
-    if (!isfinite(l[j].w) || l[j].w < 0.0) return (size_t)-1;
-    if (l[j].row == l[j].col) {
-      st->self_loops++;
-      continue;
-    }
-    e[k].lo = l[j].row < l[j].col ? l[j].row : l[j].col;
-    e[k].hi = l[j].row < l[j].col ? l[j].col : l[j].row;
-    e[k].w = l[j].w;
-    e[k].from_lo = l[j].row < l[j].col;
-    k++;
-  }
-  return k;
+  *os = calloc(n + 2, sizeof **os);
+  *rs = calloc(n + 2, sizeof **rs);
+  *o = malloc((ends + 1) * sizeof **o);
+  *r = malloc((ends + 1) * sizeof **r);
+  if (*os && *rs && *o && *r) return SCOTCHLB_OK;
+  free(*os);
+  free(*rs);
+  free(*o);
+  free(*r);
+  *os = *rs = NULL;
+  *o = *r = NULL;
+  return SCOTCHLB_ENOMEM;
+}
+
+/* Bucket sizes counted in c[v + 2] (c has n + 2 entries, zeroed first)
+ * become running sums, so that filling bucket v at c[v + 1]++ leaves
+ * c[0..n] as the compressed rows' starts (a counting sort). */
+static void counts_to_fill(size_t n, size_t *c)
+{
+  for (size_t i = 2; i <= n + 1; i++) c[i] += c[i - 1];
 }
 
 int scotchlb_symmetrise_rows(size_t first, size_t n, const scotchlb_listing *l, size_t m,
@@ -181,60 +206,161 @@ int scotchlb_symmetrise_rows(size_t first, size_t n, const scotchlb_listing *l, 
                              scotchlb_stats *st)
 {
   scotchlb_stats local;
-  entry *e;
-  pair *p;
-  size_t k;
+  size_t *os, *rs;
+  half *o, *r;
   int rc;
   if (st == NULL) st = &local;
   st->self_loops = st->duplicates = st->one_sided = st->asymmetric = st->edges = 0;
   *out_start = NULL;
   *out_adj = NULL;
   *out_w = NULL;
-  e = malloc((m + 1) * sizeof *e);
-  p = malloc((m + 1) * sizeof *p);
-  if (!e || !p) {
-    free(e);
-    free(p);
-    return SCOTCHLB_ENOMEM;
+#define ZP_LOCAL(v) ((v) >= first && (v)-first < n)
+  for (size_t j = 0; j < m; j++)
+    if (!isfinite(l[j].w) || l[j].w < 0.0) return SCOTCHLB_EINVAL;
+  if (buckets_alloc(n, m, &os, &o, &rs, &r) != SCOTCHLB_OK) return SCOTCHLB_ENOMEM;
+  /* A listing goes into its row's own bucket and into its column's
+   * bucket of listings that name it, for the ends that are rows here. */
+  for (size_t j = 0; j < m; j++) {
+    if (l[j].row == l[j].col) continue;
+    if (ZP_LOCAL(l[j].row)) os[l[j].row - first + 2]++;
+    if (ZP_LOCAL(l[j].col)) rs[l[j].col - first + 2]++;
   }
-  k = listings_to_entries(l, m, e, st);
-  if (k == (size_t)-1) {
-    free(e);
-    free(p);
-    return SCOTCHLB_EINVAL;
+  counts_to_fill(n, os);
+  counts_to_fill(n, rs);
+  for (size_t j = 0; j < m; j++) {
+    if (l[j].row == l[j].col) {
+      st->self_loops++;
+      continue;
+    }
+    if (ZP_LOCAL(l[j].row)) o[os[l[j].row - first + 1]++] = (half){l[j].col, l[j].w};
+    if (ZP_LOCAL(l[j].col)) r[rs[l[j].col - first + 1]++] = (half){l[j].row, l[j].w};
   }
-  qsort(e, k, sizeof *e, cmp_entry);
-  size_t np = merge_entries(e, k, p, st);
-  free(e);
-  st->edges = np;
-  rc = pairs_to_rows(first, n, p, np, out_start, out_adj, out_w);
-  free(p);
+#undef ZP_LOCAL
+  rc = buckets_to_rows(first, n, os, o, rs, r, out_start, out_adj, out_w, st);
+  free(os);
+  free(rs);
+  free(o);
+  free(r);
   return rc;
+}
+
+/* Whether row (adj, w) of length k, sorted by neighbour, holds v with
+ * weight x (binary search). */
+static int row_has(const size_t *adj, const double *w, size_t k, size_t v, double x)
+{
+  size_t lo = 0, hi = k;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (adj[mid] < v)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < k && adj[lo] == v && w[lo] == x;
+}
+
+/* The cleaned graph of an input that needs no repair, which is what
+ * applications usually give: no self-loop, no repeated entry, every edge
+ * listed on both sides with the same positive weight.  The cleaned graph is
+ * then the input with each row sorted, built in one copy: a third of the
+ * memory the buckets touch, and on the machine of the figures the first
+ * touch of a page cost more than the work done on it.  A row longer than
+ * 32 entries that is not in order already goes to the buckets too (it
+ * would need a sort of two arrays at once).  Returns SCOTCHLB_OK with the
+ * rows, 1 when the input needs the general cleaning (nothing returned), or
+ * SCOTCHLB_ENOMEM. */
+static int clean_rows(size_t n, const size_t *adj_start, const size_t *adj, const double *ewgts,
+                      size_t **out_start, size_t **out_adj, double **out_w, scotchlb_stats *st)
+{
+  size_t m = adj_start[n] - adj_start[0];
+  size_t *start = malloc((n + 1) * sizeof *start), *a = malloc((m + 1) * sizeof *a);
+  double *w = malloc((m + 1) * sizeof *w);
+  int rc = SCOTCHLB_OK;
+  if (!start || !a || !w) {
+    rc = SCOTCHLB_ENOMEM;
+    goto end;
+  }
+  for (size_t i = 0, k = 0; i < n && rc == SCOTCHLB_OK; i++) {
+    size_t k0 = k;
+    start[i] = k;
+    for (size_t j = adj_start[i]; j < adj_start[i + 1]; j++) {
+      size_t c = adj[j], at = k++;
+      double x = ewgts ? ewgts[j] : 1.0;
+      if (c == i || !(x > 0.0)) rc = 1;
+      if (at > k0 && a[at - 1] > c && k - k0 > 32) rc = 1;
+      /* Insertion by neighbour: rows arrive sorted or nearly. */
+      for (; rc == SCOTCHLB_OK && at > k0 && a[at - 1] > c; at--) {
+        a[at] = a[at - 1];
+        w[at] = w[at - 1];
+      }
+      a[at] = c;
+      w[at] = x;
+    }
+    for (size_t j = k0 + 1; j < k && rc == SCOTCHLB_OK; j++)
+      if (a[j] == a[j - 1]) rc = 1;
+  }
+  if (rc == SCOTCHLB_OK) start[n] = m;
+  for (size_t i = 0; i < n && rc == SCOTCHLB_OK; i++)
+    for (size_t j = start[i]; j < start[i + 1] && rc == SCOTCHLB_OK; j++) {
+      size_t c = a[j];
+      if (!row_has(a + start[c], w + start[c], start[c + 1] - start[c], i, w[j])) rc = 1;
+    }
+end:
+  if (rc != SCOTCHLB_OK) {
+    free(start);
+    free(a);
+    free(w);
+    return rc;
+  }
+  st->edges = m / 2;
+  *out_start = start;
+  *out_adj = a;
+  *out_w = w;
+  return SCOTCHLB_OK;
 }
 
 int scotchlb_symmetrise(size_t n, const size_t *adj_start, const size_t *adj, const double *ewgts,
                         size_t **out_start, size_t **out_adj, double **out_w, scotchlb_stats *st)
 {
-  size_t m = adj_start ? adj_start[n] : 0, k = 0;
-  scotchlb_listing *l = malloc((m + 1) * sizeof *l);
+  scotchlb_stats local;
+  size_t m = adj_start ? adj_start[n] : 0, *os, *rs;
+  half *o, *r;
   int rc;
+  if (st == NULL) st = &local;
+  st->self_loops = st->duplicates = st->one_sided = st->asymmetric = st->edges = 0;
   *out_start = NULL;
   *out_adj = NULL;
   *out_w = NULL;
-  if (!l) return SCOTCHLB_ENOMEM;
-  for (size_t i = 0; i < n && adj_start; i++)
-    for (size_t j = adj_start[i]; j < adj_start[i + 1]; j++) {
-      if (adj[j] >= n) {
-        free(l);
-        return SCOTCHLB_EINVAL;
+  for (size_t j = adj_start ? adj_start[0] : 0; j < m; j++)
+    if (adj[j] >= n || (ewgts && (!isfinite(ewgts[j]) || ewgts[j] < 0.0))) return SCOTCHLB_EINVAL;
+  rc = m > 0 ? clean_rows(n, adj_start, adj, ewgts, out_start, out_adj, out_w, st) : 1;
+  if (rc != 1) return rc;
+  if (buckets_alloc(n, m, &os, &o, &rs, &r) != SCOTCHLB_OK) return SCOTCHLB_ENOMEM;
+  /* The rows are the own buckets already; the buckets of listings that
+   * name an object are the transpose, filled in row order. */
+  for (size_t i = 0; i < n && m > 0; i++)
+    for (size_t j = adj_start[i]; j < adj_start[i + 1]; j++)
+      if (adj[j] != i) {
+        os[i + 2]++;
+        rs[adj[j] + 2]++;
       }
-      l[k].row = i;
-      l[k].col = adj[j];
-      l[k].w = ewgts ? ewgts[j] : 1.0;
-      k++;
+  counts_to_fill(n, os);
+  counts_to_fill(n, rs);
+  for (size_t i = 0; i < n && m > 0; i++)
+    for (size_t j = adj_start[i]; j < adj_start[i + 1]; j++) {
+      double x = ewgts ? ewgts[j] : 1.0;
+      if (adj[j] == i) {
+        st->self_loops++;
+        continue;
+      }
+      o[os[i + 1]++] = (half){adj[j], x};
+      r[rs[adj[j] + 1]++] = (half){i, x};
     }
-  rc = scotchlb_symmetrise_rows(0, n, l, k, out_start, out_adj, out_w, st);
-  free(l);
+  rc = buckets_to_rows(0, n, os, o, rs, r, out_start, out_adj, out_w, st);
+  free(os);
+  free(rs);
+  free(o);
+  free(r);
   return rc;
 }
 
@@ -428,8 +554,9 @@ int scotchlb_context(SCOTCH_Context *ctx, long seed, const char **where)
   return SCOTCHLB_OK;
 }
 
-/* Scaled integer loads, edge weights, migration costs (mig per object, in
- * units of edge weight; 0 when not remapping) and part weights. */
+/* Scaled integer loads, edge weights and part weights; for a remap (cur
+ * given, else NULL) the current parts and the migration costs (mig per
+ * object, in units of edge weight). */
 static int sgraph_build(size_t n, const double *load, const size_t *start, const size_t *adj,
                         const double *ew, int nparts, const double *target, const int *cur,
                         double mig, const double *move_cost, sgraph *g, char *msg, size_t cap)
@@ -449,11 +576,15 @@ static int sgraph_build(size_t n, const double *load, const size_t *start, const
   g->pw = malloc((size_t)nparts * sizeof *g->pw);
   g->eff_to_part = malloc((size_t)nparts * sizeof *g->eff_to_part);
   g->part_to_eff = malloc((size_t)nparts * sizeof *g->part_to_eff);
-  g->old = malloc((n + 1) * sizeof *g->old);
   g->out = malloc((n + 1) * sizeof *g->out);
-  g->vmlo = malloc((n + 1) * sizeof *g->vmlo);
-  if (!g->vmlo || !g->vert || !g->edge || !g->velo || !g->edlo || !g->pw || !g->eff_to_part ||
-      !g->part_to_eff || !g->old || !g->out)
+  /* The current parts and the migration costs only serve a remap: a map
+   * from scratch does without their 8 bytes per object. */
+  if (cur) {
+    g->old = malloc((n + 1) * sizeof *g->old);
+    g->vmlo = malloc((n + 1) * sizeof *g->vmlo);
+  }
+  if ((cur && (!g->vmlo || !g->old)) || !g->vert || !g->edge || !g->velo || !g->edlo || !g->pw ||
+      !g->eff_to_part || !g->part_to_eff || !g->out)
     return SCOTCHLB_ENOMEM;
   for (size_t i = 0; i < n; i++) {
     lmax = fmax(lmax, load[i]);
@@ -467,8 +598,8 @@ static int sgraph_build(size_t n, const double *load, const size_t *start, const
   /* Per-object costs (object sizes) keep their mean at the cost asked, so
    * that the parameter means the same with and without them; the total
    * stays n times the mean and so within the bound scotchlb_scales kept. */
-  for (size_t i = 0; move_cost && i < n; i++) mc_sum += move_cost[i];
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; cur && move_cost && i < n; i++) mc_sum += move_cost[i];
+  for (size_t i = 0; cur && i < n; i++) {
     double f = move_cost && mc_sum > 0.0 ? move_cost[i] * (double)n / mc_sum : 1.0;
     g->vmlo[i] = (SCOTCH_Num)llround(mig * es * f);
   }
@@ -479,8 +610,8 @@ static int sgraph_build(size_t n, const double *load, const size_t *start, const
     g->edlo[j] = scotchlb_edge_int(ew[j], es);
   }
   scotchlb_parts(nparts, target, g->pw, g->eff_to_part, g->part_to_eff, &g->neff, &g->equal);
-  for (size_t i = 0; i < n; i++)
-    g->old[i] = cur && cur[i] >= 0 && cur[i] < nparts ? g->part_to_eff[cur[i]] : -1;
+  for (size_t i = 0; cur && i < n; i++)
+    g->old[i] = cur[i] >= 0 && cur[i] < nparts ? g->part_to_eff[cur[i]] : -1;
   return SCOTCHLB_OK;
 }
 
@@ -601,12 +732,13 @@ static int check_args(size_t n, int wdim, const double *w, const size_t *adj_sta
   if (!(o->tolerance >= 1.0) || !(o->migration_cost >= 0.0) || !isfinite(o->migration_cost) ||
       !(o->comm_cost >= 0.0) || !isfinite(o->comm_cost) ||
       !(o->repart_cut_tol == 0.0 || (o->repart_cut_tol >= 1.0 && isfinite(o->repart_cut_tol))) ||
-      o->strategy < SCOTCHLB_STRAT_DEFAULT || o->strategy > SCOTCHLB_STRAT_BALANCE) {
+      o->strategy < SCOTCHLB_STRAT_DEFAULT || o->strategy > SCOTCHLB_STRAT_BALANCE ||
+      o->effort < SCOTCHLB_EFFORT_DEFAULT || o->effort > SCOTCHLB_EFFORT_FULL) {
     scotchlb_say(msg, cap,
                  "invalid options (tolerance %g, migration cost %g, comm cost %g, cut bound %g, "
-                 "strategy %d)",
-                 o->tolerance, o->migration_cost, o->comm_cost, o->repart_cut_tol,
-                 (int)o->strategy);
+                 "strategy %d, effort %d)",
+                 o->tolerance, o->migration_cost, o->comm_cost, o->repart_cut_tol, (int)o->strategy,
+                 (int)o->effort);
     return SCOTCHLB_EINVAL;
   }
   for (size_t i = 0; i < n * (size_t)wdim; i++)
@@ -901,7 +1033,7 @@ static int repart_search(rsearch *r, double *cost_used, scotchlb_stats *st, char
       return SCOTCHLB_ENOMEM;
     memcpy(r->cur_shed, r->cand, r->n * sizeof *r->cand);
   }
-  rc = sgraph_build(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, r->cur, 0.0, NULL,
+  rc = sgraph_build(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, NULL, 0.0, NULL,
                     &g, msg, cap);
   if (rc == SCOTCHLB_OK)
     rc = map_once(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, &g, r->opt,
@@ -1076,25 +1208,51 @@ static int fresh_better(double cap, double bx, double cx, double by, double cy)
   return bx < by * (1.0 - 1e-12);
 }
 
+/* The work bound of the cut refinement at the given effort (see
+ * SCOTCHLB_REFINE_SWEEPS). */
+static long refine_work(const rsearch *r)
+{
+  double sweep = (double)r->n + (double)r->start[r->n];
+  if (r->opt->effort == SCOTCHLB_EFFORT_FULL) return LONG_MAX;
+  return (long)fmin(fmax(SCOTCHLB_REFINE_SWEEPS * sweep, (double)SCOTCHLB_REFINE_WORK_MIN),
+                    (double)LONG_MAX / 2);
+}
+
+/* Whether the BALANCE run follows a first answer of relative load b0: it
+ * must miss the attainable bound (the polish could not bring it there), a
+ * BALANCE run must be something new, and the effort must allow its price
+ * (at the default effort, on small graphs only). */
+static int rerun_balance(const rsearch *r, double b0)
+{
+  const scotchlb_options *o = r->opt;
+  if (b0 <= r->cap * (1.0 + 1e-12) || o->strategy == SCOTCHLB_STRAT_BALANCE ||
+      (o->strategy_string && o->strategy_string[0]))
+    return 0;
+  return o->effort == SCOTCHLB_EFFORT_FULL ||
+         (o->effort == SCOTCHLB_EFFORT_DEFAULT && r->n <= SCOTCHLB_RERUN_MAX);
+}
+
 /* PARTITION without a price on the cut: the cut is all that counts within
  * the balance, so what Scotch left of it goes (scotchlb_cut_refine: on the
  * Charm++ synthetic's ring at IMBALANCE_TOL 1.1, 12 cut edges became 10 at
- * the same balance).  When Scotch's answer is above the attainable bound
- * (the polish could not bring it there), Scotch runs once more with its
- * BALANCE strategy, refined the same way, and the better answer is kept by
- * fresh_better: balance comes before the cut, as in comm_cost_search.
+ * the same balance), within a work bound linear in the graph at the
+ * default effort.  When Scotch's answer is above the attainable bound
+ * (the polish could not bring it there) and rerun_balance allows it,
+ * Scotch runs once more with its BALANCE strategy, refined the same way,
+ * and the better answer is kept by fresh_better: balance comes before the
+ * cut, as in comm_cost_search.  SCOTCHLB_EFFORT_FAST keeps Scotch's answer.
  * r->best holds Scotch's first answer on entry. */
 static int refine_fresh(const rsearch *r, sgraph *g, scotchlb_stats *st, char *msg, size_t cap)
 {
   const scotchlb_options *o = r->opt;
   size_t n = r->n;
+  long work = refine_work(r);
+  if (o->effort == SCOTCHLB_EFFORT_FAST) return SCOTCHLB_OK;
   double b0 = imbalance(n, r->load, r->nparts, r->target, r->best);
-  if (scotchlb_cut_refine(n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, r->cap,
-                          (long)n, 1, r->best) < 0)
+  if (scotchlb_cut_refine_work(n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, r->cap,
+                               (long)n, work, 1, r->best) < 0)
     return SCOTCHLB_ENOMEM;
-  if (b0 <= r->cap * (1.0 + 1e-12) || o->strategy == SCOTCHLB_STRAT_BALANCE ||
-      (o->strategy_string && o->strategy_string[0]))
-    return SCOTCHLB_OK;
+  if (!rerun_balance(r, b0)) return SCOTCHLB_OK;
   scotchlb_options so = *o;
   scotchlb_stats cst = *st;
   int *cand = malloc(n * sizeof *cand), rc;
@@ -1102,8 +1260,8 @@ static int refine_fresh(const rsearch *r, sgraph *g, scotchlb_stats *st, char *m
   rc = cand ? map_once(n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, g, &so,
                        o->tolerance - 1.0, 0, cand, &cst, msg, cap)
             : SCOTCHLB_ENOMEM;
-  if (rc == SCOTCHLB_OK && scotchlb_cut_refine(n, r->load, r->start, r->adj, r->ew, r->nparts,
-                                               r->target, r->cap, (long)n, 1, cand) < 0)
+  if (rc == SCOTCHLB_OK && scotchlb_cut_refine_work(n, r->load, r->start, r->adj, r->ew, r->nparts,
+                                                    r->target, r->cap, (long)n, work, 1, cand) < 0)
     rc = SCOTCHLB_ENOMEM;
   if (rc == SCOTCHLB_OK && fresh_better(r->cap, imbalance(n, r->load, r->nparts, r->target, cand),
                                         cut_of(n, r->start, r->adj, r->ew, cand),
@@ -1196,8 +1354,8 @@ int scotchlb_partition(size_t n, int wdim, const double *w, const size_t *adj_st
     if (search) {
       rc = cut_search(&r, st, msg, msg_cap);
     } else {
-      rc = sgraph_build(n, load, start, adj2, ew, nparts, target, cur_part, mig, opt->move_cost, &g,
-                        msg, msg_cap);
+      rc = sgraph_build(n, load, start, adj2, ew, nparts, target, remap ? cur_part : NULL, mig,
+                        opt->move_cost, &g, msg, msg_cap);
       if (rc == SCOTCHLB_OK)
         rc = map_once(n, load, start, adj2, ew, nparts, target, &g, opt, ratio, remap, part_out, st,
                       msg, msg_cap);

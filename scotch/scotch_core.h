@@ -70,6 +70,28 @@ typedef enum scotchlb_strategy {
   SCOTCHLB_STRAT_BALANCE = 3
 } scotchlb_strategy;
 
+/* What PARTITION does after Scotch's answer when the cut has no price
+ * (comm_cost 0, the gathered path); scotch/README.md, "Cost of a call",
+ * gives the price of each. */
+typedef enum scotchlb_effort {
+  /* The cut refinement (cut passes, merges of cut-off pieces, pair
+   * re-solve) within a work bound of 16 sweeps of the graph (objects and
+   * edge ends visited, at least 2^24); one more
+   * Scotch run with its BALANCE strategy when Scotch's answer misses the
+   * attainable balance, on graphs of at most SCOTCHLB_RERUN_MAX objects. */
+  SCOTCHLB_EFFORT_DEFAULT = 0,
+  /* Scotch's answer (and the polish) only: one Scotch run, nothing else. */
+  SCOTCHLB_EFFORT_FAST = 1,
+  /* The cut refinement without a work bound, and the BALANCE run at any
+   * size when Scotch's answer misses the attainable balance. */
+  SCOTCHLB_EFFORT_FULL = 2
+} scotchlb_effort;
+
+/* Objects up to which the default effort reruns Scotch with BALANCE when
+ * its answer misses the attainable balance (a run there costs a few
+ * milliseconds; at 10^6 objects it would cost as much as the first). */
+#define SCOTCHLB_RERUN_MAX 16384
+
 /* Options of scotchlb_partition. */
 typedef struct scotchlb_options {
   scotchlb_approach approach;
@@ -117,6 +139,9 @@ typedef struct scotchlb_options {
    * partition's: up to 14 Scotch runs.  With comm_cost > 0 as well, only
    * the time descent follows (not the 12 runs). */
   double repart_cut_tol;
+  /* PARTITION without comm_cost: what follows Scotch's answer (0, the
+   * default, is SCOTCHLB_EFFORT_DEFAULT). */
+  scotchlb_effort effort;
 } scotchlb_options;
 
 /* Statistics of one call. */
@@ -153,7 +178,7 @@ typedef struct scotchlb_stats {
 /*
  * scotchlb_default_options - REPARTITION, migration cost 1, tolerance 1.1
  * (Zoltan's IMBALANCE_TOL default), DEFAULT strategy, no strategy string,
- * seed 1, polish on, equal move costs.  Not collective.
+ * seed 1, polish on, equal move costs, default effort.  Not collective.
  */
 void scotchlb_default_options(scotchlb_options *o);
 

@@ -3,6 +3,7 @@
  * the slowest part; see scotch_descent.h. */
 #include "scotch_descent.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +74,20 @@ typedef struct dstate {
   int *path_to;         /* chain moves: where each of them went */
   int *flag;            /* a mark per part */
   int cut_first;        /* pair_resolve: the cut before the largest time (no price on it) */
+  long work;            /* objects and edge ends visited by the searches so far */
+  long work_max;        /* the searches stop at this much work (LONG_MAX: unbounded) */
 } dstate;
+
+/* Whether the searches have spent their work: a count of objects and edge
+ * ends visited, not a clock, so that answers do not depend on the machine.
+ * One search (a sweep of a part, a merge try) may finish past it. */
+static int out_of_work(const dstate *s) { return s->work >= s->work_max; }
+
+/* The work of visiting object v and its edges once. */
+static long visit_cost(const dstate *s, size_t v)
+{
+  return 1 + (long)(s->start[v + 1] - s->start[v]);
+}
 
 /* A part's time relative to its share: load plus priced cut over target. */
 static double ptime(const dstate *s, int q, double load, double cut)
@@ -165,6 +179,7 @@ static int best_move(dstate *s, int sl, double tmax, int fastest, size_t *bv, in
   for (size_t v = s->head[sl]; v != NONE; v = s->next[v]) {
     double wsum, ta, tb;
     int nt = weights_to_parts(s, v, &wsum);
+    s->work += visit_cost(s, v);
     /* Out of sl: to each part it is connected to; an object without
      * edges to the fastest part.  Sending a connected object where it has
      * no neighbour would split the receiver in pieces for a little time
@@ -191,6 +206,7 @@ static int best_move(dstate *s, int sl, double tmax, int fastest, size_t *bv, in
       double wsum, ta, tb;
       if (a == sl || !load_allows(s, u, sl)) continue;
       int nt = weights_to_parts(s, u, &wsum);
+      s->work += visit_cost(s, u);
       times_after(s, u, a, sl, wsum, &ta, &tb);
       clear_touched(s, nt);
       double m = ta > tb ? ta : tb;
@@ -216,6 +232,7 @@ static long cut_pass(dstate *s, double tmax, long budget)
     int a = s->part[v], b = -1;
     double wsum, gain = 0.0;
     int nt = weights_to_parts(s, v, &wsum);
+    s->work += visit_cost(s, v);
     for (int c = 0; c < nt; c++) {
       int q = s->touched[c];
       double g = s->wto[q] - s->wto[a], ta, tb;
@@ -313,6 +330,7 @@ static int state_init(dstate *s, size_t n, const double *load, const size_t *sta
   s->target = target;
   s->cost = cost;
   s->part = part;
+  s->work_max = LONG_MAX;
   s->pload = calloc(np, sizeof *s->pload);
   s->pcut = calloc(np, sizeof *s->pcut);
   s->wto = calloc(np, sizeof *s->wto);
@@ -347,7 +365,8 @@ static double worst_load(const dstate *s)
 static int parts_next_to(dstate *s, int p, int *out)
 {
   int k = 0;
-  for (size_t v = s->head[p]; v != NONE; v = s->next[v])
+  for (size_t v = s->head[p]; v != NONE; v = s->next[v]) {
+    s->work += visit_cost(s, v);
     for (size_t j = s->start[v]; j < s->start[v + 1]; j++) {
       int q = s->part[s->adj[j]];
       if (q != p && !s->flag[q] && s->target[q] > 0.0) {
@@ -355,6 +374,7 @@ static int parts_next_to(dstate *s, int p, int *out)
         out[k++] = q;
       }
     }
+  }
   for (int i = 0; i < k; i++) s->flag[out[i]] = 0;
   return k;
 }
@@ -371,6 +391,7 @@ static size_t hop_object(dstate *s, int p, int q, double want, size_t avoid)
   for (size_t v = s->head[p]; v != NONE; v = s->next[v]) {
     double wsum;
     int nt = weights_to_parts(s, v, &wsum);
+    s->work += visit_cost(s, v);
     double wq = s->wto[q], delta = s->wto[p] - wq;
     clear_touched(s, nt);
     if (wq <= 0.0 || v == avoid) continue;
@@ -449,7 +470,7 @@ static long chain_move(dstate *s, int sl, double tmax)
 static long descend(dstate *s, long budget)
 {
   long moves = 0, chains = 0;
-  for (int round = 0; moves < budget; round++) {
+  for (int round = 0; moves < budget && !out_of_work(s); round++) {
     long before = moves, cut_moves = 0;
     double tmax;
     int fastest, sl;
@@ -457,7 +478,7 @@ static long descend(dstate *s, long budget)
       sl = slowest(s, &tmax, &fastest);
       size_t v = 0;
       int b = -1;
-      if (moves >= budget || fastest < 0) break;
+      if (moves >= budget || fastest < 0 || out_of_work(s)) break;
       if (!best_move(s, sl, tmax, fastest, &v, &b)) {
         long k = chains < SCOTCHLB_CHAIN_MAX(s->nparts) ? chain_move(s, sl, tmax) : 0;
         if (k == 0) break;
@@ -470,7 +491,7 @@ static long descend(dstate *s, long budget)
     }
     if (round > 0 && moves == before) break;
     sl = slowest(s, &tmax, &fastest);
-    for (int pass = 0; pass < SCOTCHLB_CUT_PASSES && moves < budget; pass++) {
+    for (int pass = 0; pass < SCOTCHLB_CUT_PASSES && moves < budget && !out_of_work(s); pass++) {
       long m = cut_pass(s, tmax, budget - moves);
       moves += m;
       cut_moves += m;
@@ -489,10 +510,9 @@ static double total_cut(const dstate *s)
 }
 
 /* Labels the connected pieces of the parts (comp[i], numbered in order of
- * their lowest object), links each piece's objects in index order (first[c],
- * then cnext[i], NONE at the end) and returns how many pieces there are;
- * stack is n of scratch, first n entries. */
-static size_t pieces(const dstate *s, size_t *comp, size_t *first, size_t *cnext, size_t *stack)
+ * their lowest object) and returns how many pieces there are; stack is n
+ * of scratch.  One sweep of the graph, counted as work. */
+static size_t label_pieces(dstate *s, size_t *comp, size_t *stack)
 {
   size_t nc = 0;
   for (size_t i = 0; i < s->n; i++) comp[i] = NONE;
@@ -503,6 +523,7 @@ static size_t pieces(const dstate *s, size_t *comp, size_t *first, size_t *cnext
     stack[sp++] = i;
     while (sp > 0) {
       size_t v = stack[--sp];
+      s->work += visit_cost(s, v);
       for (size_t j = s->start[v]; j < s->start[v + 1]; j++) {
         size_t u = s->adj[j];
         if (comp[u] == NONE && s->part[u] == s->part[i]) {
@@ -513,14 +534,52 @@ static size_t pieces(const dstate *s, size_t *comp, size_t *first, size_t *cnext
     }
     nc++;
   }
-  /* The lists, built from the last object back so that they run in index
-   * order. */
+  return nc;
+}
+
+/* Links each of the nc pieces' objects in index order (first[c], then
+ * cnext[i], NONE at the end), built from the last object back. */
+static void link_pieces(const dstate *s, size_t nc, const size_t *comp, size_t *first,
+                        size_t *cnext)
+{
   for (size_t c = 0; c < nc; c++) first[c] = NONE;
   for (size_t i = s->n; i-- > 0;) {
     cnext[i] = first[comp[i]];
     first[comp[i]] = i;
   }
-  return nc;
+}
+
+/* Scratch of merge_pieces beyond the labels, allocated only when some part
+ * is in pieces: on a large graph Scotch's parts are usually whole, and the
+ * first touch of 6 arrays of n entries cost more than the labelling. */
+typedef struct merge_scratch {
+  size_t *first, *cnext; /* the pieces' lists (link_pieces) */
+  size_t *heaviest;      /* the heaviest piece of each part */
+  size_t *csize;         /* objects of each piece */
+  int *backup;           /* the parts before a try */
+  double *cload;         /* load of each piece */
+} merge_scratch;
+
+static void merge_scratch_free(merge_scratch *m)
+{
+  free(m->first);
+  free(m->cnext);
+  free(m->heaviest);
+  free(m->csize);
+  free(m->backup);
+  free(m->cload);
+}
+
+static int merge_scratch_alloc(merge_scratch *m, size_t n, size_t np)
+{
+  if (m->first) return 0;
+  m->first = malloc((n + 1) * sizeof *m->first);
+  m->cnext = malloc((n + 1) * sizeof *m->cnext);
+  m->heaviest = malloc(np * sizeof *m->heaviest);
+  m->csize = malloc((n + 1) * sizeof *m->csize);
+  m->backup = malloc((n + 1) * sizeof *m->backup);
+  m->cload = malloc((n + 1) * sizeof *m->cload);
+  return m->first && m->cnext && m->heaviest && m->csize && m->backup && m->cload ? 0 : -1;
 }
 
 /* Pieces of parts cut off from the rest of their part cost cut for little
@@ -528,51 +587,58 @@ static size_t pieces(const dstate *s, size_t *comp, size_t *first, size_t *cnext
  * objects) goes, as a whole, to the part it has most edge weight to, and
  * the descent then rebalances; the result is kept when the largest time is
  * no worse, the load bound holds and the cut is smaller, else undone.  At
- * most SCOTCHLB_MERGE_TRIES tries.  Returns the moves kept, or -1 when
- * memory ran out. */
+ * most SCOTCHLB_MERGE_TRIES tries, and none once the work bound is spent
+ * (a try costs two sweeps of the graph and its descent).  Returns the moves
+ * kept, or -1 when memory ran out. */
 static long merge_pieces(dstate *s, long budget)
 {
   size_t n = s->n, np = (size_t)s->nparts;
   size_t *comp = malloc((n + 1) * sizeof *comp), *stack = malloc((n + 1) * sizeof *stack);
-  size_t *first = malloc((n + 1) * sizeof *first), *cnext = malloc((n + 1) * sizeof *cnext);
-  size_t *heaviest = malloc(np * sizeof *heaviest), *csize = malloc((n + 1) * sizeof *csize);
-  int *backup = malloc((n + 1) * sizeof *backup);
-  double *cload = malloc((n + 1) * sizeof *cload);
+  merge_scratch ms;
   long moves = 0;
   int tries = 0;
-  if (!comp || !stack || !first || !cnext || !heaviest || !csize || !backup || !cload) {
+  memset(&ms, 0, sizeof ms);
+  if (!comp || !stack) {
     moves = -1;
     goto end;
   }
   for (int changed = 1; changed && moves < budget && tries < SCOTCHLB_MERGE_TRIES;) {
-    size_t nc = pieces(s, comp, first, cnext, stack);
+    size_t nc = label_pieces(s, comp, stack);
     changed = 0;
     if (nc <= np) break;
+    if (merge_scratch_alloc(&ms, n, np) != 0) {
+      moves = -1;
+      goto end;
+    }
+    link_pieces(s, nc, comp, ms.first, ms.cnext);
     for (size_t c = 0; c < nc; c++) {
-      cload[c] = 0.0;
-      csize[c] = 0;
-      for (size_t i = first[c]; i != NONE; i = cnext[i]) {
-        cload[c] += s->load[i];
-        csize[c]++;
+      ms.cload[c] = 0.0;
+      ms.csize[c] = 0;
+      for (size_t i = ms.first[c]; i != NONE; i = ms.cnext[i]) {
+        ms.cload[c] += s->load[i];
+        ms.csize[c]++;
       }
     }
-    for (size_t q = 0; q < np; q++) heaviest[q] = NONE;
+    for (size_t q = 0; q < np; q++) ms.heaviest[q] = NONE;
     for (size_t c = 0; c < nc; c++) {
-      size_t *h = &heaviest[s->part[first[c]]];
-      if (*h == NONE || cload[c] > cload[*h] || (cload[c] == cload[*h] && csize[c] > csize[*h]))
+      size_t *h = &ms.heaviest[s->part[ms.first[c]]];
+      if (*h == NONE || ms.cload[c] > ms.cload[*h] ||
+          (ms.cload[c] == ms.cload[*h] && ms.csize[c] > ms.csize[*h]))
         *h = c;
     }
-    for (size_t c = 0; c < nc && !changed && tries < SCOTCHLB_MERGE_TRIES; c++) {
-      int a = s->part[first[c]], b = -1, nt = 0;
-      if (heaviest[a] == c) continue;
+    for (size_t c = 0; c < nc && !changed && tries < SCOTCHLB_MERGE_TRIES && !out_of_work(s); c++) {
+      int a = s->part[ms.first[c]], b = -1, nt = 0;
+      if (ms.heaviest[a] == c) continue;
       /* The part the piece has most edge weight to. */
-      for (size_t i = first[c]; i != NONE; i = cnext[i])
+      for (size_t i = ms.first[c]; i != NONE; i = ms.cnext[i]) {
+        s->work += visit_cost(s, i);
         for (size_t j = s->start[i]; j < s->start[i + 1]; j++) {
           int q = s->part[s->adj[j]];
           if (q == a) continue;
           if (s->wto[q] == 0.0) s->touched[nt++] = q;
           s->wto[q] += s->ew[j];
         }
+      }
       for (int k = 0; k < nt; k++) {
         int q = s->touched[k];
         if (s->target[q] > 0.0 &&
@@ -585,10 +651,11 @@ static long merge_pieces(dstate *s, long budget)
       double t0, t1, c0 = total_cut(s);
       int fastest;
       slowest(s, &t0, &fastest);
-      memcpy(backup, s->part, n * sizeof *backup);
-      long m = (long)csize[c];
-      for (size_t i = first[c]; i != NONE; i = cnext[i]) s->part[i] = b;
+      memcpy(ms.backup, s->part, n * sizeof *ms.backup);
+      long m = (long)ms.csize[c];
+      for (size_t i = ms.first[c]; i != NONE; i = ms.cnext[i]) s->part[i] = b;
       state_load(s);
+      s->work += (long)(n + s->start[n]);
       m += descend(s, budget - moves);
       slowest(s, &t1, &fastest);
       if (t1 <= t0 * (1.0 + SCOTCHLB_MERGE_SLACK) && worst_load(s) <= s->lcap * (1.0 + 1e-12) &&
@@ -596,20 +663,16 @@ static long merge_pieces(dstate *s, long budget)
         moves += m;
         changed = 1;
       } else {
-        memcpy(s->part, backup, n * sizeof *backup);
+        memcpy(s->part, ms.backup, n * sizeof *ms.backup);
         state_load(s);
+        s->work += (long)(n + s->start[n]);
       }
     }
   }
 end:
   free(comp);
   free(stack);
-  free(first);
-  free(cnext);
-  free(heaviest);
-  free(csize);
-  free(backup);
-  free(cload);
+  merge_scratch_free(&ms);
   return moves;
 }
 
@@ -850,7 +913,7 @@ static long pair_resolve(dstate *s, int a, int b, double others, pair_scratch *p
 static long cut_passes(dstate *s, long budget)
 {
   long moves = 0;
-  for (int pass = 0; pass < SCOTCHLB_CUT_PASSES && moves < budget; pass++) {
+  for (int pass = 0; pass < SCOTCHLB_CUT_PASSES && moves < budget && !out_of_work(s); pass++) {
     long m = cut_pass(s, s->lcap * s->total * (1.0 + 1e-12), budget - moves);
     moves += m;
     if (m == 0) break;
@@ -877,7 +940,9 @@ static long pair_rounds(dstate *s, long budget)
   memset(dirty, 1, (size_t)np);
   ps->nodes = SCOTCHLB_PAIR_NODES;
   for (size_t v = 0; v < n; v++) size[s->part[v]]++;
-  for (int round = 0; round < SCOTCHLB_PAIR_ROUNDS && moves < budget && ps->nodes > 0; round++) {
+  for (int round = 0;
+       round < SCOTCHLB_PAIR_ROUNDS && moves < budget && ps->nodes > 0 && !out_of_work(s);
+       round++) {
     long before_moves = moves;
     int top[3];
     slowest_three(s, top);
@@ -953,12 +1018,21 @@ long scotchlb_cut_refine(size_t n, const double *load, const size_t *start, cons
                          const double *ew, int nparts, const double *target, double load_cap,
                          long max_moves, int merge, int *part)
 {
+  return scotchlb_cut_refine_work(n, load, start, adj, ew, nparts, target, load_cap, max_moves,
+                                  LONG_MAX, merge, part);
+}
+
+long scotchlb_cut_refine_work(size_t n, const double *load, const size_t *start, const size_t *adj,
+                              const double *ew, int nparts, const double *target, double load_cap,
+                              long max_moves, long max_work, int merge, int *part)
+{
   dstate s;
   long moves = 0;
   if (state_init(&s, n, load, start, adj, ew, nparts, target, 0.0, part) != 0) {
     moves = -1;
     goto end;
   }
+  s.work_max = max_work;
   if (s.total <= 0.0) goto end;
   s.lcap = fmax(load_cap, worst_load(&s));
   /* With no price on the cut a part's time is its load over its target,

@@ -90,6 +90,21 @@ long scotchlb_cut_refine(size_t n, const double *load, const size_t *start, cons
                          const double *ew, int nparts, const double *target, double load_cap,
                          long max_moves, int merge, int *part);
 
+/*
+ * scotchlb_cut_refine_work - scotchlb_cut_refine whose searches stop once
+ * they have visited max_work objects and edge ends in all (each cut pass,
+ * descent sweep, chain search and merge try counts what it visits; the
+ * search under way when the bound is reached finishes).  A count, not a
+ * clock: the answer depends on the input only.  scotchlb_cut_refine is
+ * this with no bound (LONG_MAX).  SCOTCHLB's default path bounds it by a
+ * multiple of the graph's size (scotch_core.c, SCOTCHLB_REFINE_SWEEPS), so
+ * that the merges of pieces, whose tries each sweep the graph twice and
+ * descend, stay linear in the graph.
+ */
+long scotchlb_cut_refine_work(size_t n, const double *load, const size_t *start, const size_t *adj,
+                              const double *ew, int nparts, const double *target, double load_cap,
+                              long max_moves, long max_work, int merge, int *part);
+
 /* The orders in which scotchlb_move_back visits objects. */
 #define SCOTCHLB_BACK_INDEX  0
 #define SCOTCHLB_BACK_HEAVY  1

@@ -17,6 +17,8 @@
 
 static const char *const strategy_words[] = {"DEFAULT", "QUALITY", "SPEED", "BALANCE", NULL};
 static const char *const none_word[] = {"NONE", NULL};
+/* In the order of scotchlb_effort. */
+static const char *const effort_words[] = {"DEFAULT", "FAST", "FULL", NULL};
 
 static const zp_param_def scotch_params[] = {
     {"SCOTCHLB_MIGRATION_COST", ZP_PARAM_DOUBLE, "1", 0.0, 0.0, ZP_PARAM_NO_MAX, NULL,
@@ -46,8 +48,7 @@ static const zp_param_def scotch_params[] = {
      "part's time, and keeps the answer whose slowest part is fastest among those within "
      "IMBALANCE_TOL, or within the load the heaviest object sets alone when that is higher "
      "(up to 12 Scotch runs); 0 = one run, which under LB_APPROACH=PARTITION on the gathered "
-     "path is followed by a cut refinement within the same balance bound (and by one BALANCE "
-     "run when the answer misses that bound)"},
+     "path is followed by what SCOTCHLB_EFFORT asks"},
     {"SCOTCHLB_REPART_CUT_TOL", ZP_PARAM_DOUBLE, "0", 0.0, 0.0, ZP_PARAM_NO_MAX, NULL,
      "LB_APPROACH=REPARTITION, gathered path: 0 = one Scotch remap at SCOTCHLB_MIGRATION_COST; "
      ">= 1 = the answer that moves least (fraction of the objects, or of their sizes, moved plus "
@@ -56,6 +57,14 @@ static const zp_param_def scotch_params[] = {
      "renamed after the current parts, and remaps at migration costs searched from "
      "SCOTCHLB_MIGRATION_COST, each with objects moved back while the bound allows (up to 14 "
      "Scotch runs); a value in (0, 1) is an error"},
+    {"SCOTCHLB_EFFORT", ZP_PARAM_STRING, "DEFAULT", 0.0, 0.0, 0, effort_words,
+     "LB_APPROACH=PARTITION without SCOTCHLB_COMM_COST, gathered path: what follows Scotch's "
+     "answer. DEFAULT: a cut refinement that stops after visiting 16 times the graph's objects "
+     "and edge ends (at least 2^24), and one more Scotch run (BALANCE) when the answer misses "
+     "the attainable balance, on graphs of at most 16384 objects only; FAST: Scotch's answer "
+     "and the polish (one Scotch run, nothing else); FULL: the refinement without a bound (its "
+     "merges of cut-off pieces can cost many sweeps of the graph) and the BALANCE run at any "
+     "size; prices in scotch/README.md, \"Cost of a call\""},
     {"SCOTCHLB_PARALLEL_MIN", ZP_PARAM_INT, "1000000", 0.0, 2147483647.0, 0, NULL,
      "with PT-Scotch in the build, LB_APPROACH=PARTITION on more than one rank runs PT-Scotch "
      "on the distributed graph from this many objects (over all ranks) on, instead of "
@@ -110,7 +119,7 @@ static scotchlb_approach approach_of(const char *lb_approach, const scotch_state
 static int read_options(const zp_params *params, const char *lb_approach, const double *tol,
                         int wdim, const scotch_state *s, scotchlb_options *o, char **strategy)
 {
-  const char *word = NULL, *raw = NULL;
+  const char *word = NULL, *raw = NULL, *effort = NULL;
   int seed = 1;
   scotchlb_default_options(o);
   *strategy = NULL;
@@ -122,6 +131,7 @@ static int read_options(const zp_params *params, const char *lb_approach, const 
   if (zp_param_double(params, "SCOTCHLB_MIGRATION_COST", &o->migration_cost, NULL) != ZOLTAN_OK ||
       zp_param_string(params, "SCOTCHLB_STRATEGY", &word) != ZOLTAN_OK ||
       zp_param_string(params, "SCOTCHLB_STRATEGY_STRING", &raw) != ZOLTAN_OK ||
+      zp_param_string(params, "SCOTCHLB_EFFORT", &effort) != ZOLTAN_OK ||
       zp_param_int(params, "SCOTCHLB_SEED", &seed, NULL) != ZOLTAN_OK ||
       zp_param_int(params, "SCOTCHLB_POLISH", &o->polish, NULL) != ZOLTAN_OK ||
       zp_param_double(params, "SCOTCHLB_COMM_COST", &o->comm_cost, NULL) != ZOLTAN_OK ||
@@ -135,6 +145,8 @@ static int read_options(const zp_params *params, const char *lb_approach, const 
   o->seed = seed;
   for (int k = 0; strategy_words[k]; k++)
     if (strcmp(word, strategy_words[k]) == 0) o->strategy = (scotchlb_strategy)k;
+  for (int k = 0; effort && effort_words[k]; k++)
+    if (strcmp(effort, effort_words[k]) == 0) o->effort = (scotchlb_effort)k;
   if (raw && strcmp(raw, none_word[0]) != 0) {
     size_t len = strlen(raw);
     *strategy = malloc(len + 1);
@@ -200,11 +212,18 @@ static void report(int debug_level, size_t num_obj, int num_parts, const char *p
             "found",
             st->imbalance_after, o->tolerance);
   if (debug_level >= 1) {
+    /* The runs are counted on the gathered path without a price on the
+     * cut (the search's up to 12 runs are not; PT-Scotch runs once, and
+     * the effort does not apply to it); the effort says what was allowed. */
+    char runs[64] = "";
+    if (o->comm_cost <= 0.0 && strcmp(path, "gathered") == 0)
+      snprintf(runs, sizeof runs, ", effort %s, Scotch runs %d", effort_words[o->effort],
+               st->tries > 0 ? st->tries : 1);
     printf("ZOLTAN SCOTCHLB: %s (%s), %zu objects, %zu edges, %d parts: moved %zu, cut %g -> %g, "
-           "max relative load %.4f -> %.4f, balance ratio %g, strategy %s%s%s\n",
+           "max relative load %.4f -> %.4f, balance ratio %g, strategy %s%s%s%s\n",
            approach_name(o->approach), path, num_obj, st->edges, num_parts, st->moved,
            st->cut_before, st->cut_after, st->imbalance_before, st->imbalance_after,
-           st->balance_ratio, strategy_words[st->strategy],
+           st->balance_ratio, strategy_words[st->strategy], runs,
            st->kept_input ? " (input kept: within tolerance)" : "",
            st->polished ? " (REFINE polish)" : "");
     fflush(stdout);

@@ -95,6 +95,7 @@ typedef struct options {
   int quiet;               /* no progress lines */
   int ulba_guard;          /* ADAPTIVE_ULBA_GUARD=1 in every run's trigger */
   const char *ulba_growth; /* ULBA_GROWTH of the ulba_* runs (PART or OBJECT) */
+  const char *degradation; /* ADAPTIVE_DEGRADATION of every run's trigger */
   int expect_same;         /* check: every run ends in the same cell state */
   int expect_growth;       /* check: only columns of strong rocks gained work */
   char expect_equal[64];   /* check: "A,B" runs A and B wrote identical CSV rows */
@@ -966,6 +967,10 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
     adaptive_set_param(trig, "ADAPTIVE_PERIOD", buf);
     if (opt->ulba_guard && adaptive_set_param(trig, "ADAPTIVE_ULBA_GUARD", "1") != ZOLTAN_OK)
       goto end;
+    if (adaptive_set_param(trig, "ADAPTIVE_DEGRADATION", opt->degradation) != ZOLTAN_OK) {
+      FAIL("%s: ADAPTIVE_DEGRADATION = %s refused", rs->name, opt->degradation);
+      goto end;
+    }
     /* A known balance cost seeds C, so that the trigger needs no first
      * balance to measure it (every balanced run gets the same seed). */
     if (opt->lb_mode != LB_MEASURED && rs->balance == 1) {
@@ -1004,7 +1009,7 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
     fprintf(csv,
             "# erosion run %s: P=%d s=%d N=%d p_strong=%g p_weak=%g seed=%llu sweeps=%d "
             "calib_sweeps=%d refined_units=%d erosion=%s base=%s rows=%d method=%s alpha=%s "
-            "policy=%s ulba_guard=%d ulba_growth=%s unit_cost_s=%.6e lb_cost=%s\n",
+            "policy=%s ulba_guard=%d ulba_growth=%s degradation=%s unit_cost_s=%.6e lb_cost=%s\n",
             rs->name, P, m.s, opt->cfg.num_strong, opt->cfg.p_strong, opt->cfg.p_weak,
             (unsigned long long)opt->cfg.seed, opt->cfg.sweeps, opt->calib_sweeps,
             opt->cfg.refined_units,
@@ -1014,7 +1019,7 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
                                          : opt->method)
                         : "none",
             rs->ulba ? rs->alpha : "-", rs->balance ? rs->policy : "-", opt->ulba_guard,
-            rs->ulba ? opt->ulba_growth : "-", unit_cost,
+            rs->ulba ? opt->ulba_growth : "-", rs->balance ? opt->degradation : "-", unit_cost,
             opt->lb_mode == LB_MEASURED ? "measured"
             : opt->lb_mode == LB_FIXED  ? "fixed"
                                         : "calibrated");
@@ -1311,6 +1316,8 @@ static void usage(void)
           "  --ulba-guard     ADAPTIVE_ULBA_GUARD=1: the ULBA policy may balance before\n"
           "                   sigma- when the degradation contradicts the model\n"
           "  --ulba-growth G  ULBA_GROWTH of the ulba_* runs: PART (default) or OBJECT\n"
+          "  --degradation D  ADAPTIVE_DEGRADATION of every trigger: TOTAL (default, Zhai as\n"
+          "                   published) or IMBALANCE (only T_max - T_avg accumulates)\n"
           "checks (exit status 1 when violated; conservation is always checked):\n"
           "  --expect-same-physics        every run ends with the same cells and work, and\n"
           "                               the same lower bound, which none beats\n"
@@ -1408,6 +1415,7 @@ static int parse(int argc, char **argv, options *o)
   int i, given_rows;
   memset(o, 0, sizeof *o);
   o->ulba_growth = "PART";
+  o->degradation = "TOTAL";
   o->cfg.s = 64;
   o->cfg.num_strong = 1;
   o->cfg.p_strong = 0.4;
@@ -1504,6 +1512,8 @@ static int parse(int argc, char **argv, options *o)
       o->ulba_guard = 1;
     else if (ARG("--ulba-growth"))
       o->ulba_growth = v;
+    else if (ARG("--degradation"))
+      o->degradation = v;
     else if (!strcmp(a, "--expect-same-physics"))
       o->expect_same = 1;
     else if (!strcmp(a, "--expect-growth-near-strong"))

@@ -37,7 +37,10 @@
  * 0.5 step of the ideal), --check (exit 1 unless the seeds' shapes hold),
  * --csv FILE (one line per run), --steps-csv FILE (one line per run and
  * step: the step time, and 1 where a balance followed; for the plots of
- * bench/hetero/hetero_plots.sh).
+ * bench/hetero/hetero_plots.sh), --policy P and --degradation D (the
+ * ADAPTIVE_POLICY, default THRESHOLD, and ADAPTIVE_DEGRADATION, default
+ * TOTAL, of the stellner run the trigger decides; for comparing ZHAI's two
+ * degradations, docs/adaptive_trigger.md).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -59,6 +62,7 @@ typedef ha_app app;
 
 typedef struct options {
   const char *scenario, *csv, *steps_csv, *method, *later_method;
+  const char *policy, *degradation; /* the trigger of the stellner run that balances */
   double speeds[64];
   int nspeeds, cells, steps, period, competitors, competitor_step, check;
   double speed_error, balance_cost;
@@ -150,7 +154,16 @@ static void run(const options *o, int mode, const char *dir, result *res)
     snprintf(path, sizeof path, "%s/loadavg_%%r", dir);
     Zoltan_Set_Param(zz, "CAPACITY_LOADAVG", "1");
     Zoltan_Set_Param(zz, "CAPACITY_LOADAVG_FILE", path);
-    adaptive_set_param(t, "ADAPTIVE_POLICY", "THRESHOLD");
+    if (adaptive_set_param(t, "ADAPTIVE_POLICY", o->policy) != ZOLTAN_OK ||
+        adaptive_set_param(t, "ADAPTIVE_DEGRADATION", o->degradation) != ZOLTAN_OK)
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    /* The cost-based policies get the modelled balance cost as C, so that
+     * ZHAI's first balance does not wait for a measurement; THRESHOLD does
+     * not use C and keeps the trigger as it was. */
+    if (strcmp(o->policy, "THRESHOLD") != 0) {
+      snprintf(path, sizeof path, "%.9g", o->balance_cost);
+      adaptive_set_param(t, "ADAPTIVE_LB_COST", path);
+    }
     adaptive_set_param(t, "ADAPTIVE_LOAD_INDEX", "TIME");
     adaptive_set_param(t, "ADAPTIVE_THRESHOLD", "0.5");
     adaptive_set_param(t, "ADAPTIVE_SETTLE_STEPS", "2");
@@ -192,14 +205,20 @@ static void run(const options *o, int mode, const char *dir, result *res)
 static void print_result(const options *o, int mode, const result *r, double ref, double ideal,
                          FILE *csv)
 {
+  char label[64];
   int i;
-  printf("  %-28s step %10.1f  %5.2fx  ideal x %.3f  moved per balance:", mode_name[mode],
-         r->last_step, ref / r->last_step, r->last_step / ideal);
+  /* The balancing stellner run is named after the policy that decides it. */
+  if (mode == M_STELLNER_LB)
+    snprintf(label, sizeof label, "%s + LOADAVG", o->policy);
+  else
+    snprintf(label, sizeof label, "%s", mode_name[mode]);
+  printf("  %-28s step %10.1f  %5.2fx  ideal x %.3f  moved per balance:", label, r->last_step,
+         ref / r->last_step, r->last_step / ideal);
   for (i = 0; i < r->balances && i < 8; i++) printf(" %ld", r->moved[i]);
   printf("\n");
   if (csv) {
-    fprintf(csv, "%s,%s,%.6f,%.6f,%.6f,%d", o->scenario, mode_name[mode], r->last_step, r->total,
-            ideal, r->balances);
+    fprintf(csv, "%s,%s,%.6f,%.6f,%.6f,%d", o->scenario, label, r->last_step, r->total, ideal,
+            r->balances);
     for (i = 0; i < r->balances && i < 8; i++) fprintf(csv, ",%ld", r->moved[i]);
     fprintf(csv, "\n");
   }
@@ -213,6 +232,8 @@ static int parse(int argc, char **argv, options *o)
   o->scenario = "watts";
   o->method = "RCB";
   o->later_method = "REFINE";
+  o->policy = "THRESHOLD";
+  o->degradation = "TOTAL";
   o->cells = 40000;
   o->steps = 30;
   o->period = 5;
@@ -239,6 +260,10 @@ static int parse(int argc, char **argv, options *o)
       o->method = v;
     else if (!strcmp(argv[i], "--later-method"))
       o->later_method = v;
+    else if (!strcmp(argv[i], "--policy"))
+      o->policy = v;
+    else if (!strcmp(argv[i], "--degradation"))
+      o->degradation = v;
     else if (!strcmp(argv[i], "--cells"))
       o->cells = atoi(v);
     else if (!strcmp(argv[i], "--steps"))
@@ -339,6 +364,10 @@ int main(int argc, char **argv)
     printf("bench_hetero %s: %d ranks (each plays one machine), %d cells, %d steps%s; modelled "
            "step time = work / speed in time units, 1%% noise\n",
            o.scenario, size, o.cells, o.steps, dir[0] ? "" : " (no scratch folder!)");
+  if (rank == 0 && !strcmp(o.scenario, "stellner"))
+    printf("the balancing run's trigger: ADAPTIVE_POLICY=%s ADAPTIVE_DEGRADATION=%s, balance cost "
+           "%.1f\n",
+           o.policy, o.degradation, o.balance_cost);
   for (i = 0; i < nmodes; i++) {
     /* Progress on stderr; the results follow on stdout at the end. */
     if (rank == 0) {

@@ -2,6 +2,8 @@
 /* MPI tests of the adaptive trigger: one decision on every rank, errors
  * reported collectively, parameters, the trace, and the attachment to a real
  * Zoltan_Struct that measures the balance cost.  Run at 1 to 8 ranks. */
+/* POSIX for fileno and dup, which redirect stdout to check a debug line. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <mpi.h>
@@ -317,6 +320,149 @@ static void trace_file_has_a_header_and_a_line_per_step(void **unused)
     assert_int_equal(lines, 12);
     assert_int_equal(ones, 2); /* steps 5 and 10 */
   }
+}
+
+/* Feeds `steps` steps of uniform growth (every rank 2/64 s slower per step,
+ * above a fixed residual imbalance of up to 2/64 s; multiples of 1/64 so
+ * that the sums are exact) and returns the balances, the same on every rank.
+ * A balance changes nothing: no balance removes uniform growth. */
+static int uniform_growth_balances(adaptive_trigger *t, int steps)
+{
+  int k, d, balances = 0;
+  for (k = 0; k < steps; k++) {
+    d = adaptive_should_balance(t, (64.0 + (double)(rank % 3) + 2.0 * k) / 64.0);
+    assert_true(d == 0 || d == 1);
+    assert_true(same_everywhere(d));
+    if (d == 1) {
+      assert_int_equal(adaptive_balance_done(t, 0.25), ZOLTAN_OK);
+      balances++;
+    }
+  }
+  return balances;
+}
+
+/* A trigger with the given policy and degradation, C seeded at 0.25 s. */
+static adaptive_trigger *trigger_with(const char *policy, const char *degradation)
+{
+  adaptive_trigger *t = adaptive_create(MPI_COMM_WORLD);
+  assert_non_null(t);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_POLICY", policy), ZOLTAN_OK);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_LB_COST", "0.25"), ZOLTAN_OK);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_DEGRADATION", degradation), ZOLTAN_OK);
+  return t;
+}
+
+/* ADAPTIVE_DEGRADATION = IMBALANCE: growth of every rank alike gives no
+ * balance in 200 steps, for ZHAI and for ULBA without a model; the default
+ * TOTAL balances every 6 steps on the same times. */
+static void imbalance_degradation_ignores_uniform_growth_on_every_rank(void **unused)
+{
+  static const char *policies[] = {"ZHAI", "ULBA"};
+  size_t p;
+  (void)unused;
+  for (p = 0; p < 2; p++) {
+    adaptive_trigger *t = trigger_with(policies[p], "IMBALANCE");
+    double deg = -1.0;
+    assert_int_equal(uniform_growth_balances(t, 200), 0);
+    assert_int_equal(adaptive_num_balances(t), 0);
+    assert_int_equal(adaptive_last_quantities(t, &deg, NULL, NULL, NULL, NULL, NULL, NULL),
+                     ZOLTAN_OK);
+    assert_close(deg, 0.0, 0.0);
+    adaptive_destroy(&t);
+    t = trigger_with(policies[p], "TOTAL");
+    assert_true(uniform_growth_balances(t, 200) >= 30);
+    adaptive_destroy(&t);
+  }
+}
+
+/* Balance steps (1-based, up to max) of `steps` steps where this rank plays
+ * 4 PEs and global PE 0 gets 1/64 s more per step since the last balance,
+ * which spreads that extra over every PE.  Returns the balances. */
+static int hot_spot_balances(const char *degradation, int steps, int *at, int max)
+{
+  adaptive_trigger *t = trigger_with("ZHAI", degradation);
+  double pe[4], base = 1.0, g = 1.0 / 64.0;
+  int k, i, d, since = 0, n = 0, npe = 4 * size;
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_LB_COST", "1"), ZOLTAN_OK);
+  for (k = 0; k < steps; k++) {
+    for (i = 0; i < 4; i++) pe[i] = base + (rank == 0 && i == 0 ? g * since : 0.0);
+    since++;
+    d = adaptive_should_balance_pes(t, 4, pe);
+    assert_true(d == 0 || d == 1);
+    assert_true(same_everywhere(d));
+    if (d == 1) {
+      if (n < max) at[n] = k + 1;
+      n++;
+      base += g * (since - 1) / npe;
+      since = 0;
+      assert_int_equal(adaptive_balance_done(t, 1.0), ZOLTAN_OK);
+    }
+  }
+  adaptive_destroy(&t);
+  return n;
+}
+
+/* A hot spot growing on one PE of 4 x ranks: IMBALANCE balances, first
+ * within two steps of TOTAL's first balance and never before it, and about
+ * as often (t_max - t_avg grows by 1 - 1/P of what t_max grows). */
+static void imbalance_degradation_follows_a_hot_spot_like_total(void **unused)
+{
+  int at_t[32], at_i[32], nt, ni;
+  (void)unused;
+  nt = hot_spot_balances("TOTAL", 150, at_t, 32);
+  ni = hot_spot_balances("IMBALANCE", 150, at_i, 32);
+  assert_true(nt >= 1 && ni >= 1);
+  /* D_n = (1/64)(1/2 + (n-1)(n-2)/2) >= C = 1 first at n = 13. */
+  assert_int_equal(at_t[0], 13);
+  assert_true(at_i[0] >= at_t[0] && at_i[0] <= at_t[0] + 2);
+  assert_true(ni <= nt && ni >= nt * at_t[0] / (at_t[0] + 2) - 1);
+}
+
+/* ADAPTIVE_DEGRADATION follows Zoltan's conventions: case-insensitive,
+ * trimmed, DEFAULT restores TOTAL, an unknown word is an error that keeps
+ * the old value, ranks must agree, and DEBUG_LEVEL 1 prints the value. */
+static void degradation_parameter_follows_zoltan_conventions(void **unused)
+{
+  adaptive_trigger *t = trigger_with("ZHAI", " imbalance ");
+  char path[64], line[256];
+  int saved = -1, found = 0;
+  FILE *f;
+  (void)unused;
+  assert_int_equal(adaptive_set_param(t, " Adaptive_Degradation", "SOMETIMES"), ZOLTAN_FATAL);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_DEGRADATION", "1"), ZOLTAN_FATAL);
+  /* The rejected values kept IMBALANCE: uniform growth gives no balance. */
+  assert_int_equal(uniform_growth_balances(t, 40), 0);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_DEGRADATION", "Default"), ZOLTAN_OK);
+  assert_true(uniform_growth_balances(t, 40) > 0);
+  /* Ranks that disagree make the next step an error on every rank. */
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_DEGRADATION", rank == 0 ? "IMBALANCE" : "TOTAL"),
+                   ZOLTAN_OK);
+  assert_int_equal(adaptive_should_balance(t, 1.0), size > 1 ? ZOLTAN_FATAL : 0);
+  /* Rank 0 prints the value at ADAPTIVE_DEBUG_LEVEL 1, as Zoltan prints its
+   * parameters; stdout goes to a file for the time of the call. */
+  snprintf(path, sizeof path, "adaptive_debug_np%d.txt", size);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_DEBUG_LEVEL", "1"), ZOLTAN_OK);
+  if (rank == 0) {
+    fflush(stdout);
+    saved = dup(fileno(stdout));
+    assert_true(saved >= 0);
+    assert_non_null(freopen(path, "w", stdout));
+  }
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_DEGRADATION", "imbalance"), ZOLTAN_OK);
+  assert_int_equal(adaptive_set_param(t, "ADAPTIVE_DEBUG_LEVEL", "0"), ZOLTAN_OK);
+  if (rank == 0) {
+    fflush(stdout);
+    assert_true(dup2(saved, fileno(stdout)) >= 0);
+    close(saved);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f))
+      if (strcmp(line, "ADAPTIVE Parameter ADAPTIVE_DEGRADATION = IMBALANCE\n") == 0) found = 1;
+    fclose(f);
+    remove(path);
+    assert_true(found);
+  }
+  adaptive_destroy(&t);
 }
 
 /* THRESHOLD with the load average: each rank reads its own file; a rank
@@ -656,6 +802,9 @@ int main(int argc, char **argv)
       cmocka_unit_test(inconsistent_ranks_are_errors_on_every_rank),
       cmocka_unit_test(parameters_follow_zoltan_conventions),
       cmocka_unit_test(trace_file_has_a_header_and_a_line_per_step),
+      cmocka_unit_test(imbalance_degradation_ignores_uniform_growth_on_every_rank),
+      cmocka_unit_test(imbalance_degradation_follows_a_hot_spot_like_total),
+      cmocka_unit_test(degradation_parameter_follows_zoltan_conventions),
       cmocka_unit_test(threshold_reads_the_load_average_of_every_rank),
       cmocka_unit_test(history_gives_the_increase_rate_and_object_loads),
       cmocka_unit_test(comm_reports_are_kept_with_the_object_snapshots),

@@ -306,6 +306,276 @@ static void ulba_guard_fires_before_sigma_minus_only_against_the_model(void **un
   assert_int_equal(adaptive_config_check(&cfg), ADAPTIVE_EINVAL);
 }
 
+/* A state with the given policy, seed cost and degradation. */
+static void start_with(adaptive_state *s, adaptive_policy_id policy, double seed,
+                       adaptive_degradation degradation)
+{
+  adaptive_config cfg;
+  adaptive_config_default(&cfg);
+  cfg.policy = policy;
+  cfg.initial_cost = seed;
+  cfg.degradation = degradation;
+  assert_int_equal(adaptive_state_init(s, &cfg), ADAPTIVE_OK);
+}
+
+/* Feeds one step given as the times of every PE. */
+static int feed_pes(adaptive_state *s, int npe, const double *times, adaptive_quantities *q)
+{
+  adaptive_step st;
+  assert_int_equal(adaptive_step_from_times((size_t)npe, times, NULL, NULL, &st), ADAPTIVE_OK);
+  return adaptive_state_step(s, &st, q);
+}
+
+/* Balances over `steps` steps of 8 PEs whose loads all grow by the same
+ * 2/64 per step, above a fixed residual imbalance of up to 2/64 that no
+ * balance removes (multiples of 1/64, so every sum is exact).  A balance
+ * changes nothing: uniform growth stays where it is. */
+static int uniform_growth_balances(adaptive_policy_id policy, adaptive_degradation degradation,
+                                   int steps, double *last_degradation)
+{
+  adaptive_state s;
+  adaptive_quantities q;
+  double times[8];
+  int k, i, balances = 0;
+  start_with(&s, policy, 0.25, degradation);
+  for (k = 0; k < steps; k++) {
+    for (i = 0; i < 8; i++) times[i] = (64.0 + (double)(i % 3) + 2.0 * k) / 64.0;
+    if (feed_pes(&s, 8, times, &q) == 1) {
+      balances++;
+      assert_int_equal(adaptive_state_balanced(&s, 0.25), ADAPTIVE_OK);
+    }
+  }
+  *last_degradation = q.degradation;
+  return balances;
+}
+
+/* IMBALANCE: growth of every PE alike is never a reason to balance, for ZHAI
+ * and for ULBA without a model (which decides as ZHAI); TOTAL, Zhai as
+ * published, balances again and again on the same input. */
+static void imbalance_degradation_ignores_uniform_growth(void **unused)
+{
+  const adaptive_policy_id policies[2] = {ADAPTIVE_POLICY_ZHAI, ADAPTIVE_POLICY_ULBA};
+  double d;
+  int p;
+  (void)unused;
+  for (p = 0; p < 2; p++) {
+    assert_int_equal(uniform_growth_balances(policies[p], ADAPTIVE_DEGRADATION_IMBALANCE, 400, &d),
+                     0);
+    assert_close(d, 0.0, 0.0);
+    /* C = 0.25 and 2/64 s more per step: D_n = 1/64 + (n-1)(n-2)/64 >= 0.25
+     * first at n = 6, hence a balance every 6 steps, 66 in 400. */
+    assert_true(uniform_growth_balances(policies[p], ADAPTIVE_DEGRADATION_TOTAL, 400, &d) >= 50);
+  }
+}
+
+/* The balance steps of `steps` steps of P PEs where PE 0 gets g = 1/64 s
+ * more per step since the last balance, which spreads that extra over
+ * every PE (a balance removes the hot spot, not the work).  Writes up to
+ * max balance steps (1-based) and returns how many there were. */
+static int hot_spot_balances(adaptive_degradation degradation, int P, int steps, int *at, int max)
+{
+  adaptive_state s;
+  double times[64], base = 1.0, g = 1.0 / 64.0;
+  int k, i, since = 0, n = 0;
+  assert_true(P <= 64);
+  start_with(&s, ADAPTIVE_POLICY_ZHAI, 1.0, degradation);
+  for (k = 0; k < steps; k++) {
+    for (i = 0; i < P; i++) times[i] = base + (i == 0 ? g * since : 0.0);
+    since++;
+    if (feed_pes(&s, P, times, NULL) == 1) {
+      if (n < max) at[n] = k + 1;
+      n++;
+      base += g * (since - 1) / P;
+      since = 0;
+      assert_int_equal(adaptive_state_balanced(&s, 1.0), ADAPTIVE_OK);
+    }
+  }
+  return n;
+}
+
+/* IMBALANCE on a hot spot that grows on one PE of P: t_max - t_avg grows by
+ * (1 - 1/P) of what t_max grows, so the accumulated degradation is that
+ * share of TOTAL's and the balances come at most 1/sqrt(1 - 1/P) times
+ * later: within two steps of TOTAL's for P >= 4 here, never earlier. */
+static void imbalance_degradation_follows_a_growing_hot_spot(void **unused)
+{
+  const int sizes[4] = {4, 8, 16, 64};
+  int at_t[64], at_i[64], nt, ni, p, j;
+  (void)unused;
+  for (p = 0; p < 4; p++) {
+    nt = hot_spot_balances(ADAPTIVE_DEGRADATION_TOTAL, sizes[p], 300, at_t, 64);
+    ni = hot_spot_balances(ADAPTIVE_DEGRADATION_IMBALANCE, sizes[p], 300, at_i, 64);
+    assert_true(nt >= 1 && ni >= 1);
+    assert_true(nt <= 64 && ni <= 64);
+    /* Hand value for TOTAL: D_n = g/2 + g (n-1)(n-2)/2 >= C = 1 first at
+     * (n-1)(n-2) >= 127, n = 13; the intervals then repeat. */
+    assert_int_equal(at_t[0], 13);
+    assert_true(at_i[0] >= at_t[0] && at_i[0] <= at_t[0] + 2);
+    /* Every interval of IMBALANCE is as long as TOTAL's, or up to two steps
+     * longer: the same decisions, shifted by at most two steps each time. */
+    for (j = 1; j < ni; j++) {
+      int gap_i = at_i[j] - at_i[j - 1], gap_t = at_t[1] - at_t[0];
+      assert_true(gap_i >= gap_t && gap_i <= gap_t + 2);
+    }
+    assert_true(ni >= nt * at_t[0] / (at_t[0] + 2) - 1 && ni <= nt);
+  }
+}
+
+/* Zhai's Algorithm 1 as the ULBA paper prints it, written again here
+ * independently of the core: the decisions and the degradation of
+ * ADAPTIVE_DEGRADATION = TOTAL, the default, must equal it bit for bit. */
+static void total_degradation_is_zhai_as_published_bit_for_bit(void **unused)
+{
+  adaptive_state dflt, total;
+  adaptive_quantities qd, qt;
+  double recent[3] = {0, 0, 0}, ref = 0.0, deg = 0.0, times[8];
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  int k, i, since = 0, balances = 0;
+  (void)unused;
+  start(&dflt, ADAPTIVE_POLICY_ZHAI, 0.75);
+  start_with(&total, ADAPTIVE_POLICY_ZHAI, 0.75, ADAPTIVE_DEGRADATION_TOTAL);
+  for (k = 0; k < 2000; k++) {
+    double med, tmax = 0.0;
+    int a, b;
+    /* A deterministic xorshift series (no rand()) with a slow drift, so
+     * that the medians, spikes and balances of every kind occur. */
+    for (i = 0; i < 8; i++) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      times[i] = 1.0 + (double)(x >> 11) * 0x1.0p-53 + 0.01 * (since + i % 2);
+      tmax = times[i] > tmax ? times[i] : tmax;
+    }
+    a = feed_pes(&dflt, 8, times, &qd);
+    b = feed_pes(&total, 8, times, &qt);
+    since++;
+    if (since == 1) ref = tmax;
+    recent[(since - 1) % 3] = tmax;
+    if (since == 1)
+      med = recent[0];
+    else if (since == 2)
+      med = 0.5 * (recent[0] + recent[1]);
+    else
+      med = fmax(fmin(recent[0], recent[1]), fmin(fmax(recent[0], recent[1]), recent[2]));
+    deg += med - ref;
+    assert_int_equal(a, deg >= 0.75);
+    assert_int_equal(b, a);
+    assert_true(qd.degradation == deg && qt.degradation == deg);
+    assert_true(qd.median == med && qd.reference == ref);
+    if (a == 1) {
+      balances++;
+      since = 0;
+      deg = 0.0;
+      assert_int_equal(adaptive_state_balanced(&dflt, 0.75), ADAPTIVE_OK);
+      assert_int_equal(adaptive_state_balanced(&total, 0.75), ADAPTIVE_OK);
+    }
+  }
+  assert_true(balances >= 10);
+}
+
+/* With IMBALANCE the ULBA guard compares the measured sum with the model's
+ * own prediction of t_max - t_avg before sigma-: the underloaded PEs catch
+ * up, so the imbalance falls by m N / (P omega) per step.  A series that
+ * follows the model never fires the guard; a hot spot where the model
+ * expects none does. */
+static void ulba_guard_predicts_the_imbalance_under_imbalance(void **unused)
+{
+  /* P = 4, N = 1, alpha = 0.5, a = 1/64, m = 4/64, W = 400, omega = 1:
+   * sigma- = floor((1 + 1/3) 0.5 400 / (4/64 * 4)) = 1066, far away. */
+  adaptive_ulba_model model = {4, 1, 0.5, 1.0 / 64, 4.0 / 64, 400.0, 1.0};
+  adaptive_config cfg;
+  adaptive_state s;
+  adaptive_quantities q;
+  double times[4];
+  int k, i, first = 0;
+  (void)unused;
+  adaptive_config_default(&cfg);
+  cfg.policy = ADAPTIVE_POLICY_ULBA;
+  cfg.initial_cost = 0.5;
+  cfg.ulba_guard = 1;
+  cfg.degradation = ADAPTIVE_DEGRADATION_IMBALANCE;
+  assert_int_equal(adaptive_state_init(&s, &cfg), ADAPTIVE_OK);
+  assert_int_equal(adaptive_state_set_model(&s, &model), ADAPTIVE_OK);
+  /* The model: PE 0 overloads (a + m per step) from 28 below the others
+   * (the alpha share ULBA took away), PEs 1-3 grow by a. */
+  for (k = 0; k < 200; k++) {
+    times[0] = 72.0 + (5.0 / 64) * k;
+    for (i = 1; i < 4; i++) times[i] = 100.0 + (1.0 / 64) * k;
+    assert_int_equal(feed_pes(&s, 4, times, &q), 0);
+  }
+  /* TOTAL would have seen the growth of t_max as degradation; IMBALANCE sees
+   * the falling imbalance, exactly as the model predicts. */
+  assert_true(q.degradation < 0.0);
+  /* PE 3 becomes a hot spot the model does not know of: the guard fires. */
+  assert_int_equal(adaptive_state_balanced(&s, 0.5), ADAPTIVE_OK);
+  for (k = 0; k < 60 && !first; k++) {
+    times[0] = 72.0;
+    times[1] = times[2] = 100.0;
+    times[3] = 100.0 + (8.0 / 64) * k;
+    if (feed_pes(&s, 4, times, &q) == 1) first = k + 1;
+  }
+  assert_true(first > 1 && first < 60);
+  /* Every PE grows by a, PE 0 no faster: the imbalance ULBA left stays
+   * where the model expects it to shrink.  The sum is 0, the model's
+   * -(1/64) n (n-1) / 2, the overhead (400 + n / 8) / 24: the guard fires
+   * when n (n-1) / 128 >= 0.5 + (400 + n / 8) / 24, first at n = 48. */
+  assert_int_equal(adaptive_state_balanced(&s, 0.5), ADAPTIVE_OK);
+  for (k = 0, first = 0; k < 100 && !first; k++) {
+    times[0] = 72.0 + (1.0 / 64) * k;
+    for (i = 1; i < 4; i++) times[i] = 100.0 + (1.0 / 64) * k;
+    if (feed_pes(&s, 4, times, &q) == 1) first = k + 1;
+  }
+  assert_int_equal(first, 48);
+}
+
+/* Changing ADAPTIVE_DEGRADATION during an interval restarts ZHAI's sum at the
+ * next step (the old sum measured another quantity) and keeps the rest. */
+static void changing_the_degradation_restarts_the_zhai_sum(void **unused)
+{
+  adaptive_config cfg;
+  adaptive_state s;
+  adaptive_quantities q;
+  int i;
+  (void)unused;
+  start(&s, ADAPTIVE_POLICY_ZHAI, 100.0);
+  for (i = 0; i < 5; i++) feed(&s, 1.0 + 0.25 * i, 1.0, 1.0, &q);
+  assert_true(q.degradation > 0.0);
+  cfg = s.cfg;
+  cfg.degradation = ADAPTIVE_DEGRADATION_IMBALANCE;
+  assert_int_equal(adaptive_state_configure(&s, &cfg), ADAPTIVE_OK);
+  assert_int_equal(feed(&s, 3.0, 2.5, 2.0, &q), 0);
+  assert_int_equal(q.since, 6);
+  assert_close(q.reference, 0.5, 0.0);
+  assert_close(q.degradation, 0.0, 0.0);
+  assert_int_equal(feed(&s, 3.25, 2.5, 2.0, &q), 0);
+  assert_close(q.degradation, 0.125, 0.0); /* median (0.5 + 0.75) / 2 - 0.5 */
+  /* Setting the same value again changes nothing. */
+  assert_int_equal(adaptive_state_configure(&s, &cfg), ADAPTIVE_OK);
+  assert_int_equal(feed(&s, 3.5, 2.5, 2.0, &q), 0);
+  assert_close(q.degradation, 0.125 + 0.25, 0.0);
+}
+
+/* ADAPTIVE_DEGRADATION's words parse case-insensitively, round-trip, and
+ * anything else is refused by the parser and by the config check. */
+static void degradation_names_round_trip(void **unused)
+{
+  adaptive_degradation d;
+  adaptive_config cfg;
+  (void)unused;
+  assert_int_equal(adaptive_degradation_parse("total", &d), ADAPTIVE_OK);
+  assert_int_equal(d, ADAPTIVE_DEGRADATION_TOTAL);
+  assert_int_equal(adaptive_degradation_parse("Imbalance", &d), ADAPTIVE_OK);
+  assert_int_equal(d, ADAPTIVE_DEGRADATION_IMBALANCE);
+  assert_string_equal(adaptive_degradation_name(d), "IMBALANCE");
+  assert_string_equal(adaptive_degradation_name(ADAPTIVE_DEGRADATION_TOTAL), "TOTAL");
+  assert_int_equal(adaptive_degradation_parse("IMBALANCED", &d), ADAPTIVE_EINVAL);
+  assert_int_equal(adaptive_degradation_parse("", &d), ADAPTIVE_EINVAL);
+  adaptive_config_default(&cfg);
+  assert_int_equal(cfg.degradation, ADAPTIVE_DEGRADATION_TOTAL);
+  cfg.degradation = (adaptive_degradation)2;
+  assert_int_equal(adaptive_config_check(&cfg), ADAPTIVE_EINVAL);
+}
+
 /* THRESHOLD on step times: (max - min)/avg against the threshold, measured
  * only after the settling steps and then every interval steps. */
 static void threshold_measures_after_settling_then_every_interval(void **unused)
@@ -556,6 +826,12 @@ int main(void)
       cmocka_unit_test(ulba_bounds_match_equations_8_and_12_for_paper_parameters),
       cmocka_unit_test(ulba_policy_waits_for_sigma_minus_and_fires_at_sigma_plus),
       cmocka_unit_test(ulba_guard_fires_before_sigma_minus_only_against_the_model),
+      cmocka_unit_test(imbalance_degradation_ignores_uniform_growth),
+      cmocka_unit_test(imbalance_degradation_follows_a_growing_hot_spot),
+      cmocka_unit_test(total_degradation_is_zhai_as_published_bit_for_bit),
+      cmocka_unit_test(ulba_guard_predicts_the_imbalance_under_imbalance),
+      cmocka_unit_test(degradation_names_round_trip),
+      cmocka_unit_test(changing_the_degradation_restarts_the_zhai_sum),
       cmocka_unit_test(threshold_measures_after_settling_then_every_interval),
       cmocka_unit_test(threshold_uses_the_normalized_load_average),
       cmocka_unit_test(efficiency_balances_below_eff_min),
