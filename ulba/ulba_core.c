@@ -29,32 +29,52 @@ static int all_finite(size_t n, const double *x)
   return 1;
 }
 
-int ulba_slope(size_t n, const double *t, const double *y, double *slope)
+int ulba_slope_basis_init(size_t n, const double *t, ulba_slope_basis *b)
 {
-  if (slope == NULL || (n > 0 && y == NULL)) return ULBA_ERR_ARG;
-  if (!all_finite(n, y) || (t != NULL && !all_finite(n, t))) return ULBA_ERR_ARG;
+  if (b == NULL) return ULBA_ERR_ARG;
+  b->n = n;
+  b->t = t;
+  b->tbar = b->sxx = 0.0;
+  b->t_finite = t == NULL || all_finite(n, t);
+  if (n < 2 || !b->t_finite) return ULBA_OK;
+  /* Centre the times first: the two-pass form does not lose the slope to
+   * cancellation when loads are large and their changes small. */
+  for (size_t i = 0; i < n; ++i) b->tbar += t != NULL ? t[i] : (double)i;
+  b->tbar /= (double)n;
+  for (size_t i = 0; i < n; ++i) {
+    double dt = (t != NULL ? t[i] : (double)i) - b->tbar;
+    b->sxx += dt * dt;
+  }
+  return ULBA_OK;
+}
+
+int ulba_slope_fit(const ulba_slope_basis *b, const double *y, double *slope)
+{
+  size_t n;
+  if (b == NULL || slope == NULL || (b->n > 0 && y == NULL)) return ULBA_ERR_ARG;
+  n = b->n;
+  if (!all_finite(n, y) || !b->t_finite) return ULBA_ERR_ARG;
   if (n < 2) {
     *slope = 0.0;
     return ULBA_OK;
   }
-  /* Centre both series first: the two-pass form does not lose the slope to
-   * cancellation when loads are large and their changes small. */
-  double tbar = 0.0, ybar = 0.0;
-  for (size_t i = 0; i < n; ++i) {
-    tbar += t != NULL ? t[i] : (double)i;
-    ybar += y[i];
-  }
-  tbar /= (double)n;
+  /* The loads are centred too, for the same reason as the times. */
+  double ybar = 0.0, sxy = 0.0;
+  for (size_t i = 0; i < n; ++i) ybar += y[i];
   ybar /= (double)n;
-  double sxy = 0.0, sxx = 0.0;
-  for (size_t i = 0; i < n; ++i) {
-    double dt = (t != NULL ? t[i] : (double)i) - tbar;
-    sxy += dt * (y[i] - ybar);
-    sxx += dt * dt;
-  }
-  if (!(sxx > 0.0)) return ULBA_ERR_ARG;
-  *slope = sxy / sxx;
+  for (size_t i = 0; i < n; ++i)
+    sxy += ((b->t != NULL ? b->t[i] : (double)i) - b->tbar) * (y[i] - ybar);
+  if (!(b->sxx > 0.0)) return ULBA_ERR_ARG;
+  *slope = sxy / b->sxx;
   return ULBA_OK;
+}
+
+int ulba_slope(size_t n, const double *t, const double *y, double *slope)
+{
+  ulba_slope_basis b;
+  if (slope == NULL || (n > 0 && y == NULL)) return ULBA_ERR_ARG;
+  ulba_slope_basis_init(n, t, &b);
+  return ulba_slope_fit(&b, y, slope);
 }
 
 int ulba_zscores(size_t P, const double *x, double *z)

@@ -67,6 +67,29 @@ extern "C" {
  */
 int ulba_slope(size_t n, const double *t, const double *y, double *slope);
 
+/* What ulba_slope computes from the sample times alone, for many series
+ * sampled at the same times (every object's loads over the same steps). */
+typedef struct ulba_slope_basis {
+  size_t n;        /* samples per series */
+  const double *t; /* the times, or NULL for 0, 1, ..., n - 1 (not copied) */
+  double tbar;     /* mean of the times (n >= 2 and t finite only) */
+  double sxx;      /* sum of the squared centred times (likewise) */
+  int t_finite;    /* 1 when every time is finite */
+} ulba_slope_basis;
+
+/*
+ * ulba_slope_basis_init / ulba_slope_fit - ulba_slope in two steps: the
+ * times once, then each series.  ulba_slope_fit(b, y, slope) after
+ * ulba_slope_basis_init(n, t, b) gives exactly (bit for bit) what
+ * ulba_slope(n, t, y, slope) gives, errors included, for a fraction of its
+ * work per series; ulba_slope is these two calls.
+ * Not collective.  basis_init returns ULBA_ERR_ARG only when b is NULL;
+ * fit returns what ulba_slope returns (b must come from basis_init, and t
+ * must not change in between).
+ */
+int ulba_slope_basis_init(size_t n, const double *t, ulba_slope_basis *b);
+int ulba_slope_fit(const ulba_slope_basis *b, const double *y, double *slope);
+
 /*
  * ulba_zscores - the paper's z-scores: (x_i - mean) / population standard
  * deviation, 0 for every value when the deviation is 0.

@@ -86,17 +86,25 @@ static int configure_copy(struct Zoltan_Struct *cz, const zp_context *ctx,
 static long count_mismatches(const zp_context *ctx, const ulba_final_run *run, int P, int nexp,
                              const ZOLTAN_ID_TYPE *eg, const int *epa)
 {
-  ulba_gid_index ix;
+  ulba_gid_index ix = {NULL, NULL, 0, 0};
   long bad = 0;
   int n = zp_ctx_num_local(ctx), ngid = zp_ctx_num_gid_entries(ctx);
+  const ZOLTAN_ID_TYPE *gids = zp_ctx_local_gids(ctx);
   char *seen = calloc((size_t)n + 1, 1);
-  if (seen == NULL || ulba_gid_index_build(&ix, ctx) != ZOLTAN_OK) {
-    free(seen);
-    return n + 1L;
-  }
+  if (seen == NULL) return n + 1L;
   bad = nexp != n;
   for (int k = 0; k < nexp && !bad; k++) {
-    int i = ulba_gid_index_find(&ix, eg + (size_t)k * ngid), q = epa[k];
+    const ZOLTAN_ID_TYPE *g = eg + (size_t)k * ngid;
+    int i = k, q = epa[k];
+    /* Zoltan lists the objects in the order of the object list, as a rule:
+     * the index by ID is built only for a list that leaves it. */
+    if (memcmp(g, gids + (size_t)k * ngid, (size_t)ngid * sizeof *g) != 0) {
+      if (ix.order == NULL && ulba_gid_index_build(&ix, ctx) != ZOLTAN_OK) {
+        bad = n + 1L;
+        break;
+      }
+      i = ulba_gid_index_find(&ix, g);
+    }
     int p = (q >= 0 && q < P && run->part_map != NULL) ? run->part_map[q] : q;
     if (i < 0 || seen[i] || p != run->new_part[i])
       bad++;

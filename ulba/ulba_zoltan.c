@@ -89,12 +89,30 @@ typedef struct ulba_state {
   double *after;            /* nparts: load of each part right after the last balance */
   int have_after;           /* after[] holds the result of a previous balance */
   ulba_model_info info;     /* quantities of the last balance */
-  Zoltan_DD_Directory *dd;  /* weight of every object at the last balance, by GID */
-  int dd_ngid;              /* GID length of dd */
-  ulba_cuts cuts;           /* the base method's cuts for point and box queries */
-  int *guess;               /* nguess entries: the label of each base part in the last
-                               relabelled balance, the first guess of the next */
-  int nguess;               /* parts of guess (0: none) */
+  /* The weight of every local object at the last balance, by GID.  A
+   * relabelled balance finds an object's growth as its weight now minus
+   * its weight then, through a distributed directory built from these
+   * arrays; the directory is built only by a balance that needs it (see
+   * object_growth), because building it costs about as much as an RCB call
+   * and most balances never read it. */
+  ZOLTAN_ID_TYPE *prev_gids; /* prev_n * prev_ngid IDs */
+  double *prev_w;            /* prev_n weights (first dimension) */
+  int prev_n;                /* objects recorded on this rank */
+  int prev_ngid;             /* GID length of prev_gids; 0 when nothing is recorded
+                                (the same on every rank) */
+  size_t prev_cap;           /* entries prev_w has room for, and */
+  size_t prev_id_cap;        /* entries prev_gids has room for: both are kept between
+                                calls, so that a balance does not fault in fresh pages */
+  ulba_cuts cuts;            /* the base method's cuts for point and box queries */
+  int *guess;                /* nguess entries: the label of each base part in the last
+                                relabelled balance, the first guess of the next */
+  int nguess;                /* parts of guess (0: none) */
+  /* Per-object arrays of a call (ulba_call's obj_rate and obj_work), kept
+   * between calls: a fresh allocation of this size is fresh pages, whose
+   * faults are a visible share of a call at 10^6 objects. */
+  double *obj_rate; /* obj_cap entries */
+  double *obj_work; /* obj_cap entries */
+  size_t obj_cap;   /* entries of obj_rate and obj_work (0: none yet) */
 } ulba_state;
 
 /* All live states, so that ulba_last_model can find a struct's state. */
@@ -132,15 +150,19 @@ static void ulba_destroy(void *p)
   if (s == NULL) return;
   state_unlink(s);
   state_clear_history(s);
-  if (s->dd != NULL) Zoltan_DD_Destroy(&s->dd);
+  free(s->prev_gids);
+  free(s->prev_w);
+  free(s->obj_rate);
+  free(s->obj_work);
   ulba_cuts_free(&s->cuts, s->zz);
   free(s->guess);
   free(s);
 }
 
 /* A copy keeps the per-part history: the copied struct continues the same
- * run.  It is linked to its own struct at its first balance.  The object
- * directory and the kept cuts are not copied (a copy is not collective), so
+ * run.  It is linked to its own struct at its first balance.  The recorded
+ * object weights and the kept cuts are not copied (the weights are this
+ * rank's part of a distributed record, and a copy is not collective), so
  * the copy's first balance relabels with the per-part rates only and the
  * copy answers no point or box query before it. */
 static int ulba_copy(void **dst, const void *src)
@@ -327,14 +349,65 @@ static int gather_series(struct Zoltan_Struct *zz, const zp_context *ctx, ulba_g
   return ZOLTAN_OK;
 }
 
+/* Whether each of the ns snapshots lists exactly the local objects, in the
+ * order of the object list (the usual case: the application reports the
+ * objects it holds, in its own order).  Each object's series is then the
+ * i-th load of every snapshot, and needs neither a copy nor a search.
+ * Fills the snapshots' steps t (oldest first) and load arrays y.  Local. */
+static int snapshots_in_order(struct Zoltan_Struct *zz, const zp_context *ctx, long ns, double *t,
+                              const double **y)
+{
+  int n = zp_ctx_num_local(ctx), ngid = zp_ctx_num_gid_entries(ctx);
+  const ZOLTAN_ID_TYPE *gids = zp_ctx_local_gids(ctx);
+  for (long b = ns - 1, k = 0; b >= 0; b--, k++) {
+    zp_object_loads ol;
+    if (zp_history_object_loads(zz, (size_t)b, &ol) != ZOLTAN_OK || ol.num_obj != n) return 0;
+    /* A snapshot without IDs is in the order of the object list by
+     * definition (gather_series reads it the same way). */
+    if (ol.gids != NULL &&
+        (ol.num_gid_entries != ngid ||
+         (n > 0 && memcmp(ol.gids, gids, (size_t)n * (size_t)ngid * sizeof *gids) != 0)))
+      return 0;
+    t[k] = (double)ol.step;
+    y[k] = ol.loads;
+  }
+  return 1;
+}
+
+/* The fast form of history_rates when snapshots_in_order holds: the same
+ * series (oldest first) fitted as ulba_slope fits them, object by object in
+ * local order, so the rates and their sums are those of the general form
+ * bit for bit; the times are the same for every object, so their part of
+ * the fit is done once (ulba_slope_basis_init).  yi is scratch of ns
+ * entries.  Local. */
+static void rates_in_order(const zp_context *ctx, long ns, const double *t, const double *const *y,
+                           double *yi, double *local_rate, double *obj_rate)
+{
+  int n = zp_ctx_num_local(ctx), P = zp_ctx_num_parts(ctx);
+  const int *cur = zp_ctx_local_parts(ctx);
+  ulba_slope_basis basis;
+  ulba_slope_basis_init((size_t)ns, t, &basis);
+  for (int i = 0; i < n; i++) {
+    double s = 0.0;
+    if (cur[i] < 0 || cur[i] >= P) continue;
+    for (long k = 0; k < ns; k++) yi[k] = y[k][i];
+    if (ulba_slope_fit(&basis, yi, &s) == ULBA_OK) {
+      local_rate[cur[i]] += s;
+      obj_rate[i] = s;
+    }
+  }
+}
+
 /*
  * Source (2): per-part rates per step from the object-load snapshots that
  * the struct's history provider (the adaptive trigger) holds since the last
  * balance.  Each local object's slope is fitted over the snapshots that
  * contain it and added to its current part.  Fills local_rate[P] (this
- * rank's contribution) and obj_rate[n] (NaN where an object has fewer than
- * two samples); returns ZOLTAN_OK, or ZOLTAN_MEMERR.  *num_snap receives the
- * number of snapshots held.  Not collective.
+ * rank's contribution) and, when at least two snapshots are held,
+ * obj_rate[n] (NaN where an object has fewer than two samples; otherwise
+ * obj_rate is left unread by the caller and not written).  Returns
+ * ZOLTAN_OK, or ZOLTAN_MEMERR.  *num_snap receives the number of snapshots
+ * held.  Not collective.
  */
 static int history_rates(const zp_context *ctx, double *local_rate, double *obj_rate,
                          long *num_snap)
@@ -344,12 +417,25 @@ static int history_rates(const zp_context *ctx, double *local_rate, double *obj_
   const int *cur = zp_ctx_local_parts(ctx);
   ulba_gid_index ix = {NULL, NULL, 0, 0};
   double *ts = NULL, *ys = NULL;
+  const double **yk = NULL;
   int *cnt = NULL, ierr = ZOLTAN_OK;
   long ns = zz != NULL ? count_snapshots(zz) : 0;
   for (int p = 0; p < P; p++) local_rate[p] = 0.0;
-  for (int i = 0; i < n; i++) obj_rate[i] = NAN;
   *num_snap = ns;
   if (ns < 2 || n == 0) return ZOLTAN_OK;
+  for (int i = 0; i < n; i++) obj_rate[i] = NAN;
+  /* First the fast form: ns steps, ns load arrays and ns scratch values. */
+  ts = malloc(2 * (size_t)ns * sizeof *ts);
+  yk = malloc((size_t)ns * sizeof *yk);
+  if (ts == NULL || yk == NULL) {
+    ierr = ZOLTAN_MEMERR;
+    goto end;
+  }
+  if (snapshots_in_order(zz, ctx, ns, ts, yk)) {
+    rates_in_order(ctx, ns, ts, yk, ts + ns, local_rate, obj_rate);
+    goto end;
+  }
+  free(ts);
   ts = malloc((size_t)n * (size_t)ns * sizeof *ts);
   ys = malloc((size_t)n * (size_t)ns * sizeof *ys);
   cnt = calloc((size_t)n, sizeof *cnt);
@@ -372,6 +458,7 @@ end:
   ulba_gid_index_free(&ix);
   free(ts);
   free(ys);
+  free(yk);
   free(cnt);
   return ierr;
 }
@@ -438,37 +525,90 @@ static int same_size(const double *a, const double *b, int wd)
   return 1;
 }
 
+/* Whether some local object of a growing part (grow[p] != 0) has no rate
+ * from the trigger, so that its growth must come from its recorded weight.
+ * Objects of the other parts never count in the overlap.  Local. */
+static int needs_recorded_weights(const zp_context *ctx, const int *grow, const double *obj_rate)
+{
+  int n = zp_ctx_num_local(ctx), P = zp_ctx_num_parts(ctx);
+  const int *cur = zp_ctx_local_parts(ctx);
+  for (int i = 0; i < n; i++)
+    if (cur[i] >= 0 && cur[i] < P && grow[cur[i]] && (obj_rate == NULL || isnan(obj_rate[i])))
+      return 1;
+  return 0;
+}
+
+/*
+ * The weight of each local object at the last balance, prev[i], through a
+ * distributed directory built from every rank's record of that balance
+ * (prev_gids, prev_w) and destroyed again; owner[i] is -1 for an object no
+ * rank recorded (a new one).  Collective.  Returns ZOLTAN_OK, or ZOLTAN_WARN
+ * on every rank when the directory could not be built, which loses the
+ * object-level growth of this balance only, as a failure to record did
+ * before.
+ */
+static int recorded_weights(const ulba_state *s, const zp_context *ctx, double *prev, int *owner)
+{
+  MPI_Comm comm = zp_ctx_comm(ctx);
+  int n = zp_ctx_num_local(ctx);
+  Zoltan_DD_Directory *dd = NULL;
+  int ok = ulba_agree(comm, Zoltan_DD_Create(&dd, comm, s->prev_ngid, 0, (int)sizeof(double), 0,
+                                             0) == ZOLTAN_OK
+                                ? ZOLTAN_OK
+                                : ZOLTAN_FATAL) == ZOLTAN_OK;
+  if (ok)
+    ok = ulba_agree(comm, Zoltan_DD_Update(dd, s->prev_gids, NULL, (char *)s->prev_w, NULL,
+                                           s->prev_n) == ZOLTAN_OK
+                              ? ZOLTAN_OK
+                              : ZOLTAN_FATAL) == ZOLTAN_OK;
+  for (int i = 0; i < n; i++) {
+    prev[i] = NAN;
+    owner[i] = -1;
+  }
+  /* Objects the directory does not hold (new ones) keep NaN. */
+  if (ok && Zoltan_DD_Find(dd, (ZOLTAN_ID_PTR)zp_ctx_local_gids(ctx), NULL, (char *)prev, NULL, n,
+                           owner) < 0)
+    for (int i = 0; i < n; i++) prev[i] = NAN;
+  if (dd != NULL) Zoltan_DD_Destroy(&dd);
+  return ok ? ZOLTAN_OK : ZOLTAN_WARN;
+}
+
 /*
  * Per-object growth for the relabelling, gw[i] >= 0: the object's rate from
  * the trigger (source 2) when known, else its weight now minus its weight at
- * the last balance, found in the distributed directory (source 1).  When no
- * object of a growing part has a known positive growth on any rank (first
- * ULBA balance of a copied struct, or objects renamed), every object of a
- * growing part counts with its weight: the per-part rate is all we know.
- * Collective.
+ * the last balance (recorded_weights, source 1).  When no object of a
+ * growing part has a known positive growth on any rank (first ULBA balance
+ * of a copied struct, or objects renamed), every object of a growing part
+ * counts with its weight: the per-part rate is all we know.  Only the
+ * objects of growing parts are read by the overlap, so the recorded weights
+ * are looked up only when one of them has no rate.  Collective.
  */
 static int object_growth(ulba_state *s, const zp_context *ctx, const int *grow,
                          const double *obj_rate, double *gw)
 {
   int n = zp_ctx_num_local(ctx), wd = zp_ctx_wgt_dim(ctx), ngid = zp_ctx_num_gid_entries(ctx);
+  MPI_Comm comm = zp_ctx_comm(ctx);
   const double *w = zp_ctx_local_wgts(ctx);
   const int *cur = zp_ctx_local_parts(ctx);
   double *prev = NULL, known = 0.0, all_known = 0.0;
-  int *owner = NULL, ierr = ZOLTAN_OK, P = zp_ctx_num_parts(ctx);
+  int *owner = NULL, ierr = ZOLTAN_OK, P = zp_ctx_num_parts(ctx), need = 0, any_need = 0;
   for (int i = 0; i < n; i++) gw[i] = 0.0;
-  if (s->dd != NULL && s->dd_ngid == ngid) {
+  /* prev_ngid is the same on every rank, so every rank takes part in the
+   * reduction or none does. */
+  if (s->prev_ngid > 0 && s->prev_ngid == ngid) {
+    need = needs_recorded_weights(ctx, grow, obj_rate);
+    if (MPI_Allreduce(&need, &any_need, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS)
+      return ZOLTAN_FATAL;
+  }
+  if (any_need) {
     prev = malloc(((size_t)n + 1) * sizeof *prev);
     owner = malloc(((size_t)n + 1) * sizeof *owner);
-    ierr = ulba_agree(zp_ctx_comm(ctx), (prev && owner) ? ZOLTAN_OK : ZOLTAN_MEMERR);
+    ierr = ulba_agree(comm, (prev && owner) ? ZOLTAN_OK : ZOLTAN_MEMERR);
     if (ierr < 0) goto end;
-    for (int i = 0; i < n; i++) {
-      prev[i] = NAN;
-      owner[i] = -1;
+    if (recorded_weights(s, ctx, prev, owner) != ZOLTAN_OK) {
+      free(prev);
+      prev = NULL;
     }
-    /* Objects the directory does not hold (new ones) keep NaN. */
-    if (Zoltan_DD_Find(s->dd, (ZOLTAN_ID_PTR)zp_ctx_local_gids(ctx), NULL, (char *)prev, NULL, n,
-                       owner) < 0)
-      for (int i = 0; i < n; i++) prev[i] = NAN;
   }
   for (int i = 0; i < n; i++) {
     double g = NAN;
@@ -479,7 +619,7 @@ static int object_growth(ulba_state *s, const zp_context *ctx, const int *grow,
     gw[i] = (isnan(g) || g < 0.0) ? 0.0 : g;
     if (cur[i] >= 0 && cur[i] < P && grow[cur[i]]) known += gw[i];
   }
-  if (MPI_Allreduce(&known, &all_known, 1, MPI_DOUBLE, MPI_SUM, zp_ctx_comm(ctx)) != MPI_SUCCESS) {
+  if (MPI_Allreduce(&known, &all_known, 1, MPI_DOUBLE, MPI_SUM, comm) != MPI_SUCCESS) {
     ierr = ZOLTAN_FATAL;
     goto end;
   }
@@ -491,31 +631,53 @@ end:
   return ierr;
 }
 
-/* Record every local object's weight by GID for the next balance.
- * Collective.  A failure only loses the object-level growth of one call. */
+/* Forget the recorded weights (a balance on anticipated weights has the
+ * rates themselves and records none).  Not collective: every rank does it
+ * at the same point. */
+static void forget_weights(ulba_state *s)
+{
+  free(s->prev_gids);
+  free(s->prev_w);
+  s->prev_gids = NULL;
+  s->prev_w = NULL;
+  s->prev_n = s->prev_ngid = 0;
+  s->prev_cap = s->prev_id_cap = 0;
+}
+
+/* Record every local object's ID and weight for the next balance (see
+ * prev_gids in ulba_state): a copy into arrays kept between calls, without
+ * communication.  Collective: a rank without the memory makes every rank
+ * forget, which only loses the object-level growth of one call. */
 static void remember_weights(ulba_state *s, const zp_context *ctx)
 {
   int n = zp_ctx_num_local(ctx), wd = zp_ctx_wgt_dim(ctx), ngid = zp_ctx_num_gid_entries(ctx);
   const double *w = zp_ctx_local_wgts(ctx);
-  double *w0 = malloc(((size_t)n + 1) * sizeof *w0);
-  int ok;
-  if (s->dd != NULL) Zoltan_DD_Destroy(&s->dd);
-  ok = ulba_agree(zp_ctx_comm(ctx), w0 != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR) == ZOLTAN_OK;
-  if (ok)
-    ok = ulba_agree(zp_ctx_comm(ctx), Zoltan_DD_Create(&s->dd, zp_ctx_comm(ctx), ngid, 0,
-                                                       (int)sizeof(double), 0, 0) == ZOLTAN_OK
-                                          ? ZOLTAN_OK
-                                          : ZOLTAN_FATAL) == ZOLTAN_OK;
-  if (ok) {
-    for (int i = 0; i < n; i++) w0[i] = w[(size_t)i * wd];
-    ok = ulba_agree(zp_ctx_comm(ctx), Zoltan_DD_Update(s->dd, (ZOLTAN_ID_PTR)zp_ctx_local_gids(ctx),
-                                                       NULL, (char *)w0, NULL, n) == ZOLTAN_OK
-                                          ? ZOLTAN_OK
-                                          : ZOLTAN_FATAL) == ZOLTAN_OK;
+  size_t nid = (size_t)n * (size_t)ngid;
+  int ok = 1;
+  if (s->prev_cap < (size_t)n + 1) {
+    double *pw = realloc(s->prev_w, ((size_t)n + 1) * sizeof *pw);
+    if (pw != NULL) {
+      s->prev_w = pw;
+      s->prev_cap = (size_t)n + 1;
+    }
+    ok = pw != NULL;
   }
-  if (!ok && s->dd != NULL) Zoltan_DD_Destroy(&s->dd);
-  s->dd_ngid = ok ? ngid : 0;
-  free(w0);
+  if (ok && s->prev_id_cap < nid + 1) {
+    ZOLTAN_ID_TYPE *pg = realloc(s->prev_gids, (nid + 1) * sizeof *pg);
+    if (pg != NULL) {
+      s->prev_gids = pg;
+      s->prev_id_cap = nid + 1;
+    }
+    ok = pg != NULL;
+  }
+  if (ulba_agree(zp_ctx_comm(ctx), ok ? ZOLTAN_OK : ZOLTAN_MEMERR) != ZOLTAN_OK) {
+    forget_weights(s);
+    return;
+  }
+  memcpy(s->prev_gids, zp_ctx_local_gids(ctx), nid * sizeof *s->prev_gids);
+  for (int i = 0; i < n; i++) s->prev_w[i] = w[(size_t)i * wd];
+  s->prev_n = n;
+  s->prev_ngid = ngid;
 }
 
 /* Whether perm gives every base part q (with sizes[q]) a label of the same
@@ -723,8 +885,10 @@ typedef struct ulba_call {
   double *wir;           /* P: per-part workload increase rates */
   double *target;        /* P * wd: ULBA's part sizes (Eq. 6) */
   double *col, *colout;  /* P: one weight dimension of the sizes */
-  double *obj_rate;      /* n: per-object rate of source (2), NaN if unknown */
-  double *gw;            /* n: per-object growth for the relabelling */
+  double *obj_rate;      /* n: per-object rate of source (2), NaN if unknown (the
+                            state's array) */
+  double *obj_work;      /* n: per-object growth for the relabelling (PART), or
+                            the anticipated weights (OBJECT); the state's array */
   double *run_sizes;     /* P * wd: sizes of the last relabelled base run */
   int *flags;            /* P: 1 for the overloading parts */
   int *perm;             /* P: ULBA's label of each part of the last base run */
@@ -742,8 +906,6 @@ static void call_end(ulba_call *c)
   free(c->target);
   free(c->col);
   free(c->colout);
-  free(c->obj_rate);
-  free(c->gw);
   free(c->run_sizes);
   free(c->flags);
   free(c->perm);
@@ -784,10 +946,19 @@ static int call_begin(ulba_call *c, zp_context *ctx, ulba_state *s)
   c->colout = malloc(P1 * sizeof *c->colout);
   c->flags = calloc(P1, sizeof *c->flags);
   c->perm = malloc(P1 * sizeof *c->perm);
-  c->obj_rate = malloc(n1 * sizeof *c->obj_rate);
-  c->gw = malloc(n1 * sizeof *c->gw);
+  if (s->obj_cap < n1) {
+    /* Untouched until a call with history writes them, so a call without
+     * history pays no page for them. */
+    free(s->obj_rate);
+    free(s->obj_work);
+    s->obj_rate = malloc(n1 * sizeof *s->obj_rate);
+    s->obj_work = malloc(n1 * sizeof *s->obj_work);
+    s->obj_cap = (s->obj_rate && s->obj_work) ? n1 : 0;
+  }
+  c->obj_rate = s->obj_rate;
+  c->obj_work = s->obj_work;
   ierr = ulba_agree(c->comm, (c->loc && c->before && c->wir && c->target && c->run_sizes &&
-                              c->col && c->colout && c->flags && c->perm && c->obj_rate && c->gw)
+                              c->col && c->colout && c->flags && c->perm && s->obj_cap >= n1)
                                  ? ZOLTAN_OK
                                  : ZOLTAN_MEMERR);
   if (ierr == ZOLTAN_OK) ierr = ulba_agree(c->comm, state_fit(s, c->P, c->o.history));
@@ -946,9 +1117,9 @@ static int run_base(ulba_call *c, int *new_part)
     c->info.base_runs = 1;
     ierr = zp_ctx_run_base(c->ctx, c->o.base, c->target, new_part);
   } else {
-    ierr = object_growth(c->s, c->ctx, c->flags, c->use_obj_rate ? c->obj_rate : NULL, c->gw);
+    ierr = object_growth(c->s, c->ctx, c->flags, c->use_obj_rate ? c->obj_rate : NULL, c->obj_work);
     if (ierr == ZOLTAN_OK)
-      ierr = run_relabelled(c->ctx, c->o.base, c->target, c->flags, c->gw,
+      ierr = run_relabelled(c->ctx, c->o.base, c->target, c->flags, c->obj_work,
                             c->s->nguess == c->P ? c->s->guess : NULL, new_part, c->perm,
                             c->run_sizes, &c->info.base_runs);
     if (ierr >= 0) keep_guess(c->s, c->comm, c->perm, c->P);
@@ -1018,7 +1189,7 @@ static double object_horizon(double alpha, long h) { return alpha * (double)(h >
 static int balance_objects(ulba_call *c, int *new_part)
 {
   const double *w = zp_ctx_local_wgts(c->ctx), *app_sizes = zp_ctx_part_sizes(c->ctx);
-  double sums[2] = {0.0, 0.0}, alpha, H, *given;
+  double sums[2] = {0.0, 0.0}, alpha, H, *given = c->obj_work;
   long h = zp_history_step_times(zp_ctx_zz(c->ctx), NULL, 0), hmax = 0;
   int i, ierr;
   for (i = 0; i < c->n; i++)
@@ -1032,10 +1203,9 @@ static int balance_objects(ulba_call *c, int *new_part)
   alpha = c->o.alpha_auto ? ULBA_OBJECT_AUTO_ALPHA : c->o.alpha;
   H = object_horizon(alpha, hmax);
   c->horizon = H;
-  given = malloc(((size_t)c->n + 1) * sizeof *given);
-  ierr = ulba_agree(c->comm, given != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR);
-  if (ierr == ZOLTAN_OK && ulba_anticipate((size_t)c->n, w, (size_t)c->wd, c->obj_rate, sums[0],
-                                           isfinite(sums[1]) ? sums[1] : 0.0, H, given) != ULBA_OK)
+  ierr = ZOLTAN_OK;
+  if (ulba_anticipate((size_t)c->n, w, (size_t)c->wd, c->obj_rate, sums[0],
+                      isfinite(sums[1]) ? sums[1] : 0.0, H, given) != ULBA_OK)
     ierr = ZOLTAN_FATAL;
   ierr = ulba_agree(c->comm, ierr);
   c->info.alpha_param = alpha;
@@ -1051,7 +1221,6 @@ static int balance_objects(ulba_call *c, int *new_part)
   if (ierr >= 0) ierr = object_model(c, given, new_part);
   /* The model (sigma bounds, tau) describes the equivalent underloading. */
   c->info.alpha_param = c->info.alpha;
-  free(given);
   return ierr;
 }
 
@@ -1233,13 +1402,11 @@ static int finish_balance(ulba_call *c, int *new_part, int tiny)
   if (ierr < 0) return ierr;
   s->have_after = 1;
   /* The weights by ID serve the relabelling of ULBA_GROWTH=PART; a balance
-   * on anticipated weights, which has the rates themselves, skips the
-   * distributed directory (a third of its time beyond the base method). */
-  if (c->anticipated) {
-    if (s->dd != NULL) Zoltan_DD_Destroy(&s->dd);
-  } else {
+   * on anticipated weights, which has the rates themselves, records none. */
+  if (c->anticipated)
+    forget_weights(s);
+  else
     remember_weights(s, c->ctx);
-  }
   c->info.num_balances = s->info.num_balances + 1;
   summarize(&c->info);
   s->info = c->info;

@@ -9,7 +9,8 @@
  * per-object rates), then calls Zoltan_LB_Partition without migrating;
  * the figure is the CPU time of that call on this thread (the largest over
  * the ranks), median over --reps calls.  Methods, in one run:
- *   RCB               the base method alone (Zoltan's, through the layer)
+ *   RCB               the base method alone (Zoltan's, through the layer;
+ *                     or --base)
  *   ULBA PART         ULBA_GROWTH=PART: Eq. (6) sizes, relabelled base runs
  *   ULBA OBJECT       ULBA_GROWTH=OBJECT: anticipated weights, one base run
  *   ULBA alpha 0      ULBA with nothing to anticipate: its overhead alone
@@ -17,14 +18,36 @@
  * benchmark does), so that 16 PEs can be measured on a 2-core machine
  * without 16 processes competing for 2 cores.
  *
+ * With --first, two more rows time a first call: a fresh struct for every
+ * call, no trigger attached, so that ULBA has no history and must give the
+ * base method's answer (the base alone on a fresh struct, then ULBA over
+ * it, each with its own ratio to the base's first call).
+ *
  * Options: --cells N (default 40000), --parts P (default: one per rank),
- * --reps K (default 15), --only K (RCB and the K-th method only, for
- * profiling).  CPU times depend on the machine; the ratios are
- * the figures (docs/erosion.md).
+ * --reps K (default 15), --base RCB|HSFC|GREEDY (default RCB: the base
+ * method and ULBA_BASE_METHOD), --first 1 (add the first-call rows),
+ * --warm-heap 1 (see below), --only K (the base and the K-th row only,
+ * for profiling).  The methods
+ * are timed alternately, one call of each per round, so that a machine
+ * busy with other work slows them alike.  CPU times depend on the
+ * machine; the ratios are the figures (docs/erosion.md, ulba/README.md).
+ *
+ * --warm-heap 1 keeps freed memory in the C library's heap (glibc:
+ * allocations up to 32 MB from the heap, never trimmed), so that no call
+ * pays page faults for memory an earlier call already touched.  Without
+ * it, a call of 10^6 objects spends most of its time faulting in fresh
+ * pages, and how many it faults depends on what the calls before it
+ * allocated and freed: the same RCB call of 10^6 objects measured 128 ms
+ * in one run and 438 ms in another on this machine, with other methods
+ * timed between its calls.  With it, the figures are the
+ * work each method does, whatever ran before.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <mpi.h>
+#if defined(__GLIBC__) || defined(__linux__)
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,44 +103,92 @@ static void report_steps(adaptive_trigger *t, ha_app *a)
   free(l);
 }
 
-/* Median CPU seconds (max over ranks) of one Zoltan_LB_Partition with the
- * method set on zz. */
-static double time_method(struct Zoltan_Struct *zz, adaptive_trigger *t, ha_app *a, int reps)
+/* CPU seconds (max over ranks) of one Zoltan_LB_Partition with the method
+ * set on zz. */
+static double time_call(struct Zoltan_Struct *zz)
 {
-  double *v = malloc((size_t)reps * sizeof *v), med;
-  int r;
-  for (r = 0; r < reps; r++) {
-    int changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa, rc;
-    ZOLTAN_ID_PTR ig, il, eg, el;
-    double t0, dt;
-    report_steps(t, a);
-    MPI_Barrier(MPI_COMM_WORLD);
-    t0 = cpu_now();
-    rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
-                             &el, &ep, &epa);
-    dt = cpu_now() - t0;
-    if (rc != ZOLTAN_OK && rc != ZOLTAN_WARN) MPI_Abort(MPI_COMM_WORLD, 1); /* a benchmark */
-    Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
-    Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
-    MPI_Allreduce(&dt, &v[r], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  int changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa, rc;
+  ZOLTAN_ID_PTR ig, il, eg, el;
+  double t0, dt, worst;
+  MPI_Barrier(MPI_COMM_WORLD);
+  t0 = cpu_now();
+  rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el,
+                           &ep, &epa);
+  dt = cpu_now() - t0;
+  if (rc != ZOLTAN_OK && rc != ZOLTAN_WARN) MPI_Abort(MPI_COMM_WORLD, 1); /* a benchmark */
+  Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
+  Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+  MPI_Allreduce(&dt, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return worst;
+}
+
+/* One row of the table. */
+typedef struct bench_run {
+  const char *name;   /* printed name ("%s" stands for the base method) */
+  const char *method; /* LB_METHOD: "BASE" for the base method, or ULBA */
+  const char *growth; /* ULBA_GROWTH, NULL for the default */
+  const char *alpha;  /* ULBA_ALPHA, NULL for the default */
+  int first;          /* 1: a fresh struct per call, no trigger (no history) */
+} bench_run;
+
+/* What one row needs between its calls. */
+typedef struct bench_slot {
+  ha_app a;                 /* the row's own cells, grown by its own reports */
+  struct Zoltan_Struct *zz; /* the row's struct (NULL for first-call rows) */
+  adaptive_trigger *tr;     /* the row's trigger (NULL for first-call rows) */
+  double *v;                /* reps CPU times */
+} bench_slot;
+
+/* A struct on a's cells configured for run r over the base method. */
+static struct Zoltan_Struct *make_zz(ha_app *a, const bench_run *r, const char *base, int parts)
+{
+  struct Zoltan_Struct *zz = ha_make_zz(a);
+  char buf[32];
+  Zoltan_Set_Param(zz, "AUTO_MIGRATE", "FALSE");
+  if (parts > 0) {
+    snprintf(buf, sizeof buf, "%d", parts);
+    Zoltan_Set_Param(zz, "NUM_GLOBAL_PARTS", buf);
   }
-  qsort(v, (size_t)reps, sizeof *v, cmp_double);
-  med = v[reps / 2];
-  free(v);
-  return med;
+  if (strcmp(r->method, "BASE") == 0) {
+    Zoltan_Set_Param(zz, "LB_METHOD", base);
+  } else {
+    Zoltan_Set_Param(zz, "LB_METHOD", r->method);
+    Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", base);
+    if (r->growth != NULL) Zoltan_Set_Param(zz, "ULBA_GROWTH", r->growth);
+    if (r->alpha != NULL) Zoltan_Set_Param(zz, "ULBA_ALPHA", r->alpha);
+  }
+  return zz;
+}
+
+/* One timed call of row r: a fresh struct for a first call, else four
+ * steps of reports to the row's trigger and a call on its struct. */
+static double time_row(bench_slot *sl, const bench_run *r, const char *base, int parts)
+{
+  double t;
+  if (r->first) {
+    struct Zoltan_Struct *zz = make_zz(&sl->a, r, base, parts);
+    t = time_call(zz);
+    Zoltan_Destroy(&zz);
+    return t;
+  }
+  report_steps(sl->tr, &sl->a);
+  return time_call(sl->zz);
 }
 
 int main(int argc, char **argv)
 {
-  static const struct {
-    const char *name, *method, *growth, *alpha;
-  } runs[] = {{"RCB", "RCB", NULL, NULL},
-              {"ULBA PART (alpha 0.4)", "ULBA", "PART", "0.4"},
-              {"ULBA OBJECT (alpha 0.4)", "ULBA", "OBJECT", "0.4"},
-              {"ULBA alpha 0", "ULBA", "PART", "0"}};
-  int cells = 40000, parts = 0, reps = 15, only = -1, rank, size, i, k;
-  double t[4];
-  char buf[32];
+  enum { NRUNS = 6 };
+  static const bench_run runs[NRUNS] = {{"%s", "BASE", NULL, NULL, 0},
+                                        {"ULBA PART (alpha 0.4)", "ULBA", "PART", "0.4", 0},
+                                        {"ULBA OBJECT (alpha 0.4)", "ULBA", "OBJECT", "0.4", 0},
+                                        {"ULBA alpha 0", "ULBA", "PART", "0", 0},
+                                        {"%s first call", "BASE", NULL, NULL, 1},
+                                        {"ULBA first call", "ULBA", NULL, NULL, 1}};
+  bench_slot slot[NRUNS];
+  int cells = 40000, parts = 0, reps = 15, only = -1, first = 0, warm = 0, rank, size, i, k, r;
+  const char *base = "RCB";
+  double t[NRUNS];
+  char name[64];
 
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -131,51 +202,71 @@ int main(int argc, char **argv)
       reps = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--only"))
       only = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--first"))
+      first = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--base"))
+      base = argv[i + 1];
+    else if (!strcmp(argv[i], "--warm-heap"))
+      warm = atoi(argv[i + 1]);
   }
-  if (cells < 1 || reps < 1 || parts < 0 || (parts > 0 && parts % size != 0)) {
+#ifdef M_MMAP_THRESHOLD
+  if (warm) {
+    mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  }
+#endif
+  if (cells < 1 || reps < 1 || parts < 0 || (parts > 0 && parts % size != 0) ||
+      (strcmp(base, "RCB") && strcmp(base, "HSFC") && strcmp(base, "GREEDY"))) {
     if (rank == 0) fprintf(stderr, "bench_ulba_cost: bad arguments (see the top of the source)\n");
     MPI_Finalize();
     return 2;
   }
-  for (k = 0; k < 4; k++) {
-    ha_app a;
+  memset(slot, 0, sizeof slot);
+  for (k = 0; k < NRUNS; k++) {
+    bench_slot *sl = &slot[k];
     t[k] = NAN;
-    if (only >= 0 && k != only && k != 0) continue;
-    struct Zoltan_Struct *zz;
-    adaptive_trigger *tr;
-    memset(&a, 0, sizeof a);
-    a.rank = rank;
-    a.size = size;
-    a.side = (int)ceil(sqrt((double)cells));
-    a.weight_div = 1.0;
-    ha_initial_cells(&a, cells);
-    zz = ha_make_zz(&a);
-    Zoltan_Set_Param(zz, "AUTO_MIGRATE", "FALSE");
-    if (parts > 0) {
-      snprintf(buf, sizeof buf, "%d", parts);
-      Zoltan_Set_Param(zz, "NUM_GLOBAL_PARTS", buf);
+    /* --only keeps the base's row of the same kind, for the ratio. */
+    if ((only >= 0 && k != only && k != 0 && !(runs[only].first && k == 4)) ||
+        (runs[k].first && !first && only != k && !(only == 5 && k == 4)))
+      continue;
+    sl->a.rank = rank;
+    sl->a.size = size;
+    sl->a.side = (int)ceil(sqrt((double)cells));
+    sl->a.weight_div = 1.0;
+    ha_initial_cells(&sl->a, cells);
+    sl->v = malloc((size_t)reps * sizeof *sl->v);
+    if (!runs[k].first) {
+      sl->zz = make_zz(&sl->a, &runs[k], base, parts);
+      sl->tr = adaptive_create(MPI_COMM_WORLD);
+      adaptive_set_param(sl->tr, "ADAPTIVE_POLICY", "NEVER");
+      adaptive_attach(sl->tr, sl->zz);
     }
-    Zoltan_Set_Param(zz, "LB_METHOD", runs[k].method);
-    if (runs[k].growth != NULL) {
-      Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", "RCB");
-      Zoltan_Set_Param(zz, "ULBA_GROWTH", runs[k].growth);
-      Zoltan_Set_Param(zz, "ULBA_ALPHA", runs[k].alpha);
-    }
-    tr = adaptive_create(MPI_COMM_WORLD);
-    adaptive_set_param(tr, "ADAPTIVE_POLICY", "NEVER");
-    adaptive_attach(tr, zz);
-    t[k] = time_method(zz, tr, &a, reps);
-    adaptive_destroy(&tr);
-    Zoltan_Destroy(&zz);
-    free(a.c);
+  }
+  /* Alternate: one call of every row per round. */
+  for (r = 0; r < reps; r++)
+    for (k = 0; k < NRUNS; k++)
+      if (slot[k].v != NULL) slot[k].v[r] = time_row(&slot[k], &runs[k], base, parts);
+  for (k = 0; k < NRUNS; k++) {
+    if (slot[k].v == NULL) continue;
+    qsort(slot[k].v, (size_t)reps, sizeof *slot[k].v, cmp_double);
+    t[k] = slot[k].v[reps / 2];
+    free(slot[k].v);
+    if (slot[k].tr != NULL) adaptive_destroy(&slot[k].tr);
+    if (slot[k].zz != NULL) Zoltan_Destroy(&slot[k].zz);
+    free(slot[k].a.c);
   }
   if (rank == 0) {
-    printf("bench_ulba_cost: %d ranks, %d parts (PEs), %d cells, RCB base, median of %d calls; "
-           "CPU seconds of one Zoltan_LB_Partition (max over ranks), no migration\n",
-           size, parts > 0 ? parts : size, cells, reps);
-    for (k = 0; k < 4; k++)
-      if (!isnan(t[k]))
-        printf("  %-26s %8.2f ms  %5.2fx RCB\n", runs[k].name, 1e3 * t[k], t[k] / t[0]);
+    printf("bench_ulba_cost: %d ranks, %d parts (PEs), %d cells, %s base, median of %d calls; "
+           "CPU seconds of one Zoltan_LB_Partition (max over ranks), no migration%s\n",
+           size, parts > 0 ? parts : size, cells, base, reps, warm ? ", warm heap" : "");
+    for (k = 0; k < NRUNS; k++) {
+      /* A first call compares with the base's first call. */
+      double ref = runs[k].first ? t[4] : t[0];
+      if (isnan(t[k])) continue;
+      snprintf(name, sizeof name, runs[k].name, base);
+      printf("  %-26s %8.2f ms  %5.2fx %s%s\n", name, 1e3 * t[k], t[k] / ref, base,
+             runs[k].first ? " first call" : "");
+    }
   }
   MPI_Finalize();
   return 0;

@@ -51,6 +51,78 @@ static void ulba_slope_handles_degenerate_series(void **state)
   assert_int_equal(ulba_slope(2, NULL, y, &s), ULBA_ERR_ARG);
 }
 
+/* The two-pass slope as ulba_slope computed it before the basis existed:
+ * the reference for the bit-for-bit test below. */
+static int reference_slope(size_t n, const double *t, const double *y, double *slope)
+{
+  double tbar = 0.0, ybar = 0.0, sxy = 0.0, sxx = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    if (!isfinite(y[i]) || (t != NULL && !isfinite(t[i]))) return ULBA_ERR_ARG;
+  }
+  if (n < 2) {
+    *slope = 0.0;
+    return ULBA_OK;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    tbar += t != NULL ? t[i] : (double)i;
+    ybar += y[i];
+  }
+  tbar /= (double)n;
+  ybar /= (double)n;
+  for (size_t i = 0; i < n; ++i) {
+    double dt = (t != NULL ? t[i] : (double)i) - tbar;
+    sxy += dt * (y[i] - ybar);
+    sxx += dt * dt;
+  }
+  if (!(sxx > 0.0)) return ULBA_ERR_ARG;
+  *slope = sxy / sxx;
+  return ULBA_OK;
+}
+
+/* Fitting many series over one basis of times gives every slope and error
+ * of ulba_slope (and of the two-pass reference) bit for bit: the adapter
+ * relies on it to keep its answers when it fits every object this way. */
+static void ulba_slope_fit_equals_ulba_slope_bit_for_bit(void **state)
+{
+  (void)state;
+  double t[7] = {3.0, 4.0, 5.0, 6.0, 9.0, 10.0, 17.0}, y[7], tie[2] = {2.0, 2.0};
+  for (size_t n = 0; n <= 7; ++n)
+    for (int series = 0; series < 50; ++series) {
+      ulba_slope_basis bt, bi;
+      assert_int_equal(ulba_slope_basis_init(n, t, &bt), ULBA_OK);
+      assert_int_equal(ulba_slope_basis_init(n, NULL, &bi), ULBA_OK);
+      /* Loads of very different magnitudes, with small irregular changes
+       * (a fixed formula: the test does not depend on a random generator). */
+      for (size_t k = 0; k < n; ++k)
+        y[k] = pow(10.0, series % 13) * (1.0 + 0.37 * series) + sin(1.7 * series + 0.9 * (double)k);
+      for (int with_t = 0; with_t < 2; ++with_t) {
+        const double *tt = with_t ? t : NULL;
+        double a = -1.0, b = -2.0, c = -3.0;
+        int ra = ulba_slope_fit(with_t ? &bt : &bi, y, &a), rb = ulba_slope(n, tt, y, &b);
+        int rc = reference_slope(n, tt, y, &c);
+        assert_int_equal(ra, rb);
+        assert_int_equal(ra, rc);
+        if (ra == ULBA_OK) {
+          assert_true(memcmp(&a, &b, sizeof a) == 0);
+          assert_true(memcmp(&a, &c, sizeof a) == 0);
+        }
+      }
+    }
+  /* The errors are those of ulba_slope too: equal times, a load that is not
+   * a number, no loads. */
+  {
+    ulba_slope_basis b;
+    double s = 0.0, two[2] = {1.0, 2.0};
+    assert_int_equal(ulba_slope_basis_init(2, tie, &b), ULBA_OK);
+    assert_int_equal(ulba_slope_fit(&b, two, &s), ULBA_ERR_ARG);
+    assert_int_equal(ulba_slope_basis_init(2, NULL, &b), ULBA_OK);
+    two[1] = NAN;
+    assert_int_equal(ulba_slope_fit(&b, two, &s), ULBA_ERR_ARG);
+    assert_int_equal(ulba_slope_fit(&b, NULL, &s), ULBA_ERR_ARG);
+    assert_int_equal(ulba_slope_basis_init(2, NULL, NULL), ULBA_ERR_ARG);
+  }
+}
+
 /* The paper's z-score cannot exceed 3 for one outlier when P <= 10: by hand,
  * the outlier's z is sqrt(P - 1) with the population deviation and
  * (P - 1) / sqrt(P) with the sample deviation, whatever its size. */
@@ -626,6 +698,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(ulba_slope_recovers_lines_and_parabola),
       cmocka_unit_test(ulba_slope_handles_degenerate_series),
+      cmocka_unit_test(ulba_slope_fit_equals_ulba_slope_bit_for_bit),
       cmocka_unit_test(ulba_population_zscore_never_fires_up_to_ten_pes),
       cmocka_unit_test(ulba_robust_score_of_one_outlier_among_ties),
       cmocka_unit_test(ulba_detects_one_growing_pe_at_small_and_large_p),
