@@ -215,13 +215,22 @@ static int sort_run(size_t *order, size_t len, const double *key, int desc)
  * (11 bits keep the counters in the first-level cache);
  * words with equal upper halves keep index order, and the rare runs whose
  * full keys differ only in the low mantissa bits are then sorted exactly.
+ * Where size_t is 64 bits the caller's order array is one of the two
+ * buffers of the radix sort, so that sorting n keys touches 16 bytes of
+ * fresh memory per key instead of 24: fresh pages, not the passes, are
+ * most of the cost at 10^6 keys.
  */
 static int packed_sort(size_t n, const double *key, size_t *order, int desc)
 {
   int rc = -2;
+#if SIZE_MAX == UINT64_MAX
+  uint64_t *a = (uint64_t *)order;
+#else
   uint64_t *a = malloc((n ? n : 1) * sizeof(uint64_t));
+#endif
   uint64_t *b = malloc((n ? n : 1) * sizeof(uint64_t));
   size_t *count = malloc(RADIX_SIZE * sizeof(size_t));
+  uint64_t *const first = a, *const second = b;
   if (!a || !b || !count) goto end;
   uint64_t all_or = 0, all_and = ~(uint64_t)0;
   for (size_t i = 0; i < n; i++) {
@@ -240,17 +249,30 @@ static int packed_sort(size_t n, const double *key, size_t *order, int desc)
     a = b;
     b = t;
   }
-  for (size_t i = 0; i < n; i++) order[i] = (size_t)(a[i] & 0xffffffffu);
-  for (size_t k = 0; k < n;) {
-    size_t j = k + 1;
-    while (j < n && (a[j] >> 32) == (a[k] >> 32)) j++;
-    if (j - k > 1 && sort_run(order + k, j - k, key, desc)) goto end;
-    k = j;
+  /* The indices into order, and each run of equal upper halves sorted
+   * exactly once it is complete.  order may be the array a itself: every
+   * word is read before its slot is overwritten, and a run is sorted only
+   * after all of its words were read. */
+  size_t k = 0;
+  uint64_t run_hi = n ? a[0] >> 32 : 0;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t v = a[i];
+    order[i] = (size_t)(v & 0xffffffffu);
+    if ((v >> 32) != run_hi) {
+      if (i - k > 1 && sort_run(order + k, i - k, key, desc)) goto end;
+      k = i;
+      run_hi = v >> 32;
+    }
   }
+  if (n - k > 1 && sort_run(order + k, n - k, key, desc)) goto end;
   rc = 0;
 end:
-  free(a);
-  free(b);
+#if SIZE_MAX == UINT64_MAX
+  (void)first;
+#else
+  free(first);
+#endif
+  free(second);
   free(count);
   return rc;
 }
