@@ -17,5 +17,8 @@ set ylabel (col == 4 ? "seconds, first call (median)" : "seconds, drifting calls
 ranks = system("awk -F, 'NR==2{print $1}' ".csv)
 set title "bench_path: one Zoltan_LB_Partition, ".ranks." ranks (wall time, max over ranks)"
 methods = system("awk -F, 'NR>1 && !seen[$3]++ {printf \"%s \", $3}' ".csv)
-plot for [m in methods] csv using (strcol(3) eq m ? $2 : NaN):col skip 1 with linespoints \
-     lw (m eq "RCB" ? 3 : 1) title m
+set format y "%g"
+# The rows of the methods are interleaved in the CSV: each line is drawn
+# from its own method's rows, picked out by awk.
+plot for [m in methods] "< awk -F, -v m='".m."' 'NR > 1 && $3 == m' ".csv using 2:col \
+     with linespoints lw (m eq "RCB" ? 3 : 1) title m
