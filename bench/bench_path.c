@@ -526,6 +526,9 @@ int main(int argc, char **argv)
                   med_drift[k] / med_drift[0], bf, bd, mem[k] / (double)sizes[s]);
       }
       fflush(stdout);
+      /* Each size's rows are on disk as soon as they are measured, so
+       * that an interrupted run of the larger sizes keeps the smaller. */
+      if (csv != NULL) fflush(csv);
     }
     free(first);
     free(drifts);
