@@ -172,11 +172,9 @@ typedef struct zp_record {
 } zp_record;
 
 /* Slot of r's kept buffers holding at least bytes (contents undefined), or
- * NULL when memory is short.  A slot only grows; Zoltan_Destroy frees it,
- * and so does zp_record_scratch_release.  Local. */
+ * NULL when memory is short.  A slot only grows; Zoltan_Destroy frees it.
+ * Local. */
 void *zp_record_scratch(zp_record *r, int slot, size_t bytes);
-/* Free every kept buffer of r (LB_KEEP_BUFFERS=0 after each call).  Local. */
-void zp_record_scratch_release(zp_record *r);
 
 zp_record *zp_record_find(const struct Zoltan_Struct *zz);
 zp_record *zp_record_add(struct Zoltan_Struct *zz, MPI_Comm comm);

@@ -48,7 +48,8 @@ void *zp_record_scratch(zp_record *r, int slot, size_t bytes)
   return r->scratch.buf[slot];
 }
 
-void zp_record_scratch_release(zp_record *r)
+/* Free every kept buffer of r (the struct is going away). */
+static void zp_record_scratch_release(zp_record *r)
 {
   int i;
   for (i = 0; i < ZP_SCR_COUNT; i++) {
