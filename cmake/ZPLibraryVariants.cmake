@@ -147,7 +147,7 @@ set(ZP_WRAPPED_SYMBOLS
   Zoltan_Create Zoltan_Destroy Zoltan_Copy Zoltan_Copy_To Zoltan_Set_Param Zoltan_Set_Param_Vec
   Zoltan_LB_Set_Part_Sizes Zoltan_LB_Partition Zoltan_LB_Balance Zoltan_LB_Point_Assign
   Zoltan_LB_Point_PP_Assign Zoltan_LB_Box_Assign Zoltan_LB_Box_PP_Assign Zoltan_RCB_Box
-  Zoltan_Serialize_Size Zoltan_Serialize Zoltan_Deserialize)
+  Zoltan_Serialize_Size Zoltan_Serialize Zoltan_Deserialize Zoltan_Migrate)
 string(REPLACE ";" ",--wrap=" ZP_WRAP_LINK_OPTION "-Wl,--wrap=${ZP_WRAPPED_SYMBOLS}")
 
 # The only names either library may define globally: the public API's

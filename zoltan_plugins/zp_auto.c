@@ -314,6 +314,9 @@ static int auto_trials(zp_context *c, const loaddb_dump *d, const size_t *perm,
   for (i = 0; ierr >= 0 && i < ch->ncand; i++) {
     int *mine = cand + i * n;
     ok[i] = auto_run(c, ch->cand[i], mine) >= 0;
+    /* A candidate may fail for want of its inputs, and the others still
+     * count; an application callback that failed fails the call. */
+    if (!ok[i] && c->cb_failed < 0) ierr = c->cb_failed;
     if (!ok[i]) continue;
     MPI_Gatherv(mine, c->n, MPI_INT, all, counts, counts != NULL ? counts + P : NULL, MPI_INT, 0,
                 c->r->comm);
@@ -509,7 +512,7 @@ static int auto_keep_ours(zp_record *r, const auto_keep *k, int is_balance, zp_l
 }
 
 /* Zoltan's kept method, run by Zoltan on the application's struct as if
- * LB_METHOD named it (through zp_layer_native when the capacity model,
+ * LB_METHOD named it (through zp_layer_native when the guard, the capacity model,
  * measured weights or a dump are on, as for a native method selected
  * directly); LB_METHOD is put back afterwards.  At DEBUG_LEVEL >= 1 AUTO's
  * parameters are listed first, as in a full call.  Collective. */
@@ -523,7 +526,7 @@ static int auto_keep_native(zp_record *r, const auto_keep *k, int is_balance, zp
   ierr = zp_real_set_param_vec(r->zz, "LB_METHOD", k->method, -1);
   if (ierr == ZOLTAN_OK) {
     if (zp_layer_active(r))
-      ierr = zp_layer_native(r, is_balance, a);
+      ierr = zp_layer_native(r, k->method, is_balance, a);
     else
       ierr = is_balance ? zp_real_lb_balance(r->zz, a) : zp_real_lb_partition(r->zz, a);
   }

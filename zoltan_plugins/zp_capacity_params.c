@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The layer's own parameters, which apply whatever LB_METHOD is: the
- * capacity model (zp_capacity.c) and the load database (zp_loaddb.c).  They
+ * capacity model (zp_capacity.c), the load database (zp_loaddb.c) and the
+ * guard of native methods (zp_guard.c).  They
  * live apart from the code that uses them so that the parameter code (and
  * its fuzz harness) can know them without the partition path.
  */
@@ -80,10 +81,32 @@ static const zp_method ldb_layer = {
     .param_prefix = "LOADDB_",
 };
 
+static const char *const guard_env_word[] = {"ENV", NULL};
+
+static const zp_param_def guard_params[] = {
+    {"ZOLTAN_PLUGINS_GUARD", ZP_PARAM_INT, "ENV", 0, 1, 0, guard_env_word,
+     "1 = a callback that fails on some ranks is an error on every rank instead of a hang: "
+     "before a native method (RCB, RIB, HSFC, BLOCK, RANDOM, GRAPH, PHG) runs, the callbacks it "
+     "reads are called once and agreed on; Zoltan_Migrate agrees on pre-migration callbacks "
+     "and sizes before data moves and carries pack, unpack, mid- and post-migration failures to "
+     "its end; 0 = hand the calls to Zoltan as they are; ENV = read " ZP_GUARD_ENV
+     " (0 or 1), off when unset"},
+};
+
+static const zp_method guard_layer = {
+    .abi = ZP_METHOD_ABI,
+    .name = "GUARD",
+    .summary = "The layer's guard of Zoltan's own methods and of Zoltan_Migrate: callback "
+               "errors agreed on every rank",
+    .params = guard_params,
+    .num_params = sizeof guard_params / sizeof guard_params[0],
+    .param_prefix = "GUARD_",
+};
+
 const zp_method *zp_layer_params(void) { return &cap_layer; }
 
 const zp_method *zp_layer_param_group(size_t i)
 {
-  static const zp_method *const groups[] = {&cap_layer, &ldb_layer};
+  static const zp_method *const groups[] = {&cap_layer, &ldb_layer, &guard_layer};
   return i < sizeof groups / sizeof groups[0] ? groups[i] : NULL;
 }

@@ -20,6 +20,8 @@ void zp_ctx_free(zp_context *c)
 {
   zp_loaddb_release(c);
   zp_loaddb_edges_release(c);
+  /* Last: the load database's callbacks stand in front of the guard's. */
+  zp_guard_end(c);
   void *arrays[] = {c->tol,       c->pdist,    c->part_sizes, c->gids,   c->lids, c->w,
                     c->parts,     c->in_parts, c->coords,     c->nedges, c->nbr,  c->ewgts,
                     c->nbr_procs, c->hg_pairs, c->mem_limit,  c->sizes};

@@ -115,9 +115,10 @@ static int dump_params(const zp_context *c, loaddb_dump *d)
     loaddb_param *g;
     if (eq == NULL) continue;
     *eq = '\0';
-    if (!zp_find_param(line, &ref) || ref.method == zp_layer_param_group(0) ||
-        ref.method == zp_layer_param_group(1))
-      continue;
+    if (!zp_find_param(line, &ref)) continue;
+    for (k = 0; zp_layer_param_group(k) != NULL && zp_layer_param_group(k) != ref.method; k++)
+      ;
+    if (zp_layer_param_group(k) != NULL) continue;
     if (d->nparams == cap) {
       g = realloc(d->params, 2 * cap * sizeof *g);
       if (g == NULL) break;

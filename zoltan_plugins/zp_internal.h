@@ -165,6 +165,7 @@ typedef struct zp_record {
   const zp_method *geometry_method; /* method that set geometry; the cuts
                                        answer only while it is selected */
   int busy;                         /* >0 while our partition path runs on it */
+  int migrating;                    /* 1 while the guard runs Zoltan_Migrate on it */
   zp_capacity_cache cap;            /* the capacity model's measurements */
   unsigned serial;                  /* 1, 2, ... in creation order, per process */
   char reported[ZP_VALUE_MAX];      /* method last named by ZOLTAN_PLUGINS_VERBOSE */
@@ -245,14 +246,31 @@ int zp_dump_active(const zp_record *r);
 
 /* --- native methods under the layer's features (zp_native.c) ---------- */
 
-/* 1 when a native method must run through zp_layer_native: the capacity
- * model, measured weights or dumps are on for r.  Local. */
+/* The environment variable that ZOLTAN_PLUGINS_GUARD=ENV reads, and the
+ * guard's setting when neither the parameter nor the variable is set: off,
+ * because reading every callback first costs more than the 10% of a native
+ * call that a default may cost (docs/benchmarks.md, the cost of the guard). */
+#define ZP_GUARD_ENV     "ZOLTAN_PLUGINS_GUARD"
+#define ZP_GUARD_DEFAULT 0
+/* 1 when the guard of native methods is on for r (zp_guard.c).  Local. */
+int zp_guard_on(const zp_record *r);
+/* Zoltan_Migrate with the guard (zp_guard_migrate.c): the pre-migration
+ * callbacks and the exported objects' sizes are called and agreed on
+ * before any data moves; pack, unpack, mid- and post-migration failures
+ * are carried to the end of the migration instead of leaving ranks
+ * waiting, and then returned on every rank.  Arguments as Zoltan_Migrate's.
+ * Collective. */
+int zp_guard_migrate(zp_record *r, int nimp, ZOLTAN_ID_PTR ig, ZOLTAN_ID_PTR il, int *ip, int *ipa,
+                     int nexp, ZOLTAN_ID_PTR eg, ZOLTAN_ID_PTR el, int *ep, int *epa);
+/* 1 when a native method must run through zp_layer_native: the guard, the
+ * capacity model, measured weights or dumps are on for r.  Local. */
 int zp_layer_active(const zp_record *r);
-/* Zoltan_LB_Partition (is_balance 0) or Zoltan_LB_Balance (1) of a native
- * method with the capacities composed into the part sizes, the measured
- * loads as weights and the balance dumped, as r's parameters ask.  Call it
- * only when zp_layer_active(r).  Collective. */
-int zp_layer_native(zp_record *r, int is_balance, zp_lb_args *a);
+/* Zoltan_LB_Partition (is_balance 0) or Zoltan_LB_Balance (1) of the native
+ * method named method, guarded against failing callbacks, with the
+ * capacities composed into the part sizes, the measured loads as weights
+ * and the balance dumped, as r's parameters ask.  Call it only when
+ * zp_layer_active(r).  Collective. */
+int zp_layer_native(zp_record *r, const char *method, int is_balance, zp_lb_args *a);
 
 /* --- the real Zoltan entry points (zp_real.c) --------------------------- */
 
@@ -280,5 +298,7 @@ int zp_real_rcb_box(struct Zoltan_Struct *zz, int part, int *ndim, double *xmin,
 size_t zp_real_serialize_size(struct Zoltan_Struct const *zz);
 int zp_real_serialize(struct Zoltan_Struct const *zz, size_t bufsize, char *buf);
 int zp_real_deserialize(struct Zoltan_Struct *zz, size_t bufsize, char *buf);
+int zp_real_migrate(struct Zoltan_Struct *zz, int nimp, ZOLTAN_ID_PTR ig, ZOLTAN_ID_PTR il, int *ip,
+                    int *ipa, int nexp, ZOLTAN_ID_PTR eg, ZOLTAN_ID_PTR el, int *ep, int *epa);
 
 #endif /* ZP_INTERNAL_H */

@@ -43,6 +43,9 @@ ZP_API int ZP_ENTRY(Zoltan_LB_Balance)(ZZ *zz, int *changes, int *num_gid_entrie
 ZP_API size_t ZP_ENTRY(Zoltan_Serialize_Size)(ZZ const *zz);
 ZP_API int ZP_ENTRY(Zoltan_Serialize)(ZZ const *zz, size_t bufsize, char *buf);
 ZP_API int ZP_ENTRY(Zoltan_Deserialize)(ZZ *zz, size_t bufsize, char *buf);
+ZP_API int ZP_ENTRY(Zoltan_Migrate)(ZZ *zz, int nimp, ZOLTAN_ID_PTR ig, ZOLTAN_ID_PTR il, int *ip,
+                                    int *ipa, int nexp, ZOLTAN_ID_PTR eg, ZOLTAN_ID_PTR el, int *ep,
+                                    int *epa);
 
 /* ---- environment overrides --------------------------------------------- */
 
@@ -318,7 +321,7 @@ int ZP_ENTRY(Zoltan_LB_Partition)(ZZ *zz, int *changes, int *num_gid_entries, in
     r->busy--;
   } else if (r != NULL && r->busy == 0 && zp_layer_active(r)) {
     r->busy++;
-    ierr = zp_layer_native(r, 0, &a);
+    ierr = zp_layer_native(r, zp_record_native_get(r, "LB_METHOD", -1), 0, &a);
     r->busy--;
   } else {
     if (r) r->busy++;
@@ -366,8 +369,9 @@ int ZP_ENTRY(Zoltan_LB_Balance)(ZZ *zz, int *changes, int *num_gid_entries, int 
                     export_procs,
                     NULL};
     if (r) r->busy++;
-    ierr = (r != NULL && r->busy == 1 && zp_layer_active(r)) ? zp_layer_native(r, 1, &a)
-                                                             : zp_real_lb_balance(zz, &a);
+    ierr = (r != NULL && r->busy == 1 && zp_layer_active(r))
+               ? zp_layer_native(r, zp_record_native_get(r, "LB_METHOD", -1), 1, &a)
+               : zp_real_lb_balance(zz, &a);
     if (r) r->busy--;
   }
   zp_notify(r, MPI_Wtime() - t0, ierr);
@@ -471,4 +475,23 @@ void *zp_observer_of(ZZ *zz, const char *tag)
       strcmp(r->observer.tag, tag) != 0)
     return NULL;
   return r->observer.arg;
+}
+
+/* ---- migration ---------------------------------------------------------- */
+
+/* Zoltan_Migrate, whoever calls it (the application, Zoltan's own
+ * AUTO_MIGRATE, our methods' AUTO_MIGRATE), goes through the guard when it
+ * is on (zp_guard_migrate.c), once: the guard's own call reaches Zoltan. */
+int ZP_ENTRY(Zoltan_Migrate)(ZZ *zz, int nimp, ZOLTAN_ID_PTR ig, ZOLTAN_ID_PTR il, int *ip,
+                             int *ipa, int nexp, ZOLTAN_ID_PTR eg, ZOLTAN_ID_PTR el, int *ep,
+                             int *epa)
+{
+  zp_record *r = zp_record_find(zz);
+  int ierr;
+  if (r == NULL || r->migrating || !zp_guard_on(r))
+    return zp_real_migrate(zz, nimp, ig, il, ip, ipa, nexp, eg, el, ep, epa);
+  r->migrating = 1;
+  ierr = zp_guard_migrate(r, nimp, ig, il, ip, ipa, nexp, eg, el, ep, epa);
+  r->migrating = 0;
+  return ierr;
 }

@@ -35,7 +35,9 @@ static void troff(const char *text)
 /* The heading of a group of the layer's own parameters. */
 static const char *layer_title(const zp_method *m)
 {
-  return strcmp(m->name, "CAPACITY") == 0 ? "the capacity model" : "the load database";
+  if (strcmp(m->name, "CAPACITY") == 0) return "the capacity model";
+  if (strcmp(m->name, "GUARD") == 0) return "the guard of Zoltan's own methods";
+  return "the load database";
 }
 
 /* One method (or the layer's parameters) as a man page subsection. */

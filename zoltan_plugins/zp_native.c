@@ -252,8 +252,15 @@ static int zp_run_native(zp_context *c, const char *method, const double *sizes,
   int changes, ngid, nlid, nimp = 0, nexp = 0, *ip = NULL, *ipa = NULL, *ep = NULL, *epa = NULL;
   ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
   zp_lb_args a = {&changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep, &epa};
-  int zero_weights = 0, ierr = zp_check_native_inputs(c, method, who);
+  int zero_weights = 0, guarded = 0, ierr = zp_check_native_inputs(c, method, who);
   if (ierr < 0 || zp_native_trivial(c, new_part, &zero_weights)) return ierr;
+  /* Zoltan's method reads callbacks the checks above do not (object sizes,
+   * parts): the guard reads them all and agrees before Zoltan runs. */
+  if (zp_guard_on(c->r) && c->guard == NULL) {
+    ierr = zp_guard_begin(c, method);
+    if (ierr < 0) return ierr;
+    guarded = c->guard != NULL;
+  }
   ierr = zp_native_configure(c, method, sizes, zero_weights);
   if (ierr >= 0) {
     ierr = zp_real_lb_partition(c->r->zz, &a);
@@ -265,6 +272,7 @@ static int zp_run_native(zp_context *c, const char *method, const double *sizes,
     if (e < 0) ierr = e;
   }
   zp_native_restore(c, zero_weights);
+  if (guarded) zp_guard_end(c);
   Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
   Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
   return ierr;
@@ -352,18 +360,20 @@ int zp_ctx_run_base_weighted(zp_context *c, const char *method, const double *pa
 
 /* ---- native methods under the layer's features --------------------------- */
 
-int zp_layer_active(const zp_record *r)
+/* The layer's features that change what a native method sees. */
+static int zp_layer_features(const zp_record *r)
 {
   return r != NULL && (zp_capacity_active(r) || zp_loaddb_mode(r) != LOADDB_CALLBACK ||
                        zp_edge_mode(r) != LOADDB_CALLBACK || zp_dump_active(r));
 }
 
+int zp_layer_active(const zp_record *r) { return zp_layer_features(r) || zp_guard_on(r); }
+
 /* What zp_layer_native does before Zoltan's call; *sizes_given is 1 when
  * Zoltan's part sizes were replaced.  Collective; the outcome is agreed. */
-static int zp_layer_prepare(zp_context *c, int *sizes_given)
+static int zp_layer_prepare(zp_context *c, const char *method, int *sizes_given)
 {
   zp_record *r = c->r;
-  const char *method = zp_record_native_get(r, "LB_METHOD", -1);
   int ierr = zp_agree(c, zp_read_settings(c));
   if (ierr >= 0) ierr = zp_agree(c, zp_build_part_dist(c));
   if (ierr >= 0) ierr = zp_build_part_sizes(c);
@@ -382,14 +392,14 @@ static int zp_layer_prepare(zp_context *c, int *sizes_given)
   /* Measured edge weights are computed when the graph is read. */
   if (ierr >= 0 && zp_edge_mode(r) != LOADDB_CALLBACK)
     ierr = zp_gather_inputs(c, ZP_WANTS_GRAPH, "EDGE_WEIGHT_SOURCE");
-  if (ierr >= 0 && zp_dump_active(r)) ierr = zp_dump_write(c, method != NULL ? method : "RCB");
+  if (ierr >= 0 && zp_dump_active(r)) ierr = zp_dump_write(c, method);
   return ierr;
 }
 
-int zp_layer_native(zp_record *r, int is_balance, zp_lb_args *a)
+int zp_layer_native(zp_record *r, const char *method, int is_balance, zp_lb_args *a)
 {
   zp_context c;
-  int ierr, sizes_given = 0;
+  int ierr = ZOLTAN_OK, sizes_given = 0;
   zp_ctx_init(&c, r, is_balance);
   /* Nothing half-built reaches the application after an error. */
   *a->changes = 0;
@@ -398,7 +408,11 @@ int zp_layer_native(zp_record *r, int is_balance, zp_lb_args *a)
   *a->import_procs = *a->export_procs = NULL;
   if (a->import_to_part != NULL) *a->import_to_part = NULL;
   if (a->export_to_part != NULL) *a->export_to_part = NULL;
-  ierr = zp_layer_prepare(&c, &sizes_given);
+  /* The guard reads first, so that the features below read the
+   * application's data through it and every callback runs once. */
+  if (zp_guard_on(r)) ierr = zp_guard_begin(&c, method != NULL ? method : "RCB");
+  if (ierr >= 0 && zp_layer_features(r))
+    ierr = zp_layer_prepare(&c, method != NULL ? method : "RCB", &sizes_given);
   if (ierr >= 0) ierr = is_balance ? zp_real_lb_balance(r->zz, a) : zp_real_lb_partition(r->zz, a);
   if (sizes_given) zp_native_restore_sizes(r);
   /* Zoltan's answer is checked against memory capacities (zp_memory.c),

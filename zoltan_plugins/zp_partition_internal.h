@@ -124,6 +124,13 @@ struct zp_context {
   struct zp_ldb_wrap *ldb;
   /* The same for measured edge weights (zp_loaddb_edges.c), or NULL. */
   struct zp_edge_wrap *edw;
+  /* The guard's callbacks in front of the application's while a native
+   * method runs (zp_guard.c), or NULL. */
+  struct zp_guard *guard;
+  /* The agreed code of an application callback that failed in this call,
+   * as the guard found it (0 = none): a method that tries several base
+   * methods (AUTO) stops there instead of trying the next one. */
+  int cb_failed;
 };
 
 /* ---- the context (zp_context.c) ------------------------------------------ */
@@ -190,6 +197,20 @@ int zp_run_serial(zp_context *c, int *new_part);
  * callbacks.  Collective; the outcome is agreed (an unknown object or a
  * part out of range is an error naming it). */
 int zp_apply_fixed(const zp_context *c, int *new_part);
+
+/* ---- the guard of native methods (zp_guard.c) ---------------------------- */
+
+typedef struct zp_guard zp_guard;
+/* Call the callbacks that the native method may call (objects and parts
+ * always; coordinates, graph, hypergraph and object sizes as the method
+ * reads them, where registered), agree on their codes, and on success put
+ * callbacks in front of the application's that answer from what was read
+ * (c->guard) until zp_guard_end.  A method the guard does not know is left
+ * alone.  Returns the worst code of any rank, the same on every rank; an
+ * error names the callback and the rank.  Collective. */
+int zp_guard_begin(zp_context *c, const char *method);
+/* Give the application its callbacks back and free what was read.  Local. */
+void zp_guard_end(zp_context *c);
 
 /* ---- memory capacities (zp_memory.c) ------------------------------------- */
 

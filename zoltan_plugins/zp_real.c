@@ -38,6 +38,8 @@ typedef int rcb_box_fn(ZZ *, int, int *, double *, double *, double *, double *,
 typedef size_t ser_size_fn(ZZ const *);
 typedef int ser_fn(ZZ const *, size_t, char *);
 typedef int deser_fn(ZZ *, size_t, char *);
+typedef int migrate_fn(ZZ *, int, ZOLTAN_ID_PTR, ZOLTAN_ID_PTR, int *, int *, int, ZOLTAN_ID_PTR,
+                       ZOLTAN_ID_PTR, int *, int *);
 
 #ifdef ZP_STATIC_WRAP
 #define ZP_REAL(type, name) (&__real_##name)
@@ -57,6 +59,7 @@ extern rcb_box_fn __real_Zoltan_RCB_Box;
 extern ser_size_fn __real_Zoltan_Serialize_Size;
 extern ser_fn __real_Zoltan_Serialize;
 extern deser_fn __real_Zoltan_Deserialize;
+extern migrate_fn __real_Zoltan_Migrate;
 #else
 #define ZP_REAL(type, name) ((type *)zp_real_symbol(#name))
 
@@ -177,4 +180,11 @@ int zp_real_deserialize(ZZ *zz, size_t bufsize, char *buf)
 {
   deser_fn *f = ZP_REAL(deser_fn, Zoltan_Deserialize);
   return f ? f(zz, bufsize, buf) : ZOLTAN_FATAL;
+}
+
+int zp_real_migrate(ZZ *zz, int nimp, ZOLTAN_ID_PTR ig, ZOLTAN_ID_PTR il, int *ip, int *ipa,
+                    int nexp, ZOLTAN_ID_PTR eg, ZOLTAN_ID_PTR el, int *ep, int *epa)
+{
+  migrate_fn *f = ZP_REAL(migrate_fn, Zoltan_Migrate);
+  return f ? f(zz, nimp, ig, il, ip, ipa, nexp, eg, el, ep, epa) : ZOLTAN_FATAL;
 }
