@@ -610,8 +610,18 @@ static int sgraph_build(size_t n, const double *load, const size_t *start, const
     g->edlo[j] = scotchlb_edge_int(ew[j], es);
   }
   scotchlb_parts(nparts, target, g->pw, g->eff_to_part, g->part_to_eff, &g->neff, &g->equal);
-  for (size_t i = 0; cur && i < n; i++)
+  /* An object outside every part of positive size (its part has size zero,
+   * or it has none) must move anyway: Scotch's remap takes no "no old part"
+   * (-1 crashed it inside its weighted complete-graph target), so it gets
+   * the first part as its old one at no migration cost, which leaves Scotch
+   * free to place it. */
+  for (size_t i = 0; cur && i < n; i++) {
     g->old[i] = cur[i] >= 0 && cur[i] < nparts ? g->part_to_eff[cur[i]] : -1;
+    if (g->old[i] < 0) {
+      g->old[i] = 0;
+      g->vmlo[i] = 0;
+    }
+  }
   return SCOTCHLB_OK;
 }
 

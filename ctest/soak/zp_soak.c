@@ -35,7 +35,7 @@
  *    not exported stayed on their rank in their part.
  *
  * Usage: zp_soak [--rounds N] [--seed S] [--max-objects M] [--methods A,B,..]
- *                [--rss-check A,B] [--draw-open S1,S2|all] [--verbose]
+ *                [--rss-check A,B] [--draw-open S2|all] [--verbose]
  * --methods restricts the draw to the listed methods, from GREEDY, REFINE,
  * GREEDYREFINE, ULBA (over RCB, or over GREEDY in the sessions Zoltan's RCB
  * cannot survive, see ulba_params), ULBA/GREEDY (always over GREEDY),
@@ -593,21 +593,16 @@ static void method_params(struct Zoltan_Struct *zz, session *s, int size)
 /* Inputs on which the library is known to fail and is not fixed yet
  * (docs/reliability.md, "Long soak").  By default the soak steers around
  * them without changing its draws, so that a long run goes on to find
- * something else; --draw-open S1,S2 (or all) draws them as they come.
+ * something else; --draw-open S2 (or all) draws them as they come.
  * Remove an entry when its finding is fixed. */
-enum { OPEN_S1 = 1, OPEN_S2 = 2, OPEN_ALL = 3 };
+enum { OPEN_S2 = 2, OPEN_ALL = 2 };
 
 /* The open findings whose inputs are drawn (OPEN_* bits). */
 static int g_draw_open;
 
-/* Open soak finding S1: SCOTCHLB with LB_APPROACH=REPARTITION or REFINE
- * and a part of size zero crashes inside Scotch (SIGSEGV in
- * archCmpltwDomIncl under SCOTCH_graphRemap).  Avoided by giving such
- * parts size 0.1. */
-static int avoid_open_scotch_zero_size(const session *s)
-{
-  return !(g_draw_open & OPEN_S1) && !strcmp(s->m->lb, "SCOTCHLB") && s->remap;
-}
+/* Soak finding S1 (SCOTCHLB's remap with a part of size zero crashed
+ * inside Scotch) is fixed in scotch_core.c: such parts are drawn again, and
+ * --draw-open S1 is accepted and changes nothing. */
 
 /* Open soak finding S2: LB_METHOD=AUTO tries Zoltan's RCB and HSFC when
  * the application has coordinates (rule R3), and keeps one of them for
@@ -663,7 +658,7 @@ static void session_begin(session *s, const soak_method *const *methods, int nme
     Zoltan_Set_Num_Edges_Multi_Fn(s->zz, cb_num_edges, g);
     Zoltan_Set_Edge_List_Multi_Fn(s->zz, cb_edges, g);
   }
-  if (s->use_sizes) part_sizes(s->zz, s->nparts, a->rank, avoid_open_scotch_zero_size(s));
+  if (s->use_sizes) part_sizes(s->zz, s->nparts, a->rank, 0);
 }
 
 /* ---- one round ---------------------------------------------------------- */
@@ -829,10 +824,8 @@ static int parse_args(int argc, char **argv, int rank, options *o)
       }
     } else if (!strcmp(argv[i], "--draw-open") && i + 1 < argc) {
       i++;
-      g_draw_open = !strcmp(argv[i], "all") ? OPEN_ALL
-                                            : (listed(argv[i], "S1") ? OPEN_S1 : 0) |
-                                                  (listed(argv[i], "S2") ? OPEN_S2 : 0);
-      if (g_draw_open == 0) {
+      g_draw_open = !strcmp(argv[i], "all") ? OPEN_ALL : (listed(argv[i], "S2") ? OPEN_S2 : 0);
+      if (g_draw_open == 0 && !listed(argv[i], "S1")) {
         if (rank == 0) fprintf(stderr, "zp_soak: --draw-open %s: give S1, S2 or all\n", argv[i]);
         return 2;
       }
@@ -898,9 +891,8 @@ int main(int argc, char **argv)
     return 1;
   }
   if (a.rank == 0 && g_draw_open != OPEN_ALL)
-    printf("zp_soak: steering around the inputs of open soak findings%s%s (--draw-open all "
-           "draws them)\n",
-           g_draw_open & OPEN_S1 ? "" : " S1", g_draw_open & OPEN_S2 ? "" : " S2");
+    printf("zp_soak: steering around the inputs of open soak finding S2 (--draw-open all draws "
+           "them)\n");
   Zoltan_Initialize(argc, argv, &ver);
   make_cap_path(a.rank);
   ZPT_CHECK(cap_path[0] != '\0', "cannot create a capacity file in TMPDIR or /tmp");
