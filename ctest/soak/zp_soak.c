@@ -512,17 +512,16 @@ static void auto_params(struct Zoltan_Struct *zz)
   set_param(zz, "AUTOLB_REEVALUATE", "%d", rng_int(1, 4));
 }
 
-/* Random relative part sizes, some zero but not all (unless no_zero,
- * which gives 0.1 instead and draws the same numbers); rank 0 gives them,
+/* Random relative part sizes, some zero but not all; rank 0 gives them,
  * the other ranks give none (Zoltan merges them). */
-static void part_sizes(struct Zoltan_Struct *zz, int nparts, int rank, int no_zero)
+static void part_sizes(struct Zoltan_Struct *zz, int nparts, int rank)
 {
   int *ids = malloc((size_t)nparts * sizeof *ids), *idx = calloc((size_t)nparts, sizeof *idx);
   float *sz = malloc((size_t)nparts * sizeof *sz);
   int i, any = 0;
   for (i = 0; i < nparts; i++) {
     ids[i] = i;
-    sz[i] = rng_unif() < 0.2 ? (no_zero ? 0.1f : 0.0f) : (float)(0.1 + 10.0 * rng_unif());
+    sz[i] = rng_unif() < 0.2 ? 0.0f : (float)(0.1 + 10.0 * rng_unif());
     any |= sz[i] > 0.0f;
   }
   if (!any) sz[nparts - 1] = 1.0f;
@@ -658,7 +657,7 @@ static void session_begin(session *s, const soak_method *const *methods, int nme
     Zoltan_Set_Num_Edges_Multi_Fn(s->zz, cb_num_edges, g);
     Zoltan_Set_Edge_List_Multi_Fn(s->zz, cb_edges, g);
   }
-  if (s->use_sizes) part_sizes(s->zz, s->nparts, a->rank, 0);
+  if (s->use_sizes) part_sizes(s->zz, s->nparts, a->rank);
 }
 
 /* ---- one round ---------------------------------------------------------- */
