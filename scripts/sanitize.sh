@@ -55,7 +55,7 @@ for stage in $stages; do
   case $stage in
   asan)
     echo "== sanitize: ASan+UBSan build in $san_build"
-    cmake -S . -B "$san_build" -DZP_SANITIZE=ON -DZP_WERROR=ON >/dev/null
+    cmake -S . -B "$san_build" -DZP_SANITIZE=ON -DZP_WERROR=ON -DZP_ZOLTAN2_EXAMPLE=OFF >/dev/null
     cmake --build "$san_build" -j "$jobs" >/dev/null
     (cd "$san_build" && ASAN_OPTIONS="detect_leaks=1:$asan_base" ctest --output-on-failure -j "$jobs" -L unit --timeout 300) ||
       status=1
