@@ -16,17 +16,38 @@ void zp_ctx_init(zp_context *c, zp_record *r, int is_balance)
   c->yo = is_balance ? "Zoltan_LB_Balance" : "Zoltan_LB_Partition";
 }
 
+void *zp_ctx_array(zp_context *c, int slot, size_t bytes, int zero)
+{
+  void *p;
+  if (!c->pooled && !c->r->local_pool_busy) {
+    c->pooled = 1;
+    c->r->local_pool_busy = 1;
+  }
+  if (!c->pooled) return zero ? calloc(bytes ? bytes : 1, 1) : malloc(bytes ? bytes : 1);
+  p = zp_record_scratch(c->r, slot, bytes);
+  if (p != NULL && zero) memset(p, 0, bytes);
+  return p;
+}
+
+void zp_ctx_array_free(const zp_context *c, void *p)
+{
+  if (!c->pooled) free(p);
+}
+
 void zp_ctx_free(zp_context *c)
 {
   zp_loaddb_release(c);
   zp_loaddb_edges_release(c);
   /* Last: the load database's callbacks stand in front of the guard's. */
   zp_guard_end(c);
-  void *arrays[] = {c->tol,       c->pdist,    c->part_sizes, c->gids,   c->lids, c->w,
-                    c->parts,     c->in_parts, c->coords,     c->nedges, c->nbr,  c->ewgts,
-                    c->nbr_procs, c->hg_pairs, c->mem_limit,  c->sizes};
+  void *kept[] = {c->gids, c->lids, c->w, c->parts, c->in_parts, c->coords};
+  void *arrays[] = {c->tol,   c->pdist,     c->part_sizes, c->nedges,    c->nbr,
+                    c->ewgts, c->nbr_procs, c->hg_pairs,   c->mem_limit, c->sizes};
   size_t i;
+  for (i = 0; i < sizeof kept / sizeof kept[0]; i++) zp_ctx_array_free(c, kept[i]);
   for (i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
+  if (c->pooled) c->r->local_pool_busy = 0;
+  c->pooled = 0;
 }
 
 int zp_agree(const zp_context *c, int local)

@@ -158,12 +158,12 @@ int zp_gather_objects(zp_context *c)
   int ierr = zp_count_objects(c), wd = c->obj_wgt_dim;
   if (ierr < 0) return ierr;
   n = (size_t)c->n;
-  c->gids = calloc(n * c->ngid + 1, sizeof *c->gids);
-  c->lids = c->nlid ? calloc(n * c->nlid + 1, sizeof *c->lids) : NULL;
-  fw = calloc(n * (size_t)(wd > 0 ? wd : 1) + 1, sizeof *fw);
-  c->w = malloc((n * c->wdim + 1) * sizeof *c->w);
-  c->parts = malloc((n + 1) * sizeof *c->parts);
-  c->in_parts = malloc((n + 1) * sizeof *c->in_parts);
+  c->gids = zp_ctx_array(c, ZP_SCR_L_GIDS, (n * c->ngid + 1) * sizeof *c->gids, 1);
+  c->lids = c->nlid ? zp_ctx_array(c, ZP_SCR_L_LIDS, (n * c->nlid + 1) * sizeof *c->lids, 1) : NULL;
+  fw = zp_ctx_array(c, ZP_SCR_L_FW, (n * (size_t)(wd > 0 ? wd : 1) + 1) * sizeof *fw, 1);
+  c->w = zp_ctx_array(c, ZP_SCR_L_W, (n * c->wdim + 1) * sizeof *c->w, 0);
+  c->parts = zp_ctx_array(c, ZP_SCR_L_PARTS, (n + 1) * sizeof *c->parts, 0);
+  c->in_parts = zp_ctx_array(c, ZP_SCR_L_IN_PARTS, (n + 1) * sizeof *c->in_parts, 0);
   if (c->gids == NULL || (c->nlid && c->lids == NULL) || fw == NULL || c->w == NULL ||
       c->parts == NULL || c->in_parts == NULL) {
     ierr = ZOLTAN_MEMERR;
@@ -173,7 +173,7 @@ int zp_gather_objects(zp_context *c)
   if (ierr >= 0 && c->n > 0) ierr = zp_current_parts(c);
   if (ierr >= 0) ierr = zp_check_objects(c, fw);
 End:
-  free(fw);
+  zp_ctx_array_free(c, fw);
   return ierr;
 }
 
@@ -235,7 +235,7 @@ static int zp_ask_geometry(zp_context *c, const char *who)
     return ZOLTAN_FATAL;
   }
   c->gdim = global[0];
-  c->coords = malloc(((size_t)c->n * c->gdim + 1) * sizeof *c->coords);
+  c->coords = zp_ctx_array(c, ZP_SCR_L_COORDS, ((size_t)c->n * c->gdim + 1) * sizeof *c->coords, 0);
   if (c->coords == NULL) return ZOLTAN_MEMERR;
   return c->n > 0 ? zp_call_geometry(c, who) : ZOLTAN_OK;
 }

@@ -43,7 +43,16 @@ static int g_code(int ierr)
 }
 
 /* calloc of n + 1 elements, so that empty arrays are not NULL. */
-static void *g_alloc(size_t n, size_t size) { return calloc(n + 1, size); }
+/* A cleared array of n + 1 elements for slot (ZP_SCR_G_*): the record's
+ * kept buffer when this guard holds the record's pool, else calloc'd. */
+static void *g_alloc(zp_guard *g, int slot, size_t n, size_t size)
+{
+  void *p;
+  if (g->pool == NULL) return calloc(n + 1, size);
+  p = zp_record_scratch(g->pool, slot, (n + 1) * size);
+  if (p != NULL) memset(p, 0, (n + 1) * size);
+  return p;
+}
 
 /* ---- which callbacks a method reads -------------------------------------- */
 
@@ -114,10 +123,10 @@ static int g_read_objects(zp_guard *g, int *kind)
   if (!zp_guard_ok(ierr)) return g_code(ierr);
   if (g->n < 0) return ZOLTAN_FATAL;
   n = (size_t)g->n;
-  g->gids = g_alloc(n * (size_t)g->ngid, sizeof *g->gids);
-  g->lids = g_alloc(n * (size_t)g->nlid, sizeof *g->lids);
-  g->w = g_alloc(n * (size_t)g->wdim, sizeof *g->w);
-  g->parts = g_alloc(n, sizeof *g->parts);
+  g->gids = g_alloc(g, ZP_SCR_G_GIDS, n * (size_t)g->ngid, sizeof *g->gids);
+  g->lids = g_alloc(g, ZP_SCR_G_LIDS, n * (size_t)g->nlid, sizeof *g->lids);
+  g->w = g_alloc(g, ZP_SCR_G_W, n * (size_t)g->wdim, sizeof *g->w);
+  g->parts = g_alloc(g, ZP_SCR_G_PARTS, n, sizeof *g->parts);
   if (!g->gids || !g->lids || !g->w || !g->parts) return ZOLTAN_MEMERR;
   g->have |= 1u << G_NUM_OBJ;
   *kind = G_OBJ_LIST;
@@ -164,7 +173,7 @@ static int g_read_geometry(zp_guard *g, int *kind)
    * guard then leaves the coordinates to the application's callback. */
   if (g->gdim <= 0 || g->gdim > 3) return ZOLTAN_OK;
   *kind = G_GEOM;
-  g->coords = g_alloc(n * (size_t)g->gdim, sizeof *g->coords);
+  g->coords = g_alloc(g, ZP_SCR_G_COORDS, n * (size_t)g->gdim, sizeof *g->coords);
   if (g->coords == NULL) return ZOLTAN_MEMERR;
   if (gf->multi != NULL && n > 0)
     ((ZOLTAN_GEOM_MULTI_FN *)gf->multi)(gf->multi_data, g->ngid, g->nlid, g->n, g->gids, g->lids,
@@ -184,7 +193,7 @@ static int g_read_graph(zp_guard *g, int *kind)
   int ierr = ZOLTAN_OK;
   if (!g_registered(cf) || !g_registered(lf)) return ZOLTAN_OK;
   *kind = G_NUM_EDGES;
-  g->nedges = g_alloc(n, sizeof *g->nedges);
+  g->nedges = g_alloc(g, ZP_SCR_G_NEDGES, n, sizeof *g->nedges);
   if (g->nedges == NULL) return ZOLTAN_MEMERR;
   if (cf->multi != NULL && n > 0)
     ((ZOLTAN_NUM_EDGES_MULTI_FN *)cf->multi)(cf->multi_data, g->ngid, g->nlid, g->n, g->gids,
@@ -199,9 +208,9 @@ static int g_read_graph(zp_guard *g, int *kind)
   }
   g->have |= 1u << G_NUM_EDGES;
   *kind = G_EDGE_LIST;
-  g->nbr = g_alloc(g->tedges * (size_t)g->ngid, sizeof *g->nbr);
-  g->nbr_procs = g_alloc(g->tedges, sizeof *g->nbr_procs);
-  g->ew = g_alloc(g->tedges * (size_t)g->ewdim, sizeof *g->ew);
+  g->nbr = g_alloc(g, ZP_SCR_G_NBR, g->tedges * (size_t)g->ngid, sizeof *g->nbr);
+  g->nbr_procs = g_alloc(g, ZP_SCR_G_NBR_PROCS, g->tedges, sizeof *g->nbr_procs);
+  g->ew = g_alloc(g, ZP_SCR_G_EW, g->tedges * (size_t)g->ewdim, sizeof *g->ew);
   if (!g->nbr || !g->nbr_procs || !g->ew) return ZOLTAN_MEMERR;
   if (lf->multi != NULL && n > 0)
     ((ZOLTAN_EDGE_LIST_MULTI_FN *)lf->multi)(lf->multi_data, g->ngid, g->nlid, g->n, g->gids,
@@ -225,7 +234,7 @@ static int g_read_sizes(zp_guard *g, int *kind)
   int ierr = ZOLTAN_OK;
   if (!g_registered(f)) return ZOLTAN_OK;
   *kind = G_SIZE;
-  g->sizes = g_alloc(n, sizeof *g->sizes);
+  g->sizes = g_alloc(g, ZP_SCR_G_SIZES, n, sizeof *g->sizes);
   if (g->sizes == NULL) return ZOLTAN_MEMERR;
   if (f->multi != NULL && n > 0)
     ((ZOLTAN_OBJ_SIZE_MULTI_FN *)f->multi)(f->multi_data, g->ngid, g->nlid, g->n, g->gids, g->lids,
@@ -250,9 +259,9 @@ static int g_read_hypergraph(zp_guard *g, int *kind)
   if (g->hg_nl < 0 || g->hg_np < 0) return ZOLTAN_FATAL;
   g->have |= 1u << G_HG_SIZE_CS;
   *kind = G_HG_CS;
-  g->hg_lists = g_alloc((size_t)g->hg_nl * g->ngid, sizeof *g->hg_lists);
-  g->hg_starts = g_alloc((size_t)g->hg_nl, sizeof *g->hg_starts);
-  g->hg_pins = g_alloc((size_t)g->hg_np * g->ngid, sizeof *g->hg_pins);
+  g->hg_lists = g_alloc(g, ZP_SCR_G_HG_LISTS, (size_t)g->hg_nl * g->ngid, sizeof *g->hg_lists);
+  g->hg_starts = g_alloc(g, ZP_SCR_G_HG_STARTS, (size_t)g->hg_nl, sizeof *g->hg_starts);
+  g->hg_pins = g_alloc(g, ZP_SCR_G_HG_PINS, (size_t)g->hg_np * g->ngid, sizeof *g->hg_pins);
   if (!g->hg_lists || !g->hg_starts || !g->hg_pins) return ZOLTAN_MEMERR;
   ((ZOLTAN_HG_CS_FN *)cf->multi)(cf->multi_data, g->ngid, g->hg_nl, g->hg_np, g->hg_format,
                                  g->hg_lists, g->hg_starts, g->hg_pins, &ierr);
@@ -266,9 +275,9 @@ static int g_read_hypergraph(zp_guard *g, int *kind)
   if (g->hg_new < 0) return ZOLTAN_FATAL;
   g->have |= 1u << G_HG_SIZE_EW;
   *kind = G_HG_EW;
-  g->hg_egids = g_alloc((size_t)g->hg_new * g->ngid, sizeof *g->hg_egids);
-  g->hg_elids = g_alloc((size_t)g->hg_new * g->nlid, sizeof *g->hg_elids);
-  g->hg_ew = g_alloc((size_t)g->hg_new * g->ewdim, sizeof *g->hg_ew);
+  g->hg_egids = g_alloc(g, ZP_SCR_G_HG_EGIDS, (size_t)g->hg_new * g->ngid, sizeof *g->hg_egids);
+  g->hg_elids = g_alloc(g, ZP_SCR_G_HG_ELIDS, (size_t)g->hg_new * g->nlid, sizeof *g->hg_elids);
+  g->hg_ew = g_alloc(g, ZP_SCR_G_HG_EW, (size_t)g->hg_new * g->ewdim, sizeof *g->hg_ew);
   if (!g->hg_egids || !g->hg_elids || !g->hg_ew) return ZOLTAN_MEMERR;
   if (g->hg_new > 0)
     ((ZOLTAN_HG_EDGE_WTS_FN *)wf->multi)(wf->multi_data, g->ngid, g->nlid, g->hg_new, g->ewdim,
@@ -286,7 +295,11 @@ static void g_free(zp_guard *g)
                     g->nbr,     g->nbr_procs, g->ew,       g->sizes, g->hg_lists, g->hg_starts,
                     g->hg_pins, g->hg_egids,  g->hg_elids, g->hg_ew};
   size_t i;
-  for (i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
+  if (g->pool != NULL) {
+    g->pool->guard_pool_busy = 0; /* the arrays stay with the record */
+  } else {
+    for (i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
+  }
   free(g);
 }
 
@@ -356,13 +369,17 @@ int zp_guard_begin(zp_context *c, const char *method)
   g = calloc(1, sizeof *g);
   if (g != NULL) {
     g->zz = r->zz;
+    if (!r->guard_pool_busy) {
+      g->pool = r;
+      r->guard_pool_busy = 1;
+    }
     g->ngid = zp_record_native_int(r, "NUM_GID_ENTRIES", 1);
     g->nlid = zp_record_native_int(r, "NUM_LID_ENTRIES", 1);
     g->wdim = zp_record_native_int(r, "OBJ_WEIGHT_DIM", 0);
     g->ewdim = zp_record_native_int(r, "EDGE_WEIGHT_DIM", 0);
     if (g->ngid < 1 || g->nlid < 0 || g->wdim < 0 || g->ewdim < 0) {
       /* Zoltan refuses these values itself; the guard stays out of it. */
-      free(g);
+      g_free(g);
       return zp_agree(c, ZOLTAN_OK);
     }
     g_find_all(g);

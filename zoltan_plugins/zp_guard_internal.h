@@ -53,6 +53,8 @@ typedef struct g_saved {
 
 struct zp_guard {
   struct Zoltan_Struct *zz;
+  zp_record *pool;                     /* record whose ZP_SCR_G_* slots hold the
+                                          arrays, or NULL: each array malloc'd */
   int ngid, nlid, wdim, ewdim;         /* as Zoltan calls the callbacks on this rank */
   g_fn app[G_KINDS];                   /* the application's callbacks */
   unsigned have;                       /* 1 << G_*: what was read */

@@ -134,6 +134,38 @@ enum {
   ZP_SCR_NEW,   /* the method's answer, GID order */
   ZP_SCR_REPLY, /* the answer in arrival order */
   ZP_SCR_REMAP, /* REMAP's shared-weight matrix */
+  /* This rank's arrays of a call (zp_context, zp_gather.c), kept as well:
+   * a method that hands the call to a native base (ULBA over RCB) would
+   * otherwise fault these pages in again and leave the heap cut up around
+   * the blocks Zoltan allocates in the same call.  Only the outermost
+   * context of a struct uses them (zp_record.local_pool_busy). */
+  ZP_SCR_L_GIDS,
+  ZP_SCR_L_LIDS,
+  ZP_SCR_L_FW, /* the callback's float weights */
+  ZP_SCR_L_W,
+  ZP_SCR_L_PARTS,
+  ZP_SCR_L_IN_PARTS,
+  ZP_SCR_L_COORDS,
+  ZP_SCR_L_COL0, /* zp_loaddb_override's saved first weights */
+  /* What the guard read of the callbacks (zp_guard.c), kept for the same
+   * reason; only the outermost guard of a struct uses them
+   * (zp_record.guard_pool_busy).  One per array of struct zp_guard. */
+  ZP_SCR_G_GIDS,
+  ZP_SCR_G_LIDS,
+  ZP_SCR_G_W,
+  ZP_SCR_G_PARTS,
+  ZP_SCR_G_COORDS,
+  ZP_SCR_G_NEDGES,
+  ZP_SCR_G_NBR,
+  ZP_SCR_G_NBR_PROCS,
+  ZP_SCR_G_EW,
+  ZP_SCR_G_SIZES,
+  ZP_SCR_G_HG_LISTS,
+  ZP_SCR_G_HG_STARTS,
+  ZP_SCR_G_HG_PINS,
+  ZP_SCR_G_HG_EGIDS,
+  ZP_SCR_G_HG_ELIDS,
+  ZP_SCR_G_HG_EW,
   ZP_SCR_COUNT
 };
 
@@ -170,6 +202,8 @@ typedef struct zp_record {
   unsigned serial;                  /* 1, 2, ... in creation order, per process */
   char reported[ZP_VALUE_MAX];      /* method last named by ZOLTAN_PLUGINS_VERBOSE */
   zp_scratch scratch;               /* buffers kept across balances (not copied) */
+  int local_pool_busy;              /* 1 while a context holds the ZP_SCR_L_* slots */
+  int guard_pool_busy;              /* 1 while a guard holds the ZP_SCR_G_* slots */
 } zp_record;
 
 /* Slot of r's kept buffers holding at least bytes (contents undefined), or

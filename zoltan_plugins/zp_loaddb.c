@@ -340,7 +340,7 @@ int zp_loaddb_override(zp_context *c, const double *w0, zp_weight_undo *u)
 {
   size_t n = (size_t)c->n, i, stride = (size_t)c->wdim;
   memset(u, 0, sizeof *u);
-  u->col0 = malloc((n + 1) * sizeof *u->col0);
+  u->col0 = zp_ctx_array(c, ZP_SCR_L_COL0, (n + 1) * sizeof *u->col0, 0);
   if (u->col0 == NULL) return ZOLTAN_MEMERR;
   if (c->ldb == NULL) {
     /* No wrapper yet: one that serves the context's weights for this run
@@ -365,6 +365,6 @@ void zp_loaddb_restore(zp_context *c, zp_weight_undo *u)
   if (u->changed)
     for (i = 0; i < n; i++) c->w[i * stride] = u->col0[i];
   if (u->installed) zp_loaddb_release(c);
-  free(u->col0);
+  zp_ctx_array_free(c, u->col0);
   memset(u, 0, sizeof *u);
 }

@@ -94,6 +94,7 @@ struct zp_context {
    * selected one or a base method) first wants them. */
   int geom_asked;   /* 1 once the geometry callbacks were asked */
   int geom_missing; /* 1 when some rank has no ZOLTAN_NUM_GEOM_FN */
+  int pooled;       /* 1 when the per-object arrays are the record's ZP_SCR_L_* */
   int gdim;         /* coordinates per object, 0 = none */
   double *coords;   /* n * gdim */
 
@@ -139,6 +140,14 @@ struct zp_context {
 void zp_ctx_init(zp_context *c, zp_record *r, int is_balance);
 /* Free every array of the context (not the context itself). */
 void zp_ctx_free(zp_context *c);
+/* An array of one call for slot (ZP_SCR_L_*): the record's kept buffer
+ * when c holds the record's pool (the first context of the struct to ask
+ * takes it until zp_ctx_free), else a fresh malloc that zp_ctx_free (or the
+ * caller, for ZP_SCR_L_FW and ZP_SCR_L_COL0) frees.  zero: clear it.  NULL
+ * when memory is short.  Free it with zp_ctx_array_free.  Local. */
+void *zp_ctx_array(zp_context *c, int slot, size_t bytes, int zero);
+/* Free p from zp_ctx_array(c, ...) unless it is a kept buffer.  Local. */
+void zp_ctx_array_free(const zp_context *c, void *p);
 /* Read the native settings; ngid, nlid and RETURN_LISTS are agreed over
  * ranks.  Collective. */
 int zp_read_settings(zp_context *c);
