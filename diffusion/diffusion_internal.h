@@ -41,9 +41,6 @@ typedef struct dstate {
   int ncomp;         /* components of the rank graph (1 when connected) */
 } dstate;
 
-/* The lowest ZOLTAN_* code over the ranks of comm.  Collective. */
-DIFFUSION_HIDDEN int diffusion_agree(MPI_Comm comm, int ierr);
-
 /* Send x to every neighbour and receive theirs into recv (nnbr values).
  * Collective over the neighbours. */
 DIFFUSION_HIDDEN void diffusion_exchange_same(dstate *d, double x, double *recv);

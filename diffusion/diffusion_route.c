@@ -232,7 +232,7 @@ int diffusion_route(dstate *d, const double *s, int n, const double *cost, doubl
   ierr = reqs && r.phin && r.q && r.sent && r.role && r.cnt && r.out && r.dest && r.notified
              ? ZOLTAN_OK
              : ZOLTAN_MEMERR;
-  if ((ierr = diffusion_agree(d->comm, ierr)) < 0) goto End;
+  if ((ierr = zp_agree_code(d->comm, ierr)) < 0) goto End;
   *moved = 0;
   if (!forward) {
     /* Neighbour-only moves: every rank sends its own objects over every
@@ -247,7 +247,7 @@ int diffusion_route(dstate *d, const double *s, int n, const double *cost, doubl
       new_rank[i] = ierr == ZOLTAN_OK && r.dest[i] >= 0 ? d->nbr[r.dest[i]] : d->rank;
       *moved += new_rank[i] != d->rank;
     }
-    ierr = diffusion_agree(d->comm, ierr);
+    ierr = zp_agree_code(d->comm, ierr);
     goto End;
   }
   orient(d, &r);
@@ -267,7 +267,7 @@ int diffusion_route(dstate *d, const double *s, int n, const double *cost, doubl
     if (r.dest[i] >= 0 && !r.notified[i] && ierr == ZOLTAN_OK) ierr = ZOLTAN_FATAL;
     *moved += new_rank[i] != d->rank;
   }
-  ierr = diffusion_agree(d->comm, ierr);
+  ierr = zp_agree_code(d->comm, ierr);
   if (ierr < 0)
     for (i = 0; i < n; i++) new_rank[i] = d->rank;
 End:

@@ -77,14 +77,6 @@ static void dstate_free(dstate *d)
   if (d->ncomp > 1 && d->rcomm != MPI_COMM_NULL) MPI_Comm_free(&d->rcomm);
 }
 
-/* Agree on a ZOLTAN_* code: the lowest over ranks. */
-int diffusion_agree(MPI_Comm comm, int ierr)
-{
-  int all;
-  MPI_Allreduce(&ierr, &all, 1, MPI_INT, MPI_MIN, comm);
-  return all;
-}
-
 /* Add rank q to the neighbour list, keeping it sorted and free of repeats. */
 static int add_nbr(dstate *d, int q)
 {
@@ -167,7 +159,7 @@ static int symmetrise(dstate *d)
   named_by x = {d, ZOLTAN_OK};
   MPI_Request *sreq = malloc(((size_t)n0 + 1) * sizeof *sreq);
   named = malloc(((size_t)n0 + 1) * sizeof *named);
-  if (diffusion_agree(d->comm, sreq && named ? ZOLTAN_OK : ZOLTAN_MEMERR) < 0) {
+  if (zp_agree_code(d->comm, sreq && named ? ZOLTAN_OK : ZOLTAN_MEMERR) < 0) {
     free(sreq);
     free(named);
     return ZOLTAN_MEMERR;
@@ -178,7 +170,7 @@ static int symmetrise(dstate *d)
   diffusion_nbx(d->comm, DIFFUSION_TAG_DISCOVER, n0, sreq, recv_named, &x);
   free(sreq);
   free(named);
-  return diffusion_agree(d->comm, x.ierr);
+  return zp_agree_code(d->comm, x.ierr);
 }
 
 /* Exchange one value with every neighbour: send[j] goes to neighbour j,
@@ -279,7 +271,7 @@ static int add_geometry(zp_context *ctx, dstate *d, int dim, const double *x)
 {
   double box[6], margin, *all = malloc((size_t)d->size * 2 * dim * sizeof *all);
   int *out = malloc((size_t)d->size * sizeof *out), ierr = ZOLTAN_OK, k, nb;
-  if (diffusion_agree(d->comm, all && out ? ZOLTAN_OK : ZOLTAN_MEMERR) < 0) {
+  if (zp_agree_code(d->comm, all && out ? ZOLTAN_OK : ZOLTAN_MEMERR) < 0) {
     free(all);
     free(out);
     return ZOLTAN_MEMERR;
@@ -291,7 +283,7 @@ static int add_geometry(zp_context *ctx, dstate *d, int dim, const double *x)
   for (k = 0; k < nb && ierr == ZOLTAN_OK; k++) ierr = add_nbr(d, out[k]);
   free(all);
   free(out);
-  return diffusion_agree(d->comm, nb < 0 ? ZOLTAN_FATAL : ierr);
+  return zp_agree_code(d->comm, nb < 0 ? ZOLTAN_FATAL : ierr);
 }
 
 /* (Re)allocate the per-link arrays for the current neighbours.
@@ -308,7 +300,7 @@ static int alloc_links(dstate *d)
   d->sendbuf = malloc(m * sizeof *d->sendbuf);
   d->req = malloc(2 * m * sizeof *d->req);
   ok = d->w && d->cnbr && d->unbr && d->acc && d->sendbuf && d->req;
-  return diffusion_agree(d->comm, ok ? ZOLTAN_OK : ZOLTAN_MEMERR);
+  return zp_agree_code(d->comm, ok ? ZOLTAN_OK : ZOLTAN_MEMERR);
 }
 
 /* The neighbours the parameters ask for, symmetric, and the per-link
@@ -337,19 +329,19 @@ static int build_neighbours(zp_context *ctx, dstate *d, const char *mode, int ha
   } else if (!use_graph && !use_geom && ierr == ZOLTAN_OK) {
     ierr = add_hypercube(d);
   }
-  if ((ierr = diffusion_agree(d->comm, ierr)) < 0) return ierr;
+  if ((ierr = zp_agree_code(d->comm, ierr)) < 0) return ierr;
   if (use_geom && (ierr = add_geometry(ctx, d, dim, x)) < 0) return ierr;
   if (use_graph && (ierr = symmetrise(d)) < 0) return ierr;
   if ((ierr = alloc_links(d)) < 0) return ierr;
   if (use_graph && !is_auto && d->size > 1 &&
-      (ierr = diffusion_agree(d->comm, split_components(d))) < 0)
+      (ierr = zp_agree_code(d->comm, split_components(d))) < 0)
     return ierr;
   if (((use_graph && is_auto) || use_geom) && d->size > 1 && !connected(d)) {
     /* Ranks without edges or touching boxes between them (an empty rank, a
      * mesh in pieces) could never exchange load: the hypercube's links,
      * symmetric by construction, join them. */
     *added = 1;
-    if ((ierr = diffusion_agree(d->comm, add_hypercube(d))) < 0) return ierr;
+    if ((ierr = zp_agree_code(d->comm, add_hypercube(d))) < 0) return ierr;
     ierr = alloc_links(d);
   }
   return ierr;
@@ -363,7 +355,7 @@ static int scalar_loads(zp_context *ctx, MPI_Comm comm, double *s)
   int n = zp_ctx_num_local(ctx), wdim = zp_ctx_wgt_dim(ctx), i, dd;
   const double *w = zp_ctx_local_wgts(ctx);
   double *tot = calloc(2 * (size_t)wdim, sizeof *tot);
-  if (diffusion_agree(comm, tot != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR) < 0) {
+  if (zp_agree_code(comm, tot != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR) < 0) {
     free(tot);
     return ZOLTAN_MEMERR;
   }
@@ -408,10 +400,10 @@ static int diffuse(dstate *d, double load, double cap, diffusion_options *o, dif
   double wsum = 0.0, kmax, sums[2], tot[2], uavg;
   int s;
   diffusion_exchange_same(d, cap, d->cnbr);
-  if (diffusion_agree(d->comm,
-                      diffusion_link_weights(cap, d->nnbr, d->cnbr, d->w, &wsum) == DIFFUSION_OK
-                          ? ZOLTAN_OK
-                          : ZOLTAN_FATAL) < 0)
+  if (zp_agree_code(d->comm,
+                    diffusion_link_weights(cap, d->nnbr, d->cnbr, d->w, &wsum) == DIFFUSION_OK
+                        ? ZOLTAN_OK
+                        : ZOLTAN_FATAL) < 0)
     return ZOLTAN_FATAL;
   kmax = wsum / cap;
   MPI_Allreduce(MPI_IN_PLACE, &kmax, 1, MPI_DOUBLE, MPI_MAX, d->rcomm);
@@ -451,7 +443,7 @@ static int dimension_exchange(dstate *d, diffusion_topology t, int any_graph, do
   double sums[2], tot[2], uavg;
   int colours = any_graph ? d->nnbr : diffusion_gde_colours(t, d->size), c, maxdeg = 0;
   int *order = malloc(((size_t)d->nnbr + 1) * sizeof *order);
-  if (diffusion_agree(d->comm, order ? ZOLTAN_OK : ZOLTAN_MEMERR) < 0) {
+  if (zp_agree_code(d->comm, order ? ZOLTAN_OK : ZOLTAN_MEMERR) < 0) {
     free(order);
     return ZOLTAN_MEMERR;
   }
@@ -660,7 +652,7 @@ static int diffusion_partition(zp_context *ctx, void *state, int *new_part)
   }
   has_graph = zp_ctx_local_graph(ctx, &nedges, &nbr_procs, &ewgts, &edim);
   s = malloc(((size_t)n + 1) * sizeof *s);
-  ierr = diffusion_agree(d.comm, s ? ZOLTAN_OK : ZOLTAN_MEMERR);
+  ierr = zp_agree_code(d.comm, s ? ZOLTAN_OK : ZOLTAN_MEMERR);
   if (ierr >= 0) ierr = scalar_loads(ctx, d.comm, s);
   if (ierr >= 0) ierr = build_neighbours(ctx, &d, mode, has_graph, nedges, nbr_procs, &added);
   if (ierr < 0) goto End;

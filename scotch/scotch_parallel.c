@@ -16,14 +16,9 @@
 /* ptscotch.h expects scotch.h (through scotch_internal.h) first. */
 #include "scotch_internal.h"
 #include <ptscotch.h>
-
-/* The worst code over ranks (negative codes first, then WARN). */
-static int agree(MPI_Comm comm, int rc)
-{
-  int in[2] = {-rc, rc}, out[2];
-  MPI_Allreduce(in, out, 2, MPI_INT, MPI_MAX, comm);
-  return out[0] > 0 ? -out[0] : out[1];
-}
+/* The layer's agreement of return codes: SCOTCHLB's codes follow Zoltan's
+ * convention (0 OK, 1 WARN, negative errors). */
+#include "zp_context.h"
 
 /* Everything one call allocates, freed in one place. */
 typedef struct pbufs {
@@ -62,14 +57,14 @@ static int loads(zp_context *ctx, pbufs *b, int n)
   if (!mine || !b->tot || !b->load || !b->target) rc = SCOTCHLB_ENOMEM;
   for (int i = 0; rc == SCOTCHLB_OK && i < n; i++)
     for (int d = 0; d < wdim; d++) mine[d] += w[(size_t)i * wdim + d];
-  rc = agree(comm, rc);
+  rc = zp_agree_code(comm, rc);
   if (rc == SCOTCHLB_OK) {
     MPI_Allreduce(mine, b->tot, wdim, MPI_DOUBLE, MPI_SUM, comm);
     rc = scotchlb_combine((size_t)n, wdim, w, b->tot, nparts, zp_ctx_part_sizes(ctx), b->load,
                           b->target);
   }
   free(mine);
-  return agree(comm, rc);
+  return zp_agree_code(comm, rc);
 }
 
 /* This rank's listings of its edges, plus those of its edges' far ends on
@@ -97,7 +92,7 @@ static int listings(zp_context *ctx, pbufs *b, int n, long long first, size_t *n
     rc = SCOTCHLB_ENOMEM;
   for (e = 0; rc == SCOTCHLB_OK && e < ne; e++)
     if (nbr_procs[e] != me) b->scount[nbr_procs[e]] += (int)sizeof(scotchlb_listing);
-  rc = agree(comm, rc);
+  rc = zp_agree_code(comm, rc);
   if (rc < 0) return rc;
   MPI_Alltoall(b->scount, 1, MPI_INT, b->rcount, 1, MPI_INT, comm);
   for (int q = 0; q < P; q++) {
@@ -111,7 +106,7 @@ static int listings(zp_context *ctx, pbufs *b, int n, long long first, size_t *n
   size_t nrecv = (size_t)rat / sizeof(scotchlb_listing);
   b->list = malloc((ne + nrecv + 1) * sizeof *b->list);
   if (rc == SCOTCHLB_OK && !b->list) rc = SCOTCHLB_ENOMEM;
-  rc = agree(comm, rc);
+  rc = zp_agree_code(comm, rc);
   if (rc < 0) return rc;
   e = 0;
   for (int i = 0; i < n; i++)
@@ -164,7 +159,7 @@ static int to_scotch(MPI_Comm comm, pbufs *b, int n, long long nglob, size_t *en
     b->edlo[j] = scotchlb_edge_int(b->w[j], es);
   }
   *ends_out = ends;
-  return agree(comm, rc);
+  return zp_agree_code(comm, rc);
 }
 
 /* PT-Scotch itself, in a private one-thread context. */
@@ -195,14 +190,14 @@ static int run_ptscotch(zp_context *ctx, pbufs *b, int n, size_t ends, SCOTCH_Nu
   /* Every step that may fail on one rank is agreed before the next
    * collective one, so that no rank waits inside PT-Scotch for another that
    * gave up. */
-  fail = agree(comm, where ? -1 : 0) < 0;
+  fail = zp_agree_code(comm, where ? -1 : 0) < 0;
   if (!fail &&
       SCOTCH_dgraphBuild(&graph, 0, (SCOTCH_Num)n, (SCOTCH_Num)n, b->vert, b->vert + 1, b->velo,
                          NULL, (SCOTCH_Num)ends, (SCOTCH_Num)ends, b->edge, NULL, b->edlo) != 0)
     where = "SCOTCH_dgraphBuild";
-  fail = fail || agree(comm, where ? -1 : 0) < 0;
+  fail = fail || zp_agree_code(comm, where ? -1 : 0) < 0;
   if (!fail && SCOTCH_dgraphCheck(&graph) != 0) where = "SCOTCH_dgraphCheck";
-  fail = fail || agree(comm, where ? -1 : 0) < 0;
+  fail = fail || zp_agree_code(comm, where ? -1 : 0) < 0;
   if (!fail) {
     if (SCOTCH_dgraphInit(&bound, comm) != 0)
       where = "SCOTCH_dgraphInit";
@@ -228,9 +223,9 @@ static int run_ptscotch(zp_context *ctx, pbufs *b, int n, size_t ends, SCOTCH_Nu
       SCOTCH_stratDgraphMapBuild(&strat, flags[o->strategy], (SCOTCH_Num)P, neff,
                                  o->tolerance - 1.0) != 0)
     where = "SCOTCH_stratDgraphMapBuild";
-  fail = fail || agree(comm, where ? -1 : 0) < 0;
+  fail = fail || zp_agree_code(comm, where ? -1 : 0) < 0;
   if (!fail && SCOTCH_dgraphMap(&bound, &arch, &strat, b->out) != 0) where = "SCOTCH_dgraphMap";
-  fail = fail || agree(comm, where ? -1 : 0) < 0;
+  fail = fail || zp_agree_code(comm, where ? -1 : 0) < 0;
   if (where)
     scotchlb_say(msg, cap,
                  "%s returned an error (%d local objects, %zu local edge ends, %ld parts)", where,
@@ -305,7 +300,7 @@ static int cut_stats(zp_context *ctx, pbufs *b, int n, long long first, size_t n
   rc2 = malloc((size_t)P * sizeof *rc2);
   rd = malloc((size_t)P * sizeof *rd);
   if (!ans || !got || !far || !sc || !sd || !rc2 || !rd) rc = SCOTCHLB_ENOMEM;
-  rc = agree(comm, rc);
+  rc = zp_agree_code(comm, rc);
   if (rc == SCOTCHLB_OK) {
     for (size_t r = 0; r < nrecv; r++) {
       size_t at = b->list[k0 + r].col - (size_t)first;
@@ -388,7 +383,7 @@ int scotchlb_partition_parallel(zp_context *ctx, const scotchlb_options *o, int 
   if (zp_ctx_local_graph(ctx, &nedges, &nbr_procs, &ewgts, &ewdim))
     for (int i = 0; i < n; i++) ne += (size_t)nedges[i];
   b.nbr_index = malloc((ne + 1) * sizeof *b.nbr_index);
-  rc = agree(comm, b.nbr_index ? SCOTCHLB_OK : SCOTCHLB_ENOMEM);
+  rc = zp_agree_code(comm, b.nbr_index ? SCOTCHLB_OK : SCOTCHLB_ENOMEM);
   if (rc < 0) goto end;
   if (zp_ctx_global_index(ctx, &first, b.nbr_index) != ZOLTAN_OK) {
     scotchlb_say(msg, cap, "the graph could not be numbered (see the message above)");
@@ -400,7 +395,7 @@ int scotchlb_partition_parallel(zp_context *ctx, const scotchlb_options *o, int 
   rc =
       scotchlb_symmetrise_rows((size_t)first, (size_t)n, b.list, nlist, &b.start, &b.adj, &b.w, st);
   if (rc == SCOTCHLB_EINVAL) scotchlb_say(msg, cap, "an edge has a negative or non-finite weight");
-  rc = agree(comm, rc);
+  rc = zp_agree_code(comm, rc);
   if (rc < 0) goto end;
   rc = to_scotch(comm, &b, n, nglob, &ends);
   if (rc < 0) goto end;
@@ -408,8 +403,8 @@ int scotchlb_partition_parallel(zp_context *ctx, const scotchlb_options *o, int 
   b.eff_to_part = malloc((size_t)nparts * sizeof *b.eff_to_part);
   b.part_to_eff = malloc((size_t)nparts * sizeof *b.part_to_eff);
   b.partload = calloc((size_t)nparts + 1, sizeof *b.partload);
-  rc = agree(comm,
-             b.pw && b.eff_to_part && b.part_to_eff && b.partload ? SCOTCHLB_OK : SCOTCHLB_ENOMEM);
+  rc = zp_agree_code(comm, b.pw && b.eff_to_part && b.part_to_eff && b.partload ? SCOTCHLB_OK
+                                                                                : SCOTCHLB_ENOMEM);
   if (rc < 0) goto end;
   scotchlb_parts(nparts, b.target, b.pw, b.eff_to_part, b.part_to_eff, &neff, &equal);
   rc = run_ptscotch(ctx, &b, n, ends, neff, equal, o, msg, cap);

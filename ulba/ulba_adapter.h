@@ -16,25 +16,6 @@
 
 struct Zoltan_Struct;
 
-/* The same code on every rank: the worst (smallest) of the ranks' codes.
- * Collective. */
-int ulba_agree(MPI_Comm comm, int ierr);
-
-/* The local objects sorted by global ID, to find an object by its ID. */
-typedef struct ulba_gid_index {
-  int *order;                 /* local indices sorted by global ID */
-  const ZOLTAN_ID_TYPE *gids; /* the local IDs (the context's array) */
-  int n;                      /* local objects */
-  int ngid;                   /* entries per global ID */
-} ulba_gid_index;
-
-/* Build the index of the local objects of ctx; ZOLTAN_OK or ZOLTAN_MEMERR.
- * Not collective. */
-int ulba_gid_index_build(ulba_gid_index *ix, const zp_context *ctx);
-/* The local index of the object with that global ID (ngid entries), or -1. */
-int ulba_gid_index_find(const ulba_gid_index *ix, const ZOLTAN_ID_TYPE *gid);
-void ulba_gid_index_free(ulba_gid_index *ix);
-
 /*
  * The cuts of the base method kept for Zoltan's point and box queries
  * (ulba_cuts.c): a copy of the application's struct that ran the base

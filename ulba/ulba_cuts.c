@@ -86,7 +86,6 @@ static int configure_copy(struct Zoltan_Struct *cz, const zp_context *ctx,
 static long count_mismatches(const zp_context *ctx, const ulba_final_run *run, int P, int nexp,
                              const ZOLTAN_ID_TYPE *eg, const int *epa)
 {
-  ulba_gid_index ix = {NULL, NULL, 0, 0};
   long bad = 0;
   int n = zp_ctx_num_local(ctx), ngid = zp_ctx_num_gid_entries(ctx);
   const ZOLTAN_ID_TYPE *gids = zp_ctx_local_gids(ctx);
@@ -97,13 +96,14 @@ static long count_mismatches(const zp_context *ctx, const ulba_final_run *run, i
     const ZOLTAN_ID_TYPE *g = eg + (size_t)k * ngid;
     int i = k, q = epa[k];
     /* Zoltan lists the objects in the order of the object list, as a rule:
-     * the index by ID is built only for a list that leaves it. */
+     * the layer's ID map is asked only for a list that leaves it. */
     if (memcmp(g, gids + (size_t)k * ngid, (size_t)ngid * sizeof *g) != 0) {
-      if (ix.order == NULL && ulba_gid_index_build(&ix, ctx) != ZOLTAN_OK) {
+      long at = zp_ctx_find_local(ctx, g);
+      if (at < -1) {
         bad = n + 1L;
         break;
       }
-      i = ulba_gid_index_find(&ix, g);
+      i = (int)at;
     }
     int p = (q >= 0 && q < P && run->part_map != NULL) ? run->part_map[q] : q;
     if (i < 0 || seen[i] || p != run->new_part[i])
@@ -111,7 +111,6 @@ static long count_mismatches(const zp_context *ctx, const ulba_final_run *run, i
     else
       seen[i] = 1;
   }
-  ulba_gid_index_free(&ix);
   free(seen);
   return bad;
 }
@@ -129,7 +128,7 @@ static int run_copy(struct Zoltan_Struct *cz, const zp_context *ctx, const ulba_
   ierr = Zoltan_LB_Partition(cz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
                              &el, &ep, &epa);
   ulba_keeping_cuts--;
-  ierr = ulba_agree(comm, ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN ? ZOLTAN_OK : ZOLTAN_FATAL);
+  ierr = zp_agree_code(comm, ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN ? ZOLTAN_OK : ZOLTAN_FATAL);
   if (ierr == ZOLTAN_OK) bad = count_mismatches(ctx, run, zp_ctx_num_parts(ctx), nexp, eg, epa);
   Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
   Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
@@ -162,9 +161,9 @@ void ulba_cuts_keep(ulba_cuts *k, zp_context *ctx, const ulba_final_run *run)
   MPI_Allreduce(&wanted, &all_wanted, 1, MPI_INT, MPI_MIN, comm);
   if (!all_wanted || !has_cuts(run->base)) return;
   k->zz = Zoltan_Copy(zz);
-  if (ulba_agree(comm, k->zz != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR) != ZOLTAN_OK) {
+  if (zp_agree_code(comm, k->zz != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR) != ZOLTAN_OK) {
     why = "the struct could not be copied";
-  } else if (ulba_agree(comm, configure_copy(k->zz, ctx, run)) != ZOLTAN_OK) {
+  } else if (zp_agree_code(comm, configure_copy(k->zz, ctx, run)) != ZOLTAN_OK) {
     why = "the copy refused the base method's settings";
   } else {
     int e = run_copy(k->zz, ctx, run);
@@ -173,13 +172,13 @@ void ulba_cuts_keep(ulba_cuts *k, zp_context *ctx, const ulba_final_run *run)
     else if (e != ZOLTAN_OK)
       why = "the base method failed on the copy";
   }
-  if (why == NULL && ulba_agree(comm, set_map(k, P, run->part_map)) != ZOLTAN_OK)
+  if (why == NULL && zp_agree_code(comm, set_map(k, P, run->part_map)) != ZOLTAN_OK)
     why = "out of memory";
   if (why == NULL) {
     g.cuts = k->zz;
     g.part_map = k->part_map;
     g.num_parts = P;
-    if (ulba_agree(comm, zp_set_geometry(zz, &g)) != ZOLTAN_OK) why = "the layer refused them";
+    if (zp_agree_code(comm, zp_set_geometry(zz, &g)) != ZOLTAN_OK) why = "the layer refused them";
   }
   if (why != NULL) {
     if (rank == 0)

@@ -192,13 +192,6 @@ static int ulba_copy(void **dst, const void *src)
   return ZOLTAN_OK;
 }
 
-int ulba_agree(MPI_Comm comm, int ierr)
-{
-  int all = ierr;
-  if (MPI_Allreduce(&ierr, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return ZOLTAN_FATAL;
-  return all;
-}
-
 /* The parameters of one call. */
 typedef struct ulba_options {
   double alpha;      /* ULBA_ALPHA, ignored when alpha_auto */
@@ -252,57 +245,35 @@ static int gid_cmp_n(const ZOLTAN_ID_TYPE *a, const ZOLTAN_ID_TYPE *b, int n)
   return 0;
 }
 
+/* The objects of a tiny problem, gathered on every rank, in global-ID order
+ * (assign_tiny visits them in that order; finding an object by its ID goes
+ * through the layer's map, zp_ctx_find_local). */
+typedef struct ulba_gid_order {
+  int *order;                 /* indices sorted by global ID */
+  const ZOLTAN_ID_TYPE *gids; /* the IDs */
+  int n;                      /* objects */
+  int ngid;                   /* entries per global ID */
+} ulba_gid_order;
+
 /* Sorting the local indices of an index by global ID needs the index: qsort
  * has no argument for it, and sorting happens on one thread at a time. */
-static const ulba_gid_index *sorting_index;
+static const ulba_gid_order *sorting_index;
 
 static int gid_order_cmp(const void *pa, const void *pb)
 {
-  const ulba_gid_index *ix = sorting_index;
+  const ulba_gid_order *ix = sorting_index;
   int a = *(const int *)pa, b = *(const int *)pb;
   return gid_cmp_n(ix->gids + (size_t)a * ix->ngid, ix->gids + (size_t)b * ix->ngid, ix->ngid);
 }
 
 /* Sort the indices of ix by global ID (the local objects, or the objects
  * of a tiny problem gathered on every rank). */
-static void sort_by_gid(ulba_gid_index *ix)
+static void sort_by_gid(ulba_gid_order *ix)
 {
   for (int i = 0; i < ix->n; i++) ix->order[i] = i;
   sorting_index = ix;
   qsort(ix->order, (size_t)ix->n, sizeof *ix->order, gid_order_cmp);
   sorting_index = NULL;
-}
-
-int ulba_gid_index_build(ulba_gid_index *ix, const zp_context *ctx)
-{
-  ix->n = zp_ctx_num_local(ctx);
-  ix->ngid = zp_ctx_num_gid_entries(ctx);
-  ix->gids = zp_ctx_local_gids(ctx);
-  ix->order = malloc(((size_t)ix->n + 1) * sizeof *ix->order);
-  if (ix->order == NULL) return ZOLTAN_MEMERR;
-  sort_by_gid(ix);
-  return ZOLTAN_OK;
-}
-
-int ulba_gid_index_find(const ulba_gid_index *ix, const ZOLTAN_ID_TYPE *gid)
-{
-  int lo = 0, hi = ix->n - 1;
-  while (lo <= hi) {
-    int mid = lo + (hi - lo) / 2, i = ix->order[mid];
-    int c = gid_cmp_n(ix->gids + (size_t)i * ix->ngid, gid, ix->ngid);
-    if (c == 0) return i;
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid - 1;
-  }
-  return -1;
-}
-
-void ulba_gid_index_free(ulba_gid_index *ix)
-{
-  free(ix->order);
-  ix->order = NULL;
 }
 
 /* Number of object-load snapshots the struct's history holds on this rank. */
@@ -321,24 +292,26 @@ static long count_snapshots(struct Zoltan_Struct *zz)
  * by position in snapshots without IDs.  The index by ID (ix, whose gids,
  * n and ngid are set) is sorted only when a snapshot leaves the order of
  * the object list.  Returns ZOLTAN_OK or ZOLTAN_MEMERR. */
-static int gather_series(struct Zoltan_Struct *zz, const zp_context *ctx, ulba_gid_index *ix,
-                         long ns, double *ts, double *ys, int *cnt)
+static int gather_series(struct Zoltan_Struct *zz, const zp_context *ctx, long ns, double *ts,
+                         double *ys, int *cnt)
 {
+  int n = zp_ctx_num_local(ctx), ngid = zp_ctx_num_gid_entries(ctx);
+  const ZOLTAN_ID_TYPE *gids = zp_ctx_local_gids(ctx);
   for (long b = ns - 1; b >= 0; b--) {
     zp_object_loads ol;
     if (zp_history_object_loads(zz, (size_t)b, &ol) != ZOLTAN_OK) continue;
     for (int j = 0; j < ol.num_obj; j++) {
-      const ZOLTAN_ID_TYPE *g = ol.gids != NULL ? ol.gids + (size_t)j * ix->ngid : NULL;
-      int i;
+      const ZOLTAN_ID_TYPE *g = ol.gids != NULL ? ol.gids + (size_t)j * ngid : NULL;
+      long i;
       if (g == NULL) {
-        i = j < ix->n ? j : -1;
-      } else if (ol.num_gid_entries != ix->ngid) {
+        i = j < n ? j : -1;
+      } else if (ol.num_gid_entries != ngid) {
         i = -1;
-      } else if (j < ix->n && gid_cmp_n(ix->gids + (size_t)j * ix->ngid, g, ix->ngid) == 0) {
+      } else if (j < n && gid_cmp_n(gids + (size_t)j * ngid, g, ngid) == 0) {
         i = j; /* reported in the order of the object list, as usual: no search */
       } else {
-        if (ix->order == NULL && ulba_gid_index_build(ix, ctx) != ZOLTAN_OK) return ZOLTAN_MEMERR;
-        i = ulba_gid_index_find(ix, g);
+        i = zp_ctx_find_local(ctx, g); /* the layer's ID map */
+        if (i < -1) return ZOLTAN_MEMERR;
       }
       if (i < 0) continue;
       ts[(size_t)i * ns + cnt[i]] = (double)ol.step;
@@ -415,7 +388,6 @@ static int history_rates(const zp_context *ctx, double *local_rate, double *obj_
   struct Zoltan_Struct *zz = zp_ctx_zz(ctx);
   int n = zp_ctx_num_local(ctx), P = zp_ctx_num_parts(ctx);
   const int *cur = zp_ctx_local_parts(ctx);
-  ulba_gid_index ix = {NULL, NULL, 0, 0};
   double *ts = NULL, *ys = NULL;
   const double **yk = NULL;
   int *cnt = NULL, ierr = ZOLTAN_OK;
@@ -439,10 +411,7 @@ static int history_rates(const zp_context *ctx, double *local_rate, double *obj_
   ts = malloc((size_t)n * (size_t)ns * sizeof *ts);
   ys = malloc((size_t)n * (size_t)ns * sizeof *ys);
   cnt = calloc((size_t)n, sizeof *cnt);
-  ix.n = n;
-  ix.ngid = zp_ctx_num_gid_entries(ctx);
-  ix.gids = zp_ctx_local_gids(ctx);
-  if (ts == NULL || ys == NULL || cnt == NULL || gather_series(zz, ctx, &ix, ns, ts, ys, cnt) < 0) {
+  if (ts == NULL || ys == NULL || cnt == NULL || gather_series(zz, ctx, ns, ts, ys, cnt) < 0) {
     ierr = ZOLTAN_MEMERR;
     goto end;
   }
@@ -455,7 +424,6 @@ static int history_rates(const zp_context *ctx, double *local_rate, double *obj_
     }
   }
 end:
-  ulba_gid_index_free(&ix);
   free(ts);
   free(ys);
   free(yk);
@@ -552,15 +520,15 @@ static int recorded_weights(const ulba_state *s, const zp_context *ctx, double *
   MPI_Comm comm = zp_ctx_comm(ctx);
   int n = zp_ctx_num_local(ctx);
   Zoltan_DD_Directory *dd = NULL;
-  int ok = ulba_agree(comm, Zoltan_DD_Create(&dd, comm, s->prev_ngid, 0, (int)sizeof(double), 0,
-                                             0) == ZOLTAN_OK
-                                ? ZOLTAN_OK
-                                : ZOLTAN_FATAL) == ZOLTAN_OK;
+  int ok = zp_agree_code(comm, Zoltan_DD_Create(&dd, comm, s->prev_ngid, 0, (int)sizeof(double), 0,
+                                                0) == ZOLTAN_OK
+                                   ? ZOLTAN_OK
+                                   : ZOLTAN_FATAL) == ZOLTAN_OK;
   if (ok)
-    ok = ulba_agree(comm, Zoltan_DD_Update(dd, s->prev_gids, NULL, (char *)s->prev_w, NULL,
-                                           s->prev_n) == ZOLTAN_OK
-                              ? ZOLTAN_OK
-                              : ZOLTAN_FATAL) == ZOLTAN_OK;
+    ok = zp_agree_code(comm, Zoltan_DD_Update(dd, s->prev_gids, NULL, (char *)s->prev_w, NULL,
+                                              s->prev_n) == ZOLTAN_OK
+                                 ? ZOLTAN_OK
+                                 : ZOLTAN_FATAL) == ZOLTAN_OK;
   for (int i = 0; i < n; i++) {
     prev[i] = NAN;
     owner[i] = -1;
@@ -603,7 +571,7 @@ static int object_growth(ulba_state *s, const zp_context *ctx, const int *grow,
   if (any_need) {
     prev = malloc(((size_t)n + 1) * sizeof *prev);
     owner = malloc(((size_t)n + 1) * sizeof *owner);
-    ierr = ulba_agree(comm, (prev && owner) ? ZOLTAN_OK : ZOLTAN_MEMERR);
+    ierr = zp_agree_code(comm, (prev && owner) ? ZOLTAN_OK : ZOLTAN_MEMERR);
     if (ierr < 0) goto end;
     if (recorded_weights(s, ctx, prev, owner) != ZOLTAN_OK) {
       free(prev);
@@ -670,7 +638,7 @@ static void remember_weights(ulba_state *s, const zp_context *ctx)
     }
     ok = pg != NULL;
   }
-  if (ulba_agree(zp_ctx_comm(ctx), ok ? ZOLTAN_OK : ZOLTAN_MEMERR) != ZOLTAN_OK) {
+  if (zp_agree_code(zp_ctx_comm(ctx), ok ? ZOLTAN_OK : ZOLTAN_MEMERR) != ZOLTAN_OK) {
     forget_weights(s);
     return;
   }
@@ -752,7 +720,7 @@ static int run_relabelled(zp_context *ctx, const char *base, const double *targe
   int *q = malloc(((size_t)n + 1) * sizeof *q);
   double *loc = malloc(PP * sizeof *loc), *ov = malloc(PP * sizeof *ov);
   int fits = 0;
-  int ierr = ulba_agree(zp_ctx_comm(ctx), (q && loc && ov) ? ZOLTAN_OK : ZOLTAN_MEMERR);
+  int ierr = zp_agree_code(zp_ctx_comm(ctx), (q && loc && ov) ? ZOLTAN_OK : ZOLTAN_MEMERR);
   if (ierr < 0) goto end;
   /* Step 1 runs with the target sizes permuted by the guess (the labels of
    * the base parts in the last balance; the identity at the first): a base
@@ -933,7 +901,7 @@ static int call_begin(ulba_call *c, zp_context *ctx, ulba_state *s)
   n_local = c->n;
   if (MPI_Allreduce(&n_local, &c->total_obj, 1, MPI_LONG, MPI_SUM, c->comm) != MPI_SUCCESS)
     return ZOLTAN_FATAL;
-  ierr = ulba_agree(c->comm, read_options(ctx, &c->o));
+  ierr = zp_agree_code(c->comm, read_options(ctx, &c->o));
   if (ierr < 0) return ierr;
   P1 = (size_t)c->P + 1;
   n1 = (size_t)c->n + 1;
@@ -957,11 +925,11 @@ static int call_begin(ulba_call *c, zp_context *ctx, ulba_state *s)
   }
   c->obj_rate = s->obj_rate;
   c->obj_work = s->obj_work;
-  ierr = ulba_agree(c->comm, (c->loc && c->before && c->wir && c->target && c->run_sizes &&
-                              c->col && c->colout && c->flags && c->perm && s->obj_cap >= n1)
-                                 ? ZOLTAN_OK
-                                 : ZOLTAN_MEMERR);
-  if (ierr == ZOLTAN_OK) ierr = ulba_agree(c->comm, state_fit(s, c->P, c->o.history));
+  ierr = zp_agree_code(c->comm, (c->loc && c->before && c->wir && c->target && c->run_sizes &&
+                                 c->col && c->colout && c->flags && c->perm && s->obj_cap >= n1)
+                                    ? ZOLTAN_OK
+                                    : ZOLTAN_MEMERR);
+  if (ierr == ZOLTAN_OK) ierr = zp_agree_code(c->comm, state_fit(s, c->P, c->o.history));
   if (ierr < 0) {
     zp_error(c->yo, "ULBA: out of memory for %d parts", c->P);
     return ierr;
@@ -1000,7 +968,7 @@ static int find_rates(ulba_call *c)
   int P = c->P;
   /* A rank without a provider holds no snapshot, so source (1) is used
    * everywhere; the calls below are collective on every rank either way. */
-  int ierr = ulba_agree(c->comm, history_rates(c->ctx, c->loc, c->obj_rate, &nsnap));
+  int ierr = zp_agree_code(c->comm, history_rates(c->ctx, c->loc, c->obj_rate, &nsnap));
   if (ierr < 0) return ierr;
   if (MPI_Allreduce(&nsnap, &min_snap, 1, MPI_LONG, MPI_MIN, c->comm) != MPI_SUCCESS)
     return ZOLTAN_FATAL;
@@ -1085,7 +1053,7 @@ static void keep_guess(ulba_state *s, MPI_Comm comm, const int *perm, int P)
     s->nguess = 0;
     s->guess = malloc((size_t)P * sizeof *s->guess);
   }
-  if (ulba_agree(comm, s->guess != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR) < 0) {
+  if (zp_agree_code(comm, s->guess != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR) < 0) {
     free(s->guess);
     s->guess = NULL;
     s->nguess = 0;
@@ -1143,7 +1111,7 @@ static int object_model(ulba_call *c, const double *given, const int *new_part)
   const double *w = zp_ctx_local_wgts(c->ctx);
   double *extra = calloc(2 * (size_t)P + 1, sizeof *extra), top = 0.0, a = 0.0, m = 0.0;
   size_t N = 0;
-  if (ulba_agree(c->comm, extra != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR) < 0) {
+  if (zp_agree_code(c->comm, extra != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR) < 0) {
     free(extra);
     return ZOLTAN_MEMERR;
   }
@@ -1207,7 +1175,7 @@ static int balance_objects(ulba_call *c, int *new_part)
   if (ulba_anticipate((size_t)c->n, w, (size_t)c->wd, c->obj_rate, sums[0],
                       isfinite(sums[1]) ? sums[1] : 0.0, H, given) != ULBA_OK)
     ierr = ZOLTAN_FATAL;
-  ierr = ulba_agree(c->comm, ierr);
+  ierr = zp_agree_code(c->comm, ierr);
   c->info.alpha_param = alpha;
   c->info.base_runs = 1;
   c->anticipated = 1;
@@ -1254,7 +1222,7 @@ static int part_rank_cmp(const void *pa, const void *pb)
  * first, in global ID order, an object keeps its current part if that part
  * has a positive size and no other object kept it; then the others take the
  * free parts, largest size first.  The same on every rank. */
-static int place_tiny(const ulba_gid_index *ix, const int *cur, const double *sizes, int wd, int P,
+static int place_tiny(const ulba_gid_order *ix, const int *cur, const double *sizes, int wd, int P,
                       int *part)
 {
   char *taken = calloc((size_t)P + 1, 1);
@@ -1301,7 +1269,7 @@ static int assign_tiny(ulba_call *c, int *new_part)
 {
   int size = 1, m = (int)c->total_obj, ngid = zp_ctx_num_gid_entries(c->ctx), ierr;
   int *counts = NULL, *displs = NULL, *bcounts = NULL, *bdispls = NULL, *cur = NULL, *part = NULL;
-  ulba_gid_index ix = {NULL, NULL, m, ngid};
+  ulba_gid_order ix = {NULL, NULL, m, ngid};
   ZOLTAN_ID_TYPE *gids = NULL;
   MPI_Comm_size(c->comm, &size);
   c->undefined = "fewer objects than parts, each object has a part of its own";
@@ -1314,10 +1282,10 @@ static int assign_tiny(ulba_call *c, int *new_part)
   part = malloc(((size_t)m + 1) * sizeof *part);
   ix.order = malloc(((size_t)m + 1) * sizeof *ix.order);
   gids = malloc(((size_t)m * ngid + 1) * sizeof *gids);
-  ierr = ulba_agree(c->comm,
-                    (counts && displs && bcounts && bdispls && cur && part && ix.order && gids)
-                        ? ZOLTAN_OK
-                        : ZOLTAN_MEMERR);
+  ierr = zp_agree_code(c->comm,
+                       (counts && displs && bcounts && bdispls && cur && part && ix.order && gids)
+                           ? ZOLTAN_OK
+                           : ZOLTAN_MEMERR);
   if (ierr < 0) goto end;
   MPI_Allgather(&c->n, 1, MPI_INT, counts, 1, MPI_INT, c->comm);
   for (int r = 0, off = 0; r < size; off += counts[r], r++) {
@@ -1330,7 +1298,7 @@ static int assign_tiny(ulba_call *c, int *new_part)
   MPI_Allgatherv(zp_ctx_local_parts(c->ctx), c->n, MPI_INT, cur, counts, displs, MPI_INT, c->comm);
   ix.gids = gids;
   sort_by_gid(&ix);
-  ierr = ulba_agree(c->comm, place_tiny(&ix, cur, zp_ctx_part_sizes(c->ctx), c->wd, c->P, part));
+  ierr = zp_agree_code(c->comm, place_tiny(&ix, cur, zp_ctx_part_sizes(c->ctx), c->wd, c->P, part));
   for (int i = 0; ierr >= 0 && i < c->n; i++) new_part[i] = part[displs[c->rank] + i];
 end:
   if (ierr == ZOLTAN_MEMERR) zp_error(c->yo, "ULBA: out of memory for %d objects", m);

@@ -34,8 +34,29 @@ void zp_ctx_array_free(const zp_context *c, void *p)
   if (!c->pooled) free(p);
 }
 
+long zp_ctx_find_local(const zp_context *c, const ZOLTAN_ID_TYPE *gid)
+{
+  if (c->local_map == NULL) {
+    /* The table is a cache of the call's own IDs: building it does not
+     * change what the context holds, hence the cast. */
+    zp_context *m = (zp_context *)c;
+    m->local_map = calloc(1, sizeof *m->local_map);
+    if (m->local_map == NULL) return -2;
+    if (zp_gidmap_build(m->local_map, c->gids, (size_t)c->n, c->ngid) != ZOLTAN_OK) {
+      zp_gidmap_free(m->local_map);
+      free(m->local_map);
+      m->local_map = NULL;
+      return -2;
+    }
+  }
+  return zp_gidmap_find(c->local_map, gid);
+}
+
 void zp_ctx_free(zp_context *c)
 {
+  if (c->local_map != NULL) zp_gidmap_free(c->local_map);
+  free(c->local_map);
+  c->local_map = NULL;
   zp_loaddb_release(c);
   zp_loaddb_edges_release(c);
   /* Last: the load database's callbacks stand in front of the guard's. */
@@ -50,13 +71,16 @@ void zp_ctx_free(zp_context *c)
   c->pooled = 0;
 }
 
-int zp_agree(const zp_context *c, int local)
+int zp_agree_code(MPI_Comm comm, int local)
 {
-  int worst = local < 0 ? local : 0, global = 0;
-  MPI_Allreduce(&worst, &global, 1, MPI_INT, MPI_MIN, c->r->comm);
-  if (global < 0) return local < 0 ? local : global;
-  return local;
+  /* One reduction for both: the largest -code is the worst error, the
+   * largest code the strongest warning. */
+  int in[2] = {-local, local}, out[2] = {0, 0};
+  if (MPI_Allreduce(in, out, 2, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS) return ZOLTAN_FATAL;
+  return out[0] > 0 ? -out[0] : out[1];
 }
+
+int zp_agree(const zp_context *c, int local) { return zp_agree_code(c->r->comm, local); }
 
 int zp_agree_step(const zp_context *c, int local, int *warn)
 {

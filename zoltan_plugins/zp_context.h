@@ -53,6 +53,31 @@ ZP_API const char *zp_ctx_where(const zp_context *ctx);
 ZP_API const char *zp_ctx_lb_approach(const zp_context *ctx);
 
 /*
+ * zp_ctx_find_local - the local index (0 .. zp_ctx_num_local - 1) of the
+ * object with global ID gid (zp_ctx_num_gid_entries entries), or -1 when
+ * no local object has it; a repeated ID gives its first object.  Local.
+ * The layer's one ID map: the first call builds a hash table of the local
+ * IDs (linear in the objects, freed at the end of the balancing call), so a
+ * method never sorts or searches IDs of its own.  Returns -2 when the table
+ * cannot be built for lack of memory.
+ */
+ZP_API long zp_ctx_find_local(const zp_context *ctx, const ZOLTAN_ID_TYPE *gid);
+
+/*
+ * zp_agree_code - the one agreement of a return code over the ranks of
+ * comm, for the layer and every method.  Collective over comm.
+ * local: this rank's code in Zoltan's convention (0 = OK, positive = a
+ * warning, negative = an error, the more negative the worse:
+ * ZOLTAN_MEMERR < ZOLTAN_FATAL).
+ * Returns the same code on every rank: the most negative code of any rank
+ * when some rank has an error (an error anywhere is the worst error
+ * everywhere), else the largest positive code when some rank warned (a WARN
+ * anywhere is a WARN everywhere), else 0.  When MPI_Allreduce itself fails
+ * (an error handler that returns), the rank it failed on gets ZOLTAN_FATAL.
+ */
+ZP_API int zp_agree_code(MPI_Comm comm, int local);
+
+/*
  * zp_ctx_parts_are_ranks - 1 when there is exactly one part per rank and
  * part p lives on rank p (the layout Zoltan uses when NUM_GLOBAL_PARTS is
  * the number of ranks or unset), else 0.  Local; every rank gets the same

@@ -21,8 +21,7 @@ static int zp_fixed_local(const zp_context *c, int *new_part, long *applied)
   ZOLTAN_VOID_FN *nfn = NULL, *lfn = NULL;
   void *ndata = NULL, *ldata = NULL;
   int ierr = ZOLTAN_OK, nfix, i, *parts = NULL;
-  size_t *order = NULL, *tmp = NULL;
-  ZOLTAN_ID_TYPE *gids = NULL, *sorted = NULL;
+  ZOLTAN_ID_TYPE *gids = NULL;
   char g[ZP_GID_TEXT];
   Zoltan_Get_Fn(c->r->zz, ZOLTAN_NUM_FIXED_OBJ_FN_TYPE, &nfn, &ndata);
   Zoltan_Get_Fn(c->r->zz, ZOLTAN_FIXED_OBJ_LIST_FN_TYPE, &lfn, &ldata);
@@ -35,10 +34,7 @@ static int zp_fixed_local(const zp_context *c, int *new_part, long *applied)
   if (nfix == 0) return ZOLTAN_OK;
   gids = malloc((size_t)nfix * c->ngid * sizeof *gids);
   parts = malloc((size_t)nfix * sizeof *parts);
-  order = malloc(((size_t)c->n + 1) * sizeof *order);
-  tmp = malloc(((size_t)c->n + 1) * sizeof *tmp);
-  sorted = malloc(((size_t)c->n * c->ngid + 1) * sizeof *sorted);
-  if (!gids || !parts || !order || !tmp || !sorted) {
+  if (!gids || !parts) {
     ierr = ZOLTAN_MEMERR;
     goto End;
   }
@@ -50,13 +46,12 @@ static int zp_fixed_local(const zp_context *c, int *new_part, long *applied)
     goto End;
   }
   ierr = ZOLTAN_OK;
-  for (i = 0; i < c->n; i++) order[i] = (size_t)i;
-  zp_sort_by_gid(order, tmp, (size_t)c->n, c->gids, c->ngid);
-  for (i = 0; i < c->n; i++)
-    memcpy(sorted + (size_t)i * c->ngid, c->gids + order[i] * c->ngid,
-           (size_t)c->ngid * sizeof *sorted);
   for (i = 0; i < nfix && ierr == ZOLTAN_OK; i++) {
-    long k = zp_find_gid(sorted, (size_t)c->n, gids + (size_t)i * c->ngid, c->ngid);
+    long k = zp_ctx_find_local(c, gids + (size_t)i * c->ngid); /* the one ID map */
+    if (k < -1) {
+      ierr = ZOLTAN_MEMERR;
+      break;
+    }
     if (k < 0 || parts[i] < 0 || parts[i] >= c->nparts) {
       zp_format_gid(gids + (size_t)i * c->ngid, c->ngid, g, sizeof g);
       if (k < 0)
@@ -67,15 +62,12 @@ static int zp_fixed_local(const zp_context *c, int *new_part, long *applied)
       ierr = ZOLTAN_FATAL;
       break;
     }
-    new_part[order[k]] = parts[i];
+    new_part[k] = parts[i];
     (*applied)++;
   }
 End:
   free(gids);
   free(parts);
-  free(order);
-  free(tmp);
-  free(sorted);
   return ierr;
 }
 

@@ -92,11 +92,12 @@ struct zp_context {
 
   /* Coordinates, asked of the callbacks once per call, when a method (the
    * selected one or a base method) first wants them. */
-  int geom_asked;   /* 1 once the geometry callbacks were asked */
-  int geom_missing; /* 1 when some rank has no ZOLTAN_NUM_GEOM_FN */
-  int pooled;       /* 1 when the per-object arrays are the record's ZP_SCR_L_* */
-  int gdim;         /* coordinates per object, 0 = none */
-  double *coords;   /* n * gdim */
+  int geom_asked;              /* 1 once the geometry callbacks were asked */
+  int geom_missing;            /* 1 when some rank has no ZOLTAN_NUM_GEOM_FN */
+  int pooled;                  /* 1 when the per-object arrays are the record's ZP_SCR_L_* */
+  struct zp_gidmap *local_map; /* zp_ctx_find_local's table, built on first use */
+  int gdim;                    /* coordinates per object, 0 = none */
+  double *coords;              /* n * gdim */
 
   /* Graph edges, asked of the callbacks once per call, like coordinates. */
   int graph_asked;     /* 1 once the graph callbacks were asked */
@@ -151,9 +152,9 @@ void zp_ctx_array_free(const zp_context *c, void *p);
 /* Read the native settings; ngid, nlid and RETURN_LISTS are agreed over
  * ranks.  Collective. */
 int zp_read_settings(zp_context *c);
-/* Combine the local return codes of one step: an error anywhere is an
- * error everywhere (the local one where there is one, else the most
- * severe); a warning stays a warning only where it happened.  Collective. */
+/* Combine the local return codes of one step: zp_agree_code over the
+ * struct's communicator (the worst error anywhere is the error everywhere,
+ * else a warning anywhere is a warning everywhere).  Collective. */
 int zp_agree(const zp_context *c, int local);
 /* zp_agree for one step of a sequence: returns the agreed error, or
  * ZOLTAN_OK with *warn set when the step warned here.  Collective. */

@@ -28,6 +28,9 @@
  *   --empty-rank0         rank 0 owns no objects
  *   --dup-gid             the last rank repeats GID 1 (bad input)
  *   --part-sizes          part p gets relative size 1 + (p % 3)
+ *   --warn-on R           rank R alone gives a size for a part that does not
+ *                         exist (the layer ignores it with a warning on that
+ *                         rank); with --expect-warn: every rank gets the WARN
  *   --migrate             AUTO_MIGRATE=TRUE with pack/unpack callbacks
  *   --balance-api         call Zoltan_LB_Balance instead of _Partition
  *   --copy                balance a Zoltan_Copy of the struct
@@ -447,6 +450,7 @@ int main(int argc, char **argv)
 {
   const char *method = "GREEDY", *weights = "heavy", *dump = NULL, *rl = "ALL", *lists = NULL;
   const char *params[64];
+  int warn_on = -1;
   int nparams = 0, M = 1000, empty0 = 0, dup = 0, psizes = 0, migrate = 0, balance_api = 0,
       copy = 0;
   int serialize = 0, init_mod = 0, zmem = 0, rounds = 1, expect_error = 0, i, round, nparts,
@@ -481,6 +485,8 @@ int main(int argc, char **argv)
       dup = 1;
     else if (!strcmp(argv[i], "--part-sizes"))
       psizes = 1;
+    else if (!strcmp(argv[i], "--warn-on") && i + 1 < argc)
+      warn_on = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--migrate"))
       migrate = 1;
     else if (!strcmp(argv[i], "--sizes"))
@@ -642,6 +648,12 @@ int main(int argc, char **argv)
       free(ids);
       free(idx);
       free(sz);
+    }
+    if (a.rank == warn_on) {
+      /* A warning raised on this rank only, before any method runs. */
+      int id = nparts + 7, idx = 0;
+      float sz = 1.0f;
+      Zoltan_LB_Set_Part_Sizes(zz, 1, 1, &id, &idx, &sz);
     }
 
     if (g_fixed) {

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * zp_agree_test: zp_agree_code, the one agreement of return codes
+ * (zp_context.h), at any rank count.  For every rank r and every code k of
+ * {WARN, FATAL, MEMERR}, rank r alone gives k and the others OK; then pairs
+ * of ranks with two codes.  Every rank must get the code that the rule
+ * gives for the whole pattern (the worst error, else a warning, else OK),
+ * computed here from the pattern itself, and the same code as every other
+ * rank.  Last, an MPI error (a null communicator with MPI_ERRORS_RETURN) is
+ * ZOLTAN_FATAL.  Exit status 0 when every case holds.
+ */
+#include <stdio.h>
+
+#include <mpi.h>
+#include <zoltan.h>
+
+#include "zp_context.h"
+
+static int rank, size, failures;
+
+/* What the rule gives for codes[0..size-1], written out case by case. */
+static int expected(const int *codes)
+{
+  int i, worst_err = 0, warn = 0;
+  for (i = 0; i < size; i++) {
+    if (codes[i] < worst_err) worst_err = codes[i];
+    if (codes[i] == ZOLTAN_WARN) warn = 1;
+  }
+  if (worst_err < 0) return worst_err;
+  return warn ? ZOLTAN_WARN : ZOLTAN_OK;
+}
+
+static void check(const int *codes, const char *what)
+{
+  int got = zp_agree_code(MPI_COMM_WORLD, codes[rank]), want = expected(codes), lo, hi;
+  MPI_Allreduce(&got, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&got, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (got != want || lo != hi) {
+    printf("zp_agree_test: rank %d: %s: got %d, want %d (range over ranks %d..%d)\n", rank, what,
+           got, want, lo, hi);
+    failures++;
+  }
+}
+
+int main(int argc, char **argv)
+{
+  static const int kinds[] = {ZOLTAN_WARN, ZOLTAN_FATAL, ZOLTAN_MEMERR};
+  int codes[64], r, k, j, cases = 0, all;
+  char what[96];
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size > 64) {
+    if (rank == 0) printf("zp_agree_test: at most 64 ranks\n");
+    MPI_Finalize();
+    return 1;
+  }
+  for (r = 0; r < size; r++) codes[r] = ZOLTAN_OK;
+  check(codes, "every rank OK");
+  cases++;
+  for (r = 0; r < size; r++)
+    for (k = 0; k < 3; k++) {
+      codes[r] = kinds[k];
+      snprintf(what, sizeof what, "rank %d alone gives %d", r, kinds[k]);
+      check(codes, what);
+      cases++;
+      /* A second rank with every other code. */
+      for (j = 0; j < 3 && size > 1; j++) {
+        codes[(r + 1) % size] = kinds[j];
+        snprintf(what, sizeof what, "rank %d gives %d, rank %d gives %d", r, kinds[k],
+                 (r + 1) % size, kinds[j]);
+        check(codes, what);
+        cases++;
+        codes[(r + 1) % size] = ZOLTAN_OK;
+      }
+      codes[r] = ZOLTAN_OK;
+    }
+  /* MPI's own error: with MPI_ERRORS_RETURN an allreduce on a null
+   * communicator returns an error code, which must become ZOLTAN_FATAL. */
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  if (zp_agree_code(MPI_COMM_NULL, ZOLTAN_OK) != ZOLTAN_FATAL) {
+    printf("zp_agree_test: rank %d: an MPI error did not give ZOLTAN_FATAL\n", rank);
+    failures++;
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0)
+    printf("zp_agree_test: %d ranks, %d patterns: %s\n", size, cases, all ? "FAILED" : "passed");
+  MPI_Finalize();
+  return all != 0;
+}
