@@ -3,7 +3,7 @@
 #define ADVISOR_CORE_H
 
 /*
- * The advisor behind LB_METHOD=AUTO (seed 002, Paradise: measure a run's
+ * The advisor behind LB_METHOD=AUTO (Paradise, Krishnan and Kalé: measure a run's
  * characteristics, choose a scheme by rules, leave hints for the next run).
  * Pure C on plain arrays and the recorded problem (loaddb_dump): no MPI, no
  * Zoltan.  The layer's adapter (zoltan_plugins/zp_auto.c) gathers the

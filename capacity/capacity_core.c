@@ -101,7 +101,7 @@ static int parse_line(const char *line, const char *fname, int lineno, entry *e,
              e->key);
     return CAPACITY_EINVAL;
   }
-  /* The optional memory capacity (seed 003's second limit), in the units
+  /* The optional memory capacity (Watts et al.'s second limit), in the units
    * of the application's memory weight. */
   e->memory = -1.0;
   n = next_token(&p, tok);

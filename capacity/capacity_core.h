@@ -6,7 +6,7 @@
  * The capacity model's arithmetic on plain arrays: no MPI, no Zoltan.
  *
  * A rank's capacity is its relative speed: how much work it does per second
- * compared with the others (seed 003, Watts, Rieffel and Taylor).  The
+ * compared with the others (Watts, Rieffel and Taylor).  The
  * plugin layer (zoltan_plugins/zp_capacity.c) gathers one capacity per rank
  * from a file, a parameter, a benchmark or measurements, and uses these
  * functions to read files, smooth measurements and turn the capacities into

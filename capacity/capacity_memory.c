@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Memory capacities (seed 003's second limit): part sizes capped so that no
+ * Memory capacities (Watts et al.'s second limit): part sizes capped so that no
  * part is planned beyond its rank's memory, and a repair that moves objects
  * out of parts a method still filled beyond it.  Plain arrays only.
  */

@@ -4,7 +4,7 @@
 
 /*
  * DIFFUSION: load balancing without a root, by implicit heterogeneous heat
- * diffusion over a graph of ranks (Watts, Rieffel and Taylor, seed 003, and
+ * diffusion over a graph of ranks (Watts, Rieffel and Taylor, and
  * Heirich and Taylor's implicit scheme).  Pure C on plain arrays: no MPI, no
  * Zoltan, no I/O.  The adapter (diffusion_zoltan.c) runs the per-rank
  * functions on every MPI rank and exchanges values with the neighbours; the
@@ -36,7 +36,7 @@
  * have no cycles.
  *
  * Task selection (diffusion_select) then decides which of a rank's own
- * objects travel to each neighbour: seed 003's 0-1 knapsack with a transfer
+ * objects travel to each neighbour: Watts et al.'s 0-1 knapsack with a transfer
  * cost (edges cut plus a cost per object moved), solved greedily by cost
  * per unit of load, each object taken only when it brings the amount sent
  * closer to the link's quota, so that no link overshoots by more than half
@@ -162,7 +162,7 @@ int diffusion_box_neighbours(int nranks, int dim, const double *boxes, double ma
                              int *out);
 
 /*
- * The generalised dimension exchange (seed 003, DIFFUSION_SCHEME=GDE): the
+ * The generalised dimension exchange (Watts et al., DIFFUSION_SCHEME=GDE): the
  * links are coloured so that no rank has two links of one colour; a round
  * visits the colours in turn, and over each link of the current colour the
  * two ranks move their utilizations towards each other.

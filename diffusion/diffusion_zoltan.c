@@ -31,7 +31,7 @@ static const zp_param_def diffusion_params[] = {
      "(generalised dimension exchange: over the colours of the HYPERCUBE or RING links, or, "
      "with DIFFUSION_NEIGHBORS = GRAPH or GEOMETRY, over any rank graph with link (a, b) of "
      "colour (a + b) mod P; AUTO means HYPERCUBE here; objects then move to neighbours only, "
-     "DIFFUSION_FORWARD is not used) or HIERARCHICAL (seed 003's hierarchical balancing over "
+     "DIFFUSION_FORWARD is not used) or HIERARCHICAL (Watts et al.'s hierarchical balancing over "
      "the line of ranks in rank order, by one prefix sum; objects pass along the line, "
      "DIFFUSION_NEIGHBORS is not used)"},
     {"DIFFUSION_LAMBDA", ZP_PARAM_DOUBLE, "1", 0.0, 1.0, ZP_PARAM_MIN_OPEN, NULL,
@@ -482,7 +482,7 @@ static int dimension_exchange(dstate *d, diffusion_topology t, int any_graph, do
 }
 
 /*
- * HIERARCHICAL: seed 003's hierarchical balancing method on the line of
+ * HIERARCHICAL: Watts et al.'s hierarchical balancing method on the line of
  * ranks.  HBM splits the ranks in two, moves between the halves what makes
  * their utilizations equal, (C2 L1 - C1 L2) / (C1 + C2), and recurses into
  * each half.  On a line the transfers of all levels add up, on the link

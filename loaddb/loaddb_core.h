@@ -9,7 +9,7 @@
  * (seconds, or any unit) through the adaptive trigger; the plugin layer
  * (zoltan_plugins/zp_loaddb.c) matches the reports of the last K steps to
  * the objects the application lists at a balance, and these functions turn
- * them into the weights every method balances (OBJ_WEIGHT_SOURCE, seed 000's
+ * them into the weights every method balances (OBJ_WEIGHT_SOURCE, Bhandarkar, Brunner and Kalé's
  * measurement-based balancing).  Every function is local and deterministic.
  */
 

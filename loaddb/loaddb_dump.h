@@ -5,7 +5,7 @@
 /*
  * The load dump format: what a balance saw, written by the layer when
  * LB_DUMP_FILE is set and read back by zp_lbsim to replay it through any
- * method (seed 000's +LBDump / +LBSim).  docs/loaddb.md specifies it.
+ * method (Bhandarkar, Brunner and Kalé's +LBDump / +LBSim).  docs/loaddb.md specifies it.
  *
  * It is text, on purpose: a dump is written once per balance by one rank
  * for the object counts a centralised method handles (up to millions), so

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * LB_METHOD=AUTO: the method chooses a method (seed 002, Paradise).
+ * LB_METHOD=AUTO: the method chooses a method (Paradise, Krishnan and Kalé).
  *
  * At a decision, the problem is gathered on rank 0 as a dump (zp_dump.c);
  * the advisor (advisor/advisor_core.c) measures its traits and names the
@@ -577,7 +577,7 @@ static const zp_method auto_method = {
     .abi = ZP_METHOD_ABI,
     .name = "AUTO",
     .summary = "tries the methods its rules name on the gathered problem and keeps the one with "
-               "the smallest modelled step (seed 002); hints for the next run in LB_HINTS_FILE",
+               "the smallest modelled step (Paradise); hints for the next run in LB_HINTS_FILE",
     .params = auto_params,
     .num_params = sizeof(auto_params) / sizeof(auto_params[0]),
     /* Zoltan owns the AUTO_ prefix (AUTO_MIGRATE). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The capacity model of the layer (seeds 001 and 003): each rank's relative
+ * The capacity model of the layer (Stellner and Trinitis; Watts, Rieffel and Taylor): each rank's relative
  * speed, from a file, a parameter, a benchmark or measurements, optionally
  * divided by the external load of its host, turned into part sizes for
  * every method, ours (through the context's part sizes) and Zoltan's own

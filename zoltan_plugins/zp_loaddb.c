@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The load database of the layer (seed 000): at a balance, the loads the
+ * The load database of the layer (Bhandarkar, Brunner and Kalé): at a balance, the loads the
  * application measured and reported for each object over the last
  * OBJ_WEIGHT_WINDOW steps (adaptive_report_objects, kept by the trigger
  * and read through zp_history.h, the one place that stores them) become the

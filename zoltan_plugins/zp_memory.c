@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Memory capacities (CAPACITY_MEMORY_DIM, seed 003's second limit): one
+ * Memory capacities (CAPACITY_MEMORY_DIM, Watts et al.'s second limit): one
  * weight of each object is the memory it needs, and the capacity file gives
  * each rank the memory it has.  Three steps, for every method:
  *   - before the method, the part sizes are capped so that a part planned

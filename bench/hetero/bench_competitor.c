@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * bench_competitor: seed 001's experiment with real processes and wall
+ * bench_competitor: Stellner and Trinitis's experiment with real processes and wall
  * time.  The cell application of bench_hetero (hetero_app.c) does real
  * arithmetic for each cell (iterations in proportion to its work), each MPI
  * rank pinned to one core; from step --competitor-step on, rank 0 starts

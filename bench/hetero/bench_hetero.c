@@ -10,7 +10,7 @@
  * plays one machine.
  *
  * Scenarios (--scenario):
- *   watts     seed 003, figures 3 and 4: the machines of --speeds start
+ *   watts     Watts et al., figures 3 and 4: the machines of --speeds start
  *             with equal cell counts and are balanced every --period steps
  *             in four ways: none; homogeneous balancing on measured time
  *             (object weight = its time on its current rank, no
@@ -19,7 +19,7 @@
  *             by up to --speed-error, as a small benchmark misestimates);
  *             dynamic capacities (CAPACITY=MEASURED from the work and time
  *             reported to the adaptive trigger).
- *   stellner  seed 001: ranks of equal speed; from step --competitor-step
+ *   stellner  Stellner and Trinitis: ranks of equal speed; from step --competitor-step
  *             on, --competitors ranks (0, 1, ...) each share their core with
  *             one external process (speed halved, and the rank's emulated
  *             load-average file says so).  Three runs: no competitor, the
@@ -30,7 +30,7 @@
  * Every run balances with --method (default RCB) the first time and with
  * --later-method (default REFINE) afterwards.
  *
- * Options: --speeds a,b,...  (watts; default the ten speeds of seed 003's
+ * Options: --speeds a,b,...  (watts; default the ten speeds of Watts et al.'s
  * figure 2; one per rank), --cells N (default 40000), --steps S (default
  * 30), --period K (default 5), --speed-error E (default 0.08), --competitors
  * C, --competitor-step S0, --balance-cost B (seconds per balance, default
@@ -186,7 +186,7 @@ static void run(const options *o, int mode, const char *dir, result *res)
     if (mode <= M_DYNAMIC && mode != M_NONE) bal_now = (step + 1) % o->period == 0;
     if (bal_now && step + 1 < o->steps) {
       if (mode == M_HOMOG) a.weight_div = speed; /* object weight = its measured time */
-      /* A thorough first balance, then refinement (seed 000's combination):
+      /* A thorough first balance, then refinement (Bhandarkar, Brunner and Kalé's combination):
        * RCB recomputes every cut and moves a few cells even when nothing
        * changed, while REFINE leaves a balance within tolerance alone. */
       Zoltan_Set_Param(zz, "LB_METHOD", res->balances == 0 ? o->method : o->later_method);
@@ -404,7 +404,7 @@ int main(int argc, char **argv)
     long late = 0;
     for (i = 3; i < r[3].balances && i < 64; i++) late += r[3].moved[i];
     if (rank == 0) {
-      printf("claim: dynamic %.2fx faster than none (seed 003: 7.1x), %.1f%% above the ideal; "
+      printf("claim: dynamic %.2fx faster than none (Watts et al.: 7.1x), %.1f%% above the ideal; "
              "static %.1f%% above; homogeneous %.1f%% above\n",
              ref / dyn, 100.0 * (dyn / ideal - 1.0), 100.0 * (stat / ideal - 1.0),
              100.0 * (hom / ideal - 1.0));

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Plots of the heterogeneous-machine benchmarks (docs/capacity.md) from the
 # --steps-csv files that bench_hetero and bench_competitor wrote into DIR:
-#   hetero_watts.csv        -> hetero_watts.png      seed 003 figure 3 (10 machines)
-#   hetero_watts9.csv       -> hetero_watts9.png     seed 003 figure 4 (without the slowest)
-#   hetero_stellner1.csv    -> hetero_stellner1.png  seed 001, one competitor (emulated)
-#   hetero_stellner2.csv    -> hetero_stellner2.png  seed 001, two competitors (emulated)
-#   competitor1.csv         -> competitor1.png       seed 001, one real competitor (wall time)
-#   competitor2.csv         -> competitor2.png       seed 001, two real competitors (wall time)
+#   hetero_watts.csv        -> hetero_watts.png      Watts et al. figure 3 (10 machines)
+#   hetero_watts9.csv       -> hetero_watts9.png     Watts et al. figure 4 (without the slowest)
+#   hetero_stellner1.csv    -> hetero_stellner1.png  Stellner and Trinitis, one competitor (emulated)
+#   hetero_stellner2.csv    -> hetero_stellner2.png  Stellner and Trinitis, two competitors (emulated)
+#   competitor1.csv         -> competitor1.png       Stellner and Trinitis, one real competitor (wall time)
+#   competitor2.csv         -> competitor2.png       Stellner and Trinitis, two real competitors (wall time)
 # bench_hetero's times are MODELLED (time units); bench_competitor's are
 # measured wall times of this machine.  Missing files are skipped.
 # Usage: hetero_plots.sh DIR
@@ -54,17 +54,17 @@ GP
 
 w="no balancing" h="homogeneous LB on time" st="static capacities" dy="dynamic capacities"
 plot hetero_watts.csv hetero_watts.png \
-  'Seed 003 figure 3, 10 emulated machines (speeds 1-39): step time (MODELLED), triangles = balances' \
+  'Watts et al. figure 3, 10 emulated machines (speeds 1-39): step time (MODELLED), triangles = balances' \
   'step time (time units, log)' 1 "$w" "$h" "$st" "$dy"
 plot hetero_watts9.csv hetero_watts9.png \
-  'Seed 003 figure 4, the same without the slowest: step time (MODELLED), triangles = balances' \
+  'Watts et al. figure 4, the same without the slowest: step time (MODELLED), triangles = balances' \
   'step time (time units, log)' 1 "$w" "$h" "$st" "$dy"
 for c in 1 2; do
   plot hetero_stellner$c.csv hetero_stellner$c.png \
-    "Seed 001, 4 emulated machines, $c competitor(s) from step 10: step time (MODELLED)" \
+    "Stellner and Trinitis, 4 emulated machines, $c competitor(s) from step 10: step time (MODELLED)" \
     'step time (time units)' 0 "no competitor" "competitors, no balancing" "THRESHOLD + LOADAVG"
   plot competitor$c.csv competitor$c.png \
-    "Seed 001 with $c real competitor process(es) on rank 0 from step 10, 2 ranks on 2 cores: WALL time" \
+    "Stellner and Trinitis with $c real competitor process(es) on rank 0 from step 10, 2 ranks on 2 cores: WALL time" \
     'slowest rank computation per step (s)' 0 "no competitor" "competitor, no balancing" \
     "competitor, THRESHOLD + MEASURED"
 done

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * zp_lbsim: replay the balances recorded with LB_DUMP_FILE through any
- * method, ours or Zoltan's, and compare them (seed 000's +LBSim).
+ * method, ours or Zoltan's, and compare them (Bhandarkar, Brunner and Kalé's +LBSim).
  *
  *   zp_lbsim FILE [--methods M1,M2,...] [--parts P] [--seq K] [--comm-cost X]
  *            [--csv OUT.csv] [--assign OUT]
