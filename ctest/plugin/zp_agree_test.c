@@ -76,12 +76,16 @@ int main(int argc, char **argv)
       codes[r] = ZOLTAN_OK;
     }
   /* MPI's own error: with MPI_ERRORS_RETURN an allreduce on a null
-   * communicator returns an error code, which must become ZOLTAN_FATAL. */
+   * communicator returns an error code, which must become ZOLTAN_FATAL.
+   * An error without a communicator is raised on MPI_COMM_WORLD's handler
+   * before MPI 4.0 and on MPI_COMM_SELF's since, so both return. */
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
   if (zp_agree_code(MPI_COMM_NULL, ZOLTAN_OK) != ZOLTAN_FATAL) {
     printf("zp_agree_test: rank %d: an MPI error did not give ZOLTAN_FATAL\n", rank);
     failures++;
   }
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
   MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)
