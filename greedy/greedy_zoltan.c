@@ -40,6 +40,7 @@ static const zp_method greedy_method = {
     .abi = ZP_METHOD_ABI,
     .name = "GREEDY",
     .summary = "heaviest object first onto the part of least relative load (LPT, min-heap)",
+    .needs = ZP_HIERARCHICAL,
     .partition_serial = greedy_partition};
 
 int greedy_register(void) { return zp_register_method(&greedy_method); }

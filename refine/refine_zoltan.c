@@ -231,7 +231,9 @@ static unsigned refine_needs(const zp_params *params)
 {
   int comm = 0;
   if (zp_param_int(params, "REFINE_COMM_AWARE", &comm, NULL) != ZOLTAN_OK) comm = 0;
-  return ZP_NO_REMAP | (comm ? ZP_WANTS_GRAPH : 0u);
+  /* By groups (HIERARCHY) only without the graph, which a group would see
+   * cut at its border. */
+  return ZP_NO_REMAP | (comm ? ZP_WANTS_GRAPH : ZP_HIERARCHICAL);
 }
 
 /* REFINE_DISTRIBUTED as a number: 0, 1, 2, or -1 for AUTO. */
@@ -249,7 +251,7 @@ static unsigned refine_only_needs(const zp_params *params)
   int comm = 0, dist = 0;
   if (zp_param_int(params, "REFINE_COMM_AWARE", &comm, NULL) != ZOLTAN_OK) comm = 0;
   dist = distributed_mode(params);
-  return refine_needs(params) | (dist && !comm ? ZP_GATHER_CANDIDATES : 0u);
+  return refine_needs(params) | ZP_REFINES | (dist && !comm ? ZP_GATHER_CANDIDATES : 0u);
 }
 
 /* REFINE_DISTRIBUTED=2, or AUTO above REFINE_ROOTLESS_MIN objects: the

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The layer's own parameters, which apply whatever LB_METHOD is: the
- * capacity model (zp_capacity.c), the load database (zp_loaddb.c) and the
- * guard of native methods (zp_guard.c).  They
+ * capacity model (zp_capacity.c), the load database (zp_loaddb.c),
+ * hierarchical balancing (zp_hier.c) and the guard of native methods
+ * (zp_guard.c).  They
  * live apart from the code that uses them so that the parameter code (and
  * its fuzz harness) can know them without the partition path.
  */
@@ -103,10 +104,36 @@ static const zp_method guard_layer = {
     .param_prefix = "GUARD_",
 };
 
+static const zp_param_def hier_params[] = {
+    {"HIERARCHY", ZP_PARAM_STRING, "AUTO", 0, 0, 0, NULL,
+     "centralised methods that can (GREEDY, REFINE, GREEDYREFINE, and ULBA or AUTO over them) "
+     "run by groups of ranks instead of on one root: NONE = one root; NODE = one group per "
+     "shared-memory node; g1,g2,... = groups of g1 ranks, groups of g2 such groups, ...; AUTO = "
+     "one root below HIERARCHY_MIN_RANKS ranks and HIERARCHY_MAX_BYTES, else groups from "
+     "TOPOLOGY when set, or of HIERARCHY_FAN (docs/hierarchy.md)"},
+    {"HIERARCHY_MIN_RANKS", ZP_PARAM_INT, "1024", 2, 0, ZP_PARAM_NO_MAX, NULL,
+     "AUTO: the rank count from which groups are used"},
+    {"HIERARCHY_MAX_BYTES", ZP_PARAM_DOUBLE, "2e9", 0, 0, ZP_PARAM_MIN_OPEN | ZP_PARAM_NO_MAX, NULL,
+     "AUTO: groups are used when one root would receive more than this many bytes (global "
+     "IDs, weights, parts and ranks of every object)"},
+    {"HIERARCHY_FAN", ZP_PARAM_INT, "64", 2, 1000000, 0, NULL,
+     "AUTO without TOPOLOGY: ranks per group, and groups per group above"},
+};
+
+static const zp_method hier_layer = {
+    .abi = ZP_METHOD_ABI,
+    .name = "HIERARCHY",
+    .summary = "The layer's hierarchical balancing (centralised methods of ours): groups of "
+               "ranks balanced on their own roots, surplus moved between groups as tokens",
+    .params = hier_params,
+    .num_params = sizeof hier_params / sizeof hier_params[0],
+    .param_prefix = "HIERARCHY_",
+};
+
 const zp_method *zp_layer_params(void) { return &cap_layer; }
 
 const zp_method *zp_layer_param_group(size_t i)
 {
-  static const zp_method *const groups[] = {&cap_layer, &ldb_layer, &guard_layer};
+  static const zp_method *const groups[] = {&cap_layer, &ldb_layer, &hier_layer, &guard_layer};
   return i < sizeof groups / sizeof groups[0] ? groups[i] : NULL;
 }

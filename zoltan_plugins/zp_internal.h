@@ -204,12 +204,17 @@ typedef struct zp_record {
   zp_scratch scratch;               /* buffers kept across balances (not copied) */
   int local_pool_busy;              /* 1 while a context holds the ZP_SCR_L_* slots */
   int guard_pool_busy;              /* 1 while a guard holds the ZP_SCR_G_* slots */
+  struct zp_hier_comms *hier;       /* HIERARCHY's tree, kept between balances
+                                       (zp_hier.c), or NULL */
 } zp_record;
 
 /* Slot of r's kept buffers holding at least bytes (contents undefined), or
  * NULL when memory is short.  A slot only grows; Zoltan_Destroy frees it.
  * Local. */
 void *zp_record_scratch(zp_record *r, int slot, size_t bytes);
+
+/* Free HIERARCHY's tree kept in r (zp_record.hier; zp_hier.c).  Local. */
+void zp_hier_release(zp_record *r);
 
 zp_record *zp_record_find(const struct Zoltan_Struct *zz);
 zp_record *zp_record_add(struct Zoltan_Struct *zz, MPI_Comm comm);

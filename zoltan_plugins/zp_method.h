@@ -85,9 +85,12 @@ typedef struct zp_problem {
   const int *cur_part;         /* current part of each object, or -1 when
                                    the object is in no part yet (its rank
                                    holds no part) */
-  const int *cur_proc;         /* current owning rank of each object */
+  const int *cur_proc;         /* current owning rank of each object (by
+                                   groups, HIERARCHY: the rank within the
+                                   group, -1 for an object from another
+                                   group) */
   int num_parts;               /* number of parts to produce */
-  int num_procs;               /* number of ranks */
+  int num_procs;               /* number of ranks (by groups: the group's) */
   const double *part_sizes;    /* num_parts * wgt_dim target fractions; each
                                    column sums to 1 */
   const double *imbalance_tol; /* wgt_dim tolerances (IMBALANCE_TOL, >= 1) */
@@ -150,6 +153,20 @@ typedef struct zp_context zp_context;
  * or through zp_ctx_local_sizes (for example to weigh what moving an object
  * costs).  A negative size is an error naming it. */
 #define ZP_WANTS_SIZES 0x100u
+
+/* A centralised method whose partition_serial can run on one group of
+ * ranks at a time (HIERARCHY, docs/hierarchy.md): the layer then gives it
+ * a group's objects, the objects other groups shed to it (cur_part -1,
+ * cur_proc -1) and the group's parts (num_parts, part_sizes rescaled),
+ * without coordinates or edges.  A method sets it when its answer on a
+ * group is a sound piece of the whole answer (GREEDY, REFINE); one that
+ * needs the whole problem at once (a graph partitioner) leaves it out and
+ * is gathered on one rank whatever HIERARCHY says. */
+#define ZP_HIERARCHICAL 0x200u
+/* The method moves objects only off parts above their target times the
+ * tolerance (REFINE): by groups, a group whose parts are all within the
+ * tolerance then keeps its objects, as the flat method would. */
+#define ZP_REFINES 0x400u
 
 /*
  * ZP_METHOD_ABI - the version of the method interface this header describes:
@@ -248,7 +265,9 @@ ZP_API const zp_method *zp_layer_params(void);
  * each described as a method that no LB_METHOD selects: 0 is the capacity
  * model (what zp_layer_params returns), 1 the load database
  * (OBJ_WEIGHT_SOURCE, OBJ_WEIGHT_WINDOW, EDGE_WEIGHT_SOURCE, LB_DUMP_FILE, LB_HINTS_FILE;
- * name "LOADDB").
+ * name "LOADDB"), 2 hierarchical balancing (HIERARCHY, HIERARCHY_*; name
+ * "HIERARCHY"), 3 the guard of native methods (ZOLTAN_PLUGINS_GUARD; name
+ * "GUARD").
  * Not collective.  Returns NULL past the last group.
  */
 ZP_API const zp_method *zp_layer_param_group(size_t i);

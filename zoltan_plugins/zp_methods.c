@@ -37,6 +37,7 @@ static const char *layer_title(const zp_method *m)
 {
   if (strcmp(m->name, "CAPACITY") == 0) return "the capacity model";
   if (strcmp(m->name, "GUARD") == 0) return "the guard of Zoltan's own methods";
+  if (strcmp(m->name, "HIERARCHY") == 0) return "hierarchical balancing";
   return "the load database";
 }
 

@@ -296,7 +296,7 @@ static int zp_run_base_serial(zp_context *c, const zp_method *m, const double *s
   r->state_owner = m;
   c->part_sizes = (double *)sizes;
   c->needs = needs;
-  ierr = zp_run_serial(c, new_part);
+  ierr = zp_run_central(c, new_part);
   c->needs = saved_needs;
   c->part_sizes = saved_sizes;
   r->method = saved_method;

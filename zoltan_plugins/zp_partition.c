@@ -89,8 +89,7 @@ static int zp_run_method(zp_context *c, int **new_part, int *warn)
   if (m->partition_serial != NULL && !zp_choose_parallel(c)) {
     /* zp_run_serial already agreed on its outcome (it checks the parts on
      * the root); keep its warning. */
-    ierr = (c->needs & ZP_GATHER_CANDIDATES) ? zp_run_serial_candidates(c, *new_part)
-                                             : zp_run_serial(c, *new_part);
+    ierr = zp_run_central(c, *new_part);
     if (ierr == ZOLTAN_WARN) *warn = 1;
     /* Objects the application fixed to a part end there, whatever the
      * method (zp_fixed.c). */

@@ -259,6 +259,12 @@ int zp_hg_graph(const zp_context *c, size_t N, const ZOLTAN_ID_TYPE *sorted_gids
                 const unsigned char *pairs, size_t npairs, size_t **adj_start, size_t **adj,
                 double **ew);
 
+/* A centralised method's run, as HIERARCHY asks (zp_hier.c): by groups
+ * when the tree is on for this call and the method can run by groups
+ * (ZP_HIERARCHICAL), else zp_run_serial_candidates for ZP_GATHER_CANDIDATES
+ * and zp_run_serial otherwise.  Collective; the outcome is agreed. */
+int zp_run_central(zp_context *c, int *new_part);
+
 /* The same for a method with ZP_GATHER_CANDIDATES: only the objects of the
  * parts at or above their target travel (zp_candidates.c).  Collective. */
 int zp_run_serial_candidates(zp_context *c, int *new_part);

@@ -64,6 +64,7 @@ static void zp_record_free(zp_record *r)
   int fin = 0;
   if (r == NULL) return;
   zp_record_scratch_release(r);
+  zp_hier_release(r);
   zp_record_free_state(r);
   zp_params_destroy(r->params);
   free(r->native);
@@ -152,6 +153,8 @@ int zp_record_copy(zp_record *dst, const zp_record *src)
   free(dst->native);
   free(dst->psizes);
   if (dst->comm != MPI_COMM_NULL) MPI_Comm_free(&dst->comm);
+  /* The tree was built on the old communicator. */
+  zp_hier_release(dst);
   dst->comm = comm;
   dst->rank = src->rank;
   dst->size = src->size;

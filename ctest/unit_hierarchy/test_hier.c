@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* cmocka tests of hierarchical balancing's core (hierarchy/hier_core.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hier_core.h"
+#include "zp_rng.h"
+
+/* The words and lists HIERARCHY takes, and TOPOLOGY read top down. */
+static void parse_reads_words_lists_and_topology(void **state)
+{
+  hier_spec s;
+  char why[160];
+  (void)state;
+  assert_int_equal(hier_parse("NONE", 0, &s, why, sizeof why), 0);
+  assert_int_equal(s.kind, HIER_NONE);
+  assert_int_equal(hier_parse("NODE", 0, &s, why, sizeof why), 0);
+  assert_int_equal(s.kind, HIER_NODE);
+  assert_int_equal(hier_parse("AUTO", 0, &s, why, sizeof why), 0);
+  assert_int_equal(s.kind, HIER_AUTO);
+  assert_int_equal(hier_parse("4, 2,3", 0, &s, why, sizeof why), 0);
+  assert_int_equal(s.kind, HIER_SIZES);
+  assert_int_equal(s.nlevels, 3);
+  assert_int_equal(s.size[0], 4);
+  assert_int_equal(s.size[2], 3);
+  /* TOPOLOGY "2,8" is 2 sockets of 8 cores: groups of 8 first. */
+  assert_int_equal(hier_parse("2,8", 1, &s, why, sizeof why), 0);
+  assert_int_equal(s.size[0], 8);
+  assert_int_equal(s.size[1], 2);
+}
+
+/* Malformed values are refused with a reason, and the spec is untouched. */
+static void parse_refuses_malformed_values(void **state)
+{
+  static const char *const bad[] = {
+      "", "FOO", "4,", ",4", "4;2", "0", "-2", "2,0", "1.5", "1,1,1,1,1,1,1,1,1", "99999999"};
+  hier_spec s;
+  char why[160];
+  size_t i;
+  (void)state;
+  for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    s.kind = HIER_AUTO;
+    why[0] = '\0';
+    assert_int_equal(hier_parse(bad[i], 0, &s, why, sizeof why), -1);
+    assert_int_equal(s.kind, HIER_AUTO);
+    assert_true(strlen(why) > 0);
+  }
+  /* TOPOLOGY has no words. */
+  assert_int_equal(hier_parse("NODE", 1, &s, why, sizeof why), -1);
+}
+
+/* Sizes must fit the ranks: product and number of levels. */
+static void fit_checks_product_and_levels(void **state)
+{
+  hier_spec s;
+  char why[160];
+  (void)state;
+  assert_int_equal(hier_parse("2,3", 0, &s, why, sizeof why), 0);
+  assert_int_equal(hier_check_fit(&s, 6, why, sizeof why), 0);
+  assert_int_equal(hier_check_fit(&s, 7, why, sizeof why), 0);
+  assert_int_equal(hier_check_fit(&s, 5, why, sizeof why), -1);
+  assert_non_null(strstr(why, "multiply to 6"));
+  assert_int_equal(hier_parse("1,1,1", 0, &s, why, sizeof why), 0);
+  assert_int_equal(hier_check_fit(&s, 2, why, sizeof why), -1);
+  assert_non_null(strstr(why, "3 levels"));
+}
+
+/* AUTO's shape keeps every level's fan-out at most fan. */
+static void auto_sizes_bound_the_fan_out(void **state)
+{
+  int size[HIER_MAX_LEVELS], n, P, i;
+  (void)state;
+  assert_int_equal(hier_auto_sizes(1, 64, size), 0);
+  n = hier_auto_sizes(4, 64, size);
+  assert_int_equal(n, 1);
+  assert_int_equal(size[0], 2);
+  for (P = 128; P <= 10000000; P *= 3) {
+    double span = 1.0;
+    n = hier_auto_sizes(P, 64, size);
+    assert_true(n >= 1);
+    for (i = 0; i < n; i++) {
+      assert_true(size[i] <= 64);
+      span *= size[i];
+    }
+    assert_true(span <= P);
+    assert_true(P / span <= 64.0 * 64.0 + 1e-9); /* children of the top */
+  }
+}
+
+/* Shed objects sum to at most the amount plus the lightest one, and the
+ * heaviest fitting objects go first. */
+static void select_sheds_close_to_the_amount(void **state)
+{
+  zp_rng rng;
+  size_t n = 1000, i, *order = malloc(n * sizeof *order), count;
+  unsigned char *take = malloc(n);
+  double *w = malloc(n * sizeof *w), total = 0.0, shed, wmin = INFINITY;
+  int round;
+  (void)state;
+  zp_rng_seed(&rng, 7);
+  for (round = 0; round < 20; round++) {
+    double amount;
+    total = 0.0;
+    wmin = INFINITY;
+    for (i = 0; i < n; i++) {
+      /* Heavy-tailed loads, with some zeros. */
+      double u = zp_rng_uniform(&rng);
+      w[i] = i % 17 == 0 ? 0.0 : 1.0 / (0.02 + u * u);
+      total += w[i];
+      if (w[i] > 0.0 && w[i] < wmin) wmin = w[i];
+    }
+    amount = total * (0.01 + 0.3 * zp_rng_uniform(&rng));
+    count = hier_select(w, n, amount, 0, order, take, &shed);
+    assert_true(count > 0);
+    assert_true(fabs(shed - amount) <= wmin);
+    {
+      double sum = 0.0;
+      size_t c = 0;
+      for (i = 0; i < n; i++)
+        if (take[i]) {
+          assert_true(w[i] > 0.0);
+          sum += w[i];
+          c++;
+        }
+      assert_int_equal(c, count);
+      assert_true(fabs(sum - shed) <= 1e-9 * total);
+    }
+  }
+  /* all = 1: everything goes, zeros included. */
+  count = hier_select(w, n, 0.0, 1, order, take, &shed);
+  assert_int_equal(count, n);
+  assert_true(fabs(shed - total) <= 1e-9 * total);
+  /* Nothing to shed. */
+  assert_int_equal(hier_select(w, n, 0.0, 0, order, take, &shed), 0);
+  free(order);
+  free(take);
+  free(w);
+}
+
+/* LPT placement into rooms: with must, every token is placed into an open
+ * child and no child ends further over than the largest token; without,
+ * only tokens that bring a child closer to its target are placed. */
+static void place_fills_rooms_and_keeps_closed_children_empty(void **state)
+{
+  zp_rng rng;
+  enum { N = 400, M = 9 };
+  double w[N], room[M], room0[M], sum = 0.0, wmax = 0.0;
+  unsigned char open[M];
+  size_t order[N], placed;
+  int heap[M], child[N], c, k, round;
+  (void)state;
+  zp_rng_seed(&rng, 11);
+  for (round = 0; round < 10; round++) {
+    sum = wmax = 0.0;
+    for (k = 0; k < N; k++) {
+      w[k] = zp_rng_range(&rng, 0.1, 3.0);
+      sum += w[k];
+      if (w[k] > wmax) wmax = w[k];
+    }
+    for (c = 0; c < M; c++) {
+      open[c] = c != 4;
+      room0[c] = room[c] = open[c] ? sum / (M - 1) : 0.0;
+    }
+    placed = hier_place(w, N, room, NULL, open, M, 1, order, heap, child);
+    assert_int_equal(placed, N);
+    for (c = 0; c < M; c++) assert_true(room[c] >= -wmax - 1e-9);
+    for (k = 0; k < N; k++) {
+      assert_true(child[k] >= 0 && child[k] < M);
+      assert_int_not_equal(child[k], 4);
+    }
+    for (c = 0; c < M; c++) {
+      double got = 0.0;
+      for (k = 0; k < N; k++)
+        if (child[k] == c) got += w[k];
+      assert_true(fabs(room0[c] - got - room[c]) <= 1e-9 * sum);
+    }
+    /* Half the room: about half the load stays for the level above. */
+    for (c = 0; c < M; c++) room[c] = open[c] ? sum / (2 * (M - 1)) : 0.0;
+    placed = hier_place(w, N, room, NULL, open, M, 0, order, heap, child);
+    assert_true(placed < N);
+    {
+      double got = 0.0;
+      for (k = 0; k < N; k++)
+        if (child[k] >= 0) got += w[k];
+      assert_true(fabs(got - sum / 2) <= M * wmax);
+    }
+    for (c = 0; c < M; c++) assert_true(room[c] >= -wmax / 2 - 1e-9);
+  }
+  /* No open child: nothing is placed, even with must. */
+  memset(open, 0, sizeof open);
+  assert_int_equal(hier_place(w, N, room, NULL, open, M, 1, order, heap, child), 0);
+  assert_true(hier_room(room, open, M) == 0.0);
+}
+
+/* With slack, a token that would leave a child more than its slack above
+ * its target stays for the level above. */
+static void place_respects_slack(void **state)
+{
+  double w[2] = {3.0, 1.0}, room[2] = {2.0, 0.5}, slack[2] = {0.5, 0.5};
+  unsigned char open[2] = {1, 1};
+  size_t order[2];
+  int heap[2], child[2];
+  (void)state;
+  assert_int_equal(hier_place(w, 2, room, slack, open, 2, 0, order, heap, child), 1);
+  assert_int_equal(child[0], -1); /* 3 > 2 + 0.5 */
+  assert_int_equal(child[1], 0);
+}
+
+/* The same input gives the same placement (ties broken by index). */
+static void place_is_deterministic_with_ties(void **state)
+{
+  double w[6] = {1, 1, 1, 1, 1, 1}, r1[3] = {2, 2, 2}, r2[3] = {2, 2, 2};
+  unsigned char open[3] = {1, 1, 1};
+  size_t order[6];
+  int heap[3], a[6], b[6], k;
+  (void)state;
+  hier_place(w, 6, r1, NULL, open, 3, 1, order, heap, a);
+  hier_place(w, 6, r2, NULL, open, 3, 1, order, heap, b);
+  for (k = 0; k < 6; k++) assert_int_equal(a[k], b[k]);
+  assert_int_equal(a[0], 0);
+  assert_int_equal(a[1], 1);
+  assert_int_equal(a[2], 2);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(parse_reads_words_lists_and_topology),
+      cmocka_unit_test(parse_refuses_malformed_values),
+      cmocka_unit_test(fit_checks_product_and_levels),
+      cmocka_unit_test(auto_sizes_bound_the_fan_out),
+      cmocka_unit_test(select_sheds_close_to_the_amount),
+      cmocka_unit_test(place_fills_rooms_and_keeps_closed_children_empty),
+      cmocka_unit_test(place_respects_slack),
+      cmocka_unit_test(place_is_deterministic_with_ties),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "hier_core.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the parameter ------------------------------------------------------- */
+
+int hier_parse(const char *value, int top_down, hier_spec *spec, char *why, size_t cap)
+{
+  hier_spec s;
+  const char *p = value;
+  int i;
+  memset(&s, 0, sizeof s);
+  if (value == NULL || spec == NULL) {
+    snprintf(why, cap, "no value");
+    return -1;
+  }
+  if (!top_down) {
+    static const struct {
+      const char *word;
+      hier_kind kind;
+    } words[] = {{"NONE", HIER_NONE}, {"AUTO", HIER_AUTO}, {"NODE", HIER_NODE}};
+    for (i = 0; i < 3; i++) {
+      if (strcmp(value, words[i].word) == 0) {
+        spec->kind = words[i].kind;
+        spec->nlevels = 0;
+        return 0;
+      }
+    }
+  }
+  s.kind = HIER_SIZES;
+  for (;;) {
+    char *end;
+    long v;
+    while (isspace((unsigned char)*p)) p++;
+    if (!isdigit((unsigned char)*p)) {
+      snprintf(why, cap, "expected %s, a comma-separated list of group sizes",
+               top_down ? "the number of siblings at each level" : "NONE, NODE, AUTO or");
+      return -1;
+    }
+    errno = 0;
+    v = strtol(p, &end, 10);
+    if (errno != 0 || v < 1 || v > 1000000) {
+      snprintf(why, cap, "a group size must be an integer from 1 to 1000000");
+      return -1;
+    }
+    if (s.nlevels == HIER_MAX_LEVELS) {
+      snprintf(why, cap, "at most %d levels", HIER_MAX_LEVELS);
+      return -1;
+    }
+    s.size[s.nlevels++] = (int)v;
+    p = end;
+    while (isspace((unsigned char)*p)) p++;
+    if (*p == '\0') break;
+    if (*p != ',') {
+      snprintf(why, cap, "unexpected '%c' in the list of group sizes", *p);
+      return -1;
+    }
+    p++;
+  }
+  /* TOPOLOGY counts siblings from the top of a node down; the tree is built
+   * from the bottom up. */
+  for (i = 0; top_down && i < s.nlevels / 2; i++) {
+    int t = s.size[i];
+    s.size[i] = s.size[s.nlevels - 1 - i];
+    s.size[s.nlevels - 1 - i] = t;
+  }
+  *spec = s;
+  return 0;
+}
+
+int hier_check_fit(const hier_spec *spec, int nranks, char *why, size_t cap)
+{
+  double product = 1.0;
+  int i;
+  if (spec->kind != HIER_SIZES) return 0;
+  if (spec->nlevels > nranks) {
+    snprintf(why, cap, "%d levels for %d ranks", spec->nlevels, nranks);
+    return -1;
+  }
+  for (i = 0; i < spec->nlevels; i++) product *= spec->size[i];
+  if (product > nranks) {
+    snprintf(why, cap, "the group sizes multiply to %.0f, more than the %d ranks", product, nranks);
+    return -1;
+  }
+  return 0;
+}
+
+int hier_auto_sizes(int nranks, int fan, int *size)
+{
+  int n = 0;
+  double span;
+  if (fan < 2) fan = 2;
+  if (nranks < 2) return 0;
+  if (nranks < 2 * fan) {
+    size[n++] = (nranks + 1) / 2;
+    return n;
+  }
+  size[n++] = fan;
+  span = fan;
+  /* Another level while the top would have more than fan children. */
+  while (n < HIER_MAX_LEVELS && nranks / span > fan * (double)fan) {
+    size[n++] = fan;
+    span *= fan;
+  }
+  return n;
+}
+
+/* ---- which objects leave -------------------------------------------------- */
+
+/* Merge sort of indices by decreasing load, ties by increasing index:
+ * deterministic and O(n log n) whatever the loads. */
+static void sort_desc(const double *w, size_t *idx, size_t *tmp, size_t n)
+{
+  size_t width, i;
+  for (width = 1; width < n; width *= 2) {
+    for (i = 0; i < n; i += 2 * width) {
+      size_t lo = i, mid = i + width < n ? i + width : n,
+             hi = i + 2 * width < n ? i + 2 * width : n;
+      size_t a = lo, b = mid, k = lo;
+      while (a < mid && b < hi) {
+        /* The right run's head goes first only when strictly heavier, so
+         * equal loads keep index order. */
+        if (w[idx[b]] > w[idx[a]])
+          tmp[k++] = idx[b++];
+        else
+          tmp[k++] = idx[a++];
+      }
+      while (a < mid) tmp[k++] = idx[a++];
+      while (b < hi) tmp[k++] = idx[b++];
+    }
+    memcpy(idx, tmp, n * sizeof *idx);
+  }
+}
+
+/* idx[0..n-1] sorted by decreasing w; the scratch half is allocated here
+ * (NULL when memory is short: the caller then uses index order). */
+static int order_desc(const double *w, size_t n, size_t *idx)
+{
+  size_t i, *tmp = malloc((n + 1) * sizeof *tmp);
+  for (i = 0; i < n; i++) idx[i] = i;
+  if (tmp == NULL) return -1;
+  sort_desc(w, idx, tmp, n);
+  free(tmp);
+  return 0;
+}
+
+size_t hier_select(const double *w, size_t n, double amount, int all, size_t *order,
+                   unsigned char *take, double *shed)
+{
+  size_t i, count = 0;
+  double left = amount, sum = 0.0;
+  long lightest = -1;
+  for (i = 0; i < n; i++) take[i] = (unsigned char)(all != 0);
+  if (all) {
+    for (i = 0; i < n; i++) sum += w[i];
+    *shed = sum;
+    return n;
+  }
+  *shed = 0.0;
+  if (!(amount > 0.0) || n == 0) return 0;
+  (void)order_desc(w, n, order);
+  for (i = 0; i < n && left > 0.0; i++) {
+    size_t o = order[i];
+    if (!(w[o] > 0.0)) break; /* the rest weigh nothing */
+    if (w[o] <= left) {
+      take[o] = 1;
+      left -= w[o];
+      sum += w[o];
+      count++;
+    }
+  }
+  /* One more, the lightest left with a load, when it overshoots by less
+   * than it would leave behind. */
+  for (i = n; i-- > 0;) {
+    size_t o = order[i];
+    if (!take[o] && w[o] > 0.0) {
+      lightest = (long)o;
+      break;
+    }
+  }
+  if (lightest >= 0 && left > 0.0 && w[lightest] < 2.0 * left) {
+    take[lightest] = 1;
+    sum += w[lightest];
+    count++;
+  }
+  *shed = sum;
+  return count;
+}
+
+/* ---- where tokens go ------------------------------------------------------ */
+
+/* Max-heap of children by room, ties by lower index. */
+static int heap_before(const double *room, int a, int b)
+{
+  return room[a] > room[b] || (room[a] == room[b] && a < b);
+}
+
+static void heap_down(int *heap, int m, const double *room, int at)
+{
+  for (;;) {
+    int l = 2 * at + 1, r = l + 1, best = at, t;
+    if (l < m && heap_before(room, heap[l], heap[best])) best = l;
+    if (r < m && heap_before(room, heap[r], heap[best])) best = r;
+    if (best == at) return;
+    t = heap[at];
+    heap[at] = heap[best];
+    heap[best] = t;
+    at = best;
+  }
+}
+
+size_t hier_place(const double *w, size_t n, double *room, const double *slack,
+                  const unsigned char *open, int m, int must, size_t *order, int *heap, int *child)
+{
+  size_t k, placed = 0;
+  int c, h = 0;
+  for (k = 0; k < n; k++) child[k] = -1;
+  for (c = 0; c < m; c++)
+    if (open[c]) heap[h++] = c;
+  if (h == 0 || n == 0) return 0;
+  for (c = h / 2; c-- > 0;) heap_down(heap, h, room, c);
+  (void)order_desc(w, n, order);
+  for (k = 0; k < n; k++) {
+    size_t o = order[k];
+    int top = heap[0];
+    /* The child of most room: if the token does not bring it closer to
+     * its target, no child's would. */
+    if (!must && (!(w[o] < 2.0 * room[top]) || (slack != NULL && w[o] > room[top] + slack[top])))
+      continue;
+    child[o] = top;
+    room[top] -= w[o];
+    placed++;
+    heap_down(heap, h, room, 0);
+  }
+  return placed;
+}
+
+double hier_room(const double *room, const unsigned char *open, int m)
+{
+  double sum = 0.0;
+  int c;
+  for (c = 0; c < m; c++)
+    if (open[c] && room[c] > 0.0) sum += room[c];
+  return sum;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef HIER_CORE_H
+#define HIER_CORE_H
+
+/*
+ * The decisions of hierarchical balancing (HIERARCHY, docs/hierarchy.md),
+ * as pure C on plain arrays: no MPI, no Zoltan, no I/O.  The layer's
+ * adapter (zoltan_plugins/zp_hier.c) moves the data between the levels of
+ * the tree; the virtual-rank simulator (bench/hierarchy) calls the same
+ * functions, so that what it measures is what the library does.
+ *
+ * The tree: ranks form groups (level 0), groups form groups of groups, and
+ * so on up to one root.  A group whose load is above its target sheds
+ * objects ("tokens") worth the surplus; every level's root places the
+ * tokens that reach it into its children's remaining room, passes up what
+ * does not fit, and the top places the rest.  Only one record per child and
+ * the tokens travel between levels, never a group's other objects.
+ */
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Deepest tree the layer builds: levels of groups below the top. */
+#define HIER_MAX_LEVELS 8
+
+/* A parsed HIERARCHY (or TOPOLOGY) value. */
+typedef enum hier_kind {
+  HIER_NONE = 0, /* flat: one root sees every object */
+  HIER_AUTO = 1, /* flat below HIERARCHY_MIN_RANKS and HIERARCHY_MAX_BYTES */
+  HIER_NODE = 2, /* groups of the ranks that share memory */
+  HIER_SIZES = 3 /* explicit group sizes, bottom up */
+} hier_kind;
+
+typedef struct hier_spec {
+  hier_kind kind;            /* what the value asks for */
+  int nlevels;               /* HIER_SIZES: entries of size[] */
+  int size[HIER_MAX_LEVELS]; /* HIER_SIZES: ranks per group at level 0,
+                                  groups per group above, each >= 1 */
+} hier_spec;
+
+/*
+ * hier_parse - read a HIERARCHY value: NONE, NODE, AUTO or "g1,g2,..."
+ * (group sizes from the bottom up, integers >= 1, at most HIER_MAX_LEVELS).
+ * With top_down = 1 the list is read as Zoltan's TOPOLOGY ("2,8" = 2 sockets
+ * of 8 cores: groups of 8 ranks, then groups of 2 groups) and the words are
+ * not accepted.  value is already trimmed and upper-case.  Not collective.
+ * Returns 0, or -1 with a reason (for a message that names the value) in
+ * why (cap bytes) and *spec unchanged.
+ */
+int hier_parse(const char *value, int top_down, hier_spec *spec, char *why, size_t cap);
+
+/*
+ * hier_check_fit - whether explicit sizes fit nranks ranks: their product
+ * may not exceed nranks (a group larger than the communicator cannot be
+ * formed) and there may not be more levels than ranks.  Not collective.
+ * Returns 0, or -1 with a reason in why.
+ */
+int hier_check_fit(const hier_spec *spec, int nranks, char *why, size_t cap);
+
+/*
+ * hier_auto_sizes - the sizes HIERARCHY=AUTO uses when it turns on for
+ * nranks ranks: groups of fan ranks (fan >= 2), then groups of fan groups,
+ * while the top would otherwise have more than fan children; fewer than
+ * 2 * fan ranks give two groups of about half.  Returns the number of
+ * levels written to size (at most HIER_MAX_LEVELS).  Not collective.
+ */
+int hier_auto_sizes(int nranks, int fan, int *size);
+
+/*
+ * hier_select - the objects a group sheds: of the n objects with loads w,
+ * the heaviest that still fit into amount, in order of decreasing load
+ * (ties by index), so that the surplus leaves in as few objects as
+ * possible; then, while some is left, the lightest remaining object when
+ * taking it brings the shed load closer to amount.  Objects of zero load
+ * never leave (moving them gains nothing), unless all = 1, which sheds every
+ * object (a group that holds no part).  order is scratch of n entries.
+ * Output: take[i] = 1 for a shed object, else 0.  Returns the number shed
+ * and *shed their load.  Not collective; deterministic.
+ */
+size_t hier_select(const double *w, size_t n, double amount, int all, size_t *order,
+                   unsigned char *take, double *shed);
+
+/*
+ * hier_place - place n tokens of loads w into m children with room room[c]
+ * (target minus load, may be negative), heaviest token first (ties by
+ * index) into the child of most room (ties by lowest index), the LPT rule.
+ * Only children with open[c] != 0 (they hold parts) take tokens.  A token
+ * goes where it brings the child closer to its target (load < 2 room) and,
+ * when slack is not NULL, leaves it at most slack[c] above its target (the
+ * tolerance of a refining method); otherwise it stays unplaced (child -1)
+ * for the level above, unless
+ * must = 1 (the top, or tokens sent down to this node), which places every
+ * token while some child is open.  room is updated.  order is scratch of
+ * n entries, heap of m.  Output: child[k] for each token.  Returns the
+ * number placed.  Not collective; deterministic.
+ */
+size_t hier_place(const double *w, size_t n, double *room, const double *slack,
+                  const unsigned char *open, int m, int must, size_t *order, int *heap, int *child);
+
+/*
+ * hier_room - the room a node reports to its parent: the sum of its
+ * children's positive room (open children only).  Not collective.
+ */
+double hier_room(const double *room, const unsigned char *open, int m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HIER_CORE_H */

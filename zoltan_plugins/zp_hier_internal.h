@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef ZP_HIER_INTERNAL_H
+#define ZP_HIER_INTERNAL_H
+
+/*
+ * Hierarchical runs of centralised methods (HIERARCHY), shared by
+ * zp_hier.c (the decision and the tree's communicators) and zp_hier_run.c
+ * (the run).  docs/hierarchy.md describes the algorithm.
+ */
+
+#include "hier_core.h"
+#include <string.h>
+
+#include "zp_partition_internal.h"
+
+/* The tag of the answers' exchange (step 6) on the struct's communicator. */
+#define ZP_HIER_TAG 7711
+
+typedef struct zp_hier_comms zp_hier_comms;
+
+/* The tree of one struct, kept in its record (zp_record.hier). */
+struct zp_hier_comms {
+  hier_spec spec;                   /* the shape it was built for */
+  int nup;                          /* levels above the bottom groups */
+  MPI_Comm group;                   /* this rank's bottom group; rank 0 is its root */
+  MPI_Comm up[HIER_MAX_LEVELS + 1]; /* up[j], j = 1..nup: the roots of level j - 1
+                                       within one node of level j (rank 0 is
+                                       that node's root), MPI_COMM_NULL where
+                                       this rank is not such a root */
+  int *members;                     /* group root: the group's ranks in the
+                                       struct's communicator, ascending */
+  int nmembers;                     /* entries of members */
+};
+
+/* Tokens placed at one level's root, kept from step 3 for step 4. */
+typedef struct zp_hier_level {
+  unsigned char *tok;  /* the tokens received from the children, packed */
+  size_t ntok;         /* how many */
+  int *child;          /* the child each was placed into, -1 = passed up */
+  int m;               /* children */
+  double *room;        /* each child's room after the placement */
+  unsigned char *open; /* 1 for children that hold parts */
+  double *slack;       /* how far above its target each child may go
+                         (refining methods), or NULL */
+  int *roots;          /* each child's root in the struct's communicator */
+} zp_hier_level;
+
+/* Everything one run holds; the group arrays exist on bottom roots only. */
+typedef struct zp_hrun {
+  zp_context *c;
+  const zp_hier_comms *h;
+  int ngid, wdim, with_sizes;
+  size_t rec;       /* bytes of one token */
+  double *total;    /* wdim weight totals over every rank, then the count */
+  int gsize, groot; /* size of the bottom group, 1 on its root */
+  int *cnt, *displ; /* root: objects of each group member and where they land */
+  size_t n;         /* root: objects of the group */
+  ZOLTAN_ID_TYPE *gids;
+  double *w, *sizes;   /* root: weights (wdim each) and sizes (or NULL) */
+  int *parts;          /* root: current parts */
+  unsigned char *take; /* root: 1 for a shed object */
+  int *answer;         /* root: the new part of each group object */
+  int *lp, mq;         /* root: the group's parts, ascending, and their number */
+  double room;         /* this rank's subtree: room below its target */
+  int open;            /* 1 when the subtree holds a part with a target */
+  double slack;        /* this rank's subtree: the tolerance's allowance */
+  unsigned char *up;   /* tokens this rank carries to the next level */
+  size_t nup;
+  int *reply;          /* root: room for the answers to its shed objects */
+  unsigned char *down; /* tokens received from the level above */
+  size_t ndown;
+  zp_hier_level lev[HIER_MAX_LEVELS + 1];
+} zp_hrun;
+
+/* ---- tokens ------------------------------------------------------------------ */
+
+/* A token: ngid IDs, wdim weights, the size when sizes travel, the rank of
+ * the root it came from and its index there. */
+static inline size_t zp_tok_bytes(const zp_hrun *x)
+{
+  size_t b = (size_t)x->ngid * sizeof(ZOLTAN_ID_TYPE) + (size_t)x->wdim * sizeof(double) +
+             (x->with_sizes ? sizeof(double) : 0) + 2 * sizeof(int);
+  return (b + 7) / 8 * 8;
+}
+
+static inline void zp_tok_put(const zp_hrun *x, unsigned char *t, size_t i, int origin)
+{
+  size_t g = (size_t)x->ngid * sizeof(ZOLTAN_ID_TYPE), wb = (size_t)x->wdim * sizeof(double);
+  int idx = (int)i;
+  memcpy(t, x->gids + i * x->ngid, g);
+  memcpy(t + g, x->w + i * x->wdim, wb);
+  if (x->with_sizes) memcpy(t + g + wb, x->sizes + i, sizeof(double));
+  memcpy(t + x->rec - 2 * sizeof(int), &origin, sizeof(int));
+  memcpy(t + x->rec - sizeof(int), &idx, sizeof(int));
+}
+
+static inline double zp_tok_w0(const zp_hrun *x, const unsigned char *t)
+{
+  double w;
+  memcpy(&w, t + (size_t)x->ngid * sizeof(ZOLTAN_ID_TYPE), sizeof w);
+  return w;
+}
+
+/* A token's origin and index there; *home is 1 for a token on its way
+ * back to where it came from (no group could take it within the
+ * tolerance of a refining method: it stays, as the flat method would
+ * leave it). */
+static inline void zp_tok_origin(const zp_hrun *x, const unsigned char *t, int *origin, int *idx,
+                                 int *home)
+{
+  int i;
+  memcpy(origin, t + x->rec - 2 * sizeof(int), sizeof(int));
+  memcpy(&i, t + x->rec - sizeof(int), sizeof(int));
+  *home = i < 0;
+  *idx = i < 0 ? -i - 1 : i;
+}
+
+/* Mark a token as on its way home. */
+static inline void zp_tok_send_home(const zp_hrun *x, unsigned char *t)
+{
+  int i;
+  memcpy(&i, t + x->rec - sizeof(int), sizeof(int));
+  if (i >= 0) i = -i - 1;
+  memcpy(t + x->rec - sizeof(int), &i, sizeof(int));
+}
+
+/* Root of a bottom group (steps 5 and 6 of zp_hier_run.c, in
+ * zp_hier_solve.c): run the method on the group's kept objects and the
+ * tokens that reached it, with the group's parts; x->answer receives the
+ * kept objects' parts and *tok_part (malloc'd, x->ndown entries) the
+ * tokens'.  Local; agreed by the caller. */
+int zp_hier_solve(zp_hrun *x, int **tok_part);
+/* Step 6: the tokens' parts back to the roots they came from, into their
+ * x->answer.  Collective over the struct's communicator. */
+int zp_hier_reply(zp_hrun *x, const int *tok_part);
+
+/* The run on the tree h: every group's objects gathered on its root,
+ * surplus shed as tokens, tokens placed level by level, the method run on
+ * each group's objects and parts, the tokens' parts sent back.  new_part
+ * receives the part of each local object.  Collective; the outcome is
+ * agreed. */
+int zp_run_hier(zp_context *c, const zp_hier_comms *h, int *new_part);
+
+/* 1 when HIERARCHY names a shape (NODE or sizes), not AUTO or NONE.  Local. */
+int zp_hier_explicit(const zp_context *c);
+
+#endif /* ZP_HIER_INTERNAL_H */

@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Steps 5 and 6 of a hierarchical run (zp_hier_run.c): the method on one
+ * group's objects, and the tokens' parts sent back to where they came from.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "zp_hier_internal.h"
+
+/* The problem of one group, in global-ID order. */
+typedef struct zp_hgroup {
+  size_t N;              /* kept objects, then tokens */
+  size_t nk;             /* kept objects */
+  size_t *from;          /* of each: its index among the group's objects,
+                            or the group's object count + its token index */
+  size_t *idx, *tmp;     /* the sort's order and scratch */
+  ZOLTAN_ID_TYPE *gids;  /* arrival order, then sorted */
+  ZOLTAN_ID_TYPE *sgids; /* sorted */
+  double *w, *sw;        /* weights, arrival and sorted */
+  double *sz, *ssz;      /* sizes, arrival and sorted (NULL without) */
+  int *cur, *procs;      /* sorted: current part (group numbering) and rank */
+  double *psizes;        /* the group's part sizes */
+  int *newp;             /* the method's answer, sorted */
+} zp_hgroup;
+
+static void zp_hgroup_free(zp_hgroup *g)
+{
+  free(g->from);
+  free(g->idx);
+  free(g->tmp);
+  free(g->gids);
+  free(g->sgids);
+  free(g->w);
+  free(g->sw);
+  free(g->sz);
+  free(g->ssz);
+  free(g->cur);
+  free(g->procs);
+  free(g->psizes);
+  free(g->newp);
+}
+
+static int zp_hgroup_alloc(zp_hgroup *g, const zp_hrun *x)
+{
+  size_t N = g->N + 1, G = (size_t)x->ngid, W = (size_t)x->wdim;
+  g->from = malloc(N * sizeof *g->from);
+  g->idx = malloc(N * sizeof *g->idx);
+  g->tmp = malloc(N * sizeof *g->tmp);
+  g->gids = malloc(N * G * sizeof *g->gids);
+  g->sgids = malloc(N * G * sizeof *g->sgids);
+  g->w = malloc(N * W * sizeof *g->w);
+  g->sw = malloc(N * W * sizeof *g->sw);
+  g->cur = malloc(N * sizeof *g->cur);
+  g->procs = malloc(N * sizeof *g->procs);
+  g->psizes = malloc(((size_t)x->mq * W + 1) * sizeof *g->psizes);
+  g->newp = malloc(N * sizeof *g->newp);
+  if (x->with_sizes) {
+    g->sz = malloc(N * sizeof *g->sz);
+    g->ssz = malloc(N * sizeof *g->ssz);
+  }
+  return g->from && g->idx && g->tmp && g->gids && g->sgids && g->w && g->sw && g->cur &&
+                 g->procs && g->psizes && g->newp && (!x->with_sizes || (g->sz && g->ssz))
+             ? ZOLTAN_OK
+             : ZOLTAN_MEMERR;
+}
+
+/* The group's number of a global part, -1 when the part is another
+ * group's. */
+static int zp_local_part(const zp_hrun *x, int p)
+{
+  int lo = 0, hi = x->mq;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (x->lp[mid] == p) return mid;
+    if (x->lp[mid] < p)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return -1;
+}
+
+/* Kept objects and tokens into one list, sorted by global ID, with each
+ * object's part in the group's numbering and its rank in the group (-1 for
+ * a token, which comes from another group). */
+static int zp_hgroup_fill(zp_hgroup *g, const zp_hrun *x)
+{
+  size_t G = (size_t)x->ngid, W = (size_t)x->wdim, gb = G * sizeof(ZOLTAN_ID_TYPE), k, a = 0;
+  int member = 0, left = x->gsize > 0 ? x->cnt[0] : 0, *cur = malloc((g->N + 1) * sizeof(int));
+  int *procs = malloc((g->N + 1) * sizeof(int));
+  if (cur == NULL || procs == NULL) {
+    free(cur);
+    free(procs);
+    return ZOLTAN_MEMERR;
+  }
+  for (k = 0; k < x->n; k++) {
+    while (left == 0 && member + 1 < x->gsize) left = x->cnt[++member];
+    left--;
+    if (x->take[k]) continue;
+    g->from[a] = k;
+    memcpy(g->gids + a * G, x->gids + k * G, gb);
+    memcpy(g->w + a * W, x->w + k * W, W * sizeof(double));
+    if (x->with_sizes) g->sz[a] = x->sizes[k];
+    cur[a] = x->parts[k] >= 0 ? zp_local_part(x, x->parts[k]) : -1;
+    procs[a++] = member;
+  }
+  for (k = 0; k < x->ndown; k++, a++) {
+    const unsigned char *t = x->down + k * x->rec;
+    g->from[a] = x->n + k;
+    memcpy(g->gids + a * G, t, gb);
+    memcpy(g->w + a * W, t + gb, W * sizeof(double));
+    if (x->with_sizes) memcpy(g->sz + a, t + gb + W * sizeof(double), sizeof(double));
+    cur[a] = -1;
+    procs[a] = -1;
+  }
+  for (k = 0; k < g->N; k++) g->idx[k] = k;
+  zp_sort_by_gid(g->idx, g->tmp, g->N, g->gids, x->ngid);
+  for (k = 0; k < g->N; k++) {
+    size_t o = g->idx[k];
+    memcpy(g->sgids + k * G, g->gids + o * G, gb);
+    memcpy(g->sw + k * W, g->w + o * W, W * sizeof(double));
+    if (x->with_sizes) g->ssz[k] = g->sz[o];
+    g->cur[k] = cur[o];
+    g->procs[k] = procs[o];
+  }
+  free(cur);
+  free(procs);
+  return ZOLTAN_OK;
+}
+
+/* The group's part sizes: the global ones of its parts, rescaled so that
+ * each weight's column sums to 1 (equal when they are all zero). */
+static void zp_hgroup_sizes(zp_hgroup *g, const zp_hrun *x)
+{
+  int q, d, W = x->wdim;
+  for (d = 0; d < W; d++) {
+    double sum = 0.0;
+    for (q = 0; q < x->mq; q++) sum += x->c->part_sizes[(size_t)x->lp[q] * W + d];
+    for (q = 0; q < x->mq; q++)
+      g->psizes[(size_t)q * W + d] =
+          sum > 0.0 ? x->c->part_sizes[(size_t)x->lp[q] * W + d] / sum : 1.0 / x->mq;
+  }
+}
+
+/* A global ID twice in one group is an error, as in the flat path (two
+ * groups cannot see each other's IDs: docs/hierarchy.md). */
+static int zp_hgroup_unique(const zp_hgroup *g, const zp_hrun *x)
+{
+  size_t k, G = (size_t)x->ngid;
+  for (k = 1; k < g->N; k++)
+    if (memcmp(g->sgids + (k - 1) * G, g->sgids + k * G, G * sizeof(ZOLTAN_ID_TYPE)) == 0) {
+      char txt[ZP_GID_TEXT];
+      zp_format_gid(g->sgids + k * G, x->ngid, txt, sizeof txt);
+      zp_error(x->c->yo, "GID %s is given twice; global IDs must be unique", txt);
+      return ZOLTAN_FATAL;
+    }
+  return ZOLTAN_OK;
+}
+
+static int zp_hgroup_call(zp_hgroup *g, zp_hrun *x)
+{
+  zp_context *c = x->c;
+  const zp_method *m = c->r->method;
+  zp_problem pb;
+  size_t k;
+  int ierr;
+  memset(&pb, 0, sizeof pb);
+  pb.num_obj = g->N;
+  pb.num_gid_entries = x->ngid;
+  pb.gids = g->sgids;
+  pb.wgt_dim = x->wdim;
+  pb.wgts = g->sw;
+  pb.cur_part = g->cur;
+  pb.cur_proc = g->procs;
+  pb.num_parts = x->mq;
+  pb.num_procs = x->gsize;
+  pb.part_sizes = g->psizes;
+  pb.imbalance_tol = c->tol;
+  pb.params = c->r->params;
+  pb.debug_level = c->debug_level;
+  pb.lb_approach = zp_record_native_get(c->r, "LB_APPROACH", -1);
+  pb.obj_sizes = g->ssz;
+  ierr = m->partition_serial(&pb, c->r->state, g->newp);
+  for (k = 0; ierr >= 0 && k < g->N; k++)
+    if (g->newp[k] < 0 || g->newp[k] >= x->mq) {
+      zp_error(c->yo, "method %s assigned an object to part %d, outside [0, %d)", m->name,
+               g->newp[k], x->mq);
+      ierr = ZOLTAN_FATAL;
+    }
+  return ierr;
+}
+
+/* Tokens that came home are the group's own objects again: kept where
+ * they are, with their current parts; they leave the token list. */
+static void zp_hier_take_home(zp_hrun *x)
+{
+  size_t k, left = 0;
+  for (k = 0; k < x->ndown; k++) {
+    unsigned char *t = x->down + k * x->rec;
+    int origin, idx, home;
+    zp_tok_origin(x, t, &origin, &idx, &home);
+    if (home && origin == x->c->r->rank && (size_t)idx < x->n) {
+      x->take[idx] = 0;
+      continue;
+    }
+    if (left != k) memmove(x->down + left * x->rec, t, x->rec);
+    left++;
+  }
+  x->ndown = left;
+}
+
+int zp_hier_solve(zp_hrun *x, int **tok_part)
+{
+  zp_hgroup g;
+  size_t k;
+  int ierr;
+  memset(&g, 0, sizeof g);
+  zp_hier_take_home(x);
+  for (k = 0; k < x->n; k++) g.nk += !x->take[k];
+  g.N = g.nk + x->ndown;
+  *tok_part = malloc((x->ndown + 1) * sizeof **tok_part);
+  ierr = *tok_part != NULL ? zp_hgroup_alloc(&g, x) : ZOLTAN_MEMERR;
+  if (ierr >= 0 && g.N > 0) {
+    ierr = zp_hgroup_fill(&g, x);
+    if (ierr >= 0) ierr = zp_hgroup_unique(&g, x);
+    if (ierr >= 0) zp_hgroup_sizes(&g, x);
+    if (ierr >= 0) ierr = zp_hgroup_call(&g, x);
+    for (k = 0; ierr >= 0 && k < g.N; k++) {
+      size_t o = g.from[g.idx[k]];
+      int part = x->lp[g.newp[k]];
+      if (o < x->n)
+        x->answer[o] = part;
+      else
+        (*tok_part)[o - x->n] = part;
+    }
+  }
+  zp_hgroup_free(&g);
+  return ierr;
+}
+
+/* ---- step 6: the tokens' parts back --------------------------------------------- */
+
+/* One answer message: (index, part) pairs for objects of the receiver. */
+static void zp_hier_recv(void *data, const MPI_Status *st)
+{
+  zp_hrun *x = data;
+  int n = 0, k;
+  MPI_Get_count(st, MPI_INT, &n);
+  /* At most one pair per object the receiver shed: x->reply holds that. */
+  MPI_Recv(x->reply, n, MPI_INT, st->MPI_SOURCE, st->MPI_TAG, x->c->r->comm, MPI_STATUS_IGNORE);
+  for (k = 0; k + 1 < n; k += 2)
+    if (x->reply[k] >= 0 && (size_t)x->reply[k] < x->n) x->answer[x->reply[k]] = x->reply[k + 1];
+}
+
+/* Tokens in order of the rank they came from (ties by position). */
+static int zp_by_origin(const void *a, const void *b)
+{
+  const int *p = a, *q = b;
+  if (p[0] != q[0]) return p[0] < q[0] ? -1 : 1;
+  return p[1] < q[1] ? -1 : p[1] > q[1];
+}
+
+int zp_hier_reply(zp_hrun *x, const int *tok_part)
+{
+  size_t k, n = x->ndown, first;
+  int *key = malloc((2 * n + 1) * sizeof *key), *msg = malloc((2 * n + 1) * sizeof *msg);
+  MPI_Request *req = malloc((n + 1) * sizeof *req);
+  int nsend = 0, ierr = ZOLTAN_OK;
+  if (key == NULL || msg == NULL || req == NULL) ierr = ZOLTAN_MEMERR;
+  ierr = zp_agree(x->c, ierr);
+  if (ierr < 0) goto End;
+  for (k = 0; k < n; k++) {
+    int origin, idx, home;
+    zp_tok_origin(x, x->down + k * x->rec, &origin, &idx, &home);
+    key[2 * k] = origin;
+    key[2 * k + 1] = (int)k;
+  }
+  qsort(key, n, 2 * sizeof *key, zp_by_origin);
+  for (first = 0; first < n;) {
+    size_t last = first;
+    while (last < n && key[2 * last] == key[2 * first]) {
+      int origin, idx, home;
+      zp_tok_origin(x, x->down + (size_t)key[2 * last + 1] * x->rec, &origin, &idx, &home);
+      msg[2 * last] = idx;
+      msg[2 * last + 1] = tok_part[key[2 * last + 1]];
+      last++;
+    }
+    MPI_Issend(msg + 2 * first, (int)(2 * (last - first)), MPI_INT, key[2 * first], ZP_HIER_TAG,
+               x->c->r->comm, &req[nsend++]);
+    first = last;
+  }
+  zp_nbx(x->c->r->comm, ZP_HIER_TAG, nsend, req, zp_hier_recv, x);
+End:
+  free(key);
+  free(msg);
+  free(req);
+  return ierr;
+}
