@@ -222,6 +222,10 @@ static const row rows[] = {
     {"GREEDY", "LB_METHOD=GREEDY", 0},
     {"REFINE", "LB_METHOD=REFINE", 0},
     {"GREEDYREFINE", "LB_METHOD=GREEDYREFINE", 0},
+    /* The same by groups of ranks (HIERARCHY's AUTO shape from 2 ranks on:
+     * groups of 64, or two groups below 128 ranks; docs/hierarchy.md). */
+    {"GREEDY-GROUPS", "LB_METHOD=GREEDY;HIERARCHY_MIN_RANKS=2", 0},
+    {"REFINE-GROUPS", "LB_METHOD=REFINE;HIERARCHY_MIN_RANKS=2", 0},
     {"ULBA/RCB", "LB_METHOD=ULBA;ULBA_BASE_METHOD=RCB", 1},
     {"ULBA/HSFC", "LB_METHOD=ULBA;ULBA_BASE_METHOD=HSFC", 1},
     {"ULBA/GREEDY", "LB_METHOD=ULBA;ULBA_BASE_METHOD=GREEDY", 1},

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 /* ---- the parameter ------------------------------------------------------- */
@@ -102,8 +103,9 @@ int hier_auto_sizes(int nranks, int fan, int *size)
   }
   size[n++] = fan;
   span = fan;
-  /* Another level while the top would have more than fan children. */
-  while (n < HIER_MAX_LEVELS && nranks / span > fan * (double)fan) {
+  /* Another level while the top would have more than fan children: a
+   * root never handles more than fan records and what they carry. */
+  while (n < HIER_MAX_LEVELS && nranks / span > fan) {
     size[n++] = fan;
     span *= fan;
   }
@@ -112,50 +114,65 @@ int hier_auto_sizes(int nranks, int fan, int *size)
 
 /* ---- which objects leave -------------------------------------------------- */
 
-/* Merge sort of indices by decreasing load, ties by increasing index:
- * deterministic and O(n log n) whatever the loads. */
-static void sort_desc(const double *w, size_t *idx, size_t *tmp, size_t n)
-{
-  size_t width, i;
-  for (width = 1; width < n; width *= 2) {
-    for (i = 0; i < n; i += 2 * width) {
-      size_t lo = i, mid = i + width < n ? i + width : n,
-             hi = i + 2 * width < n ? i + 2 * width : n;
-      size_t a = lo, b = mid, k = lo;
-      while (a < mid && b < hi) {
-        /* The right run's head goes first only when strictly heavier, so
-         * equal loads keep index order. */
-        if (w[idx[b]] > w[idx[a]])
-          tmp[k++] = idx[b++];
-        else
-          tmp[k++] = idx[a++];
-      }
-      while (a < mid) tmp[k++] = idx[a++];
-      while (b < hi) tmp[k++] = idx[b++];
-    }
-    memcpy(idx, tmp, n * sizeof *idx);
-  }
-}
-
-/* idx[0..n-1] sorted by decreasing w; the scratch half is allocated here
- * (NULL when memory is short: the caller then uses index order). */
+/* idx[0..n-1]: the indices of w by decreasing load, ties by increasing
+ * index.  An LSD radix sort on the loads' bit patterns (for non-negative
+ * doubles the pattern grows with the value), 8 bits a pass, stable so that
+ * ties keep index order; a pass whose digit is the same for every key is
+ * skipped (loads that came as floats leave the low half of the mantissa
+ * zero).  Linear in n: it runs on every group's objects at every balance.
+ * Returns -1 when memory is short (idx is then in index order). */
 static int order_desc(const double *w, size_t n, size_t *idx)
 {
-  size_t i, *tmp = malloc((n + 1) * sizeof *tmp);
+  uint64_t *key = malloc((n + 1) * sizeof *key), *key2 = malloc((n + 1) * sizeof *key2);
+  size_t *tmp = malloc((n + 1) * sizeof *tmp), i, count[256];
+  int pass, ierr = 0;
   for (i = 0; i < n; i++) idx[i] = i;
-  if (tmp == NULL) return -1;
-  sort_desc(w, idx, tmp, n);
+  if (key == NULL || key2 == NULL || tmp == NULL) {
+    ierr = -1;
+    goto End;
+  }
+  for (i = 0; i < n; i++) {
+    uint64_t b;
+    memcpy(&b, &w[i], sizeof b);
+    key[i] = ~b; /* ascending order of ~pattern = descending loads */
+  }
+  for (pass = 0; pass < 8; pass++) {
+    int shift = 8 * pass, d;
+    size_t sum = 0;
+    uint64_t *ks;
+    memset(count, 0, sizeof count);
+    for (i = 0; i < n; i++) count[(key[i] >> shift) & 0xff]++;
+    if (n > 0 && count[(key[0] >> shift) & 0xff] == n) continue; /* one digit: nothing moves */
+    for (d = 0; d < 256; d++) {
+      size_t c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (i = 0; i < n; i++) {
+      size_t at = count[(key[i] >> shift) & 0xff]++;
+      key2[at] = key[i];
+      tmp[at] = idx[i];
+    }
+    ks = key;
+    key = key2;
+    key2 = ks;
+    memcpy(idx, tmp, n * sizeof *idx);
+  }
+End:
+  free(key);
+  free(key2);
   free(tmp);
-  return 0;
+  return ierr;
 }
 
-size_t hier_select(const double *w, size_t n, double amount, int all, size_t *order,
+size_t hier_select(const double *w, size_t n, double amount, hier_shed_mode mode, size_t *order,
                    unsigned char *take, double *shed)
 {
   size_t i, count = 0;
   double left = amount, sum = 0.0;
   long lightest = -1;
-  for (i = 0; i < n; i++) take[i] = (unsigned char)(all != 0);
+  int all = mode == HIER_SHED_ALL;
+  for (i = 0; i < n; i++) take[i] = (unsigned char)all;
   if (all) {
     for (i = 0; i < n; i++) sum += w[i];
     *shed = sum;
@@ -175,7 +192,8 @@ size_t hier_select(const double *w, size_t n, double amount, int all, size_t *or
     }
   }
   /* One more, the lightest left with a load, when it overshoots by less
-   * than it would leave behind. */
+   * than it would leave behind (or in any case, for at least the
+   * amount). */
   for (i = n; i-- > 0;) {
     size_t o = order[i];
     if (!take[o] && w[o] > 0.0) {
@@ -183,12 +201,80 @@ size_t hier_select(const double *w, size_t n, double amount, int all, size_t *or
       break;
     }
   }
-  if (lightest >= 0 && left > 0.0 && w[lightest] < 2.0 * left) {
+  if (lightest >= 0 && left > 0.0 && (mode == HIER_SHED_AT_LEAST || w[lightest] < 2.0 * left)) {
     take[lightest] = 1;
     sum += w[lightest];
     count++;
   }
   *shed = sum;
+  return count;
+}
+
+size_t hier_select_refine(const double *w, const int *part, size_t n, const double *limit,
+                          const double *target, int m, size_t *order, unsigned char *take,
+                          double *shed)
+{
+  double *load = calloc((size_t)m + 1, sizeof *load), *sub = calloc(n + 1, sizeof *sub);
+  size_t *first = calloc((size_t)m + 2, sizeof *first), *idx = malloc((n + 1) * sizeof *idx);
+  unsigned char *t = malloc(n + 1);
+  double room = 0.0, sum = 0.0, got;
+  size_t i, count = 0;
+  int q;
+  if (!load || !sub || !first || !idx || !t) {
+    count = (size_t)-1;
+    goto End;
+  }
+  /* The objects part by part (counting sort, index order within a part). */
+  for (i = 0; i < n; i++) {
+    take[i] = part[i] < 0;
+    if (part[i] >= 0) {
+      load[part[i]] += w[i];
+      first[part[i] + 1]++;
+    }
+  }
+  for (q = 0; q < m; q++) first[q + 1] += first[q];
+  for (i = 0; i < n; i++)
+    if (part[i] >= 0) idx[first[part[i]]++] = i;
+  for (q = m; q > 0; q--) first[q] = first[q - 1];
+  first[0] = 0;
+  for (q = 0; q < m; q++) {
+    size_t a = first[q], b = first[q + 1], k;
+    if (load[q] < target[q]) room += target[q] - load[q];
+    if (!(load[q] > limit[q])) continue;
+    for (k = a; k < b; k++) sub[k - a] = w[idx[k]];
+    hier_select(sub, b - a, load[q] - limit[q], HIER_SHED_AT_LEAST, order, t, &got);
+    for (k = a; k < b; k++) take[idx[k]] = t[k - a];
+  }
+  /* What the group's own room below target can hold stays, heaviest
+   * first, as long as it fits (only the shed objects are ordered). */
+  {
+    size_t ns = 0, k;
+    for (i = 0; i < n; i++)
+      if (take[i] && part[i] >= 0) {
+        idx[ns] = i;
+        sub[ns++] = w[i];
+      }
+    (void)order_desc(sub, ns, order);
+    for (k = 0; k < ns && room > 0.0; k++) {
+      size_t o = idx[order[k]];
+      if (w[o] > 0.0 && w[o] <= room) {
+        take[o] = 0;
+        room -= w[o];
+      }
+    }
+  }
+  for (i = 0; i < n; i++)
+    if (take[i]) {
+      count++;
+      sum += w[i];
+    }
+End:
+  *shed = sum;
+  free(load);
+  free(sub);
+  free(first);
+  free(idx);
+  free(t);
   return count;
 }
 

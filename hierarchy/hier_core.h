@@ -64,24 +64,52 @@ int hier_check_fit(const hier_spec *spec, int nranks, char *why, size_t cap);
  * hier_auto_sizes - the sizes HIERARCHY=AUTO uses when it turns on for
  * nranks ranks: groups of fan ranks (fan >= 2), then groups of fan groups,
  * while the top would otherwise have more than fan children; fewer than
- * 2 * fan ranks give two groups of about half.  Returns the number of
+ * 2 * fan ranks give two groups of about half.  (64 ranks per group: two
+ * levels up to 4096 ranks, three up to 262144.)  Returns the number of
  * levels written to size (at most HIER_MAX_LEVELS).  Not collective.
  */
 int hier_auto_sizes(int nranks, int fan, int *size);
+
+/* How hier_select meets the amount. */
+typedef enum hier_shed_mode {
+  HIER_SHED_CLOSE = 0,   /* as close to the amount as it can get */
+  HIER_SHED_ALL = 1,     /* every object (a group that holds no part) */
+  HIER_SHED_AT_LEAST = 2 /* at least the amount, when the objects allow (a
+                             refining method: what stays is then within the
+                             tolerance) */
+} hier_shed_mode;
 
 /*
  * hier_select - the objects a group sheds: of the n objects with loads w,
  * the heaviest that still fit into amount, in order of decreasing load
  * (ties by index), so that the surplus leaves in as few objects as
  * possible; then, while some is left, the lightest remaining object when
- * taking it brings the shed load closer to amount.  Objects of zero load
- * never leave (moving them gains nothing), unless all = 1, which sheds every
- * object (a group that holds no part).  order is scratch of n entries.
+ * taking it brings the shed load closer to amount (HIER_SHED_CLOSE) or
+ * whatever its load (HIER_SHED_AT_LEAST).  Objects of zero load never leave
+ * (moving them gains nothing), except with HIER_SHED_ALL, which sheds
+ * every object.  order is scratch of n entries.
  * Output: take[i] = 1 for a shed object, else 0.  Returns the number shed
  * and *shed their load.  Not collective; deterministic.
  */
-size_t hier_select(const double *w, size_t n, double amount, int all, size_t *order,
+size_t hier_select(const double *w, size_t n, double amount, hier_shed_mode mode, size_t *order,
                    unsigned char *take, double *shed);
+
+/*
+ * hier_select_refine - the objects a group sheds for a refining method,
+ * which moves objects only off parts above their limit, as few as it can.
+ * Of the n objects with loads w in the group's parts part[i] (0..m-1, or
+ * -1 for an object in none of them), each part above limit[q] sheds at
+ * least its excess (hier_select, HIER_SHED_AT_LEAST, so that it ends
+ * within its limit), every object in no part is shed, and then, heaviest
+ * first, shed objects that fit into the room the group's parts have below
+ * their target[q] stay (the method moves them inside the group).  order is
+ * scratch of n entries.  Output: take[i]; returns the number shed and
+ * *shed their load, or (size_t)-1 when memory is short.  Not collective;
+ * deterministic.
+ */
+size_t hier_select_refine(const double *w, const int *part, size_t n, const double *limit,
+                          const double *target, int m, size_t *order, unsigned char *take,
+                          double *shed);
 
 /*
  * hier_place - place n tokens of loads w into m children with room room[c]

@@ -231,9 +231,7 @@ static unsigned refine_needs(const zp_params *params)
 {
   int comm = 0;
   if (zp_param_int(params, "REFINE_COMM_AWARE", &comm, NULL) != ZOLTAN_OK) comm = 0;
-  /* By groups (HIERARCHY) only without the graph, which a group would see
-   * cut at its border. */
-  return ZP_NO_REMAP | (comm ? ZP_WANTS_GRAPH : ZP_HIERARCHICAL);
+  return ZP_NO_REMAP | ZP_HIERARCHICAL | (comm ? ZP_WANTS_GRAPH : 0u);
 }
 
 /* REFINE_DISTRIBUTED as a number: 0, 1, 2, or -1 for AUTO. */

@@ -77,8 +77,9 @@ for stage in $stages; do
     # Leak check of MPI runs: the plugin path with migration, the soak (every
     # method, empty ranks, part sizes), the bad-input corpus (error paths),
     # DIFFUSION's neighbour protocol, REFINE's reduced gather, the
-    # hypergraph read as a graph, and the guard's error paths (every query
-    # and migration callback failing on one rank, zp_fault).
+    # hypergraph read as a graph, the guard's error paths (every query
+    # and migration callback failing on one rank, zp_fault), and HIERARCHY's
+    # runs by groups (tokens, edges within groups, two levels).
     for run in "2 ctest/plugin/zp_testapp --method GREEDYREFINE --migrate --copy --rounds 2" \
                "2 ctest/soak/zp_soak --rounds 60 --methods GREEDY,REFINE,GREEDYREFINE" \
                "3 ctest/badinput/zp_badinput --case all --method ALL" \
@@ -92,7 +93,9 @@ for stage in $stages; do
                "3 ctest/plugin/zp_testapp --method REFINE --param CAPACITY=STATIC --param CAPACITY_FILE=$root/ctest/plugin/capacity/memory_124.txt --param CAPACITY_MEMORY_DIM=1 --param IMBALANCE_TOL=1.0 --memory 0,0,600 --objects 600 --migrate" \
                "3 ctest/plugin/zp_testapp --method RCB --param CAPACITY_FILE=$root/ctest/plugin/capacity/memory_tight.txt --param CAPACITY_MEMORY_DIM=1 --memory 0 --objects 600 --expect-warn --migrate" \
                "3 ctest/fault/zp_fault --method RCB --param ZOLTAN_PLUGINS_GUARD=1" \
-               "3 ctest/fault/zp_fault --method GREEDY --multi --param ZOLTAN_PLUGINS_GUARD=1"; do
+               "3 ctest/fault/zp_fault --method GREEDY --multi --param ZOLTAN_PLUGINS_GUARD=1" \
+               "3 ctest/plugin/zp_testapp --method REFINE --param HIERARCHY=1 --param REFINE_COMM_AWARE=1 --empty-rank0 --migrate --rounds 2" \
+               "3 ctest/plugin/zp_testapp --method GREEDY --param HIERARCHY=1,2 --part-sizes --migrate --rounds 2"; do
       np=${run%% *}
       # shellcheck disable=SC2086
       if (cd "$san_build" && ASAN_OPTIONS="detect_leaks=1:fast_unwind_on_malloc=0:$asan_base" LSAN_OPTIONS="$lsan_slow" \

@@ -24,6 +24,12 @@ static void zp_hier_comms_free(zp_hier_comms *h)
     for (j = 1; j <= h->nup; j++)
       if (h->up[j] != MPI_COMM_NULL) MPI_Comm_free(&h->up[j]);
   }
+  for (j = 0; j <= HIER_MAX_LEVELS; j++) {
+    free(h->roots[j]);
+    free(h->recs[j]);
+    free(h->cnt[j]);
+    free(h->displ[j]);
+  }
   free(h->members);
   free(h);
 }
@@ -89,12 +95,23 @@ static int zp_hier_build(const zp_record *r, const hier_spec *spec, zp_hier_comm
     }
     MPI_Comm_split(r->comm, root ? color : MPI_UNDEFINED, r->rank, &h->up[j]);
     if (root) {
+      int m;
       MPI_Comm_rank(h->up[j], &sub);
+      MPI_Comm_size(h->up[j], &m);
       root = sub == 0;
+      if (root) {
+        h->m[j] = m;
+        h->roots[j] = malloc((size_t)m * sizeof *h->roots[j]);
+        h->recs[j] = malloc(4 * (size_t)m * sizeof *h->recs[j]);
+        h->cnt[j] = malloc((size_t)m * sizeof *h->cnt[j]);
+        h->displ[j] = malloc((size_t)m * sizeof *h->displ[j]);
+        if (!h->roots[j] || !h->recs[j] || !h->cnt[j] || !h->displ[j]) ierr = ZOLTAN_MEMERR;
+      }
+      MPI_Gather(&r->rank, 1, MPI_INT, root ? h->roots[j] : NULL, 1, MPI_INT, 0, h->up[j]);
     }
   }
   MPI_Comm_rank(h->group, &sub);
-  if (sub == 0) ierr = zp_hier_members(r, h);
+  if (sub == 0 && ierr == ZOLTAN_OK) ierr = zp_hier_members(r, h);
   *out = h;
   return ierr;
 }
@@ -103,58 +120,76 @@ static int zp_hier_build(const zp_record *r, const hier_spec *spec, zp_hier_comm
 
 /* The shape AUTO takes: Zoltan's TOPOLOGY where the application set it
  * (with the meaning it has for Zoltan's HIER method), else groups of
- * HIERARCHY_FAN.  Local; the same on every rank. */
-static void zp_hier_auto_shape(const zp_context *c, hier_spec *spec)
+ * HIERARCHY_FAN.  A TOPOLOGY that cannot be read or does not fit the ranks
+ * is an error naming it.  Local; the same on every rank. */
+static int zp_hier_auto_shape(const zp_context *c, hier_spec *spec)
 {
   const char *topo = zp_record_native_get(c->r, "TOPOLOGY", -1);
   char why[160];
   int fan = 64;
-  if (topo != NULL && topo[0] != '\0' && hier_parse(topo, 1, spec, why, sizeof why) == 0 &&
-      hier_check_fit(spec, c->r->size, why, sizeof why) == 0)
-    return;
+  if (topo != NULL && topo[0] != '\0') {
+    if (hier_parse(topo, 1, spec, why, sizeof why) != 0 ||
+        hier_check_fit(spec, c->r->size, why, sizeof why) != 0) {
+      zp_error(c->yo, "TOPOLOGY = %s (read by HIERARCHY = AUTO): %s", topo, why);
+      return ZOLTAN_FATAL;
+    }
+    return ZOLTAN_OK;
+  }
   (void)zp_param_int(c->r->params, "HIERARCHY_FAN", &fan, NULL);
   spec->kind = HIER_SIZES;
   spec->nlevels = hier_auto_sizes(c->r->size, fan, spec->size);
   if (spec->nlevels == 0) spec->kind = HIER_NONE;
+  return ZOLTAN_OK;
 }
 
-/* AUTO turns the tree on from HIERARCHY_MIN_RANKS ranks, or when the root
- * of the flat path would receive more than HIERARCHY_MAX_BYTES (global ID,
- * weights, part and rank of every object).  Collective (one allreduce). */
-static int zp_hier_auto_on(const zp_context *c)
-{
-  int min_ranks = 1024;
-  double max_bytes = 2e9, n = (double)c->n, bytes;
-  if (c->r->size < 2) return 0;
-  (void)zp_param_int(c->r->params, "HIERARCHY_MIN_RANKS", &min_ranks, NULL);
-  (void)zp_param_double(c->r->params, "HIERARCHY_MAX_BYTES", &max_bytes, NULL);
-  if (c->r->size >= min_ranks) return 1;
-  MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_DOUBLE, MPI_SUM, c->r->comm);
-  bytes = n * ((double)c->ngid * sizeof(ZOLTAN_ID_TYPE) + (double)c->wdim * sizeof(double) +
-               2.0 * sizeof(int));
-  return bytes > max_bytes;
-}
-
-/* The tree this call runs on, or *spec->kind == HIER_NONE for the flat
- * path.  A malformed HIERARCHY or one that does not fit the ranks is an
- * error naming the value on every rank.  Collective. */
-static int zp_hier_decide(const zp_context *c, hier_spec *spec)
+/* The tree this call runs on (spec->kind == HIER_NONE for the flat path)
+ * and, for a tree, the weight totals and the object count over every rank
+ * (totals: wdim + 1 entries).  AUTO turns the tree on from
+ * HIERARCHY_MIN_RANKS ranks, or when the root of the flat path would
+ * receive more than HIERARCHY_MAX_BYTES (global ID, weights, part and rank
+ * of every object).  A malformed HIERARCHY, sizes that do not fit the
+ * ranks, or a malformed TOPOLOGY that AUTO reads, is an error naming the
+ * value on every rank.  One allreduce carries the verdicts and the sums.
+ * Collective. */
+static int zp_hier_decide(const zp_context *c, hier_spec *spec, double *sums, int *auto_on)
 {
   const char *value = "NONE";
   char why[160];
+  int min_ranks = 1024, i, d, err = 0, nd = c->wdim <= ZP_HIER_SUM_DIMS ? c->wdim : 0;
+  double max_bytes = 2e9, count;
+  *auto_on = 0;
   memset(spec, 0, sizeof *spec);
   (void)zp_param_string(c->r->params, "HIERARCHY", &value);
   if (hier_parse(value, 0, spec, why, sizeof why) != 0 ||
       hier_check_fit(spec, c->r->size, why, sizeof why) != 0) {
     zp_error(c->yo, "HIERARCHY = %s: %s", value, why);
-    return ZOLTAN_FATAL;
+    err = 1;
   }
-  if (spec->kind == HIER_AUTO) {
-    if (zp_hier_auto_on(c))
-      zp_hier_auto_shape(c, spec);
-    else
-      spec->kind = HIER_NONE;
+  sums[0] = err;
+  sums[1] = (double)c->n;
+  for (d = 0; d < nd; d++) {
+    sums[2 + d] = 0.0;
+    for (i = 0; !err && spec->kind != HIER_NONE && i < c->n; i++)
+      sums[2 + d] += c->w[(size_t)i * c->wdim + d];
   }
+  MPI_Allreduce(MPI_IN_PLACE, sums, nd + 2, MPI_DOUBLE, MPI_SUM, c->r->comm);
+  if (sums[0] > 0.0) return ZOLTAN_FATAL;
+  /* In place, the totals as zp_run_hier takes them: weights, then the
+   * count. */
+  count = sums[1];
+  for (d = 0; d < nd; d++) sums[d] = sums[2 + d];
+  sums[nd] = count;
+  if (spec->kind != HIER_AUTO) return ZOLTAN_OK;
+  (void)zp_param_int(c->r->params, "HIERARCHY_MIN_RANKS", &min_ranks, NULL);
+  (void)zp_param_double(c->r->params, "HIERARCHY_MAX_BYTES", &max_bytes, NULL);
+  if (c->r->size >= 2 &&
+      (c->r->size >= min_ranks || count * ((double)c->ngid * sizeof(ZOLTAN_ID_TYPE) +
+                                           (double)c->wdim * sizeof(double) + 2.0 * sizeof(int)) >
+                                      max_bytes)) {
+    *auto_on = 1;
+    return zp_hier_auto_shape(c, spec);
+  }
+  spec->kind = HIER_NONE;
   return ZOLTAN_OK;
 }
 
@@ -172,10 +207,22 @@ static int zp_hier_same(const hier_spec *a, const hier_spec *b)
 int zp_run_central(zp_context *c, int *new_part)
 {
   hier_spec spec;
-  int warned = 0, ierr = zp_agree(c, zp_hier_decide(c, &spec));
+  /* The decision's sums: errors, objects, then up to ZP_HIER_SUM_DIMS
+   * weights (zp_run_hier sums more itself). */
+  double sums[2 + ZP_HIER_SUM_DIMS], *totals = NULL;
+  int warned = 0, auto_on = 0, ierr;
+  /* The verdicts travel in the decision's allreduce; only the TOPOLOGY that
+   * AUTO reads (local) needs an agreement, when AUTO turned on (which every
+   * rank knows alike). */
+  ierr = zp_hier_decide(c, &spec, sums, &auto_on);
+  if (auto_on) ierr = zp_agree(c, ierr);
   if (ierr < 0) return ierr;
+  if (c->wdim <= ZP_HIER_SUM_DIMS) totals = sums;
+  /* Coordinates do not travel by groups, nor does a hypergraph read as a
+   * graph (it exists as the root's clique model only). */
   if (spec.kind != HIER_NONE &&
-      (!(c->needs & ZP_HIERARCHICAL) || (c->needs & (ZP_NEEDS_GEOM | ZP_NEEDS_GRAPH)))) {
+      (!(c->needs & ZP_HIERARCHICAL) || (c->needs & ZP_NEEDS_GEOM) ||
+       ((c->needs & (ZP_NEEDS_GRAPH | ZP_WANTS_GRAPH)) && c->hg_as_graph))) {
     /* Asked for by name, not given: say so (a warning on every rank)
      * rather than gather in silence. */
     warned = zp_hier_explicit(c);
@@ -198,7 +245,7 @@ int zp_run_central(zp_context *c, int *new_part)
       return ierr;
     }
   }
-  return zp_run_hier(c, c->r->hier, new_part);
+  return zp_run_hier(c, c->r->hier, totals, new_part);
 }
 
 int zp_hier_explicit(const zp_context *c)

@@ -13,6 +13,9 @@
 
 #include "zp_partition_internal.h"
 
+/* Weights per object whose totals the decision's allreduce carries. */
+#define ZP_HIER_SUM_DIMS 8
+
 /* The tag of the answers' exchange (step 6) on the struct's communicator. */
 #define ZP_HIER_TAG 7711
 
@@ -30,6 +33,14 @@ struct zp_hier_comms {
   int *members;                     /* group root: the group's ranks in the
                                        struct's communicator, ascending */
   int nmembers;                     /* entries of members */
+  /* Per level j, on the root of up[j] (else 0 and NULL): built with the
+   * communicators, so that a call allocates nothing it could fail on
+   * before the records travel. */
+  int m[HIER_MAX_LEVELS + 1];        /* children */
+  int *roots[HIER_MAX_LEVELS + 1];   /* each child's root in the struct's communicator */
+  double *recs[HIER_MAX_LEVELS + 1]; /* 4 * m: the children's records */
+  int *cnt[HIER_MAX_LEVELS + 1];     /* m: counts of a gather or scatter */
+  int *displ[HIER_MAX_LEVELS + 1];   /* m: its displacements */
 };
 
 /* Tokens placed at one level's root, kept from step 3 for step 4. */
@@ -48,7 +59,7 @@ typedef struct zp_hier_level {
 /* Everything one run holds; the group arrays exist on bottom roots only. */
 typedef struct zp_hrun {
   zp_context *c;
-  const zp_hier_comms *h;
+  zp_hier_comms *h;
   int ngid, wdim, with_sizes;
   size_t rec;       /* bytes of one token */
   double *total;    /* wdim weight totals over every rank, then the count */
@@ -64,9 +75,18 @@ typedef struct zp_hrun {
   double room;         /* this rank's subtree: room below its target */
   int open;            /* 1 when the subtree holds a part with a target */
   double slack;        /* this rank's subtree: the tolerance's allowance */
+  double target;       /* root: the group's target load (first weight) */
   unsigned char *up;   /* tokens this rank carries to the next level */
   size_t nup;
   int *reply;          /* root: room for the answers to its shed objects */
+  int pending;         /* a local error not agreed yet (zp_hier_agree) */
+  int with_graph;      /* 1 when the method reads the graph: edges travel
+                          within groups (zp_hier_graph.c) */
+  int edim;            /* weights per edge that travel */
+  int *nedges;         /* root: edges of each group object */
+  size_t *estart;      /* root: first edge of each group object */
+  ZOLTAN_ID_TYPE *nbr; /* root: neighbour global IDs */
+  double *ew;          /* root: edim weights per edge, or NULL */
   unsigned char *down; /* tokens received from the level above */
   size_t ndown;
   zp_hier_level lev[HIER_MAX_LEVELS + 1];
@@ -130,16 +150,28 @@ static inline void zp_tok_send_home(const zp_hrun *x, unsigned char *t)
  * kept objects' parts and *tok_part (malloc'd, x->ndown entries) the
  * tokens'.  Local; agreed by the caller. */
 int zp_hier_solve(zp_hrun *x, int **tok_part);
+/* Step 1b, when x->with_graph: the group's edges on its root
+ * (zp_hier_graph.c).  Collective; the outcome is agreed. */
+int zp_hier_gather_graph(zp_hrun *x);
+
 /* Step 6: the tokens' parts back to the roots they came from, into their
  * x->answer.  Collective over the struct's communicator. */
 int zp_hier_reply(zp_hrun *x, const int *tok_part);
 
-/* The run on the tree h: every group's objects gathered on its root,
+/* The run on the tree h (totals: the weight totals over every rank, then
+ * the object count, or NULL to sum them here): every group's objects
+ * gathered on its root,
  * surplus shed as tokens, tokens placed level by level, the method run on
  * each group's objects and parts, the tokens' parts sent back.  new_part
  * receives the part of each local object.  Collective; the outcome is
  * agreed. */
-int zp_run_hier(zp_context *c, const zp_hier_comms *h, int *new_part);
+int zp_run_hier(zp_context *c, zp_hier_comms *h, const double *totals, int *new_part);
+
+/* Agree on local, together with the error this rank found since the last
+ * agreement and kept in x->pending (which is cleared): the steps fold
+ * their local failures into the next agreement instead of adding one each.
+ * Collective over the struct's communicator. */
+int zp_hier_agree(zp_hrun *x, int local);
 
 /* 1 when HIERARCHY names a shape (NODE or sizes), not AUTO or NONE.  Local. */
 int zp_hier_explicit(const zp_context *c);

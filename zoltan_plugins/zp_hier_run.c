@@ -40,14 +40,25 @@ static void zp_hrun_free(zp_hrun *x)
   free(x->up);
   free(x->down);
   free(x->reply);
+  free(x->nedges);
+  free(x->estart);
+  free(x->nbr);
+  free(x->ew);
   for (j = 0; j <= HIER_MAX_LEVELS; j++) {
     free(x->lev[j].tok);
     free(x->lev[j].child);
     free(x->lev[j].room);
     free(x->lev[j].open);
     free(x->lev[j].slack);
-    free(x->lev[j].roots);
   }
+}
+
+int zp_hier_agree(zp_hrun *x, int local)
+{
+  int mine = local < 0 ? local : x->pending < 0 ? x->pending : local;
+  if (mine >= 0 && (local == ZOLTAN_WARN || x->pending == ZOLTAN_WARN)) mine = ZOLTAN_WARN;
+  x->pending = ZOLTAN_OK;
+  return zp_agree(x->c, mine);
 }
 
 /* ---- step 1: the group's objects on its root ---------------------------------- */
@@ -86,7 +97,7 @@ static int zp_hier_gather(zp_hrun *x)
         ierr = ZOLTAN_MEMERR;
     }
   }
-  ierr = zp_agree(c, ierr);
+  ierr = zp_hier_agree(x, ierr);
   if (ierr < 0) return ierr;
   for (i = 0; x->groot && i < x->gsize; i++) {
     x->cnt[i] *= x->ngid;
@@ -127,34 +138,38 @@ static int zp_is_member(const zp_hier_comms *h, int rank)
   return 0;
 }
 
-/* Root: whether an object of the group lies in no part of the group, or
- * one of the group's parts is above its target times the tolerance (in
- * the first weight).  Local. */
-static int zp_hier_part_over(const zp_hrun *x, double w_total)
+/* Root, for a refining method (hier_select_refine): each object's part in
+ * the group's numbering, and each part's limit and target.  Local. */
+static size_t zp_hier_refine_shed(zp_hrun *x, double w_total, const double *w0, size_t *order,
+                                  double *shed)
 {
   const zp_context *c = x->c;
-  double *load = calloc((size_t)x->mq + 1, sizeof *load);
-  size_t k;
-  int q, over = load == NULL;
-  for (k = 0; load != NULL && k < x->n; k++) {
-    int lo = 0, hi = x->mq, p = x->parts[k];
-    while (lo < hi) {
-      int mid = (lo + hi) / 2;
-      if (x->lp[mid] < p)
-        lo = mid + 1;
-      else
-        hi = mid;
+  int *part = malloc((x->n + 1) * sizeof *part), q;
+  double *limit = malloc(((size_t)x->mq + 1) * sizeof *limit);
+  double *target = malloc(((size_t)x->mq + 1) * sizeof *target);
+  size_t k, n = (size_t)-1;
+  if (part != NULL && limit != NULL && target != NULL) {
+    for (k = 0; k < x->n; k++) {
+      int lo = 0, hi = x->mq, p = x->parts[k];
+      while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (x->lp[mid] < p)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      part[k] = lo < x->mq && x->lp[lo] == p ? lo : -1;
     }
-    if (lo == x->mq || x->lp[lo] != p) {
-      over = 1;
-      break;
+    for (q = 0; q < x->mq; q++) {
+      target[q] = c->part_sizes[(size_t)x->lp[q] * x->wdim] * w_total;
+      limit[q] = target[q] * c->tol[0];
     }
-    load[lo] += x->w[k * x->wdim];
+    n = hier_select_refine(w0, part, x->n, limit, target, x->mq, order, x->take, shed);
   }
-  for (q = 0; !over && q < x->mq; q++)
-    over = load[q] > c->part_sizes[(size_t)x->lp[q] * x->wdim] * w_total * c->tol[0];
-  free(load);
-  return over;
+  free(part);
+  free(limit);
+  free(target);
+  return n;
 }
 
 /* Root: which parts are the group's (those of its members), the group's
@@ -188,11 +203,13 @@ static int zp_hier_bottom(zp_hrun *x)
   x->open = x->mq > 0 && target > 0.0;
   /* A group sheds its surplus, down to its target, so that the method's
    * tolerance inside the group is the tolerance over all groups.  A
-   * refining method moves nothing while every part is within the
-   * tolerance (ZP_REFINES), so its group sheds only when one of its parts
-   * is over, and takes tokens only within the tolerance (slack). */
+   * refining method (ZP_REFINES) moves as little as the flat one: its
+   * parts above the tolerance shed their excess, and what the group's own
+   * room can hold stays (the tolerance inside the group is then rescaled to
+   * mean the global one, zp_hier_solve.c); it takes tokens only within the
+   * tolerance (slack). */
   amount = load > target ? load - target : 0.0;
-  if ((c->needs & ZP_REFINES) && x->open && !zp_hier_part_over(x, w_total)) amount = 0.0;
+  x->target = target;
   x->slack = (c->needs & ZP_REFINES) ? (c->tol[0] - 1.0) * target : 0.0;
   {
     double *w0 = malloc((x->n + 1) * sizeof *w0);
@@ -201,8 +218,16 @@ static int zp_hier_bottom(zp_hrun *x)
       return ZOLTAN_MEMERR;
     }
     for (k = 0; k < x->n; k++) w0[k] = x->w[k * x->wdim];
-    nshed = hier_select(w0, x->n, amount, !x->open, order, x->take, &shed);
+    if (!x->open || !(c->needs & ZP_REFINES))
+      nshed = hier_select(w0, x->n, amount, x->open ? HIER_SHED_CLOSE : HIER_SHED_ALL, order,
+                          x->take, &shed);
+    else
+      nshed = zp_hier_refine_shed(x, w_total, w0, order, &shed);
     free(w0);
+    if (nshed == (size_t)-1) {
+      free(order);
+      return ZOLTAN_MEMERR;
+    }
   }
   free(order);
   x->room = target - (load - shed);
@@ -281,34 +306,26 @@ End:
 }
 
 /* Level j: the roots of level j - 1 send their record and tokens to their
- * node's root, which places them.  Collective (agreements over the
- * struct's communicator; the gathers over up[j]). */
+ * node's root, which places them; its failures wait in x->pending for the
+ * next agreement.  Collective (one agreement over the struct's
+ * communicator; the gathers over up[j]). */
 static int zp_hier_up(zp_hrun *x, int j)
 {
   MPI_Comm u = x->h->up[j];
   zp_hier_level *L = &x->lev[j];
-  double mine[4], *recs = NULL;
-  int *cnt = NULL, *displ = NULL, me = -1, c, ierr = ZOLTAN_OK;
+  double mine[4], *recs = x->h->recs[j];
+  int *cnt = x->h->cnt[j], *displ = x->h->displ[j], me = -1, c, ierr = ZOLTAN_OK;
   long long bytes = 0;
   if (u != MPI_COMM_NULL) {
     MPI_Comm_rank(u, &me);
-    MPI_Comm_size(u, &L->m);
-    if (me == 0) {
-      recs = malloc(4 * (size_t)L->m * sizeof *recs);
-      cnt = malloc((size_t)L->m * sizeof *cnt);
-      displ = malloc((size_t)L->m * sizeof *displ);
-      L->roots = malloc((size_t)L->m * sizeof *L->roots);
-      if (!recs || !cnt || !displ || !L->roots) ierr = ZOLTAN_MEMERR;
-    }
+    L->m = x->h->m[j];
+    L->roots = x->h->roots[j];
+    mine[0] = x->room;
+    mine[1] = x->open;
+    mine[2] = (double)x->nup;
+    mine[3] = x->slack;
+    MPI_Gather(mine, 4, MPI_DOUBLE, recs, 4, MPI_DOUBLE, 0, u);
   }
-  ierr = zp_agree(x->c, ierr);
-  if (ierr < 0 || u == MPI_COMM_NULL) goto End;
-  mine[0] = x->room;
-  mine[1] = x->open;
-  mine[2] = (double)x->nup;
-  mine[3] = x->slack;
-  MPI_Gather(mine, 4, MPI_DOUBLE, recs, 4, MPI_DOUBLE, 0, u);
-  MPI_Gather(&x->c->r->rank, 1, MPI_INT, L->roots, 1, MPI_INT, 0, u);
   for (c = 0; me == 0 && c < L->m; c++) {
     displ[c] = (int)bytes;
     cnt[c] = (int)(recs[4 * c + 2] * (double)x->rec);
@@ -321,18 +338,13 @@ static int zp_hier_up(zp_hrun *x, int j)
   } else if (me == 0 && (L->tok = malloc((size_t)bytes + 1)) == NULL) {
     ierr = ZOLTAN_MEMERR;
   }
-End:
-  if (ierr >= 0) ierr = zp_agree(x->c, ierr);
-  if (ierr >= 0 && u != MPI_COMM_NULL) {
-    MPI_Gatherv(x->up, (int)(x->nup * x->rec), MPI_BYTE, L->tok, cnt, displ, MPI_BYTE, 0, u);
-    free(x->up);
-    x->up = NULL;
-    x->nup = 0;
-    if (me == 0) ierr = zp_hier_place_up(x, L, recs, j == x->h->nup);
-  }
-  free(recs);
-  free(cnt);
-  free(displ);
+  ierr = zp_hier_agree(x, ierr);
+  if (ierr < 0 || u == MPI_COMM_NULL) return ierr;
+  MPI_Gatherv(x->up, (int)(x->nup * x->rec), MPI_BYTE, L->tok, cnt, displ, MPI_BYTE, 0, u);
+  free(x->up);
+  x->up = NULL;
+  x->nup = 0;
+  if (me == 0) x->pending = zp_hier_place_up(x, L, recs, j == x->h->nup);
   return ierr;
 }
 
@@ -420,32 +432,30 @@ End:
 }
 
 /* Level j: every root of level j - 1 receives the tokens placed into its
- * subtree.  Collective. */
+ * subtree.  Collective (one agreement, which also carries the failures of
+ * the placement before it). */
 static int zp_hier_down(zp_hrun *x, int j)
 {
   MPI_Comm u = x->h->up[j];
   zp_hier_level *L = &x->lev[j];
   unsigned char *buf = NULL;
-  int *cnt = NULL, *displ = NULL, me = -1, mine = 0, ierr = ZOLTAN_OK;
+  int *cnt = x->h->cnt[j], *displ = x->h->displ[j], me = -1, mine = 0, ierr = ZOLTAN_OK;
   if (u != MPI_COMM_NULL) {
     MPI_Comm_rank(u, &me);
     if (me == 0) {
-      cnt = malloc((size_t)L->m * sizeof *cnt);
-      displ = malloc((size_t)L->m * sizeof *displ);
-      ierr = cnt && displ ? zp_hier_pack_down(x, L, &buf, cnt, displ) : ZOLTAN_MEMERR;
-      if (ierr < 0 && cnt != NULL) memset(cnt, 0, (size_t)L->m * sizeof *cnt);
+      /* After a failed placement there is nothing sound to send. */
+      ierr = x->pending < 0 ? x->pending : zp_hier_pack_down(x, L, &buf, cnt, displ);
+      if (ierr < 0) memset(cnt, 0, (size_t)L->m * sizeof *cnt);
     }
     MPI_Scatter(cnt, 1, MPI_INT, &mine, 1, MPI_INT, 0, u);
     free(x->down);
     x->ndown = (size_t)mine / x->rec;
     if ((x->down = malloc((size_t)mine + 1)) == NULL) ierr = ZOLTAN_MEMERR;
   }
-  ierr = zp_agree(x->c, ierr);
+  ierr = zp_hier_agree(x, ierr);
   if (ierr >= 0 && u != MPI_COMM_NULL)
     MPI_Scatterv(buf, cnt, displ, MPI_BYTE, x->down, mine, MPI_BYTE, 0, u);
   free(buf);
-  free(cnt);
-  free(displ);
   return ierr;
 }
 
@@ -454,17 +464,23 @@ static int zp_hier_down(zp_hrun *x, int j)
 /* The global weight totals (and, last, the object count), for the targets
  * and for weights that are zero everywhere, which are counted instead with
  * a warning, as in the flat path.  Collective. */
-static int zp_hier_totals(zp_hrun *x, int *warn)
+static int zp_hier_totals(zp_hrun *x, const double *given, int *warn)
 {
   zp_context *c = x->c;
   int i, d, ierr;
   x->total = calloc((size_t)x->wdim + 1, sizeof *x->total);
-  ierr = zp_agree(c, x->total != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR);
-  if (ierr < 0) return ierr;
-  for (i = 0; i < c->n; i++)
-    for (d = 0; d < x->wdim; d++) x->total[d] += c->w[(size_t)i * x->wdim + d];
-  x->total[x->wdim] = c->n;
-  MPI_Allreduce(MPI_IN_PLACE, x->total, x->wdim + 1, MPI_DOUBLE, MPI_SUM, c->r->comm);
+  if (given != NULL && x->total != NULL) {
+    /* The decision's allreduce summed them already (zp_hier.c). */
+    memcpy(x->total, given, ((size_t)x->wdim + 1) * sizeof *x->total);
+  } else {
+    ierr = zp_agree(c, x->total != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR);
+    if (ierr < 0) return ierr;
+    for (i = 0; i < c->n; i++)
+      for (d = 0; d < x->wdim; d++) x->total[d] += c->w[(size_t)i * x->wdim + d];
+    x->total[x->wdim] = c->n;
+    MPI_Allreduce(MPI_IN_PLACE, x->total, x->wdim + 1, MPI_DOUBLE, MPI_SUM, c->r->comm);
+  }
+  if (x->total == NULL) x->pending = ZOLTAN_MEMERR;
   for (d = 0; d < x->wdim; d++)
     if (x->total[d] == 0.0 && x->total[x->wdim] > 0.0) {
       if (c->r->rank == ZP_ROOT)
@@ -487,7 +503,7 @@ static int zp_hier_complete(const zp_hrun *x)
   return ZOLTAN_OK;
 }
 
-int zp_run_hier(zp_context *c, const zp_hier_comms *h, int *new_part)
+int zp_run_hier(zp_context *c, zp_hier_comms *h, const double *totals, int *new_part)
 {
   zp_hrun x;
   int j, sub = 0, warn = 0, *tok_part = NULL, ierr;
@@ -497,19 +513,25 @@ int zp_run_hier(zp_context *c, const zp_hier_comms *h, int *new_part)
   x.ngid = c->ngid;
   x.wdim = c->wdim;
   x.with_sizes = (c->needs & ZP_WANTS_SIZES) && c->sizes != NULL;
+  x.with_graph = (c->needs & (ZP_NEEDS_GRAPH | ZP_WANTS_GRAPH)) && c->has_graph;
+  x.edim = x.with_graph ? c->edge_wgt_dim : 0;
   x.rec = zp_tok_bytes(&x);
   MPI_Comm_rank(h->group, &sub);
   x.groot = sub == 0;
-  ierr = zp_hier_totals(&x, &warn);
+  /* Agreements: the gather's (which carries the totals' allocation), one
+   * per level up and down (each carries the failures of the step before
+   * it), the reply's (which carries the solve's) and the last. */
+  ierr = zp_hier_totals(&x, totals, &warn);
   if (ierr >= 0) ierr = zp_hier_gather(&x);
+  if (ierr >= 0 && x.with_graph) ierr = zp_hier_gather_graph(&x);
   if (ierr >= 0 && x.groot) {
     size_t k;
     for (k = 0; k < x.n; k++) x.answer[k] = -1;
+    x.pending = zp_hier_bottom(&x);
   }
-  if (ierr >= 0) ierr = zp_agree(c, x.groot ? zp_hier_bottom(&x) : ZOLTAN_OK);
   for (j = 1; ierr >= 0 && j <= h->nup; j++) ierr = zp_hier_up(&x, j);
   for (j = h->nup; ierr >= 0 && j >= 1; j--) ierr = zp_hier_down(&x, j);
-  if (ierr >= 0) ierr = zp_agree(c, x.groot ? zp_hier_solve(&x, &tok_part) : ZOLTAN_OK);
+  if (ierr >= 0 && x.groot) x.pending = zp_hier_solve(&x, &tok_part);
   if (ierr >= 0) ierr = zp_hier_reply(&x, tok_part);
   if (ierr >= 0) ierr = zp_agree(c, x.groot ? zp_hier_complete(&x) : ZOLTAN_OK);
   if (ierr >= 0)

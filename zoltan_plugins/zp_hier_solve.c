@@ -21,7 +21,11 @@ typedef struct zp_hgroup {
   double *sz, *ssz;      /* sizes, arrival and sorted (NULL without) */
   int *cur, *procs;      /* sorted: current part (group numbering) and rank */
   double *psizes;        /* the group's part sizes */
+  double *tol;           /* the tolerances as the group's parts see them */
   int *newp;             /* the method's answer, sorted */
+  size_t *adj_start;     /* the graph among kept objects, sorted order, or NULL */
+  size_t *adj;           /* neighbour positions */
+  double *aw;            /* edim weights per entry of adj, or NULL */
 } zp_hgroup;
 
 static void zp_hgroup_free(zp_hgroup *g)
@@ -38,7 +42,11 @@ static void zp_hgroup_free(zp_hgroup *g)
   free(g->cur);
   free(g->procs);
   free(g->psizes);
+  free(g->tol);
   free(g->newp);
+  free(g->adj_start);
+  free(g->adj);
+  free(g->aw);
 }
 
 static int zp_hgroup_alloc(zp_hgroup *g, const zp_hrun *x)
@@ -55,12 +63,13 @@ static int zp_hgroup_alloc(zp_hgroup *g, const zp_hrun *x)
   g->procs = malloc(N * sizeof *g->procs);
   g->psizes = malloc(((size_t)x->mq * W + 1) * sizeof *g->psizes);
   g->newp = malloc(N * sizeof *g->newp);
+  g->tol = malloc(W * sizeof *g->tol);
   if (x->with_sizes) {
     g->sz = malloc(N * sizeof *g->sz);
     g->ssz = malloc(N * sizeof *g->ssz);
   }
   return g->from && g->idx && g->tmp && g->gids && g->sgids && g->w && g->sw && g->cur &&
-                 g->procs && g->psizes && g->newp && (!x->with_sizes || (g->sz && g->ssz))
+                 g->procs && g->psizes && g->newp && g->tol && (!x->with_sizes || (g->sz && g->ssz))
              ? ZOLTAN_OK
              : ZOLTAN_MEMERR;
 }
@@ -81,12 +90,47 @@ static int zp_local_part(const zp_hrun *x, int p)
   return -1;
 }
 
+/* Lexicographic order of two global IDs. */
+static int zp_hgid_cmp(const ZOLTAN_ID_TYPE *a, const ZOLTAN_ID_TYPE *b, int ngid)
+{
+  int k;
+  for (k = 0; k < ngid; k++)
+    if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
+  return 0;
+}
+
+/* g->idx: the objects in global-ID order.  The kept objects usually
+ * arrive in order (applications number them by rank): then only the
+ * tokens are sorted and the two runs merged, in time linear in the kept
+ * ones. */
+static void zp_hgroup_order(zp_hgroup *g, int ngid)
+{
+  size_t k, nk = g->nk, N = g->N, a = 0, b, t = 0;
+  int sorted = 1;
+  for (k = 0; k < N; k++) g->idx[k] = k;
+  for (k = 1; sorted && k < nk; k++)
+    sorted = zp_hgid_cmp(g->gids + (k - 1) * ngid, g->gids + k * ngid, ngid) < 0;
+  if (!sorted) {
+    zp_sort_by_gid(g->idx, g->tmp, N, g->gids, ngid);
+    return;
+  }
+  zp_sort_by_gid(g->idx + nk, g->tmp, N - nk, g->gids, ngid);
+  b = nk;
+  while (a < nk && b < N)
+    g->tmp[t++] = zp_hgid_cmp(g->gids + g->idx[b] * ngid, g->gids + g->idx[a] * ngid, ngid) < 0
+                      ? g->idx[b++]
+                      : g->idx[a++];
+  while (a < nk) g->tmp[t++] = g->idx[a++];
+  while (b < N) g->tmp[t++] = g->idx[b++];
+  memcpy(g->idx, g->tmp, N * sizeof *g->idx);
+}
+
 /* Kept objects and tokens into one list, sorted by global ID, with each
  * object's part in the group's numbering and its rank in the group (-1 for
  * a token, which comes from another group). */
 static int zp_hgroup_fill(zp_hgroup *g, const zp_hrun *x)
 {
-  size_t G = (size_t)x->ngid, W = (size_t)x->wdim, gb = G * sizeof(ZOLTAN_ID_TYPE), k, a = 0;
+  size_t G = (size_t)x->ngid, W = (size_t)x->wdim, gb = G * sizeof(ZOLTAN_ID_TYPE), k, a = 0, e;
   int member = 0, left = x->gsize > 0 ? x->cnt[0] : 0, *cur = malloc((g->N + 1) * sizeof(int));
   int *procs = malloc((g->N + 1) * sizeof(int));
   if (cur == NULL || procs == NULL) {
@@ -99,8 +143,10 @@ static int zp_hgroup_fill(zp_hgroup *g, const zp_hrun *x)
     left--;
     if (x->take[k]) continue;
     g->from[a] = k;
-    memcpy(g->gids + a * G, x->gids + k * G, gb);
-    memcpy(g->w + a * W, x->w + k * W, W * sizeof(double));
+    /* Element loops, not memcpy: a call per object of a few bytes costs
+     * more than the copy. */
+    for (e = 0; e < G; e++) g->gids[a * G + e] = x->gids[k * G + e];
+    for (e = 0; e < W; e++) g->w[a * W + e] = x->w[k * W + e];
     if (x->with_sizes) g->sz[a] = x->sizes[k];
     cur[a] = x->parts[k] >= 0 ? zp_local_part(x, x->parts[k]) : -1;
     procs[a++] = member;
@@ -114,12 +160,11 @@ static int zp_hgroup_fill(zp_hgroup *g, const zp_hrun *x)
     cur[a] = -1;
     procs[a] = -1;
   }
-  for (k = 0; k < g->N; k++) g->idx[k] = k;
-  zp_sort_by_gid(g->idx, g->tmp, g->N, g->gids, x->ngid);
+  zp_hgroup_order(g, x->ngid);
   for (k = 0; k < g->N; k++) {
     size_t o = g->idx[k];
-    memcpy(g->sgids + k * G, g->gids + o * G, gb);
-    memcpy(g->sw + k * W, g->w + o * W, W * sizeof(double));
+    for (e = 0; e < G; e++) g->sgids[k * G + e] = g->gids[o * G + e];
+    for (e = 0; e < W; e++) g->sw[k * W + e] = g->w[o * W + e];
     if (x->with_sizes) g->ssz[k] = g->sz[o];
     g->cur[k] = cur[o];
     g->procs[k] = procs[o];
@@ -141,6 +186,107 @@ static void zp_hgroup_sizes(zp_hgroup *g, const zp_hrun *x)
       g->psizes[(size_t)q * W + d] =
           sum > 0.0 ? x->c->part_sizes[(size_t)x->lp[q] * W + d] / sum : 1.0 / x->mq;
   }
+}
+
+/* The group's parts are rescaled to the group's load, so a tolerance
+ * inside the group is relative to the group's mean; the first weight's is
+ * rescaled so that it means the global target times IMBALANCE_TOL, as in
+ * the flat path (never below 1). */
+static void zp_hgroup_tol(zp_hgroup *g, const zp_hrun *x)
+{
+  size_t k;
+  double sum = 0.0;
+  int d;
+  for (d = 0; d < x->wdim; d++) g->tol[d] = x->c->tol[d];
+  for (k = 0; k < g->N; k++) sum += g->sw[k * x->wdim];
+  if (sum > 0.0 && x->target > 0.0) {
+    /* A hair under, so that rounding in the rescaled figures never puts a
+     * part above the global limit that the flat method keeps. */
+    g->tol[0] = x->c->tol[0] * x->target / sum * (1.0 - 1e-12);
+    if (g->tol[0] < 1.0) g->tol[0] = 1.0;
+  }
+}
+
+/* The edges between the group's kept objects, in the sorted order (an edge
+ * to a token or to another group's object is left out: the other end's
+ * list is not here, and the graph must stay symmetric for a partitioner).
+ * Local. */
+static int zp_hgroup_graph(zp_hgroup *g, const zp_hrun *x)
+{
+  size_t k, e, total = 0, at = 0, G = (size_t)x->ngid, ed = (size_t)x->edim;
+  zp_gidmap map;
+  int ierr;
+  for (k = 0; k < x->n; k++)
+    if (!x->take[k]) total += (size_t)x->nedges[k];
+  g->adj_start = malloc((g->N + 1) * sizeof *g->adj_start);
+  g->adj = malloc((total + 1) * sizeof *g->adj);
+  if (ed > 0) g->aw = malloc((total * ed + 1) * sizeof *g->aw);
+  if (!g->adj_start || !g->adj || (ed > 0 && !g->aw)) return ZOLTAN_MEMERR;
+  ierr = zp_gidmap_build(&map, g->sgids, g->N, x->ngid);
+  if (ierr < 0) {
+    zp_gidmap_free(&map);
+    return ierr;
+  }
+  for (k = 0; k < g->N; k++) {
+    size_t o = g->from[g->idx[k]];
+    g->adj_start[k] = at;
+    if (o >= x->n) continue; /* a token: its edges stayed with its group */
+    for (e = x->estart[o]; e < x->estart[o] + (size_t)x->nedges[o]; e++) {
+      long t = zp_gidmap_find(&map, x->nbr + e * G);
+      if (t < 0 || (size_t)t == k || g->from[g->idx[t]] >= x->n) continue;
+      g->adj[at] = (size_t)t;
+      if (ed > 0) memcpy(g->aw + at * ed, x->ew + e * ed, ed * sizeof *g->aw);
+      at++;
+    }
+  }
+  g->adj_start[g->N] = at;
+  zp_gidmap_free(&map);
+  return ZOLTAN_OK;
+}
+
+/* For a method that keeps objects in place (ZP_NO_REMAP: REFINE,
+ * GREEDYREFINE), the objects in none of the group's parts (the tokens
+ * among them) start in the part with the most room below its target,
+ * heaviest first (hier_place), so that the method refines a complete
+ * assignment that already counts them, instead of placing them from
+ * scratch.  Local. */
+static int zp_hgroup_start(zp_hgroup *g, const zp_hrun *x)
+{
+  size_t k, n = 0, W = (size_t)x->wdim;
+  int q, M = x->mq, ierr = ZOLTAN_OK;
+  double total = 0.0, *room = malloc(((size_t)M + 1) * sizeof *room);
+  double *w = malloc((g->N + 1) * sizeof *w);
+  size_t *at = malloc((g->N + 1) * sizeof *at), *order = malloc((g->N + 1) * sizeof *order);
+  int *heap = malloc(((size_t)M + 1) * sizeof *heap), *child = malloc((g->N + 1) * sizeof *child);
+  unsigned char *open = malloc((size_t)M + 1);
+  if (!room || !w || !at || !order || !heap || !child || !open) {
+    ierr = ZOLTAN_MEMERR;
+    goto End;
+  }
+  for (k = 0; k < g->N; k++) total += g->sw[k * W];
+  for (q = 0; q < M; q++) {
+    room[q] = g->psizes[(size_t)q * W] * total;
+    open[q] = 1;
+  }
+  for (k = 0; k < g->N; k++) {
+    if (g->cur[k] >= 0) {
+      room[g->cur[k]] -= g->sw[k * W];
+    } else {
+      at[n] = k;
+      w[n++] = g->sw[k * W];
+    }
+  }
+  (void)hier_place(w, n, room, NULL, open, M, 1, order, heap, child);
+  for (k = 0; k < n; k++) g->cur[at[k]] = child[k];
+End:
+  free(room);
+  free(w);
+  free(at);
+  free(order);
+  free(heap);
+  free(child);
+  free(open);
+  return ierr;
 }
 
 /* A global ID twice in one group is an error, as in the flat path (two
@@ -176,11 +322,17 @@ static int zp_hgroup_call(zp_hgroup *g, zp_hrun *x)
   pb.num_parts = x->mq;
   pb.num_procs = x->gsize;
   pb.part_sizes = g->psizes;
-  pb.imbalance_tol = c->tol;
+  pb.imbalance_tol = g->tol;
   pb.params = c->r->params;
   pb.debug_level = c->debug_level;
   pb.lb_approach = zp_record_native_get(c->r, "LB_APPROACH", -1);
   pb.obj_sizes = g->ssz;
+  if (g->adj_start != NULL) {
+    pb.adj_start = g->adj_start;
+    pb.adj = g->adj;
+    pb.ewgt_dim = x->edim;
+    pb.ewgts = x->edim > 0 ? g->aw : NULL;
+  }
   ierr = m->partition_serial(&pb, c->r->state, g->newp);
   for (k = 0; ierr >= 0 && k < g->N; k++)
     if (g->newp[k] < 0 || g->newp[k] >= x->mq) {
@@ -224,7 +376,12 @@ int zp_hier_solve(zp_hrun *x, int **tok_part)
   if (ierr >= 0 && g.N > 0) {
     ierr = zp_hgroup_fill(&g, x);
     if (ierr >= 0) ierr = zp_hgroup_unique(&g, x);
-    if (ierr >= 0) zp_hgroup_sizes(&g, x);
+    if (ierr >= 0 && x->with_graph) ierr = zp_hgroup_graph(&g, x);
+    if (ierr >= 0) {
+      zp_hgroup_sizes(&g, x);
+      zp_hgroup_tol(&g, x);
+      if (x->c->needs & ZP_NO_REMAP) ierr = zp_hgroup_start(&g, x);
+    }
     if (ierr >= 0) ierr = zp_hgroup_call(&g, x);
     for (k = 0; ierr >= 0 && k < g.N; k++) {
       size_t o = g.from[g.idx[k]];
@@ -268,7 +425,8 @@ int zp_hier_reply(zp_hrun *x, const int *tok_part)
   MPI_Request *req = malloc((n + 1) * sizeof *req);
   int nsend = 0, ierr = ZOLTAN_OK;
   if (key == NULL || msg == NULL || req == NULL) ierr = ZOLTAN_MEMERR;
-  ierr = zp_agree(x->c, ierr);
+  /* Carries the solve's outcome too (x->pending). */
+  ierr = zp_hier_agree(x, ierr);
   if (ierr < 0) goto End;
   for (k = 0; k < n; k++) {
     int origin, idx, home;

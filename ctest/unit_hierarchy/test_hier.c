@@ -90,7 +90,7 @@ static void auto_sizes_bound_the_fan_out(void **state)
       span *= size[i];
     }
     assert_true(span <= P);
-    assert_true(P / span <= 64.0 * 64.0 + 1e-9); /* children of the top */
+    assert_true(P / span <= 64.0 + 1e-9); /* children of the top */
   }
 }
 
@@ -117,7 +117,7 @@ static void select_sheds_close_to_the_amount(void **state)
       if (w[i] > 0.0 && w[i] < wmin) wmin = w[i];
     }
     amount = total * (0.01 + 0.3 * zp_rng_uniform(&rng));
-    count = hier_select(w, n, amount, 0, order, take, &shed);
+    count = hier_select(w, n, amount, HIER_SHED_CLOSE, order, take, &shed);
     assert_true(count > 0);
     assert_true(fabs(shed - amount) <= wmin);
     {
@@ -134,14 +134,64 @@ static void select_sheds_close_to_the_amount(void **state)
     }
   }
   /* all = 1: everything goes, zeros included. */
-  count = hier_select(w, n, 0.0, 1, order, take, &shed);
+  count = hier_select(w, n, 0.0, HIER_SHED_ALL, order, take, &shed);
   assert_int_equal(count, n);
   assert_true(fabs(shed - total) <= 1e-9 * total);
   /* Nothing to shed. */
-  assert_int_equal(hier_select(w, n, 0.0, 0, order, take, &shed), 0);
+  assert_int_equal(hier_select(w, n, 0.0, HIER_SHED_CLOSE, order, take, &shed), 0);
+  /* At least: the shed load reaches the amount. */
+  for (round = 0; round < 5; round++) {
+    double amount = total * (0.01 + 0.1 * round);
+    hier_select(w, n, amount, HIER_SHED_AT_LEAST, order, take, &shed);
+    assert_true(shed >= amount);
+  }
   free(order);
   free(take);
   free(w);
+}
+
+/* A refining group: parts over their limit end within it, parts under
+ * their target keep what fits, objects in no part leave. */
+static void select_refine_keeps_parts_within_limits(void **state)
+{
+  zp_rng rng;
+  enum { N = 600, M = 4 };
+  double w[N], limit[M], target[M], load[M] = {0}, after[M] = {0}, shed, total = 0.0;
+  int part[N], k, q;
+  size_t order[N], count, i;
+  unsigned char take[N];
+  (void)state;
+  zp_rng_seed(&rng, 5);
+  for (k = 0; k < N; k++) {
+    double u = zp_rng_uniform(&rng);
+    w[k] = 10.0 + 990.0 * u * u * u * u;
+    /* Part 0 holds twice its share; one object is in no part. */
+    part[k] = k == N - 1 ? -1 : (k < 2 * N / (M + 1) ? 0 : 1 + k % (M - 1));
+    if (part[k] >= 0) load[part[k]] += w[k];
+    total += w[k];
+  }
+  for (q = 0; q < M; q++) {
+    target[q] = total / M;
+    limit[q] = 1.05 * target[q];
+  }
+  count = hier_select_refine(w, part, N, limit, target, M, order, take, &shed);
+  assert_true(count > 0 && count < N);
+  assert_true(take[N - 1]);
+  for (i = 0; i < N; i++)
+    if (!take[i] && part[i] >= 0) after[part[i]] += w[i];
+  /* What stays in the group fits under its limits (parts may trade
+   * inside the group: the total is what counts). */
+  {
+    double kept = 0.0, lim = 0.0;
+    for (q = 0; q < M; q++) {
+      kept += after[q];
+      lim += limit[q];
+    }
+    assert_true(kept <= lim);
+  }
+  /* Parts within their limit shed nothing. */
+  for (i = 0; i < N; i++)
+    if (part[i] > 0 && load[part[i]] <= limit[part[i]]) assert_false(take[i]);
 }
 
 /* LPT placement into rooms: with must, every token is placed into an open
@@ -237,6 +287,7 @@ int main(void)
       cmocka_unit_test(fit_checks_product_and_levels),
       cmocka_unit_test(auto_sizes_bound_the_fan_out),
       cmocka_unit_test(select_sheds_close_to_the_amount),
+      cmocka_unit_test(select_refine_keeps_parts_within_limits),
       cmocka_unit_test(place_fills_rooms_and_keeps_closed_children_empty),
       cmocka_unit_test(place_respects_slack),
       cmocka_unit_test(place_is_deterministic_with_ties),

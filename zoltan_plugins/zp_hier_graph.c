@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The graph of a hierarchical run (zp_hier_run.c), for methods that read
+ * it (SCOTCHLB, REFINE_COMM_AWARE): each group's edges gathered on its
+ * root, as its objects are.  The group's method then sees the edges
+ * between the objects it keeps (zp_hier_solve.c); an edge to another
+ * group's object, or to a token, is cut by the tree, not by the method.
+ */
+#include <stdlib.h>
+
+#include "zp_hier_internal.h"
+
+int zp_hier_gather_graph(zp_hrun *x)
+{
+  zp_context *c = x->c;
+  MPI_Comm g = x->h->group;
+  int i, mine = 0, ierr = ZOLTAN_OK, *ecnt = NULL, *edsp = NULL;
+  long long total = 0;
+  for (i = 0; i < c->n; i++) mine += c->nedges[i];
+  if (x->groot) {
+    ecnt = malloc((size_t)x->gsize * sizeof *ecnt);
+    edsp = malloc((size_t)x->gsize * sizeof *edsp);
+    if (ecnt == NULL || edsp == NULL) ierr = ZOLTAN_MEMERR;
+  }
+  MPI_Gather(&mine, 1, MPI_INT, ecnt, 1, MPI_INT, 0, g);
+  for (i = 0; x->groot && ierr == ZOLTAN_OK && i < x->gsize; i++) {
+    edsp[i] = (int)total;
+    total += ecnt[i];
+  }
+  if (x->groot && ierr == ZOLTAN_OK) {
+    int wide = x->ngid > x->edim ? x->ngid : x->edim;
+    if (total * wide > 2147483647LL) {
+      zp_error(c->yo, "too many edges to gather on one group's root (%lld)", total);
+      ierr = ZOLTAN_FATAL;
+    } else {
+      size_t E = (size_t)total;
+      x->nedges = malloc((x->n + 1) * sizeof *x->nedges);
+      x->estart = malloc((x->n + 1) * sizeof *x->estart);
+      x->nbr = malloc((E * x->ngid + 1) * sizeof *x->nbr);
+      if (x->edim > 0) x->ew = malloc((E * x->edim + 1) * sizeof *x->ew);
+      if (!x->nedges || !x->estart || !x->nbr || (x->edim > 0 && !x->ew)) ierr = ZOLTAN_MEMERR;
+    }
+  }
+  ierr = zp_hier_agree(x, ierr);
+  if (ierr < 0) goto End;
+  MPI_Gatherv(c->nedges, c->n, MPI_INT, x->nedges, x->cnt, x->displ, MPI_INT, 0, g);
+  for (i = 0; x->groot && i < x->gsize; i++) {
+    ecnt[i] *= x->ngid;
+    edsp[i] *= x->ngid;
+  }
+  MPI_Gatherv(c->nbr, mine * x->ngid, ZOLTAN_ID_MPI_TYPE, x->nbr, ecnt, edsp, ZOLTAN_ID_MPI_TYPE, 0,
+              g);
+  if (x->edim > 0) {
+    for (i = 0; x->groot && i < x->gsize; i++) {
+      ecnt[i] = ecnt[i] / x->ngid * x->edim;
+      edsp[i] = edsp[i] / x->ngid * x->edim;
+    }
+    MPI_Gatherv(c->ewgts, mine * x->edim, MPI_DOUBLE, x->ew, ecnt, edsp, MPI_DOUBLE, 0, g);
+  }
+  if (x->groot) {
+    size_t k, at = 0;
+    for (k = 0; k < x->n; k++) {
+      x->estart[k] = at;
+      at += (size_t)x->nedges[k];
+    }
+  }
+End:
+  free(ecnt);
+  free(edsp);
+  return ierr;
+}
