@@ -30,12 +30,7 @@ static void zp_hrun_free(zp_hrun *x)
   free(x->total);
   free(x->cnt);
   free(x->displ);
-  free(x->gids);
-  free(x->w);
-  free(x->sizes);
-  free(x->parts);
-  free(x->take);
-  free(x->answer);
+  /* gids, w, sizes, parts, take and answer are the struct's kept buffers. */
   free(x->lp);
   free(x->up);
   free(x->down);
@@ -86,15 +81,20 @@ static int zp_hier_gather(zp_hrun *x)
       ierr = ZOLTAN_FATAL;
     } else {
       size_t N = (size_t)n;
+      zp_record *r = c->r;
+      /* The struct's kept buffers: a group root balanced again reuses its
+       * mapped pages instead of faulting fresh ones in (zp_internal.h). */
       x->n = N;
-      x->gids = malloc((N * x->ngid + 1) * sizeof *x->gids);
-      x->w = malloc((N * x->wdim + 1) * sizeof *x->w);
-      x->parts = malloc((N + 1) * sizeof *x->parts);
-      x->take = calloc(N + 1, 1);
-      x->answer = malloc((N + 1) * sizeof *x->answer);
-      if (x->with_sizes) x->sizes = malloc((N + 1) * sizeof *x->sizes);
+      x->gids = zp_record_scratch(r, ZP_SCR_GIDS, N * x->ngid * sizeof *x->gids);
+      x->w = zp_record_scratch(r, ZP_SCR_WGTS, N * x->wdim * sizeof *x->w);
+      x->parts = zp_record_scratch(r, ZP_SCR_PARTS, N * sizeof *x->parts);
+      x->take = zp_record_scratch(r, ZP_SCR_H_TAKE, N);
+      x->answer = zp_record_scratch(r, ZP_SCR_REPLY, N * sizeof *x->answer);
+      if (x->with_sizes) x->sizes = zp_record_scratch(r, ZP_SCR_SIZES, N * sizeof *x->sizes);
       if (!x->gids || !x->w || !x->parts || !x->take || !x->answer || (x->with_sizes && !x->sizes))
         ierr = ZOLTAN_MEMERR;
+      else
+        memset(x->take, 0, N);
     }
   }
   ierr = zp_hier_agree(x, ierr);
@@ -144,7 +144,9 @@ static size_t zp_hier_refine_shed(zp_hrun *x, double w_total, const double *w0, 
                                   double *shed)
 {
   const zp_context *c = x->c;
-  int *part = malloc((x->n + 1) * sizeof *part), q;
+  /* A kept buffer free until the solve (which uses it for the sorted
+   * current parts). */
+  int *part = zp_record_scratch(c->r, ZP_SCR_S_PARTS, x->n * sizeof *part), q;
   double *limit = malloc(((size_t)x->mq + 1) * sizeof *limit);
   double *target = malloc(((size_t)x->mq + 1) * sizeof *target);
   size_t k, n = (size_t)-1;
@@ -166,7 +168,6 @@ static size_t zp_hier_refine_shed(zp_hrun *x, double w_total, const double *w0, 
     }
     n = hier_select_refine(w0, part, x->n, limit, target, x->mq, order, x->take, shed);
   }
-  free(part);
   free(limit);
   free(target);
   return n;
@@ -187,11 +188,9 @@ static int zp_hier_bottom(zp_hrun *x)
     if (x->total[d] == 0.0)
       for (k = 0; k < x->n; k++) x->w[k * x->wdim + d] = 1.0;
   x->lp = malloc(((size_t)c->nparts + 1) * sizeof *x->lp);
-  order = malloc((x->n + 1) * sizeof *order);
-  if (x->lp == NULL || order == NULL) {
-    free(order);
-    return ZOLTAN_MEMERR;
-  }
+  /* Kept buffers, free until the solve (which uses them for its order). */
+  order = zp_record_scratch(c->r, ZP_SCR_ORDER, x->n * sizeof *order);
+  if (x->lp == NULL || order == NULL) return ZOLTAN_MEMERR;
   for (p = 0; p < c->nparts; p++)
     if (zp_is_member(x->h, zp_part_owner(c, p))) {
       x->lp[x->mq++] = p;
@@ -212,24 +211,20 @@ static int zp_hier_bottom(zp_hrun *x)
   x->target = target;
   x->slack = (c->needs & ZP_REFINES) ? (c->tol[0] - 1.0) * target : 0.0;
   {
-    double *w0 = malloc((x->n + 1) * sizeof *w0);
-    if (w0 == NULL) {
-      free(order);
-      return ZOLTAN_MEMERR;
+    const double *w0 = x->w;
+    if (x->wdim > 1) {
+      double *w1 = zp_record_scratch(c->r, ZP_SCR_H_W0, x->n * sizeof *w1);
+      if (w1 == NULL) return ZOLTAN_MEMERR;
+      for (k = 0; k < x->n; k++) w1[k] = x->w[k * x->wdim];
+      w0 = w1;
     }
-    for (k = 0; k < x->n; k++) w0[k] = x->w[k * x->wdim];
     if (!x->open || !(c->needs & ZP_REFINES))
       nshed = hier_select(w0, x->n, amount, x->open ? HIER_SHED_CLOSE : HIER_SHED_ALL, order,
                           x->take, &shed);
     else
       nshed = zp_hier_refine_shed(x, w_total, w0, order, &shed);
-    free(w0);
-    if (nshed == (size_t)-1) {
-      free(order);
-      return ZOLTAN_MEMERR;
-    }
+    if (nshed == (size_t)-1) return ZOLTAN_MEMERR;
   }
-  free(order);
   x->room = target - (load - shed);
   x->up = malloc(nshed * x->rec + 1);
   /* Each shed object's part comes back as one (index, part) pair. */

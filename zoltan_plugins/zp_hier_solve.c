@@ -8,20 +8,25 @@
 
 #include "zp_hier_internal.h"
 
-/* The problem of one group, in global-ID order. */
+/* The problem of one group, in global-ID order.  The big arrays are the
+ * struct's kept buffers (zp_internal.h); the objects are read from where
+ * they arrived (the gathered arrays and the tokens' records), so the only
+ * copy is the sorted one that the method reads. */
 typedef struct zp_hgroup {
   size_t N;              /* kept objects, then tokens */
   size_t nk;             /* kept objects */
   size_t *from;          /* of each: its index among the group's objects,
                             or the group's object count + its token index */
   size_t *idx, *tmp;     /* the sort's order and scratch */
-  ZOLTAN_ID_TYPE *gids;  /* arrival order, then sorted */
+  ZOLTAN_ID_TYPE *tgids; /* the tokens' IDs (malloc'd; few) */
+  ZOLTAN_ID_TYPE *agids; /* all IDs in arrival order, only when the kept
+                            objects did not arrive in order */
   ZOLTAN_ID_TYPE *sgids; /* sorted */
-  double *w, *sw;        /* weights, arrival and sorted */
-  double *sz, *ssz;      /* sizes, arrival and sorted (NULL without) */
+  double *sw;            /* weights, sorted */
+  double *ssz;           /* sizes, sorted (NULL without) */
   int *cur, *procs;      /* sorted: current part (group numbering) and rank */
-  double *psizes;        /* the group's part sizes */
-  double *tol;           /* the tolerances as the group's parts see them */
+  double *psizes;        /* the group's part sizes (malloc'd) */
+  double *tol;           /* the tolerances as the group's parts see them (malloc'd) */
   int *newp;             /* the method's answer, sorted */
   size_t *adj_start;     /* the graph among kept objects, sorted order, or NULL */
   size_t *adj;           /* neighbour positions */
@@ -30,20 +35,9 @@ typedef struct zp_hgroup {
 
 static void zp_hgroup_free(zp_hgroup *g)
 {
-  free(g->from);
-  free(g->idx);
-  free(g->tmp);
-  free(g->gids);
-  free(g->sgids);
-  free(g->w);
-  free(g->sw);
-  free(g->sz);
-  free(g->ssz);
-  free(g->cur);
-  free(g->procs);
+  free(g->tgids);
   free(g->psizes);
   free(g->tol);
-  free(g->newp);
   free(g->adj_start);
   free(g->adj);
   free(g->aw);
@@ -51,25 +45,22 @@ static void zp_hgroup_free(zp_hgroup *g)
 
 static int zp_hgroup_alloc(zp_hgroup *g, const zp_hrun *x)
 {
-  size_t N = g->N + 1, G = (size_t)x->ngid, W = (size_t)x->wdim;
-  g->from = malloc(N * sizeof *g->from);
-  g->idx = malloc(N * sizeof *g->idx);
-  g->tmp = malloc(N * sizeof *g->tmp);
-  g->gids = malloc(N * G * sizeof *g->gids);
-  g->sgids = malloc(N * G * sizeof *g->sgids);
-  g->w = malloc(N * W * sizeof *g->w);
-  g->sw = malloc(N * W * sizeof *g->sw);
-  g->cur = malloc(N * sizeof *g->cur);
-  g->procs = malloc(N * sizeof *g->procs);
+  zp_record *r = x->c->r;
+  size_t N = g->N, G = (size_t)x->ngid, W = (size_t)x->wdim, nt = N - g->nk;
+  g->from = zp_record_scratch(r, ZP_SCR_H_FROM, N * sizeof *g->from);
+  g->idx = zp_record_scratch(r, ZP_SCR_ORDER, N * sizeof *g->idx);
+  g->tmp = zp_record_scratch(r, ZP_SCR_TMP, N * sizeof *g->tmp);
+  g->tgids = malloc((nt * G + 1) * sizeof *g->tgids);
+  g->sgids = zp_record_scratch(r, ZP_SCR_S_GIDS, N * G * sizeof *g->sgids);
+  g->sw = zp_record_scratch(r, ZP_SCR_S_WGTS, N * W * sizeof *g->sw);
+  g->cur = zp_record_scratch(r, ZP_SCR_S_PARTS, N * sizeof *g->cur);
+  g->procs = zp_record_scratch(r, ZP_SCR_PROCS, N * sizeof *g->procs);
   g->psizes = malloc(((size_t)x->mq * W + 1) * sizeof *g->psizes);
-  g->newp = malloc(N * sizeof *g->newp);
+  g->newp = zp_record_scratch(r, ZP_SCR_NEW, N * sizeof *g->newp);
   g->tol = malloc(W * sizeof *g->tol);
-  if (x->with_sizes) {
-    g->sz = malloc(N * sizeof *g->sz);
-    g->ssz = malloc(N * sizeof *g->ssz);
-  }
-  return g->from && g->idx && g->tmp && g->gids && g->sgids && g->w && g->sw && g->cur &&
-                 g->procs && g->psizes && g->newp && g->tol && (!x->with_sizes || (g->sz && g->ssz))
+  if (x->with_sizes) g->ssz = zp_record_scratch(r, ZP_SCR_S_SIZES, N * sizeof *g->ssz);
+  return g->from && g->idx && g->tmp && g->tgids && g->sgids && g->sw && g->cur && g->procs &&
+                 g->psizes && g->newp && g->tol && (!x->with_sizes || g->ssz)
              ? ZOLTAN_OK
              : ZOLTAN_MEMERR;
 }
@@ -90,6 +81,22 @@ static int zp_local_part(const zp_hrun *x, int p)
   return -1;
 }
 
+/* The group member (rank in the group) that sent the group's object o:
+ * the last member whose first object is at or before o (a member without
+ * objects shares its first index with the next one). */
+static int zp_member_of(const zp_hrun *x, size_t o)
+{
+  int lo = 0, hi = x->gsize;
+  while (hi - lo > 1) {
+    int mid = (lo + hi) / 2;
+    if ((size_t)x->displ[mid] <= o)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 /* Lexicographic order of two global IDs. */
 static int zp_hgid_cmp(const ZOLTAN_ID_TYPE *a, const ZOLTAN_ID_TYPE *b, int ngid)
 {
@@ -99,78 +106,89 @@ static int zp_hgid_cmp(const ZOLTAN_ID_TYPE *a, const ZOLTAN_ID_TYPE *b, int ngi
   return 0;
 }
 
-/* g->idx: the objects in global-ID order.  The kept objects usually
- * arrive in order (applications number them by rank): then only the
- * tokens are sorted and the two runs merged, in time linear in the kept
- * ones. */
-static void zp_hgroup_order(zp_hgroup *g, int ngid)
+/* The global ID of the object at arrival position a (kept objects first,
+ * then tokens). */
+static const ZOLTAN_ID_TYPE *zp_hgroup_gid(const zp_hgroup *g, const zp_hrun *x, size_t a)
 {
-  size_t k, nk = g->nk, N = g->N, a = 0, b, t = 0;
-  int sorted = 1;
-  for (k = 0; k < N; k++) g->idx[k] = k;
+  return a < g->nk ? x->gids + g->from[a] * (size_t)x->ngid
+                   : g->tgids + (a - g->nk) * (size_t)x->ngid;
+}
+
+/* g->idx: the arrival positions in global-ID order.  The kept objects
+ * usually arrive in order (applications number them by rank): then only
+ * the tokens are sorted and the two runs merged, in time linear in the
+ * kept ones.  Otherwise every ID is copied once and all are sorted. */
+static int zp_hgroup_order(zp_hgroup *g, const zp_hrun *x)
+{
+  size_t k, nk = g->nk, N = g->N, a = 0, b, t = 0, G = (size_t)x->ngid;
+  int sorted = 1, ngid = x->ngid;
   for (k = 1; sorted && k < nk; k++)
-    sorted = zp_hgid_cmp(g->gids + (k - 1) * ngid, g->gids + k * ngid, ngid) < 0;
+    sorted = zp_hgid_cmp(zp_hgroup_gid(g, x, k - 1), zp_hgroup_gid(g, x, k), ngid) < 0;
   if (!sorted) {
-    zp_sort_by_gid(g->idx, g->tmp, N, g->gids, ngid);
-    return;
+    g->agids = zp_record_scratch(x->c->r, ZP_SCR_H_AGIDS, N * G * sizeof *g->agids);
+    if (g->agids == NULL) return ZOLTAN_MEMERR;
+    for (k = 0; k < N; k++) {
+      memcpy(g->agids + k * G, zp_hgroup_gid(g, x, k), G * sizeof *g->agids);
+      g->idx[k] = k;
+    }
+    zp_sort_by_gid(g->idx, g->tmp, N, g->agids, ngid);
+    return ZOLTAN_OK;
   }
-  zp_sort_by_gid(g->idx + nk, g->tmp, N - nk, g->gids, ngid);
+  for (k = 0; k < N - nk; k++) g->idx[nk + k] = k;
+  zp_sort_by_gid(g->idx + nk, g->tmp, N - nk, g->tgids, ngid);
+  for (k = nk; k < N; k++) g->idx[k] += nk;
+  for (k = 0; k < nk; k++) g->idx[k] = k;
   b = nk;
   while (a < nk && b < N)
-    g->tmp[t++] = zp_hgid_cmp(g->gids + g->idx[b] * ngid, g->gids + g->idx[a] * ngid, ngid) < 0
+    g->tmp[t++] = zp_hgid_cmp(zp_hgroup_gid(g, x, g->idx[b]), zp_hgroup_gid(g, x, a), ngid) < 0
                       ? g->idx[b++]
-                      : g->idx[a++];
-  while (a < nk) g->tmp[t++] = g->idx[a++];
+                      : a++;
+  while (a < nk) g->tmp[t++] = a++;
   while (b < N) g->tmp[t++] = g->idx[b++];
   memcpy(g->idx, g->tmp, N * sizeof *g->idx);
+  return ZOLTAN_OK;
 }
 
 /* Kept objects and tokens into one list, sorted by global ID, with each
  * object's part in the group's numbering and its rank in the group (-1 for
- * a token, which comes from another group). */
+ * a token, which comes from another group).  The copies are written per
+ * element for one ID entry and one weight, the usual case: a memcpy call
+ * per object costs more than the copy. */
 static int zp_hgroup_fill(zp_hgroup *g, const zp_hrun *x)
 {
-  size_t G = (size_t)x->ngid, W = (size_t)x->wdim, gb = G * sizeof(ZOLTAN_ID_TYPE), k, a = 0, e;
-  int member = 0, left = x->gsize > 0 ? x->cnt[0] : 0, *cur = malloc((g->N + 1) * sizeof(int));
-  int *procs = malloc((g->N + 1) * sizeof(int));
-  if (cur == NULL || procs == NULL) {
-    free(cur);
-    free(procs);
-    return ZOLTAN_MEMERR;
-  }
-  for (k = 0; k < x->n; k++) {
-    while (left == 0 && member + 1 < x->gsize) left = x->cnt[++member];
-    left--;
-    if (x->take[k]) continue;
-    g->from[a] = k;
-    /* Element loops, not memcpy: a call per object of a few bytes costs
-     * more than the copy. */
-    for (e = 0; e < G; e++) g->gids[a * G + e] = x->gids[k * G + e];
-    for (e = 0; e < W; e++) g->w[a * W + e] = x->w[k * W + e];
-    if (x->with_sizes) g->sz[a] = x->sizes[k];
-    cur[a] = x->parts[k] >= 0 ? zp_local_part(x, x->parts[k]) : -1;
-    procs[a++] = member;
-  }
+  size_t G = (size_t)x->ngid, W = (size_t)x->wdim, gb = G * sizeof(ZOLTAN_ID_TYPE), k, a = 0;
+  int ierr;
+  for (k = 0; k < x->n; k++)
+    if (!x->take[k]) g->from[a++] = k;
   for (k = 0; k < x->ndown; k++, a++) {
-    const unsigned char *t = x->down + k * x->rec;
     g->from[a] = x->n + k;
-    memcpy(g->gids + a * G, t, gb);
-    memcpy(g->w + a * W, t + gb, W * sizeof(double));
-    if (x->with_sizes) memcpy(g->sz + a, t + gb + W * sizeof(double), sizeof(double));
-    cur[a] = -1;
-    procs[a] = -1;
+    memcpy(g->tgids + k * G, x->down + k * x->rec, gb);
   }
-  zp_hgroup_order(g, x->ngid);
+  ierr = zp_hgroup_order(g, x);
+  if (ierr < 0) return ierr;
   for (k = 0; k < g->N; k++) {
-    size_t o = g->idx[k];
-    for (e = 0; e < G; e++) g->sgids[k * G + e] = g->gids[o * G + e];
-    for (e = 0; e < W; e++) g->sw[k * W + e] = g->w[o * W + e];
-    if (x->with_sizes) g->ssz[k] = g->sz[o];
-    g->cur[k] = cur[o];
-    g->procs[k] = procs[o];
+    size_t o = g->from[g->idx[k]], e;
+    if (o < x->n) {
+      if (G == 1)
+        g->sgids[k] = x->gids[o];
+      else
+        for (e = 0; e < G; e++) g->sgids[k * G + e] = x->gids[o * G + e];
+      if (W == 1)
+        g->sw[k] = x->w[o];
+      else
+        for (e = 0; e < W; e++) g->sw[k * W + e] = x->w[o * W + e];
+      if (x->with_sizes) g->ssz[k] = x->sizes[o];
+      g->cur[k] = x->parts[o] >= 0 ? zp_local_part(x, x->parts[o]) : -1;
+      g->procs[k] = zp_member_of(x, o);
+    } else {
+      const unsigned char *t = x->down + (o - x->n) * x->rec;
+      memcpy(g->sgids + k * G, t, gb);
+      memcpy(g->sw + k * W, t + gb, W * sizeof(double));
+      if (x->with_sizes) memcpy(g->ssz + k, t + gb + W * sizeof(double), sizeof(double));
+      g->cur[k] = -1;
+      g->procs[k] = -1;
+    }
   }
-  free(cur);
-  free(procs);
   return ZOLTAN_OK;
 }
 
@@ -252,13 +270,23 @@ static int zp_hgroup_graph(zp_hgroup *g, const zp_hrun *x)
  * scratch.  Local. */
 static int zp_hgroup_start(zp_hgroup *g, const zp_hrun *x)
 {
-  size_t k, n = 0, W = (size_t)x->wdim;
+  size_t k, n = 0, W = (size_t)x->wdim, nt = 0;
   int q, M = x->mq, ierr = ZOLTAN_OK;
-  double total = 0.0, *room = malloc(((size_t)M + 1) * sizeof *room);
-  double *w = malloc((g->N + 1) * sizeof *w);
-  size_t *at = malloc((g->N + 1) * sizeof *at), *order = malloc((g->N + 1) * sizeof *order);
-  int *heap = malloc(((size_t)M + 1) * sizeof *heap), *child = malloc((g->N + 1) * sizeof *child);
-  unsigned char *open = malloc((size_t)M + 1);
+  double total = 0.0, *room, *w;
+  size_t *at, *order;
+  int *heap, *child;
+  unsigned char *open;
+  /* Only the objects outside the group's parts are placed (the tokens,
+   * and objects in another group's parts): arrays of their number, not of
+   * the group's. */
+  for (k = 0; k < g->N; k++) nt += g->cur[k] < 0;
+  room = malloc(((size_t)M + 1) * sizeof *room);
+  w = malloc((nt + 1) * sizeof *w);
+  at = malloc((nt + 1) * sizeof *at);
+  order = malloc((nt + 1) * sizeof *order);
+  heap = malloc(((size_t)M + 1) * sizeof *heap);
+  child = malloc((nt + 1) * sizeof *child);
+  open = malloc((size_t)M + 1);
   if (!room || !w || !at || !order || !heap || !child || !open) {
     ierr = ZOLTAN_MEMERR;
     goto End;
@@ -295,7 +323,7 @@ static int zp_hgroup_unique(const zp_hgroup *g, const zp_hrun *x)
 {
   size_t k, G = (size_t)x->ngid;
   for (k = 1; k < g->N; k++)
-    if (memcmp(g->sgids + (k - 1) * G, g->sgids + k * G, G * sizeof(ZOLTAN_ID_TYPE)) == 0) {
+    if (zp_hgid_cmp(g->sgids + (k - 1) * G, g->sgids + k * G, x->ngid) == 0) {
       char txt[ZP_GID_TEXT];
       zp_format_gid(g->sgids + k * G, x->ngid, txt, sizeof txt);
       zp_error(x->c->yo, "GID %s is given twice; global IDs must be unique", txt);

@@ -134,6 +134,15 @@ enum {
   ZP_SCR_NEW,   /* the method's answer, GID order */
   ZP_SCR_REPLY, /* the answer in arrival order */
   ZP_SCR_REMAP, /* REMAP's shared-weight matrix */
+  /* A group root of HIERARCHY (zp_hier_run.c, zp_hier_solve.c) keeps its
+   * group's arrays in the slots above that have the same meaning (gathered
+   * IDs, weights, parts and sizes, the sorted copies, the order, the
+   * answer): a struct runs either flat or by groups in one call, never
+   * both.  These are its own. */
+  ZP_SCR_H_TAKE,  /* 1 for a shed object, arrival order */
+  ZP_SCR_H_W0,    /* the first weight of each object, arrival order */
+  ZP_SCR_H_FROM,  /* each object of the group's problem: its source */
+  ZP_SCR_H_AGIDS, /* global IDs in arrival order, when they must be sorted */
   /* This rank's arrays of a call (zp_context, zp_gather.c), kept as well:
    * a method that hands the call to a native base (ULBA over RCB) would
    * otherwise fault these pages in again and leave the heap cut up around

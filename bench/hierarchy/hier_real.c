@@ -11,7 +11,9 @@
  * check that every object is in exactly one part (the import and export
  * lists agree, every part in range, the weights conserved).
  *
- * Usage: mpiexec -n P hier_real [--objects K] [--reps R] [--hierarchy VALUE] [--check]
+ * Usage: mpiexec -n P hier_real [--objects K] [--reps R] [--hierarchy VALUE] [--method M]
+ *                                [--check]
+ *   --method M  only GREEDY or only REFINE (default: both)
  *   --check  exit 1 unless every answer passes the checks, and by groups
  *            max/avg is within 1.02x of the flat method's and the moved weight
  *            within 1.2x (GREEDY: at most the flat GREEDY's)
@@ -131,7 +133,7 @@ static int cmp_double(const void *x, const void *y)
 int main(int argc, char **argv)
 {
   app a;
-  int K = 1000, reps = 3, check = 0, i, m, r, fail = 0;
+  int K = 1000, reps = 3, check = 0, i, m, r, fail = 0, m_first = 0, m_last = 1;
   const char *hier = "AUTO", *methods[2] = {"GREEDY", "REFINE"};
   zp_rng rng;
   float ver;
@@ -147,6 +149,10 @@ int main(int argc, char **argv)
       hier = argv[++i];
     else if (!strcmp(argv[i], "--check"))
       check = 1;
+    else if (!strcmp(argv[i], "--method") && i + 1 < argc) {
+      i++;
+      m_first = m_last = !strcmp(argv[i], "REFINE");
+    }
   }
   if (reps < 1 || reps > 99) reps = 3;
   Zoltan_Initialize(argc, argv, &ver);
@@ -162,7 +168,7 @@ int main(int argc, char **argv)
            "region 1.5x; time: wall of Zoltan_LB_Partition, largest over ranks, median of %d\n"
            "%-7s %-6s %10s %8s %8s %8s %s\n",
            a.size, K, reps, "method", "mode", "time s", "t/flat", "max/avg", "moved", "answer");
-  for (m = 0; m < 2; m++) {
+  for (m = m_first; m <= m_last; m++) {
     double tf[99], th[99], ft, ht;
     outcome f = {0}, h = {0};
     struct Zoltan_Struct *zf = make_struct(&a, methods[m], "NONE");
