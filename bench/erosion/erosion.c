@@ -55,6 +55,14 @@
  * object id, then h types, then EROSION_SLOTS h values (all as doubles). */
 #define REC_WORDS(h) (1 + (size_t)(h) * (1 + EROSION_SLOTS))
 
+/* The --erosion word of a rule. */
+static const char *erosion_rule_name(int rule)
+{
+  return rule == EROSION_FROM_BELOW   ? "from-below"
+         : rule == EROSION_DOWNSTREAM ? "downstream"
+                                      : "isotropic";
+}
+
 /* How the balance cost charged to the modelled time is obtained. */
 #define LB_CALIBRATED  0 /* median of calibration balances, same for every run */
 #define LB_MEASURED    1 /* each balance's own measured CPU time */
@@ -70,6 +78,7 @@ typedef struct run_spec {
                     * 2: the same, reading the hints an earlier auto_zhai run
                     * of this invocation wrote (LB_HINTS_FILE) */
   char alpha[16];  /* ULBA_ALPHA value (number or AUTO) */
+  char growth[8];  /* ULBA_GROWTH of this run, or "" for --ulba-growth */
   char policy[24]; /* ADAPTIVE_POLICY */
 } run_spec;
 
@@ -93,6 +102,7 @@ typedef struct options {
   int no_measured;         /* omit measured columns (for byte-exact comparisons) */
   int columns;             /* write per-column initial/final units */
   int quiet;               /* no progress lines */
+  int debug_level;         /* Zoltan's DEBUG_LEVEL of every run (default 0) */
   int ulba_guard;          /* ADAPTIVE_ULBA_GUARD=1 in every run's trigger */
   const char *ulba_growth; /* ULBA_GROWTH of the ulba_* runs (PART or OBJECT) */
   const char *degradation; /* ADAPTIVE_DEGRADATION of every run's trigger */
@@ -834,7 +844,11 @@ typedef struct run_result {
 static int set_params(struct Zoltan_Struct *zz, const options *opt, const run_spec *rs)
 {
   int e = 0;
-  e |= Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
+  {
+    char dl[16];
+    snprintf(dl, sizeof dl, "%d", opt->debug_level);
+    e |= Zoltan_Set_Param(zz, "DEBUG_LEVEL", dl);
+  }
   e |= Zoltan_Set_Param(zz, "NUM_GID_ENTRIES", "1");
   e |= Zoltan_Set_Param(zz, "NUM_LID_ENTRIES", "1");
   e |= Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
@@ -856,7 +870,7 @@ static int set_params(struct Zoltan_Struct *zz, const options *opt, const run_sp
     e |= Zoltan_Set_Param(zz, "LB_METHOD", "ULBA");
     e |= Zoltan_Set_Param(zz, "ULBA_BASE_METHOD", opt->method);
     e |= Zoltan_Set_Param(zz, "ULBA_ALPHA", rs->alpha);
-    e |= Zoltan_Set_Param(zz, "ULBA_GROWTH", opt->ulba_growth);
+    e |= Zoltan_Set_Param(zz, "ULBA_GROWTH", rs->growth[0] ? rs->growth : opt->ulba_growth);
   } else {
     e |= Zoltan_Set_Param(zz, "LB_METHOD", opt->method);
   }
@@ -1012,14 +1026,14 @@ static int do_run(const options *opt, const run_spec *rs, int irun, double unit_
             "policy=%s ulba_guard=%d ulba_growth=%s degradation=%s unit_cost_s=%.6e lb_cost=%s\n",
             rs->name, P, m.s, opt->cfg.num_strong, opt->cfg.p_strong, opt->cfg.p_weak,
             (unsigned long long)opt->cfg.seed, opt->cfg.sweeps, opt->calib_sweeps,
-            opt->cfg.refined_units,
-            opt->cfg.erosion == EROSION_FROM_BELOW ? "from-below" : "isotropic", opt->base, m.R,
+            opt->cfg.refined_units, erosion_rule_name(opt->cfg.erosion), opt->base, m.R,
             rs->balance ? (rs->automatic ? "AUTO"
                            : rs->ulba    ? "ULBA"
                                          : opt->method)
                         : "none",
             rs->ulba ? rs->alpha : "-", rs->balance ? rs->policy : "-", opt->ulba_guard,
-            rs->ulba ? opt->ulba_growth : "-", rs->balance ? opt->degradation : "-", unit_cost,
+            rs->ulba ? (rs->growth[0] ? rs->growth : opt->ulba_growth) : "-",
+            rs->balance ? opt->degradation : "-", unit_cost,
             opt->lb_mode == LB_MEASURED ? "measured"
             : opt->lb_mode == LB_FIXED  ? "fixed"
                                         : "calibrated");
@@ -1282,8 +1296,19 @@ static void usage(void)
           "  --seed S         seed of the strong rocks and of the erosion (default 1)\n"
           "  --sweeps K       relaxation sweeps per work unit (default 20)\n"
           "  --refined-units K  work units of a refined cell, 4..64 in steps of 4 (default 4)\n"
-          "  --erosion E      isotropic (default: every fluid neighbour erodes) or from-below\n"
-          "                   (only the cell below: a one-sided flow)\n"
+          "  --erosion E      isotropic (default: every fluid neighbour erodes), from-below\n"
+          "                   (only the cell below: a one-sided flow) or downstream (only\n"
+          "                   the previous column, diagonals at p/sqrt(2): the reference's)\n"
+          "  --rocks R        paper (default: discs of radius s/4, the N strong rocks drawn\n"
+          "                   from the seed) or reference (radius s/3, the last N strong,\n"
+          "                   the last disc moved s/6 towards the domain's end)\n"
+          "  --setup NAME     paper (default: the paper's text, rocks drawn from the seed)\n"
+          "                   or reference: the ULBA reference code's experiment (last N\n"
+          "                   rocks erode, discs of radius s/3, the last one moved, erosion\n"
+          "                   downstream, weak rocks inert, 450 steps, alpha 0.3, runs\n"
+          "                   reference, s 64 with the erosion probability scaled so that\n"
+          "                   the front crosses the same share of a stripe per step as at\n"
+          "                   s = 2000 with p = 0.4; docs/erosion.md); later options win\n"
           "  --base M         base partitioner (default RCB): RCB = RCB on x only (stripes\n"
           "                   along x, the paper's), RCB2D = RCB on (x, y) (rectangles),\n"
           "                   GREEDY = our GREEDY (scattered parts)\n"
@@ -1299,6 +1324,8 @@ static void usage(void)
           "                   main = none,periodic,std_zhai,ulba_zhai,ulba_ulba,ulba_auto,\n"
           "                   auto_zhai,auto_hints\n"
           "                   sweep = ULBA + ULBA policy for alpha 0, 0.1, ..., 0.9\n"
+          "                   reference = none, std_zhai and ULBA + ZHAI with ULBA_GROWTH\n"
+          "                   PART and OBJECT, alpha 0.3, 0.4 and AUTO\n"
           "  --alpha A        fixed alpha of the ulba_* runs (default 0.4)\n"
           "  --period K       ADAPTIVE_PERIOD of the periodic run (default 25)\n"
           "  --unit-cost S    seconds per work unit (default: calibrated)\n"
@@ -1313,6 +1340,8 @@ static void usage(void)
           "  --no-measured    leave measured times out of the CSV (exact comparisons)\n"
           "  --columns        also write per-column initial/final units\n"
           "  --quiet          no progress lines\n"
+          "  --debug-level K  Zoltan's DEBUG_LEVEL in every run (default 0; 1 prints ULBA's\n"
+          "                   model line at every balance)\n"
           "  --ulba-guard     ADAPTIVE_ULBA_GUARD=1: the ULBA policy may balance before\n"
           "                   sigma- when the degradation contradicts the model\n"
           "  --ulba-growth G  ULBA_GROWTH of the ulba_* runs: PART (default) or OBJECT\n"
@@ -1376,6 +1405,23 @@ static int parse_runs(options *o, const char *list, const char *alpha)
        * (run auto_zhai first in the same invocation), no trials. */
       rc |= add_run(o, "auto_hints", 1, 0, "0", "ZHAI");
       if (rc == 0) o->runs[o->nruns - 1].automatic = 2;
+    } else if (!strcmp(tok, "reference")) {
+      /* The reference experiment (docs/erosion.md): the standard method and
+       * ULBA under the ZHAI trigger, ULBA with the paper's growth (PART)
+       * and ours (OBJECT), alpha 0.3 (the reference scripts'), 0.4 (the
+       * paper's text) and AUTO; "none" gives the perfect-balance bound. */
+      static const char *const growth[2] = {"PART", "OBJECT"};
+      static const char *const alphas[3] = {"0.3", "0.4", "AUTO"};
+      int g, k;
+      rc |= parse_runs(o, "none,std_zhai", alpha);
+      for (g = 0; g < 2 && rc == 0; g++)
+        for (k = 0; k < 3 && rc == 0; k++) {
+          char nm[32];
+          snprintf(nm, sizeof nm, "ulba_%s_a%s", g ? "object" : "part", alphas[k]);
+          rc |= add_run(o, nm, 1, 1, alphas[k], "ZHAI");
+          if (rc == 0)
+            snprintf(o->runs[o->nruns - 1].growth, sizeof o->runs[0].growth, "%s", growth[g]);
+        }
     } else if (!strcmp(tok, "sweep")) {
       int k;
       for (k = 0; k <= 9; k++) {
@@ -1395,6 +1441,41 @@ static int parse_runs(options *o, const char *list, const char *alpha)
 
 /* A whole number in [lo, hi] from an option value, or -1 with a message
  * naming the option and the value. */
+/* The reference code's erosion front, and its scale.  A rock cell whose
+ * three upstream cells hold fluid is eroded in a step with probability
+ * v(p) = 1 - (1 - p) (1 - p / sqrt 2)^2 under EROSION_DOWNSTREAM, so a flat
+ * front advances about v(p) columns per step.  The reference runs s = 2000
+ * with p = 0.4 (v = 0.69): in a stripe of s columns the front crosses the
+ * share v / s of it per step.  A run at a smaller s keeps that share, and so
+ * the loaders' growth relative to their load per step and the number of
+ * steps, with the p whose v(p) is 0.69 s / 2000 (bisection; p = 0.4 at
+ * s = 2000). */
+#define REFERENCE_S         2000
+#define REFERENCE_P         0.4
+#define REFERENCE_STEPS     450
+#define REFERENCE_DEFAULT_S 64
+
+static double front_speed(double p)
+{
+  double d = 1.0 - p * 0.70710678118654752440;
+  return 1.0 - (1.0 - p) * d * d;
+}
+
+static double reference_p(int s)
+{
+  double want = front_speed(REFERENCE_P) * (double)s / REFERENCE_S, lo = 0.0, hi = 1.0;
+  int k;
+  if (want >= front_speed(1.0)) return 1.0;
+  for (k = 0; k < 60; k++) {
+    double mid = 0.5 * (lo + hi);
+    if (front_speed(mid) < want)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
 static int int_arg(const char *opt, const char *v, long lo, long hi, int *out)
 {
   char *end = NULL;
@@ -1412,8 +1493,18 @@ static int int_arg(const char *opt, const char *v, long lo, long hi, int *out)
 static int parse(int argc, char **argv, options *o)
 {
   const char *runs = "main", *alpha = "0.4";
-  int i, given_rows;
+  int i, given_rows, reference = 0, p_given = 0, steps_given = 0;
   memset(o, 0, sizeof *o);
+  /* --setup first: its values are defaults that later options override. */
+  for (i = 1; i + 1 < argc; i++)
+    if (!strcmp(argv[i], "--setup")) {
+      if (!strcmp(argv[i + 1], "reference"))
+        reference = 1;
+      else if (strcmp(argv[i + 1], "paper") != 0) {
+        FAIL("--setup %s: give paper or reference", argv[i + 1]);
+        return -1;
+      }
+    }
   o->ulba_growth = "PART";
   o->degradation = "TOTAL";
   o->cfg.s = 64;
@@ -1432,18 +1523,39 @@ static int parse(int argc, char **argv, options *o)
   o->lb_cost = -1;
   o->lb_mode = LB_CALIBRATED;
   o->period = 25;
+  if (reference) {
+    o->cfg.geometry = EROSION_GEOM_REFERENCE;
+    o->cfg.erosion = EROSION_DOWNSTREAM;
+    o->cfg.p_weak = 0.0;
+    o->cfg.s = REFERENCE_DEFAULT_S;
+    alpha = "0.3";
+    runs = "reference";
+  }
   for (i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define ARG(name) (!strcmp(a, name) && v && (i++, 1))
     if (ARG("--s"))
       o->cfg.s = atoi(v);
-    else if (ARG("--steps"))
+    else if (ARG("--steps")) {
       o->steps = atol(v);
-    else if (ARG("--strong"))
+      steps_given = 1;
+    } else if (ARG("--setup"))
+      ; /* read above */
+    else if (ARG("--rocks")) {
+      if (!strcmp(v, "paper"))
+        o->cfg.geometry = EROSION_GEOM_PAPER;
+      else if (!strcmp(v, "reference"))
+        o->cfg.geometry = EROSION_GEOM_REFERENCE;
+      else {
+        FAIL("--rocks %s: give paper or reference", v);
+        return -1;
+      }
+    } else if (ARG("--strong"))
       o->cfg.num_strong = atoi(v);
-    else if (ARG("--p-strong"))
+    else if (ARG("--p-strong")) {
       o->cfg.p_strong = atof(v);
-    else if (ARG("--p-weak"))
+      p_given = 1;
+    } else if (ARG("--p-weak"))
       o->cfg.p_weak = atof(v);
     else if (ARG("--seed"))
       o->cfg.seed = strtoull(v, NULL, 10);
@@ -1456,8 +1568,10 @@ static int parse(int argc, char **argv, options *o)
         o->cfg.erosion = EROSION_ISOTROPIC;
       else if (!strcmp(v, "from-below"))
         o->cfg.erosion = EROSION_FROM_BELOW;
+      else if (!strcmp(v, "downstream"))
+        o->cfg.erosion = EROSION_DOWNSTREAM;
       else {
-        FAIL("--erosion %s: give isotropic or from-below", v);
+        FAIL("--erosion %s: give isotropic, from-below or downstream", v);
         return -1;
       }
     } else if (ARG("--base"))
@@ -1508,7 +1622,9 @@ static int parse(int argc, char **argv, options *o)
       return -1;
     else if (!strcmp(a, "--quiet"))
       o->quiet = 1;
-    else if (!strcmp(a, "--ulba-guard"))
+    else if (ARG("--debug-level")) {
+      if (int_arg(a, v, 0, 10, &o->debug_level) != 0) return -1;
+    } else if (!strcmp(a, "--ulba-guard"))
       o->ulba_guard = 1;
     else if (ARG("--ulba-growth"))
       o->ulba_growth = v;
@@ -1527,6 +1643,8 @@ static int parse(int argc, char **argv, options *o)
 #undef ARG
   }
   given_rows = o->rows != 0;
+  if (reference && !steps_given) o->steps = REFERENCE_STEPS;
+  if (reference && !p_given && o->cfg.s >= 4) o->cfg.p_strong = reference_p(o->cfg.s);
   if (o->steps < 0) o->steps = o->cfg.s;
   if (o->calib_sweeps == 0) o->calib_sweeps = o->cfg.sweeps;
   /* RCB2D is RCB given both coordinates; every other base gets x only. */
@@ -1542,6 +1660,12 @@ static int parse(int argc, char **argv, options *o)
   if (o->rows < 1 || o->cfg.s < 1 || o->cfg.s % o->rows != 0) {
     FAIL("--rows %d%s: give a divisor of --s %d (segments of s/R cells)", o->rows,
          given_rows ? "" : " (the default of --base RCB2D)", o->cfg.s);
+    return -1;
+  }
+  if (o->cfg.erosion == EROSION_DOWNSTREAM && o->rows != 1) {
+    FAIL("--erosion downstream needs whole columns (--rows 1, not %d): a segment has no "
+         "diagonal neighbours",
+         o->rows);
     return -1;
   }
   /* Object counts and offsets are ints: keep s R (segments per stripe) far
@@ -1784,6 +1908,11 @@ int main(int argc, char **argv)
            opt.rows == 1 ? "columns" : "column segments");
     if (opt.rows > 1)
       printf("erosion: %d segments of %d cells per column\n", opt.rows, opt.cfg.s / opt.rows);
+    printf("erosion: rocks %s, erosion %s\n",
+           opt.cfg.geometry == EROSION_GEOM_REFERENCE
+               ? "as the reference code (radius s/3, the last N erode, the last moved)"
+               : "as the paper (radius s/4, N drawn from the seed)",
+           erosion_rule_name(opt.cfg.erosion));
     char how[64];
     if (opt.unit_cost > 0)
       snprintf(how, sizeof how, "given");
@@ -1822,15 +1951,15 @@ int main(int argc, char **argv)
       fprintf(sum, "run,P,N,alpha,policy,model_total_s,model_compute_s,lb_cost_s,lb_count,"
                    "usage_mean,gain_vs_std_zhai,meas_total_s,lb_cpu_s,final_units,fingerprint,"
                    "split_columns,ideal_s,ranks\n");
-    printf("\n%-12s %6s %10s %8s %5s %7s %9s | %11s\n", "run", "alpha", "policy", "modelled", "LBs",
+    printf("\n%-17s %6s %10s %8s %5s %7s %9s | %11s\n", "run", "alpha", "policy", "modelled", "LBs",
            "usage", "vs std", "measured");
-    printf("%-12s %6s %10s %8s %5s %7s %9s | %11s\n", "", "", "", "time (s)", "", "(model)",
+    printf("%-17s %6s %10s %8s %5s %7s %9s | %11s\n", "", "", "", "time (s)", "", "(model)",
            "+ZHAI", "CPU time (s)");
     for (i = 0; i < opt.nruns && !rc; i++) {
       const run_spec *r = &opt.runs[i];
       double gain = (refv - res[i].model_total) / refv;
       if (isnan(res[i].model_total)) continue;
-      printf("%-12s %6s %10s %8.4f %5ld %7.3f %+8.2f%% | %11.4f\n", r->name,
+      printf("%-17s %6s %10s %8.4f %5ld %7.3f %+8.2f%% | %11.4f\n", r->name,
              r->ulba ? r->alpha : "-", r->balance ? r->policy : "-", res[i].model_total,
              res[i].lb_count, res[i].usage_mean, 100.0 * gain, res[i].meas_total);
       if (sum)

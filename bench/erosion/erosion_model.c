@@ -9,6 +9,8 @@
  * value flowing in through the left boundary of the domain. */
 #define WALL_VALUE   0.0
 #define INFLOW_VALUE 1.0
+/* 1 / sqrt(2): the weight of a diagonal neighbour in EROSION_DOWNSTREAM. */
+#define DIAGONAL_WEIGHT 0.70710678118654752440
 
 int erosion_config_check(const erosion_config *cfg)
 {
@@ -22,7 +24,10 @@ int erosion_config_check(const erosion_config *cfg)
   if (cfg->sweeps < 1) return EROSION_ERR_ARG;
   if (cfg->refined_units < 4 || cfg->refined_units > 64 || cfg->refined_units % 4 != 0)
     return EROSION_ERR_ARG;
-  if (cfg->erosion != EROSION_ISOTROPIC && cfg->erosion != EROSION_FROM_BELOW)
+  if (cfg->erosion != EROSION_ISOTROPIC && cfg->erosion != EROSION_FROM_BELOW &&
+      cfg->erosion != EROSION_DOWNSTREAM)
+    return EROSION_ERR_ARG;
+  if (cfg->geometry != EROSION_GEOM_PAPER && cfg->geometry != EROSION_GEOM_REFERENCE)
     return EROSION_ERR_ARG;
   /* The sweeps of a refined sub-cell must not overflow an int. */
   if (cfg->sweeps > (1 << 20)) return EROSION_ERR_ARG;
@@ -49,6 +54,12 @@ int erosion_strong_rocks(const erosion_config *cfg, unsigned char *flags)
   if (erosion_config_check(cfg) != EROSION_OK || !flags) return EROSION_ERR_ARG;
   n = cfg->P;
   for (k = 0; k < n; k++) flags[k] = 0;
+  if (cfg->geometry == EROSION_GEOM_REFERENCE) {
+    /* The reference code's loaders: the last N PEs, one block at the end
+     * of the domain. */
+    for (k = n - cfg->num_strong; k < n; k++) flags[k] = 1;
+    return EROSION_OK;
+  }
   /* The k-th strong rock is drawn uniformly among the rocks not chosen yet,
    * found by counting them: no scratch array, O(N P), and the choice
    * depends only on the seed. */
@@ -71,11 +82,14 @@ int erosion_strong_rocks(const erosion_config *cfg, unsigned char *flags)
 int erosion_rock_of_cell(const erosion_config *cfg, long x, long y)
 {
   long k = x / cfg->s;
-  double cx = (double)k * cfg->s + 0.5 * cfg->s;
+  int ref = cfg->geometry == EROSION_GEOM_REFERENCE;
+  double r = (ref ? 1.0 / 3.0 : 0.25) * cfg->s;
+  double cx = (double)k * cfg->s + 0.5 * cfg->s + (ref && k == cfg->P - 1 ? 0.5 * r : 0.0);
   double cy = 0.5 * cfg->s;
-  double r = 0.25 * cfg->s;
   double dx = (double)x + 0.5 - cx, dy = (double)y + 0.5 - cy;
   if (x < 0 || y < 0 || y >= cfg->s || k >= cfg->P) return -1;
+  /* The reference's last disc reaches past its stripe's end, which is the
+   * domain's: only its cells inside the stripe exist. */
   return dx * dx + dy * dy <= r * r ? (int)k : -1;
 }
 
@@ -183,19 +197,29 @@ long erosion_segment_step(const erosion_config *cfg, const unsigned char *strong
        * nothing. */
       int rock = erosion_rock_of_cell(cfg, x, y);
       double p = (rock >= 0 && strong[rock]) ? cfg->p_strong : cfg->p_weak;
-      unsigned char nt[4];
+      unsigned char nt[6];
+      double pd[6];
       int d, hit = 0;
       uint64_t cell = (uint64_t)x * (uint64_t)s + (uint64_t)y;
       nt[0] = left_t ? left_t[i] : EROSION_ROCK;
       nt[1] = right_t ? right_t[i] : EROSION_ROCK;
       nt[2] = st ? *st : EROSION_ROCK;
       nt[3] = nt_ ? *nt_ : EROSION_ROCK;
-      for (d = 0; d < 4; d++) {
-        if (nt[d] == EROSION_ROCK) continue;
-        /* The one-sided rule: the flow comes from below, so only the cell
-         * below erodes (the direction keeps its own draw either way). */
-        if (cfg->erosion == EROSION_FROM_BELOW && d != 2) continue;
-        if (erosion_uniform(cfg->seed, cell, (uint64_t)step, (uint64_t)d) < p) hit = 1;
+      /* The diagonal cells of the previous column, inside the segment. */
+      nt[4] = left_t && i > 0 ? left_t[i - 1] : EROSION_ROCK;
+      nt[5] = left_t && i < h - 1 ? left_t[i + 1] : EROSION_ROCK;
+      for (d = 0; d < 6; d++) pd[d] = d < 4 ? p : 0.0;
+      /* The one-sided rules keep each direction's own draw, so that the
+       * draws of a direction do not depend on the rule. */
+      if (cfg->erosion == EROSION_FROM_BELOW) {
+        for (d = 0; d < 6; d++) pd[d] = d == 2 ? p : 0.0;
+      } else if (cfg->erosion == EROSION_DOWNSTREAM) {
+        for (d = 1; d < 4; d++) pd[d] = 0.0;
+        pd[4] = pd[5] = p * DIAGONAL_WEIGHT;
+      }
+      for (d = 0; d < 6; d++) {
+        if (nt[d] == EROSION_ROCK || !(pd[d] > 0.0)) continue;
+        if (erosion_uniform(cfg->seed, cell, (uint64_t)step, (uint64_t)d) < pd[d]) hit = 1;
       }
       if (hit) {
         new_type[i] = EROSION_REFINED;

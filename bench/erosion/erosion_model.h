@@ -10,7 +10,8 @@
  *
  * The domain has (P s) x s base cells; column x holds the cells (x, 0..s-1).
  * Rock k (0 <= k < P) is the disc of radius s/4 centred in stripe k, at
- * (k s + s/2, s/2).  A base cell is one of:
+ * (k s + s/2, s/2) (EROSION_GEOM_REFERENCE: radius s/3, the last disc's
+ * centre moved s/6 towards x = P s).  A base cell is one of:
  *   EROSION_FLUID    one fluid value, 1 work unit per step,
  *   EROSION_ROCK     no fluid, 0 work units (it only waits to be eroded),
  *   EROSION_REFINED  an eroded rock cell turned into four smaller fluid
@@ -58,6 +59,23 @@ extern "C" {
 /* Erosion rules (erosion_config.erosion). */
 #define EROSION_ISOTROPIC  0 /* by every fluid-holding neighbour (the default) */
 #define EROSION_FROM_BELOW 1 /* only by the fluid-holding cell below (y - 1) */
+#define EROSION_DOWNSTREAM                                                                         \
+  2 /* only from the previous column (x - 1), as the
+                                ULBA reference code erodes along its partition
+                                axis: the cell beside with the rock's
+                                probability p, the two diagonal ones
+                                ((x - 1, y -+ 1)) with p / sqrt(2), one draw
+                                each; needs whole columns (a segment has no
+                                corner cells) */
+
+/* Rock layouts (erosion_config.geometry). */
+#define EROSION_GEOM_PAPER                                                                         \
+  0 /* discs of radius s/4 centred in their stripe,
+                                    N strong rocks drawn from the seed */
+#define EROSION_GEOM_REFERENCE                                                                     \
+  1 /* the ULBA reference code's: discs of radius
+                                    s/3, the last one moved r/2 towards the
+                                    domain's end, the strong rocks the last N */
 
 /* Largest number of rocks (bounded so that the strong-rock flags fit small
  * arrays in the tests; 1 << 20 stripes is far beyond what runs). */
@@ -75,7 +93,9 @@ typedef struct erosion_config {
   int refined_units; /* units of a refined cell: 4, 8, ..., 64 (each of its
                         four sub-cells does refined_units / 4 units of
                         sweeps); 4 is the model above */
-  int erosion;       /* EROSION_ISOTROPIC or EROSION_FROM_BELOW */
+  int erosion;       /* EROSION_ISOTROPIC, EROSION_FROM_BELOW or
+                        EROSION_DOWNSTREAM */
+  int geometry;      /* EROSION_GEOM_PAPER (0) or EROSION_GEOM_REFERENCE */
 } erosion_config;
 
 /*
@@ -90,7 +110,8 @@ long erosion_width(const erosion_config *cfg);
 
 /*
  * erosion_strong_rocks - flags[k] = 1 for the num_strong rocks chosen from
- * the seed (a partial Fisher-Yates shuffle of 0..P-1), 0 for the others.
+ * the seed (a partial Fisher-Yates shuffle of 0..P-1; with
+ * EROSION_GEOM_REFERENCE the last num_strong rocks), 0 for the others.
  * Input: a checked cfg; flags has P entries.  Errors: EROSION_ERR_ARG.
  */
 int erosion_strong_rocks(const erosion_config *cfg, unsigned char *flags);

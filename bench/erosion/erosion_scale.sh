@@ -25,10 +25,9 @@ mpiexec=${MPIEXEC:-mpiexec}
 flags=${MPIEXEC_FLAGS---oversubscribe}
 extra=${EXTRA:-}
 mkdir -p "$out"
-# The median of the numbers on stdin.
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-# field RUN COLUMN FILE: a column of a run's summary row.
-field() { awk -F, -v r="$1" -v c="$2" 'NR > 1 && $1 == r { print $c }' "$3"; }
+# median and field: the summary CSV's helpers.
+# shellcheck source=bench/erosion/summary_fns.sh
+. "$(dirname "$0")/summary_fns.sh"
 echo "| P (parts as PEs) | N | std+ZHAI (s) | lower bound (s) | headroom | ULBA+ZHAI | ULBA+ULBA | ULBA AUTO | best ULBA captures |"
 echo "|---|---|---|---|---|---|---|---|---|"
 for p in $pes; do

@@ -15,6 +15,7 @@
 static erosion_config cfg_of(int P, int s, int N, double ps, double pw, uint64_t seed)
 {
   erosion_config c;
+  memset(&c, 0, sizeof c);
   c.P = P;
   c.s = s;
   c.num_strong = N;
@@ -232,6 +233,87 @@ static void test_from_below_erodes_only_from_below(void **state)
   dom_free(&d);
 }
 
+/* The reference layout: the strong rocks are the last N whatever the
+ * seed, the discs have radius s/3 (about pi s^2 / 9 cells, more than the
+ * paper's s/4), and only the last disc is moved towards the domain's end. */
+static void test_reference_rocks_are_the_last_and_larger(void **state)
+{
+  erosion_config c = cfg_of(6, 60, 2, 0.4, 0.0, 99);
+  unsigned char flags[6];
+  long x, y, cells[6] = {0}, xsum[6] = {0};
+  int k;
+  (void)state;
+  c.geometry = EROSION_GEOM_REFERENCE;
+  assert_int_equal(erosion_config_check(&c), EROSION_OK);
+  assert_int_equal(erosion_strong_rocks(&c, flags), EROSION_OK);
+  for (k = 0; k < 6; k++) assert_int_equal(flags[k], k >= 4);
+  for (x = 0; x < erosion_width(&c); x++)
+    for (y = 0; y < c.s; y++) {
+      int r = erosion_rock_of_cell(&c, x, y);
+      if (r < 0) continue;
+      assert_int_equal(r, x / c.s);
+      cells[r]++;
+      xsum[r] += x - (long)r * c.s;
+    }
+  for (k = 0; k < 5; k++) {
+    double want = 3.14159265 * 20.0 * 20.0;
+    assert_true(fabs((double)cells[k] - want) < 0.05 * want);
+    assert_int_equal(cells[k], cells[0]);
+    assert_int_equal(xsum[k], xsum[0]);
+  }
+  /* The moved disc still fits its stripe (its edge reaches the domain's
+   * end, as in the reference at s = 2000): the same cells, r/2 = 10
+   * columns further right. */
+  assert_int_equal(cells[5], cells[0]);
+  assert_int_equal(xsum[5], xsum[0] + 10 * cells[0]);
+}
+
+/* EROSION_DOWNSTREAM with p = 1: a rock cell is eroded exactly when the
+ * previous column holds fluid beside it or diagonally; the diagonal draws
+ * have probability 1/sqrt(2), so with p = 1 the straight neighbour alone
+ * decides for certain and a cell exposed only diagonally erodes in about
+ * 0.71 (one) or 0.91 (two diagonals) of the cases. */
+static void test_downstream_erodes_only_from_the_previous_column(void **state)
+{
+  domain d;
+  erosion_config c = cfg_of(3, 40, 3, 1.0, 1.0, 7);
+  long x, y, straight = 0, eroded = 0, diag_only = 0, diag_eroded = 0, other = 0;
+  size_t s = 40;
+  unsigned char *t0;
+  (void)state;
+  c.erosion = EROSION_DOWNSTREAM;
+  dom_init(&d, c);
+  t0 = malloc((size_t)d.X * s);
+  assert_non_null(t0);
+  memcpy(t0, d.T, (size_t)d.X * s);
+  dom_step(&d, 0, 1, &eroded);
+  for (x = 0; x < d.X; x++)
+    for (y = 0; y < c.s; y++) {
+      int beside, diag, now;
+      if (t0[x * s + y] != EROSION_ROCK) continue;
+      beside = x > 0 && t0[(x - 1) * s + y] != EROSION_ROCK;
+      diag = x > 0 && ((y > 0 && t0[(x - 1) * s + y - 1] != EROSION_ROCK) ||
+                       (y + 1 < c.s && t0[(x - 1) * s + y + 1] != EROSION_ROCK));
+      now = d.T[x * s + y] == EROSION_REFINED;
+      if (beside) {
+        straight++;
+        assert_true(now);
+      } else if (diag) {
+        diag_only++;
+        diag_eroded += now;
+      } else {
+        other += now;
+      }
+    }
+  assert_true(straight > 0);
+  assert_int_equal(other, 0); /* nothing from the right, above or below */
+  assert_true(diag_only > 0);
+  assert_true(diag_eroded > 0 && diag_eroded < diag_only + 1);
+  assert_int_equal(eroded, straight + diag_eroded);
+  free(t0);
+  dom_free(&d);
+}
+
 /* With probability 0 nothing erodes, and the work stays constant. */
 static void test_zero_probability_never_erodes(void **state)
 {
@@ -392,7 +474,11 @@ static void test_bad_configurations_are_refused(void **state)
   c.refined_units = 68;
   assert_int_equal(erosion_config_check(&c), EROSION_ERR_ARG);
   c.refined_units = 8;
-  c.erosion = 2;
+  c.erosion = 3;
+  assert_int_equal(erosion_config_check(&c), EROSION_ERR_ARG);
+  c.erosion = EROSION_DOWNSTREAM;
+  assert_int_equal(erosion_config_check(&c), EROSION_OK);
+  c.geometry = 2;
   assert_int_equal(erosion_config_check(&c), EROSION_ERR_ARG);
   assert_int_equal(erosion_config_check(NULL), EROSION_ERR_ARG);
 }
@@ -410,6 +496,8 @@ int main(void)
       cmocka_unit_test(test_column_order_does_not_change_the_result),
       cmocka_unit_test(test_segments_step_exactly_like_columns),
       cmocka_unit_test(test_bad_configurations_are_refused),
+      cmocka_unit_test(test_reference_rocks_are_the_last_and_larger),
+      cmocka_unit_test(test_downstream_erodes_only_from_the_previous_column),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
