@@ -8,6 +8,11 @@
 
 #include "zp_hier_internal.h"
 
+/* The rescaled tolerance of a group is taken this relative hair under its
+ * exact value, so that rounding in the rescaled figures never puts a part
+ * above the global limit that the flat method keeps. */
+#define ZP_HIER_TOL_SHAVE 1e-12
+
 /* The problem of one group, in global-ID order.  The big arrays are the
  * struct's kept buffers (zp_internal.h); the objects are read from where
  * they arrived (the gathered arrays and the tokens' records), so the only
@@ -218,9 +223,7 @@ static void zp_hgroup_tol(zp_hgroup *g, const zp_hrun *x)
   for (d = 0; d < x->wdim; d++) g->tol[d] = x->c->tol[d];
   for (k = 0; k < g->N; k++) sum += g->sw[k * x->wdim];
   if (sum > 0.0 && x->target > 0.0) {
-    /* A hair under, so that rounding in the rescaled figures never puts a
-     * part above the global limit that the flat method keeps. */
-    g->tol[0] = x->c->tol[0] * x->target / sum * (1.0 - 1e-12);
+    g->tol[0] = x->c->tol[0] * x->target / sum * (1.0 - ZP_HIER_TOL_SHAVE);
     if (g->tol[0] < 1.0) g->tol[0] = 1.0;
   }
 }
@@ -337,13 +340,10 @@ static int zp_hgroup_call(zp_hgroup *g, zp_hrun *x)
   zp_context *c = x->c;
   const zp_method *m = c->r->method;
   zp_problem pb;
-  size_t k;
   int ierr;
-  memset(&pb, 0, sizeof pb);
+  zp_problem_common(&pb, c);
   pb.num_obj = g->N;
-  pb.num_gid_entries = x->ngid;
   pb.gids = g->sgids;
-  pb.wgt_dim = x->wdim;
   pb.wgts = g->sw;
   pb.cur_part = g->cur;
   pb.cur_proc = g->procs;
@@ -351,9 +351,6 @@ static int zp_hgroup_call(zp_hgroup *g, zp_hrun *x)
   pb.num_procs = x->gsize;
   pb.part_sizes = g->psizes;
   pb.imbalance_tol = g->tol;
-  pb.params = c->r->params;
-  pb.debug_level = c->debug_level;
-  pb.lb_approach = zp_record_native_get(c->r, "LB_APPROACH", -1);
   pb.obj_sizes = g->ssz;
   if (g->adj_start != NULL) {
     pb.adj_start = g->adj_start;
@@ -362,12 +359,7 @@ static int zp_hgroup_call(zp_hgroup *g, zp_hrun *x)
     pb.ewgts = x->edim > 0 ? g->aw : NULL;
   }
   ierr = m->partition_serial(&pb, c->r->state, g->newp);
-  for (k = 0; ierr >= 0 && k < g->N; k++)
-    if (g->newp[k] < 0 || g->newp[k] >= x->mq) {
-      zp_error(c->yo, "method %s assigned an object to part %d, outside [0, %d)", m->name,
-               g->newp[k], x->mq);
-      ierr = ZOLTAN_FATAL;
-    }
+  if (ierr >= 0 && zp_check_answer(c, g->newp, g->N, x->mq) < 0) ierr = ZOLTAN_FATAL;
   return ierr;
 }
 

@@ -268,6 +268,14 @@ int zp_run_central(zp_context *c, int *new_part);
 /* The same for a method with ZP_GATHER_CANDIDATES: only the objects of the
  * parts at or above their target travel (zp_candidates.c).  Collective. */
 int zp_run_serial_candidates(zp_context *c, int *new_part);
+/* The fields of a method's problem that every centralised run fills alike
+ * (ID width, weight dimension, parameters, debug level, LB_APPROACH); the
+ * rest zeroed.  Local. */
+void zp_problem_common(zp_problem *pb, const zp_context *c);
+/* ZOLTAN_OK when each of the N parts in newp is in [0, nparts), else an
+ * error naming the method and the part (ZOLTAN_FATAL).  Local. */
+int zp_check_answer(const zp_context *c, const int *newp, size_t N, int nparts);
+
 /* Order idx[0..n-1] by the global IDs g (ngid entries each), stably; tmp
  * holds n entries of scratch. */
 void zp_sort_by_gid(size_t *idx, size_t *tmp, size_t n, const ZOLTAN_ID_TYPE *g, int ngid);

@@ -471,19 +471,39 @@ End:
 
 /* ---- step 4, root: call the method ------------------------------------------- */
 
+void zp_problem_common(zp_problem *pb, const zp_context *c)
+{
+  memset(pb, 0, sizeof *pb);
+  pb->num_gid_entries = c->ngid;
+  pb->wgt_dim = c->wdim;
+  pb->params = c->r->params;
+  pb->debug_level = c->debug_level;
+  pb->lb_approach = zp_record_native_get(c->r, "LB_APPROACH", -1);
+}
+
+int zp_check_answer(const zp_context *c, const int *newp, size_t N, int nparts)
+{
+  size_t k;
+  for (k = 0; k < N; k++)
+    if (newp[k] < 0 || newp[k] >= nparts) {
+      zp_error(c->yo, "method %s assigned an object to part %d, outside [0, %d)",
+               c->r->method->name, newp[k], nparts);
+      return ZOLTAN_FATAL;
+    }
+  return ZOLTAN_OK;
+}
+
 static int zp_serial_call(const zp_context *c, zp_serial *s)
 {
   const zp_method *m = c->r->method;
-  size_t N = s->num_obj, k;
+  size_t N = s->num_obj;
   zp_problem pb;
   int ierr;
   s->new_part = zp_buf(c, ZP_SCR_NEW, N, sizeof *s->new_part);
   if (s->new_part == NULL) return ZOLTAN_MEMERR;
-  memset(&pb, 0, sizeof pb);
+  zp_problem_common(&pb, c);
   pb.num_obj = N;
-  pb.num_gid_entries = c->ngid;
   pb.gids = s->sorted_gids;
-  pb.wgt_dim = c->wdim;
   pb.wgts = s->sorted_wgts;
   pb.cur_part = s->sorted_parts;
   pb.cur_proc = s->sorted_procs;
@@ -497,19 +517,10 @@ static int zp_serial_call(const zp_context *c, zp_serial *s)
   pb.adj = s->adj_start != NULL ? s->adj : NULL;
   pb.ewgt_dim = s->with_hg ? 1 : s->with_graph ? c->edge_wgt_dim : 0;
   pb.ewgts = s->with_hg || (s->with_graph && c->edge_wgt_dim > 0) ? s->sorted_edge_w : NULL;
-  pb.params = c->r->params;
-  pb.debug_level = c->debug_level;
-  pb.lb_approach = zp_record_native_get(c->r, "LB_APPROACH", -1);
   pb.obj_sizes = s->sorted_sizes;
   ierr = N > 0 ? m->partition_serial(&pb, c->r->state, s->new_part) : ZOLTAN_OK;
   if (ierr < 0) return ierr;
-  for (k = 0; k < N; k++) {
-    if (s->new_part[k] < 0 || s->new_part[k] >= c->nparts) {
-      zp_error(c->yo, "method %s assigned an object to part %d, outside [0, %d)", m->name,
-               s->new_part[k], c->nparts);
-      return ZOLTAN_FATAL;
-    }
-  }
+  if (zp_check_answer(c, s->new_part, N, c->nparts) < 0) return ZOLTAN_FATAL;
   if (c->remap && !(c->needs & ZP_NO_REMAP) && c->pdist == NULL && N > 0) {
     int e = zp_remap(c, N, s->sorted_wgts, s->sorted_parts, s->new_part);
     if (e < 0) return e;
