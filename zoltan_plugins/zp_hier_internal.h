@@ -92,6 +92,21 @@ typedef struct zp_hrun {
   zp_hier_level lev[HIER_MAX_LEVELS + 1];
 } zp_hrun;
 
+/* The group's number of global part p (its index in x->lp, the group's
+ * parts in ascending order), -1 when the part is another group's.  Local. */
+static inline int zp_local_part(const zp_hrun *x, int p)
+{
+  int lo = 0, hi = x->mq;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (x->lp[mid] < p)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < x->mq && x->lp[lo] == p ? lo : -1;
+}
+
 /* ---- tokens ------------------------------------------------------------------ */
 
 /* A token: ngid IDs, wdim weights, the size when sizes travel, the rank of

@@ -151,17 +151,7 @@ static size_t zp_hier_refine_shed(zp_hrun *x, double w_total, const double *w0, 
   double *target = malloc(((size_t)x->mq + 1) * sizeof *target);
   size_t k, n = (size_t)-1;
   if (part != NULL && limit != NULL && target != NULL) {
-    for (k = 0; k < x->n; k++) {
-      int lo = 0, hi = x->mq, p = x->parts[k];
-      while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (x->lp[mid] < p)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      part[k] = lo < x->mq && x->lp[lo] == p ? lo : -1;
-    }
+    for (k = 0; k < x->n; k++) part[k] = zp_local_part(x, x->parts[k]);
     for (q = 0; q < x->mq; q++) {
       target[q] = c->part_sizes[(size_t)x->lp[q] * x->wdim] * w_total;
       limit[q] = target[q] * c->tol[0];

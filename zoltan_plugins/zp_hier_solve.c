@@ -70,22 +70,6 @@ static int zp_hgroup_alloc(zp_hgroup *g, const zp_hrun *x)
              : ZOLTAN_MEMERR;
 }
 
-/* The group's number of a global part, -1 when the part is another
- * group's. */
-static int zp_local_part(const zp_hrun *x, int p)
-{
-  int lo = 0, hi = x->mq;
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (x->lp[mid] == p) return mid;
-    if (x->lp[mid] < p)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return -1;
-}
-
 /* The group member (rank in the group) that sent the group's object o:
  * the last member whose first object is at or before o (a member without
  * objects shares its first index with the next one). */

@@ -7,3 +7,9 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if
 
 # field RUN COLUMN FILE: a column of a run's row in a summary CSV.
 field() { awk -F, -v r="$1" -v c="$2" 'NR > 1 && $1 == r { print $c }' "$3"; }
+
+# seed_median RUN COLUMN PREFIX: the median over the seeds in $seeds of a
+# column of RUN's row in PREFIX<seed>_summary.csv.
+seed_median() {
+  for sd in $seeds; do field "$1" "$2" "$3${sd}_summary.csv"; done | median
+}
