@@ -34,7 +34,7 @@ unit=${UNIT_COST:-6.01e-7}
 mpiexec=${MPIEXEC:-mpiexec}
 flags=${MPIEXEC_FLAGS---oversubscribe}
 extra=${EXTRA:-}
-runs="std_zhai ulba_part_a0.3 ulba_part_a0.4 ulba_part_aAUTO ulba_object_a0.3 ulba_object_a0.4 ulba_object_aAUTO"
+ulba_runs="ulba_part_a0.3 ulba_part_a0.4 ulba_part_aAUTO ulba_object_a0.3 ulba_object_a0.4 ulba_object_aAUTO"
 mkdir -p "$out"
 # median and field: the summary CSV's helpers.
 # shellcheck source=bench/erosion/summary_fns.sh
@@ -71,15 +71,8 @@ for p in $pes; do
     head=$(awk -v a="$std" -v b="$low" 'BEGIN { printf "%.1f", 100 * (a - b) / a }')
     row=$(awk -v p="$p" -v n="$n" -v c="$lb" -v a="$std" -v b="$low" -v h="$head" \
       'BEGIN { printf "| %d | %d | %.2e | %.3f | %.3f | %s%%", p, n, c, a, b, h }')
-    best=-1
-    for r in $runs; do
-      [ "$r" = std_zhai ] && continue
-      # The gain of each seed over that seed's standard run, then the median.
-      g=$(seed_median "$r" 11 "$out/P${p}_N${n}_seed")
-      row="$row | $(awk -v g="$g" 'BEGIN { printf "%+.1f%%", 100 * g }')"
-      best=$(awk -v a="$best" -v g="$g" 'BEGIN { print (g > a ? g : a) }')
-    done
-    cap=$(awk -v g="$best" -v h="$head" 'BEGIN { if (h > 0) printf "%.0f%%", 100 * 100 * g / h; else print "-" }')
-    echo "$row | $cap |"
+    # shellcheck disable=SC2086
+    row="$row$(gain_cells "$out/P${p}_N${n}_seed" "$head" $ulba_runs)"
+    echo "$row |"
   done
 done

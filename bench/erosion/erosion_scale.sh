@@ -47,17 +47,9 @@ for p in $pes; do
     std=$(seed_median std_zhai 6 "$out/P${p}_N${n}_seed")
     low=$(seed_median std_zhai 17 "$out/P${p}_N${n}_seed")
     row=$(awk -v p="$p" -v n="$n" -v a="$std" -v b="$low" 'BEGIN { printf "| %d | %d | %.4f | %.4f", p, n, a, b }')
-    best=0
     head=$(awk -v a="$std" -v b="$low" 'BEGIN { printf "%.1f", 100 * (a - b) / a }')
-    row="$row | ${head}%"
-    for r in ulba_zhai ulba_ulba ulba_auto; do
-      # The gain of each seed over that seed's standard run, then the median.
-      g=$(seed_median "$r" 11 "$out/P${p}_N${n}_seed")
-      row="$row | $(awk -v g="$g" 'BEGIN { printf "%+.1f%%", 100 * g }')"
-      best=$(awk -v a="$best" -v g="$g" 'BEGIN { print (g > a ? g : a) }')
-    done
-    cap=$(awk -v g="$best" -v h="$head" 'BEGIN { if (h > 0) printf "%.0f%%", 100 * 100 * g / h; else print "-" }')
-    echo "$row | $cap |"
+    row="$row | ${head}%$(gain_cells "$out/P${p}_N${n}_seed" "$head" ulba_zhai ulba_ulba ulba_auto)"
+    echo "$row |"
   done
 done
 echo
