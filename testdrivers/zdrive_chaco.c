@@ -92,230 +92,317 @@ void zdrive_free_graph(zdrive_graph *g)
   memset(g, 0, sizeof(*g));
 }
 
-/* Reads <name>.graph; see the Chaco user guide for the format. */
-static int read_graph(const char *fname, chaco_data *d, zdrive_status *st)
+/* Reports the token at the reader's position as a bad number; returns 1. */
+static int bad_number(const reader *r, zdrive_status *st)
 {
-  reader r = {0};
-  long nv = 0, ne = 0, opt = 0, x;
-  int rc = 1, k, vtxnums, got, vertex = 0, vtx = 0, nadj = 0, cap;
-  int self_edges = 0, dups = 0, have_line;
+  zdrive_set_error(st, r->name, r->lineno, "bad number '%.*s'", (int)strcspn(r->pos, " \t\r\n"),
+                   r->pos);
+  return 1;
+}
 
-  r.name = fname;
-  r.f = fopen(fname, "r");
-  if (!r.f) {
-    zdrive_set_error(st, fname, 0, "cannot open the Chaco graph file");
-    return 1;
-  }
-  /* Header: the first line holding a number (comments and blanks skipped). */
+/* Reads an optional integer that follows on the header line into *v (left
+ * as it is when the line ends).  Returns 0, or 1 on a bad number. */
+static int header_option(reader *r, int *v, zdrive_status *st)
+{
+  long x;
+  int got = line_int(r, &x);
+  if (got < 0) return bad_number(r, st);
+  if (got == 1) *v = (int)x;
+  return 0;
+}
+
+/* The header of a .graph file: the first line holding a number (comments
+ * and blanks skipped), "nvtx nedges [fmt [vwgt_dim] [ewgt_dim]]".  Fills
+ * d's nvtx and weight dimensions, *ne and *vtxnums.  Returns 0 or 1 (error
+ * set). */
+static int read_graph_header(reader *r, chaco_data *d, long *ne, int *vtxnums, zdrive_status *st)
+{
+  long nv = 0, opt = 0;
+  int got;
   for (;;) {
-    if (!next_line(&r)) {
-      zdrive_set_error(st, fname, r.lineno, "no header line (nvtx nedges [fmt])");
-      goto cleanup;
+    if (!next_line(r)) {
+      zdrive_set_error(st, r->name, r->lineno, "no header line (nvtx nedges [fmt])");
+      return 1;
     }
-    got = line_int(&r, &nv);
-    if (got < 0) goto bad_number;
+    got = line_int(r, &nv);
+    if (got < 0) return bad_number(r, st);
     if (got == 1) break;
   }
   if (nv <= 0 || nv > ZDRIVE_MAX_COUNT) {
-    zdrive_set_error(st, fname, r.lineno, "invalid number of vertices %ld (1 to %d)", nv,
+    zdrive_set_error(st, r->name, r->lineno, "invalid number of vertices %ld (1 to %d)", nv,
                      ZDRIVE_MAX_COUNT);
-    goto cleanup;
+    return 1;
   }
-  got = line_int(&r, &ne);
-  if (got < 0) goto bad_number;
-  if (got == 0 || ne < 0) {
-    zdrive_set_error(st, fname, r.lineno, "invalid or missing number of edges");
-    goto cleanup;
+  got = line_int(r, ne);
+  if (got < 0) return bad_number(r, st);
+  if (got == 0 || *ne < 0) {
+    zdrive_set_error(st, r->name, r->lineno, "invalid or missing number of edges");
+    return 1;
   }
-  got = line_int(&r, &opt);
-  if (got < 0) goto bad_number;
+  got = line_int(r, &opt);
+  if (got < 0) return bad_number(r, st);
   if (opt < 0 || opt > 111 || (opt % 10) > 9) {
-    zdrive_set_error(st, fname, r.lineno, "invalid format code %ld", opt);
-    goto cleanup;
+    zdrive_set_error(st, r->name, r->lineno, "invalid format code %ld", opt);
+    return 1;
   }
   d->nvtx = (int)nv;
   d->ewgt_dim = (int)(opt % 10);
   d->vwgt_dim = (int)((opt / 10) % 10);
-  vtxnums = (int)((opt / 100) % 10);
+  *vtxnums = (int)((opt / 100) % 10);
   /* Optional explicit weight dimensions follow the format code. */
-  if (d->vwgt_dim == 1) {
-    got = line_int(&r, &x);
-    if (got < 0) goto bad_number;
-    if (got == 1) d->vwgt_dim = (int)x;
-  }
-  if (d->ewgt_dim == 1) {
-    got = line_int(&r, &x);
-    if (got < 0) goto bad_number;
-    if (got == 1) d->ewgt_dim = (int)x;
-  }
+  if (d->vwgt_dim == 1 && header_option(r, &d->vwgt_dim, st)) return 1;
+  if (d->ewgt_dim == 1 && header_option(r, &d->ewgt_dim, st)) return 1;
   if (d->vwgt_dim < 0 || d->vwgt_dim > ZDRIVE_MAX_WGTS || d->ewgt_dim < 0 ||
       d->ewgt_dim > ZDRIVE_MAX_WGTS) {
-    zdrive_set_error(st, fname, r.lineno, "weight dimensions %d/%d outside [0, %d]", d->vwgt_dim,
+    zdrive_set_error(st, r->name, r->lineno, "weight dimensions %d/%d outside [0, %d]", d->vwgt_dim,
                      d->ewgt_dim, ZDRIVE_MAX_WGTS);
-    goto cleanup;
+    return 1;
   }
   /* Zoltan's reader takes the header's edge count as an upper bound of the
    * adjacencies that follow (it fails only when more are listed), so a count
    * larger than a simple graph can have is accepted with a warning, as in
    * Zoltan's ch_drake.  A count that does not fit Zoltan's int is refused:
    * Zoltan cannot represent it either. */
-  if (ne > (INT_MAX - 1) / 2) {
-    zdrive_set_error(st, fname, r.lineno, "edge count %ld is too large (at most %d)", ne,
+  if (*ne > (INT_MAX - 1) / 2) {
+    zdrive_set_error(st, r->name, r->lineno, "edge count %ld is too large (at most %d)", *ne,
                      (INT_MAX - 1) / 2);
-    goto cleanup;
+    return 1;
   }
-  if ((double)ne > (double)nv * ((double)nv - 1.0) / 2.0)
+  if ((double)*ne > (double)nv * ((double)nv - 1.0) / 2.0)
     fprintf(stderr,
             "zdrive: warning: %s:%d: the header's edge count %ld is more than a simple graph on "
             "%ld vertices has; the edges listed are used\n",
-            fname, r.lineno, ne, nv);
-  /* The arrays grow as adjacencies are read, so that a header promising
-   * millions of edges in a short (corrupt) file allocates nothing much. */
-  cap = (int)(2 * ne + 1 < 4096 ? 2 * ne + 1 : 4096);
-  d->start = calloc((size_t)nv + 1, sizeof(int));
-  d->adj = malloc((size_t)cap * sizeof(int));
-  d->ewgt = malloc((size_t)cap * sizeof(float));
-  d->vwgt = calloc((size_t)nv * (d->vwgt_dim ? d->vwgt_dim : 1), sizeof(float));
-  if (!d->start || !d->adj || !d->ewgt || !d->vwgt) {
-    zdrive_set_error(st, fname, r.lineno, "out of memory for %ld vertices", nv);
-    goto cleanup;
-  }
-  if (d->vwgt_dim == 0)
-    for (k = 0; k < d->nvtx; k++) d->vwgt[k] = 1.0f;
+            r->name, r->lineno, *ne, nv);
+  return 0;
+}
 
-  /* One line per vertex (or several with vertex numbers); comment and blank
-   * lines count as vertex lines, as in Chaco's reader. */
-  have_line = 0;
-  while (d->vwgt_dim || vtxnums || ne) {
-    int new_vertex = 1;
-    if (!next_line(&r)) break;
-    have_line = 1;
-    if (vtxnums) {
-      got = line_int(&r, &x);
-      if (got < 0) goto bad_number;
-      if (got == 0) {
-        if (vertex == d->nvtx) break;
-        zdrive_set_error(st, fname, r.lineno, "no vertex number on this line");
-        goto cleanup;
-      }
-      /* Vertex numbers start at 1: a 0 before the first vertex would
-       * continue a vertex that does not exist. */
-      if (x < 1 || (x != vertex && x != vertex + 1)) {
-        zdrive_set_error(st, fname, r.lineno, "out-of-order vertex number %ld", x);
-        goto cleanup;
-      }
-      new_vertex = (x != vertex);
-      vertex = (int)x;
+/* The adjacencies read so far from a .graph file. */
+typedef struct graph_edges {
+  long ne;        /* edges the header announces */
+  int nadj;       /* adjacencies stored */
+  int cap;        /* room in d->adj and d->ewgt */
+  int self_edges; /* self edges skipped */
+  int dups;       /* repeated edges skipped */
+} graph_edges;
+
+/* Reads the vwgt_dim weights of vertex (1-based) from the current line.
+ * Returns 0 or 1 (error set). */
+static int read_vertex_weights(reader *r, chaco_data *d, int vertex, zdrive_status *st)
+{
+  for (int k = 0; k < d->vwgt_dim; k++) {
+    double w;
+    int got = line_double(r, &w);
+    if (got < 0) return bad_number(r, st);
+    if (got == 0) {
+      zdrive_set_error(st, r->name, r->lineno, "not enough weights for vertex %d", vertex);
+      return 1;
+    }
+    if (w < 0) {
+      zdrive_set_error(st, r->name, r->lineno, "negative weight %g for vertex %d", w, vertex);
+      return 1;
+    }
+    d->vwgt[(size_t)(vertex - 1) * d->vwgt_dim + k] = (float)w;
+  }
+  return 0;
+}
+
+/* Reads the ewgt_dim weights of edge (vertex, nb) into *ew (the first).
+ * Returns 0 or 1 (error set). */
+static int read_edge_weights(reader *r, const chaco_data *d, int vertex, long nb, float *ew,
+                             zdrive_status *st)
+{
+  for (int k = 0; k < d->ewgt_dim; k++) {
+    double w;
+    int got = line_double(r, &w);
+    if (got < 0) return bad_number(r, st);
+    if (got == 0) {
+      zdrive_set_error(st, r->name, r->lineno, "not enough weights for edge (%d,%ld)", vertex, nb);
+      return 1;
+    }
+    if (w < 0) {
+      zdrive_set_error(st, r->name, r->lineno, "negative weight %g for edge (%d,%ld)", w, vertex,
+                       nb);
+      return 1;
+    }
+    if (k == 0) *ew = (float)w;
+  }
+  return 0;
+}
+
+/* Appends the adjacency nb with weight ew, growing the arrays up to the
+ * header's 2 ne.  Returns 0 or 1 (error set). */
+static int add_adjacency(reader *r, chaco_data *d, graph_edges *e, long nb, float ew,
+                         zdrive_status *st)
+{
+  if (e->nadj >= 2 * e->ne) {
+    zdrive_set_error(st, r->name, r->lineno,
+                     "more than %ld adjacencies, but the header says %ld edges", 2 * e->ne, e->ne);
+    return 1;
+  }
+  if (e->nadj == e->cap) {
+    long grow = 2L * e->cap < 2 * e->ne + 1 ? 2L * e->cap : 2 * e->ne + 1;
+    int *na = realloc(d->adj, (size_t)grow * sizeof(int));
+    float *nw = na ? realloc(d->ewgt, (size_t)grow * sizeof(float)) : NULL;
+    if (na) d->adj = na;
+    if (nw) d->ewgt = nw;
+    if (!na || !nw) {
+      zdrive_set_error(st, r->name, r->lineno, "out of memory for %ld adjacencies", grow);
+      return 1;
+    }
+    e->cap = (int)grow;
+  }
+  d->adj[e->nadj] = (int)nb;
+  d->ewgt[e->nadj] = ew;
+  e->nadj++;
+  return 0;
+}
+
+/* Reads the neighbours (each with its edge weights) of vertex on the rest of
+ * the current line; self and repeated edges are counted and skipped.
+ * Returns 0 or 1 (error set). */
+static int read_neighbours(reader *r, chaco_data *d, int vertex, graph_edges *e, zdrive_status *st)
+{
+  for (;;) {
+    long nb;
+    int skip = 0, got = line_int(r, &nb);
+    float ew = 1.0f;
+    if (got < 0) return bad_number(r, st);
+    if (got == 0) return 0;
+    if (nb < 1 || nb > d->nvtx) {
+      zdrive_set_error(st, r->name, r->lineno, "neighbour %ld of vertex %d is outside [1, %d]", nb,
+                       vertex, d->nvtx);
+      return 1;
+    }
+    if (nb == vertex) {
+      skip = 1;
+      e->self_edges++;
     } else {
-      vertex = ++vtx;
+      for (int j = d->start[vertex - 1]; j < e->nadj; j++)
+        if (d->adj[j] == nb) {
+          skip = 1;
+          e->dups++;
+          break;
+        }
+    }
+    if (read_edge_weights(r, d, vertex, nb, &ew, st)) return 1;
+    if (!skip && add_adjacency(r, d, e, nb, ew, st)) return 1;
+  }
+}
+
+/* The vertex of the current line: the next one, or with vertex numbers the
+ * one the line names (*new_vertex = 0 when it continues the last one).
+ * Returns 0, 1 (error set), or 2 at a line without a number after the last
+ * vertex. */
+static int line_vertex(reader *r, const chaco_data *d, int vtxnums, int *vertex, int *new_vertex,
+                       zdrive_status *st)
+{
+  long x;
+  int got;
+  *new_vertex = 1;
+  if (!vtxnums) {
+    ++*vertex;
+    return 0;
+  }
+  got = line_int(r, &x);
+  if (got < 0) return bad_number(r, st);
+  if (got == 0) {
+    if (*vertex == d->nvtx) return 2;
+    zdrive_set_error(st, r->name, r->lineno, "no vertex number on this line");
+    return 1;
+  }
+  /* Vertex numbers start at 1: a 0 before the first vertex would continue
+   * a vertex that does not exist. */
+  if (x < 1 || (x != *vertex && x != *vertex + 1)) {
+    zdrive_set_error(st, r->name, r->lineno, "out-of-order vertex number %ld", x);
+    return 1;
+  }
+  *new_vertex = (x != *vertex);
+  *vertex = (int)x;
+  return 0;
+}
+
+/* The vertex lines of a .graph file, after its header: one line per vertex
+ * (or several with vertex numbers); comment and blank lines count as vertex
+ * lines, as in Chaco's reader.  Returns 0 or 1 (error set); *last is the
+ * last vertex read. */
+static int read_vertices(reader *r, chaco_data *d, int vtxnums, graph_edges *e, int *last,
+                         zdrive_status *st)
+{
+  int vertex = 0, rc = 0;
+  while (d->vwgt_dim || vtxnums || e->ne) {
+    int new_vertex, got;
+    if (!next_line(r)) break;
+    got = line_vertex(r, d, vtxnums, &vertex, &new_vertex, st);
+    if (got == 2) break;
+    if (got != 0) {
+      rc = 1;
+      break;
     }
     if (vertex > d->nvtx) {
       double y;
-      if (line_double(&r, &y) != 0)
-        fprintf(stderr, "zdrive: warning: %s:%d: data after the last vertex ignored\n", fname,
-                r.lineno);
+      if (line_double(r, &y) != 0)
+        fprintf(stderr, "zdrive: warning: %s:%d: data after the last vertex ignored\n", r->name,
+                r->lineno);
+      vertex = d->nvtx + 1;
       break;
     }
-    if (d->vwgt_dim && new_vertex) {
-      for (k = 0; k < d->vwgt_dim; k++) {
-        double w;
-        got = line_double(&r, &w);
-        if (got < 0) goto bad_number;
-        if (got == 0) {
-          zdrive_set_error(st, fname, r.lineno, "not enough weights for vertex %d", vertex);
-          goto cleanup;
-        }
-        if (w < 0) {
-          zdrive_set_error(st, fname, r.lineno, "negative weight %g for vertex %d", w, vertex);
-          goto cleanup;
-        }
-        d->vwgt[(size_t)(vertex - 1) * d->vwgt_dim + k] = (float)w;
-      }
+    if ((d->vwgt_dim && new_vertex && read_vertex_weights(r, d, vertex, st)) ||
+        read_neighbours(r, d, vertex, e, st)) {
+      rc = 1;
+      break;
     }
-    for (;;) {
-      long nb;
-      int skip = 0, j;
-      float ew = 1.0f;
-      got = line_int(&r, &nb);
-      if (got < 0) goto bad_number;
-      if (got == 0) break;
-      if (nb < 1 || nb > d->nvtx) {
-        zdrive_set_error(st, fname, r.lineno, "neighbour %ld of vertex %d is outside [1, %d]", nb,
-                         vertex, d->nvtx);
-        goto cleanup;
-      }
-      if (nb == vertex) {
-        skip = 1;
-        self_edges++;
-      } else {
-        for (j = d->start[vertex - 1]; j < nadj; j++)
-          if (d->adj[j] == nb) {
-            skip = 1;
-            dups++;
-            break;
-          }
-      }
-      for (k = 0; k < d->ewgt_dim; k++) {
-        double w;
-        got = line_double(&r, &w);
-        if (got < 0) goto bad_number;
-        if (got == 0) {
-          zdrive_set_error(st, fname, r.lineno, "not enough weights for edge (%d,%ld)", vertex, nb);
-          goto cleanup;
-        }
-        if (w < 0) {
-          zdrive_set_error(st, fname, r.lineno, "negative weight %g for edge (%d,%ld)", w, vertex,
-                           nb);
-          goto cleanup;
-        }
-        if (k == 0) ew = (float)w;
-      }
-      if (skip) continue;
-      if (nadj >= 2 * ne) {
-        zdrive_set_error(st, fname, r.lineno,
-                         "more than %ld adjacencies, but the header says %ld edges", 2 * ne, ne);
-        goto cleanup;
-      }
-      if (nadj == cap) {
-        long grow = 2L * cap < 2 * ne + 1 ? 2L * cap : 2 * ne + 1;
-        int *na = realloc(d->adj, (size_t)grow * sizeof(int));
-        float *nw = na ? realloc(d->ewgt, (size_t)grow * sizeof(float)) : NULL;
-        if (na) d->adj = na;
-        if (nw) d->ewgt = nw;
-        if (!na || !nw) {
-          zdrive_set_error(st, fname, r.lineno, "out of memory for %ld adjacencies", grow);
-          goto cleanup;
-        }
-        cap = (int)grow;
-      }
-      d->adj[nadj] = (int)nb;
-      d->ewgt[nadj] = ew;
-      nadj++;
-    }
-    d->start[vertex] = nadj;
+    d->start[vertex] = e->nadj;
   }
-  (void)have_line;
+  *last = vertex;
+  return rc;
+}
+
+/* Reads <name>.graph; see the Chaco user guide for the format. */
+static int read_graph(const char *fname, chaco_data *d, zdrive_status *st)
+{
+  reader r = {0};
+  graph_edges e = {0};
+  int rc = 1, vtxnums = 0, vertex = 0;
+  r.name = fname;
+  r.f = fopen(fname, "r");
+  if (!r.f) {
+    zdrive_set_error(st, fname, 0, "cannot open the Chaco graph file");
+    return 1;
+  }
+  if (read_graph_header(&r, d, &e.ne, &vtxnums, st)) goto cleanup;
+  /* The arrays grow as adjacencies are read, so that a header promising
+   * millions of edges in a short (corrupt) file allocates nothing much. */
+  e.cap = (int)(2 * e.ne + 1 < 4096 ? 2 * e.ne + 1 : 4096);
+  d->start = calloc((size_t)d->nvtx + 1, sizeof(int));
+  d->adj = malloc((size_t)e.cap * sizeof(int));
+  d->ewgt = malloc((size_t)e.cap * sizeof(float));
+  d->vwgt = calloc((size_t)d->nvtx * (d->vwgt_dim ? d->vwgt_dim : 1), sizeof(float));
+  if (!d->start || !d->adj || !d->ewgt || !d->vwgt) {
+    zdrive_set_error(st, fname, r.lineno, "out of memory for %d vertices", d->nvtx);
+    goto cleanup;
+  }
+  if (d->vwgt_dim == 0)
+    for (int k = 0; k < d->nvtx; k++) d->vwgt[k] = 1.0f;
+  if (read_vertices(&r, d, vtxnums, &e, &vertex, st)) goto cleanup;
+  if (vertex > d->nvtx) vertex = d->nvtx;
   /* Vertices past the last line read have no edges. */
   if ((d->vwgt_dim || vtxnums) && vertex < d->nvtx) {
     zdrive_set_error(st, fname, r.lineno, "file ends after vertex %d of %d", vertex, d->nvtx);
     goto cleanup;
   }
-  for (k = vertex; k < d->nvtx; k++) d->start[k + 1] = nadj;
+  for (int k = vertex; k < d->nvtx; k++) d->start[k + 1] = e.nadj;
   /* Fewer adjacencies than the header announces: Zoltan's reader warns and
    * uses what it read, and so do we (more were refused above). */
-  if (nadj != 2 * ne)
+  if (e.nadj != 2 * e.ne)
     fprintf(stderr,
             "zdrive: warning: %s:%d: the header says %ld edges (%ld adjacencies) but the file "
             "lists %d adjacencies%s; the adjacencies listed are used\n",
-            fname, r.lineno, ne, 2 * ne, nadj, vertex < d->nvtx ? " (file truncated?)" : "");
-  if (self_edges)
-    fprintf(stderr, "zdrive: warning: %s: %d self edges ignored\n", fname, self_edges);
-  if (dups) fprintf(stderr, "zdrive: warning: %s: %d repeated edges ignored\n", fname, dups);
-  d->nadj = nadj;
+            fname, r.lineno, e.ne, 2 * e.ne, e.nadj, vertex < d->nvtx ? " (file truncated?)" : "");
+  if (e.self_edges)
+    fprintf(stderr, "zdrive: warning: %s: %d self edges ignored\n", fname, e.self_edges);
+  if (e.dups) fprintf(stderr, "zdrive: warning: %s: %d repeated edges ignored\n", fname, e.dups);
+  d->nadj = e.nadj;
   rc = 0;
-  goto cleanup;
-bad_number:
-  zdrive_set_error(st, fname, r.lineno, "bad number '%.*s'", (int)strcspn(r.pos, " \t\r\n"), r.pos);
 cleanup:
   free(r.line);
   fclose(r.f);

@@ -172,6 +172,197 @@ static int cmp_entry(const void *a, const void *b)
   return (x->k > y->k) - (x->k < y->k);
 }
 
+/* The size of a .mtx file and whether it holds only the pattern. */
+typedef struct mtx_size {
+  long M, N, nz; /* rows, columns, nonzeros */
+  int pattern;   /* 1: 'pattern' field, no values */
+} mtx_size;
+
+/* The banner line and the size line of a .mtx file.  Returns 0, or 1 with
+ * st naming file and line. */
+static int mtx_header(mm_reader *r, const zdrive_deck *deck, mtx_size *z, zdrive_status *st)
+{
+  double x[4];
+  const char *bad = NULL;
+  char tok[5][64];
+  if (!rd_next(r) ||
+      sscanf(r->line, "%63s %63s %63s %63s %63s", tok[0], tok[1], tok[2], tok[3], tok[4]) != 5 ||
+      strcmp(tok[0], "%%MatrixMarket") != 0) {
+    zdrive_set_error(st, r->name, r->lineno ? r->lineno : 1,
+                     "bad header: the first line must be "
+                     "'%%%%MatrixMarket matrix coordinate <field> <symmetry>'");
+    return 1;
+  }
+  for (int n = 1; n < 5; n++)
+    for (int k = 0; tok[n][k]; k++) tok[n][k] = (char)tolower((unsigned char)tok[n][k]);
+  if (strcmp(tok[1], "matrix") || strcmp(tok[2], "coordinate")) {
+    zdrive_set_error(st, r->name, r->lineno,
+                     "bad header: only 'matrix coordinate' files are read "
+                     "(found '%s %s')",
+                     tok[1], tok[2]);
+    return 1;
+  }
+  if (strcmp(tok[3], "real") && strcmp(tok[3], "integer") && strcmp(tok[3], "pattern")) {
+    zdrive_set_error(st, r->name, r->lineno,
+                     "bad header: field '%s' is not real, integer or "
+                     "pattern",
+                     tok[3]);
+    return 1;
+  }
+  z->pattern = !strcmp(tok[3], "pattern");
+  if (!rd_data(r)) {
+    zdrive_set_error(st, r->name, r->lineno,
+                     "file truncated: no size line 'rows columns nonzeros'");
+    return 1;
+  }
+  if (parse_numbers(r->line, x, 4, &bad) != 3 || !int_in(x[0], 1, 1e9) || !int_in(x[1], 1, 1e9) ||
+      !int_in(x[2], 0, 1e9)) {
+    zdrive_set_error(st, r->name, r->lineno,
+                     "bad size line: expected 'rows columns nonzeros' "
+                     "(positive integers)");
+    return 1;
+  }
+  z->M = (long)x[0];
+  z->N = (long)x[1];
+  z->nz = (long)x[2];
+  if (z->M > MM_MAX_COUNT || z->N > MM_MAX_COUNT) {
+    zdrive_set_error(st, r->name, r->lineno,
+                     "a %ld x %ld matrix is too large: at most %d rows "
+                     "and columns are supported",
+                     z->M, z->N, MM_MAX_COUNT);
+    return 1;
+  }
+  if (deck->matrix_obj == ZDRIVE_OBJ_NONZEROS) {
+    zdrive_set_error(st, deck->deck_name, 0,
+                     "objects = nonzeros is not supported for "
+                     "MatrixMarket input (zdrive reads rows or columns only)");
+    return 1;
+  }
+  return 0;
+}
+
+/* The z->nz entries of a .mtx file into *ent (0-based, i and j swapped
+ * when the objects are the rows), sorted by cmp_entry.  Returns 0, or 1
+ * with st naming file and line. */
+static int mtx_entries(mm_reader *r, const zdrive_deck *deck, const mtx_size *z, mm_entry **ent,
+                       zdrive_status *st)
+{
+  long ent_cap = 0, k;
+  double x[4];
+  const char *bad = NULL;
+  char badtok[64];
+  for (k = 0; k < z->nz; k++) {
+    int n;
+    mm_entry *e;
+    if (!rd_data(r)) {
+      zdrive_set_error(st, r->name, r->lineno, "file truncated: %ld of %ld nonzeros read", k,
+                       z->nz);
+      return 1;
+    }
+    if (mm_grow((void **)ent, &ent_cap, k + 1, sizeof(**ent))) {
+      zdrive_set_error(st, r->name, r->lineno, "out of memory for %ld nonzeros", z->nz);
+      return 1;
+    }
+    n = parse_numbers(r->line, x, 4, &bad);
+    if (n < 0) {
+      token_text(bad, badtok, sizeof(badtok));
+      zdrive_set_error(st, r->name, r->lineno, "bad number '%s'", badtok);
+      return 1;
+    }
+    if (n < (z->pattern ? 2 : 3) || n > 3) {
+      zdrive_set_error(st, r->name, r->lineno, "expected 'row column%s'",
+                       z->pattern ? "" : " value");
+      return 1;
+    }
+    if (!int_in(x[0], 1, (double)z->M) || !int_in(x[1], 1, (double)z->N)) {
+      zdrive_set_error(st, r->name, r->lineno, "entry (%g, %g) is outside the %ld x %ld matrix",
+                       x[0], x[1], z->M, z->N);
+      return 1;
+    }
+    e = &(*ent)[k];
+    e->i = (int)x[0] - 1;
+    e->j = (int)x[1] - 1;
+    e->v = z->pattern ? 1.0f : (float)x[2];
+    e->k = (int)k;
+    if (deck->matrix_obj == ZDRIVE_OBJ_ROWS) {
+      int t = e->i;
+      e->i = e->j;
+      e->j = t;
+    }
+  }
+  if (rd_data(r)) {
+    zdrive_set_error(st, r->name, r->lineno, "more nonzeros than the %ld of the size line", z->nz);
+    return 1;
+  }
+  if (z->nz > 0) qsort(*ent, (size_t)z->nz, sizeof(**ent), cmp_entry);
+  return 0;
+}
+
+/* The hypergraph of the sorted entries: hyperedges are the rows (columns
+ * with objects = rows), pins sorted.  Returns 0, or 1 out of memory. */
+static int mtx_hypergraph(const zdrive_deck *deck, const mtx_size *z, const mm_entry *ent,
+                          whole_hg *h)
+{
+  h->base = 1;
+  h->nvtx = (int)(deck->matrix_obj == ZDRIVE_OBJ_ROWS ? z->M : z->N);
+  h->nedges = (int)(deck->matrix_obj == ZDRIVE_OBJ_ROWS ? z->N : z->M);
+  h->hindex = calloc((size_t)h->nedges + 1, sizeof(int));
+  h->hvertex = malloc((size_t)(z->nz > 0 ? z->nz : 1) * sizeof(int));
+  h->ewgt = malloc(sizeof(float)); /* a matrix gives its hyperedges no weights */
+  if (!h->hindex || !h->hvertex || !h->ewgt) return 1;
+  for (long k = 0; k < z->nz; k++) {
+    h->hindex[ent[k].i + 1]++;
+    h->hvertex[k] = ent[k].j;
+  }
+  for (int n = 0; n < h->nedges; n++) h->hindex[n + 1] += h->hindex[n];
+  return 0;
+}
+
+/* The graph of the sorted entries of a matrix with nvtx objects: a square
+ * matrix is also a graph (zdrive assumes it symmetric), its diagonal the
+ * vertex weights; another has unit vertex weights and no edges.  Returns 0,
+ * or 1 out of memory. */
+static int mtx_graph(const mtx_size *z, const mm_entry *ent, int nvtx, zdrive_graph *g)
+{
+  int *cnt = NULL, rc = 1;
+  g->nvtx = nvtx;
+  g->start = calloc((size_t)g->nvtx + 1, sizeof(int));
+  if (!g->start) return 1;
+  if (z->M != z->N) {
+    g->vwgt = malloc((size_t)(g->nvtx > 0 ? g->nvtx : 1) * sizeof(float));
+    g->ewgt = malloc(sizeof(float));
+    if (!g->vwgt || !g->ewgt) return 1;
+    for (int n = 0; n < g->nvtx; n++) g->vwgt[n] = 1.0f;
+    return 0;
+  }
+  g->vwgt_dim = 1;
+  g->ewgt_dim = 1;
+  g->vwgt = calloc((size_t)g->nvtx, sizeof(float));
+  cnt = calloc((size_t)g->nvtx + 1, sizeof(int));
+  if (!g->vwgt || !cnt) goto end;
+  for (long k = 0; k < z->nz; k++)
+    if (ent[k].i != ent[k].j) g->start[ent[k].i + 1]++;
+  for (int n = 0; n < g->nvtx; n++) g->start[n + 1] += g->start[n];
+  g->nadj = g->start[g->nvtx];
+  g->adj = malloc((size_t)(g->nadj > 0 ? g->nadj : 1) * sizeof(int));
+  g->ewgt = malloc((size_t)(g->nadj > 0 ? g->nadj : 1) * sizeof(float));
+  if (!g->adj || !g->ewgt) goto end;
+  for (long k = 0; k < z->nz; k++) {
+    int v = ent[k].i;
+    if (v == ent[k].j) {
+      g->vwgt[v] = ent[k].v;
+    } else {
+      int at = g->start[v] + cnt[v]++;
+      g->adj[at] = ent[k].j + 1;
+      g->ewgt[at] = ent[k].v;
+    }
+  }
+  rc = 0;
+end:
+  free(cnt);
+  return rc;
+}
+
 /*
  * Reads a .mtx file on rank 0 into the hypergraph h and (square matrices)
  * the graph g.  Returns 0, or 1 with st naming file and line.
@@ -181,167 +372,218 @@ static int read_mtx(const zdrive_deck *deck, const char *fname, whole_hg *h, zdr
 {
   mm_reader r = {0};
   mm_entry *ent = NULL;
-  double x[4];
-  const char *bad = NULL;
-  char tok[5][64], badtok[64];
-  long M, N, nz, k, ent_cap = 0;
-  int n, pattern, rc = 1, *cnt = NULL;
-
+  mtx_size z = {0, 0, 0, 0};
+  int rc = 1;
   r.name = fname;
   r.f = fopen(fname, "r");
   if (!r.f) {
     zdrive_set_error(st, fname, 0, "cannot open the MatrixMarket file: %s", strerror(errno));
     return 1;
   }
-  if (!rd_next(&r) ||
-      sscanf(r.line, "%63s %63s %63s %63s %63s", tok[0], tok[1], tok[2], tok[3], tok[4]) != 5 ||
-      strcmp(tok[0], "%%MatrixMarket") != 0) {
-    zdrive_set_error(st, fname, r.lineno ? r.lineno : 1,
-                     "bad header: the first line must be "
-                     "'%%%%MatrixMarket matrix coordinate <field> <symmetry>'");
+  if (mtx_header(&r, deck, &z, st) || mtx_entries(&r, deck, &z, &ent, st)) goto cleanup;
+  if (mtx_hypergraph(deck, &z, ent, h) || mtx_graph(&z, ent, h->nvtx, g)) {
+    zdrive_set_error(st, fname, 0, "out of memory");
     goto cleanup;
-  }
-  for (n = 1; n < 5; n++)
-    for (k = 0; tok[n][k]; k++) tok[n][k] = (char)tolower((unsigned char)tok[n][k]);
-  if (strcmp(tok[1], "matrix") || strcmp(tok[2], "coordinate")) {
-    zdrive_set_error(st, fname, r.lineno,
-                     "bad header: only 'matrix coordinate' files are read "
-                     "(found '%s %s')",
-                     tok[1], tok[2]);
-    goto cleanup;
-  }
-  if (strcmp(tok[3], "real") && strcmp(tok[3], "integer") && strcmp(tok[3], "pattern")) {
-    zdrive_set_error(st, fname, r.lineno,
-                     "bad header: field '%s' is not real, integer or "
-                     "pattern",
-                     tok[3]);
-    goto cleanup;
-  }
-  pattern = !strcmp(tok[3], "pattern");
-  if (!rd_data(&r)) {
-    zdrive_set_error(st, fname, r.lineno, "file truncated: no size line 'rows columns nonzeros'");
-    goto cleanup;
-  }
-  n = parse_numbers(r.line, x, 4, &bad);
-  if (n != 3 || !int_in(x[0], 1, 1e9) || !int_in(x[1], 1, 1e9) || !int_in(x[2], 0, 1e9)) {
-    zdrive_set_error(st, fname, r.lineno,
-                     "bad size line: expected 'rows columns nonzeros' "
-                     "(positive integers)");
-    goto cleanup;
-  }
-  M = (long)x[0];
-  N = (long)x[1];
-  nz = (long)x[2];
-  if (M > MM_MAX_COUNT || N > MM_MAX_COUNT) {
-    zdrive_set_error(st, fname, r.lineno,
-                     "a %ld x %ld matrix is too large: at most %d rows "
-                     "and columns are supported",
-                     M, N, MM_MAX_COUNT);
-    goto cleanup;
-  }
-  if (deck->matrix_obj == ZDRIVE_OBJ_NONZEROS) {
-    zdrive_set_error(st, deck->deck_name, 0,
-                     "objects = nonzeros is not supported for "
-                     "MatrixMarket input (zdrive reads rows or columns only)");
-    goto cleanup;
-  }
-  for (k = 0; k < nz; k++) {
-    if (!rd_data(&r)) {
-      zdrive_set_error(st, fname, r.lineno, "file truncated: %ld of %ld nonzeros read", k, nz);
-      goto cleanup;
-    }
-    if (mm_grow((void **)&ent, &ent_cap, k + 1, sizeof(*ent))) {
-      zdrive_set_error(st, fname, r.lineno, "out of memory for %ld nonzeros", nz);
-      goto cleanup;
-    }
-    n = parse_numbers(r.line, x, 4, &bad);
-    if (n < 0) {
-      token_text(bad, badtok, sizeof(badtok));
-      zdrive_set_error(st, fname, r.lineno, "bad number '%s'", badtok);
-      goto cleanup;
-    }
-    if (n < (pattern ? 2 : 3) || n > 3) {
-      zdrive_set_error(st, fname, r.lineno, "expected 'row column%s'", pattern ? "" : " value");
-      goto cleanup;
-    }
-    if (!int_in(x[0], 1, (double)M) || !int_in(x[1], 1, (double)N)) {
-      zdrive_set_error(st, fname, r.lineno, "entry (%g, %g) is outside the %ld x %ld matrix", x[0],
-                       x[1], M, N);
-      goto cleanup;
-    }
-    ent[k].i = (int)x[0] - 1;
-    ent[k].j = (int)x[1] - 1;
-    ent[k].v = pattern ? 1.0f : (float)x[2];
-    ent[k].k = (int)k;
-    if (deck->matrix_obj == ZDRIVE_OBJ_ROWS) {
-      int t = ent[k].i;
-      ent[k].i = ent[k].j;
-      ent[k].j = t;
-    }
-  }
-  if (rd_data(&r)) {
-    zdrive_set_error(st, fname, r.lineno, "more nonzeros than the %ld of the size line", nz);
-    goto cleanup;
-  }
-  if (nz > 0) qsort(ent, (size_t)nz, sizeof(*ent), cmp_entry);
-
-  /* Hyperedges are the rows (columns with objects = rows), pins sorted. */
-  h->base = 1;
-  h->nvtx = (int)(deck->matrix_obj == ZDRIVE_OBJ_ROWS ? M : N);
-  h->nedges = (int)(deck->matrix_obj == ZDRIVE_OBJ_ROWS ? N : M);
-  h->hindex = calloc((size_t)h->nedges + 1, sizeof(int));
-  h->hvertex = malloc((size_t)(nz > 0 ? nz : 1) * sizeof(int));
-  h->ewgt = malloc(sizeof(float)); /* a matrix gives its hyperedges no weights */
-  if (!h->hindex || !h->hvertex || !h->ewgt) goto oom;
-  for (k = 0; k < nz; k++) {
-    h->hindex[ent[k].i + 1]++;
-    h->hvertex[k] = ent[k].j;
-  }
-  for (n = 0; n < h->nedges; n++) h->hindex[n + 1] += h->hindex[n];
-
-  /* A square matrix is also a graph (zdrive assumes it symmetric). */
-  g->nvtx = h->nvtx;
-  g->start = calloc((size_t)g->nvtx + 1, sizeof(int));
-  if (!g->start) goto oom;
-  if (M == N) {
-    g->vwgt_dim = 1;
-    g->ewgt_dim = 1;
-    g->vwgt = calloc((size_t)g->nvtx, sizeof(float));
-    cnt = calloc((size_t)g->nvtx + 1, sizeof(int));
-    if (!g->vwgt || !cnt) goto oom;
-    for (k = 0; k < nz; k++)
-      if (ent[k].i != ent[k].j) g->start[ent[k].i + 1]++;
-    for (n = 0; n < g->nvtx; n++) g->start[n + 1] += g->start[n];
-    g->nadj = g->start[g->nvtx];
-    g->adj = malloc((size_t)(g->nadj > 0 ? g->nadj : 1) * sizeof(int));
-    g->ewgt = malloc((size_t)(g->nadj > 0 ? g->nadj : 1) * sizeof(float));
-    if (!g->adj || !g->ewgt) goto oom;
-    for (k = 0; k < nz; k++) {
-      int v = ent[k].i;
-      if (v == ent[k].j) {
-        g->vwgt[v] = ent[k].v;
-      } else {
-        int at = g->start[v] + cnt[v]++;
-        g->adj[at] = ent[k].j + 1;
-        g->ewgt[at] = ent[k].v;
-      }
-    }
-  } else {
-    g->vwgt = malloc((size_t)(g->nvtx > 0 ? g->nvtx : 1) * sizeof(float));
-    g->ewgt = malloc(sizeof(float));
-    if (!g->vwgt || !g->ewgt) goto oom;
-    for (n = 0; n < g->nvtx; n++) g->vwgt[n] = 1.0f;
   }
   rc = 0;
-  goto cleanup;
-oom:
-  zdrive_set_error(st, fname, 0, "out of memory");
 cleanup:
-  free(cnt);
   free(ent);
   free(r.line);
   fclose(r.f);
   return rc;
+}
+
+/* The header line of a .hg file (IBM or PaToH form, see read_hg) into h's
+ * base, nvtx, nedges and ewgt_dim, *vdim and *npins.  Returns 0, or 1 with
+ * st naming file and line. */
+static int hg_header(mm_reader *r, whole_hg *h, int *vdim, int *npins, zdrive_status *st)
+{
+  double x[6];
+  const char *bad = NULL;
+  int n, code;
+  if (!rd_data(r)) {
+    zdrive_set_error(st, r->name, r->lineno, "file truncated: no header line");
+    return 1;
+  }
+  n = parse_numbers(r->line, x, 6, &bad);
+  if (n >= 3 && x[0] > 1) {
+    /* IBM format; the fourth number is two digits VE. */
+    if (n > 4 || !int_in(x[0], 1, 1e9) || !int_in(x[1], 0, 1e9) || !int_in(x[2], 0, 1e9) ||
+        (n >= 4 && !int_in(x[3], 0, 99))) {
+      zdrive_set_error(st, r->name, r->lineno,
+                       "bad header: expected 'vertices hyperedges pins "
+                       "[VE]'");
+      return 1;
+    }
+    code = n >= 4 ? (int)x[3] : 0;
+    h->base = 1;
+    h->nvtx = (int)x[0];
+    h->nedges = (int)x[1];
+    *npins = (int)x[2];
+    *vdim = code / 10;
+    h->ewgt_dim = code % 10;
+  } else if (n >= 4 && int_in(x[0], 0, 1) && int_in(x[1], 0, 1e9) && int_in(x[2], 0, 1e9) &&
+             int_in(x[3], 0, 1e9)) {
+    /* PaToH format: base first; code 1 vertex, 2 edge, 3 both weights. */
+    if (n >= 5 && !int_in(x[4], 0, 3)) {
+      zdrive_set_error(st, r->name, r->lineno, "bad header: PaToH weight code %g is not 0..3",
+                       x[4]);
+      return 1;
+    }
+    if (n >= 6 && !int_in(x[5], 0, 1e9)) {
+      zdrive_set_error(st, r->name, r->lineno,
+                       "bad header: PaToH vertex weight count %g is not "
+                       "a non-negative integer",
+                       x[5]);
+      return 1;
+    }
+    code = n >= 5 ? (int)x[4] : 0;
+    h->base = (int)x[0];
+    h->nvtx = (int)x[1];
+    h->nedges = (int)x[2];
+    *npins = (int)x[3];
+    *vdim = (code & 1) ? (n >= 6 ? (int)x[5] : 1) : 0;
+    h->ewgt_dim = (code & 2) ? 1 : 0;
+  } else {
+    zdrive_set_error(st, r->name, r->lineno,
+                     "bad header: expected 'vertices hyperedges pins "
+                     "[VE]' or PaToH's 'base vertices hyperedges pins [code]'");
+    return 1;
+  }
+  if (*vdim > ZDRIVE_MAX_WGTS) {
+    zdrive_set_error(st, r->name, r->lineno, "%d vertex weights; at most %d are supported", *vdim,
+                     ZDRIVE_MAX_WGTS);
+    return 1;
+  }
+  if (h->nvtx > MM_MAX_COUNT || h->nedges > MM_MAX_COUNT) {
+    zdrive_set_error(st, r->name, r->lineno,
+                     "%d vertices and %d hyperedges: at most %d of each "
+                     "are supported",
+                     h->nvtx, h->nedges, MM_MAX_COUNT);
+    return 1;
+  }
+  return 0;
+}
+
+/* The numbers of the current line into *vals (grown to fit; *cap entries).
+ * Returns how many, or -1 with st set (a bad number or no memory). */
+static int hg_line_numbers(mm_reader *r, double **vals, int *cap, zdrive_status *st)
+{
+  const char *bad = NULL;
+  char badtok[64];
+  int n = 0;
+  /* Count the tokens first so that long hyperedges fit. */
+  for (int k = 0; r->line[k]; k++)
+    n += !isspace((unsigned char)r->line[k]) && (k == 0 || isspace((unsigned char)r->line[k - 1]));
+  if (n > *cap) {
+    double *nv = realloc(*vals, (size_t)n * sizeof(double));
+    if (!nv) {
+      zdrive_set_error(st, r->name, 0, "out of memory");
+      return -1;
+    }
+    *vals = nv;
+    *cap = n;
+  }
+  n = parse_numbers(r->line, *vals, *cap, &bad);
+  if (n < 0) {
+    token_text(bad, badtok, sizeof(badtok));
+    zdrive_set_error(st, r->name, r->lineno, "bad number '%s'", badtok);
+  }
+  return n;
+}
+
+/* The hyperedge lines of a .hg file: each hyperedge's ewgt_dim weights,
+ * then its pins, npins in all.  Returns 0, or 1 with st set. */
+static int hg_edges(mm_reader *r, whole_hg *h, int npins, zdrive_status *st)
+{
+  double *vals = NULL;
+  long pin_cap = MM_FIRST_CAP;
+  int cap = 0, pin = 0, rc = 1;
+  for (int e = 0; e < h->nedges; e++) {
+    int n, k;
+    if (!rd_data(r)) {
+      zdrive_set_error(st, r->name, r->lineno, "file truncated: %d of %d hyperedges read", e,
+                       h->nedges);
+      goto end;
+    }
+    n = hg_line_numbers(r, &vals, &cap, st);
+    if (n < 0) goto end;
+    if (n < h->ewgt_dim) {
+      zdrive_set_error(st, r->name, r->lineno, "hyperedge %d needs %d weights", e + h->base,
+                       h->ewgt_dim);
+      goto end;
+    }
+    for (k = 0; k < h->ewgt_dim; k++) {
+      if (vals[k] < 0) {
+        zdrive_set_error(st, r->name, r->lineno, "negative weight %g", vals[k]);
+        goto end;
+      }
+      h->ewgt[(size_t)e * h->ewgt_dim + k] = (float)vals[k];
+    }
+    for (k = h->ewgt_dim; k < n; k++) {
+      if (!int_in(vals[k], h->base, h->nvtx - 1 + h->base)) {
+        zdrive_set_error(st, r->name, r->lineno, "pin %g is not a vertex (%d..%d)", vals[k],
+                         h->base, h->nvtx - 1 + h->base);
+        goto end;
+      }
+      if (pin == npins) {
+        zdrive_set_error(st, r->name, r->lineno, "more pins than the %d of the header", npins);
+        goto end;
+      }
+      if (mm_grow((void **)&h->hvertex, &pin_cap, pin + 1L, sizeof(int))) {
+        zdrive_set_error(st, r->name, r->lineno, "out of memory for %d pins", npins);
+        goto end;
+      }
+      h->hvertex[pin++] = (int)vals[k] - h->base;
+    }
+    h->hindex[e + 1] = pin;
+  }
+  if (pin != npins) {
+    zdrive_set_error(st, r->name, r->lineno, "the header says %d pins, the hyperedges hold %d",
+                     npins, pin);
+    goto end;
+  }
+  rc = 0;
+end:
+  free(vals);
+  return rc;
+}
+
+/* The vertex weight lines that follow the hyperedges (g->vwgt_dim each;
+ * unit weights when there are none).  Returns 0, or 1 with st set. */
+static int hg_vertex_weights(mm_reader *r, const whole_hg *h, zdrive_graph *g, zdrive_status *st)
+{
+  int vdim = g->vwgt_dim;
+  for (int n = 0; n < h->nvtx; n++) {
+    double x[6];
+    const char *bad = NULL;
+    char badtok[64];
+    int k = 0;
+    if (!vdim) {
+      g->vwgt[n] = 1.0f;
+      continue;
+    }
+    if (!rd_data(r) || (k = parse_numbers(r->line, x, 6, &bad)) != vdim) {
+      if (k < 0) {
+        token_text(bad, badtok, sizeof(badtok));
+        zdrive_set_error(st, r->name, r->lineno, "bad number '%s'", badtok);
+      } else {
+        zdrive_set_error(st, r->name, r->lineno,
+                         "file truncated or short: vertex %d needs %d "
+                         "weights",
+                         n + h->base, vdim);
+      }
+      return 1;
+    }
+    for (k = 0; k < vdim; k++) {
+      if (x[k] < 0) {
+        zdrive_set_error(st, r->name, r->lineno, "negative weight %g", x[k]);
+        return 1;
+      }
+      g->vwgt[(size_t)n * vdim + k] = (float)x[k];
+    }
+  }
+  return 0;
 }
 
 /*
@@ -354,83 +596,16 @@ cleanup:
 static int read_hg(const char *fname, whole_hg *h, zdrive_graph *g, zdrive_status *st)
 {
   mm_reader r = {0};
-  double x[6], *vals = NULL;
-  const char *bad = NULL;
-  char badtok[64];
-  int n, e, k = 0, vdim = 0, npins, pin = 0, rc = 1, cap = 0;
-  long pin_cap = 0;
-
+  int vdim = 0, npins = 0, rc = 1;
   r.name = fname;
   r.f = fopen(fname, "r");
   if (!r.f) {
     zdrive_set_error(st, fname, 0, "cannot open the hypergraph file: %s", strerror(errno));
     return 1;
   }
-  if (!rd_data(&r)) {
-    zdrive_set_error(st, fname, r.lineno, "file truncated: no header line");
-    goto cleanup;
-  }
-  n = parse_numbers(r.line, x, 6, &bad);
-  if (n >= 3 && x[0] > 1) {
-    /* IBM format; the fourth number is two digits VE. */
-    int code;
-    if (n > 4 || !int_in(x[0], 1, 1e9) || !int_in(x[1], 0, 1e9) || !int_in(x[2], 0, 1e9) ||
-        (n >= 4 && !int_in(x[3], 0, 99))) {
-      zdrive_set_error(st, fname, r.lineno,
-                       "bad header: expected 'vertices hyperedges pins "
-                       "[VE]'");
-      goto cleanup;
-    }
-    code = n >= 4 ? (int)x[3] : 0;
-    h->base = 1;
-    h->nvtx = (int)x[0];
-    h->nedges = (int)x[1];
-    npins = (int)x[2];
-    vdim = code / 10;
-    h->ewgt_dim = code % 10;
-  } else if (n >= 4 && int_in(x[0], 0, 1) && int_in(x[1], 0, 1e9) && int_in(x[2], 0, 1e9) &&
-             int_in(x[3], 0, 1e9)) {
-    /* PaToH format: base first; code 1 vertex, 2 edge, 3 both weights. */
-    int code;
-    if (n >= 5 && !int_in(x[4], 0, 3)) {
-      zdrive_set_error(st, fname, r.lineno, "bad header: PaToH weight code %g is not 0..3", x[4]);
-      goto cleanup;
-    }
-    if (n >= 6 && !int_in(x[5], 0, 1e9)) {
-      zdrive_set_error(st, fname, r.lineno,
-                       "bad header: PaToH vertex weight count %g is not "
-                       "a non-negative integer",
-                       x[5]);
-      goto cleanup;
-    }
-    code = n >= 5 ? (int)x[4] : 0;
-    h->base = (int)x[0];
-    h->nvtx = (int)x[1];
-    h->nedges = (int)x[2];
-    npins = (int)x[3];
-    vdim = (code & 1) ? (n >= 6 ? (int)x[5] : 1) : 0;
-    h->ewgt_dim = (code & 2) ? 1 : 0;
-  } else {
-    zdrive_set_error(st, fname, r.lineno,
-                     "bad header: expected 'vertices hyperedges pins "
-                     "[VE]' or PaToH's 'base vertices hyperedges pins [code]'");
-    goto cleanup;
-  }
-  if (vdim > ZDRIVE_MAX_WGTS) {
-    zdrive_set_error(st, fname, r.lineno, "%d vertex weights; at most %d are supported", vdim,
-                     ZDRIVE_MAX_WGTS);
-    goto cleanup;
-  }
-  if (h->nvtx > MM_MAX_COUNT || h->nedges > MM_MAX_COUNT) {
-    zdrive_set_error(st, fname, r.lineno,
-                     "%d vertices and %d hyperedges: at most %d of each "
-                     "are supported",
-                     h->nvtx, h->nedges, MM_MAX_COUNT);
-    goto cleanup;
-  }
+  if (hg_header(&r, h, &vdim, &npins, st)) goto cleanup;
   h->hindex = calloc((size_t)h->nedges + 1, sizeof(int));
   h->hvertex = malloc((size_t)MM_FIRST_CAP * sizeof(int));
-  pin_cap = MM_FIRST_CAP;
   h->ewgt =
       malloc((size_t)(h->nedges * h->ewgt_dim > 0 ? h->nedges * h->ewgt_dim : 1) * sizeof(float));
   g->nvtx = h->nvtx;
@@ -442,97 +617,13 @@ static int read_hg(const char *fname, whole_hg *h, zdrive_graph *g, zdrive_statu
     zdrive_set_error(st, fname, 0, "out of memory");
     goto cleanup;
   }
-  for (e = 0; e < h->nedges; e++) {
-    if (!rd_data(&r)) {
-      zdrive_set_error(st, fname, r.lineno, "file truncated: %d of %d hyperedges read", e,
-                       h->nedges);
-      goto cleanup;
-    }
-    /* Count the tokens first so that long hyperedges fit. */
-    for (n = 0, k = 0; r.line[k]; k++)
-      n += !isspace((unsigned char)r.line[k]) && (k == 0 || isspace((unsigned char)r.line[k - 1]));
-    if (n > cap) {
-      double *nv = realloc(vals, (size_t)n * sizeof(double));
-      if (!nv) {
-        zdrive_set_error(st, fname, 0, "out of memory");
-        goto cleanup;
-      }
-      vals = nv;
-      cap = n;
-    }
-    n = parse_numbers(r.line, vals, cap, &bad);
-    if (n < 0) {
-      token_text(bad, badtok, sizeof(badtok));
-      zdrive_set_error(st, fname, r.lineno, "bad number '%s'", badtok);
-      goto cleanup;
-    }
-    if (n < h->ewgt_dim) {
-      zdrive_set_error(st, fname, r.lineno, "hyperedge %d needs %d weights", e + h->base,
-                       h->ewgt_dim);
-      goto cleanup;
-    }
-    for (k = 0; k < h->ewgt_dim; k++) {
-      if (vals[k] < 0) {
-        zdrive_set_error(st, fname, r.lineno, "negative weight %g", vals[k]);
-        goto cleanup;
-      }
-      h->ewgt[(size_t)e * h->ewgt_dim + k] = (float)vals[k];
-    }
-    for (k = h->ewgt_dim; k < n; k++) {
-      if (!int_in(vals[k], h->base, h->nvtx - 1 + h->base)) {
-        zdrive_set_error(st, fname, r.lineno, "pin %g is not a vertex (%d..%d)", vals[k], h->base,
-                         h->nvtx - 1 + h->base);
-        goto cleanup;
-      }
-      if (pin == npins) {
-        zdrive_set_error(st, fname, r.lineno, "more pins than the %d of the header", npins);
-        goto cleanup;
-      }
-      if (mm_grow((void **)&h->hvertex, &pin_cap, pin + 1L, sizeof(int))) {
-        zdrive_set_error(st, fname, r.lineno, "out of memory for %d pins", npins);
-        goto cleanup;
-      }
-      h->hvertex[pin++] = (int)vals[k] - h->base;
-    }
-    h->hindex[e + 1] = pin;
-  }
-  if (pin != npins) {
-    zdrive_set_error(st, fname, r.lineno, "the header says %d pins, the hyperedges hold %d", npins,
-                     pin);
-    goto cleanup;
-  }
-  for (n = 0; n < h->nvtx; n++) {
-    if (!vdim) {
-      g->vwgt[n] = 1.0f;
-      continue;
-    }
-    if (!rd_data(&r) || (k = parse_numbers(r.line, x, 6, &bad)) != vdim) {
-      if (k < 0) {
-        token_text(bad, badtok, sizeof(badtok));
-        zdrive_set_error(st, fname, r.lineno, "bad number '%s'", badtok);
-      } else {
-        zdrive_set_error(st, fname, r.lineno,
-                         "file truncated or short: vertex %d needs %d "
-                         "weights",
-                         n + h->base, vdim);
-      }
-      goto cleanup;
-    }
-    for (k = 0; k < vdim; k++) {
-      if (x[k] < 0) {
-        zdrive_set_error(st, fname, r.lineno, "negative weight %g", x[k]);
-        goto cleanup;
-      }
-      g->vwgt[(size_t)n * vdim + k] = (float)x[k];
-    }
-  }
+  if (hg_edges(&r, h, npins, st) || hg_vertex_weights(&r, h, g, st)) goto cleanup;
   if (rd_data(&r)) {
     zdrive_set_error(st, fname, r.lineno, "the file is longer than its header says");
     goto cleanup;
   }
   rc = 0;
 cleanup:
-  free(vals);
   free(r.line);
   fclose(r.f);
   return rc;
@@ -700,15 +791,178 @@ static int mtxp_line(mm_reader *r, double *x, int nx, const char *what, zdrive_s
   return 0;
 }
 
+/* What read_mtxp has read so far. */
+typedef struct mtxp_count {
+  int npin, nv, ne;                  /* pins, vertex lines, edge weight lines */
+  long pin_cap, ew_cap, ewgt_cap;    /* room in d->pin, d->ew, d->ewgt */
+  double x[2 + 2 * ZDRIVE_MAX_WGTS]; /* the numbers of the current line */
+} mtxp_count;
+
+/* The size line: the seven values of d->hdr, checked, and the vertex
+ * arrays (bounded by the column count).  Returns 0, or 1 with st set. */
+static int mtxp_size(mm_reader *r, mtxp_data *d, mtxp_count *c, zdrive_status *st)
+{
+  int *h = d->hdr, k;
+  if (mtxp_line(r, c->x, 7,
+                "edges vertices pins procs vertex-weight-dim edge-weight-count "
+                "edge-weight-dim",
+                st))
+    return 1;
+  for (k = 0; k < 7; k++)
+    if (!int_in(c->x[k], k == 3 ? 1 : 0, 1e9)) {
+      zdrive_set_error(st, r->name, r->lineno,
+                       "bad header: value %d (%g) must be a "
+                       "non-negative integer%s",
+                       k + 1, c->x[k], k == 3 ? " > 0" : "");
+      return 1;
+    }
+  for (k = 0; k < 7; k++) h[k] = (int)c->x[k];
+  if (h[4] > ZDRIVE_MAX_WGTS || h[6] > ZDRIVE_MAX_WGTS) {
+    zdrive_set_error(st, r->name, r->lineno,
+                     "at most %d weights per vertex or edge are "
+                     "supported",
+                     ZDRIVE_MAX_WGTS);
+    return 1;
+  }
+  if (h[0] > MM_MAX_COUNT || h[1] > MM_MAX_COUNT) {
+    zdrive_set_error(st, r->name, r->lineno,
+                     "%d rows and %d columns: at most %d of each are "
+                     "supported",
+                     h[0], h[1], MM_MAX_COUNT);
+    return 1;
+  }
+  /* Vertex lines are bounded by the column count; pins and hyperedge
+   * weight lines, bounded only by the header, grow as they are read. */
+  d->vtx = malloc((size_t)(h[1] > 0 ? h[1] : 1) * 2 * sizeof(int));
+  d->vwgt = malloc((size_t)(h[1] > 0 ? h[1] : 1) * (h[4] ? h[4] : 1) * sizeof(float));
+  if (!d->vtx || !d->vwgt) {
+    zdrive_set_error(st, r->name, 0, "out of memory");
+    return 1;
+  }
+  return 0;
+}
+
+/* A line of the pin section: "edge vertex value process". */
+static int mtxp_pin(mm_reader *r, mtxp_data *d, mtxp_count *c, zdrive_status *st)
+{
+  const int *h = d->hdr;
+  const double *x = c->x;
+  if (mtxp_line(r, c->x, 4, "edge vertex value process", st)) return 1;
+  if (c->npin == h[2]) {
+    zdrive_set_error(st, r->name, r->lineno, "more pins than the %d of the header", h[2]);
+    return 1;
+  }
+  if (mm_grow((void **)&d->pin, &c->pin_cap, 3L * (c->npin + 1), sizeof(int))) {
+    zdrive_set_error(st, r->name, r->lineno, "out of memory for %d pins", h[2]);
+    return 1;
+  }
+  if (!int_in(x[0], 1, h[0]) || !int_in(x[1], 1, h[1]) || !int_in(x[3], 0, h[3] - 1)) {
+    zdrive_set_error(st, r->name, r->lineno,
+                     "pin (%g, %g) on process %g is out of range "
+                     "(edges 1..%d, vertices 1..%d, processes 0..%d)",
+                     x[0], x[1], x[3], h[0], h[1], h[3] - 1);
+    return 1;
+  }
+  d->pin[3 * c->npin] = (int)x[0];
+  d->pin[3 * c->npin + 1] = (int)x[1];
+  d->pin[3 * c->npin + 2] = (int)x[3];
+  c->npin++;
+  return 0;
+}
+
+/* A line of the vertex weight section: "vertex {weights} process". */
+static int mtxp_vertex(mm_reader *r, mtxp_data *d, mtxp_count *c, zdrive_status *st)
+{
+  const int *h = d->hdr;
+  const double *x = c->x;
+  if (mtxp_line(r, c->x, 2 + h[4], "vertex {weights} process", st)) return 1;
+  if (c->nv == h[1]) {
+    zdrive_set_error(st, r->name, r->lineno, "more vertex lines than the %d vertices", h[1]);
+    return 1;
+  }
+  if (!int_in(x[0], 1, h[1]) || !int_in(x[1 + h[4]], 0, h[3] - 1)) {
+    zdrive_set_error(st, r->name, r->lineno,
+                     "vertex %g on process %g is out of range "
+                     "(vertices 1..%d, processes 0..%d)",
+                     x[0], x[1 + h[4]], h[1], h[3] - 1);
+    return 1;
+  }
+  d->vtx[2 * c->nv] = (int)x[0];
+  d->vtx[2 * c->nv + 1] = (int)x[1 + h[4]];
+  for (int k = 0; k < h[4]; k++) d->vwgt[(size_t)c->nv * h[4] + k] = (float)x[1 + k];
+  c->nv++;
+  return 0;
+}
+
+/* A line of the edge weight section: "edge {weights} process". */
+static int mtxp_edge_weight(mm_reader *r, mtxp_data *d, mtxp_count *c, zdrive_status *st)
+{
+  const int *h = d->hdr;
+  const double *x = c->x;
+  if (mtxp_line(r, c->x, 2 + h[6], "edge {weights} process", st)) return 1;
+  if (c->ne == h[5]) {
+    zdrive_set_error(st, r->name, r->lineno,
+                     "more edge weight lines than the %d of the "
+                     "header",
+                     h[5]);
+    return 1;
+  }
+  if (mm_grow((void **)&d->ew, &c->ew_cap, 2L * (c->ne + 1), sizeof(int)) ||
+      mm_grow((void **)&d->ewgt, &c->ewgt_cap, (c->ne + 1L) * (h[6] ? h[6] : 1), sizeof(float))) {
+    zdrive_set_error(st, r->name, r->lineno, "out of memory for %d edge weight lines", h[5]);
+    return 1;
+  }
+  if (!int_in(x[0], 1, h[0]) || !int_in(x[1 + h[6]], 0, h[3] - 1)) {
+    zdrive_set_error(st, r->name, r->lineno,
+                     "edge %g on process %g is out of range "
+                     "(edges 1..%d, processes 0..%d)",
+                     x[0], x[1 + h[6]], h[0], h[3] - 1);
+    return 1;
+  }
+  d->ew[2 * c->ne] = (int)x[0];
+  d->ew[2 * c->ne + 1] = (int)x[1 + h[6]];
+  for (int k = 0; k < h[6]; k++) d->ewgt[(size_t)c->ne * h[6] + k] = (float)x[1 + k];
+  c->ne++;
+  return 0;
+}
+
+/* After the last line: the counts the header promised, and the arrays
+ * handed on (and tested for NULL) even when they are empty. */
+static int mtxp_finish(mm_reader *r, mtxp_data *d, mtxp_count *c, int have_hdr, zdrive_status *st)
+{
+  int *h = d->hdr;
+  if (!have_hdr) {
+    zdrive_set_error(st, r->name, r->lineno, "file truncated: no size line");
+    return 1;
+  }
+  if (c->npin != h[2]) {
+    zdrive_set_error(st, r->name, r->lineno, "file truncated: %d of the header's %d pins read",
+                     c->npin, h[2]);
+    return 1;
+  }
+  if (c->ne != h[5]) {
+    zdrive_set_error(st, r->name, r->lineno,
+                     "file truncated: %d of the header's %d edge "
+                     "weight lines read",
+                     c->ne, h[5]);
+    return 1;
+  }
+  if (mm_grow((void **)&d->pin, &c->pin_cap, 1, sizeof(int)) ||
+      mm_grow((void **)&d->ew, &c->ew_cap, 1, sizeof(int)) ||
+      mm_grow((void **)&d->ewgt, &c->ewgt_cap, 1, sizeof(float))) {
+    zdrive_set_error(st, r->name, 0, "out of memory");
+    return 1;
+  }
+  h[7] = c->nv;
+  return 0;
+}
+
 /* Reads a .mtxp file on rank 0 into d.  Returns 0, or 1 with st naming file and line. */
 static int read_mtxp(const char *fname, mtxp_data *d, zdrive_status *st)
 {
   mm_reader r = {0};
-  double x[2 + 2 * ZDRIVE_MAX_WGTS];
-  int sec = SEC_NONE, have_hdr = 0, npin = 0, nv = 0, ne = 0, k, rc = 1;
-  long pin_cap = 0, ew_cap = 0, ewgt_cap = 0;
-  int *h = d->hdr;
-
+  mtxp_count c = {0};
+  int sec = SEC_NONE, have_hdr = 0, rc = 1;
   r.name = fname;
   r.f = fopen(fname, "r");
   if (!r.f) {
@@ -723,6 +977,7 @@ static int read_mtxp(const char *fname, mtxp_data *d, zdrive_status *st)
   }
   while (rd_next(&r)) {
     const char *s = skip_blanks(r.line);
+    int bad;
     if (!*s) continue;
     if (*s == '%') {
       /* zdrive finds the sections by these words of their comment lines. */
@@ -735,140 +990,24 @@ static int read_mtxp(const char *fname, mtxp_data *d, zdrive_status *st)
       continue;
     }
     if (!have_hdr) {
-      if (mtxp_line(&r, x, 7,
-                    "edges vertices pins procs vertex-weight-dim edge-weight-count "
-                    "edge-weight-dim",
-                    st))
-        goto cleanup;
-      for (k = 0; k < 7; k++)
-        if (!int_in(x[k], k == 3 ? 1 : 0, 1e9)) {
-          zdrive_set_error(st, fname, r.lineno,
-                           "bad header: value %d (%g) must be a "
-                           "non-negative integer%s",
-                           k + 1, x[k], k == 3 ? " > 0" : "");
-          goto cleanup;
-        }
-      for (k = 0; k < 7; k++) h[k] = (int)x[k];
-      if (h[4] > ZDRIVE_MAX_WGTS || h[6] > ZDRIVE_MAX_WGTS) {
-        zdrive_set_error(st, fname, r.lineno,
-                         "at most %d weights per vertex or edge are "
-                         "supported",
-                         ZDRIVE_MAX_WGTS);
-        goto cleanup;
-      }
-      if (h[0] > MM_MAX_COUNT || h[1] > MM_MAX_COUNT) {
-        zdrive_set_error(st, fname, r.lineno,
-                         "%d rows and %d columns: at most %d of each are "
-                         "supported",
-                         h[0], h[1], MM_MAX_COUNT);
-        goto cleanup;
-      }
-      /* Vertex lines are bounded by the column count; pins and hyperedge
-       * weight lines, bounded only by the header, grow as they are read. */
-      d->vtx = malloc((size_t)(h[1] > 0 ? h[1] : 1) * 2 * sizeof(int));
-      d->vwgt = malloc((size_t)(h[1] > 0 ? h[1] : 1) * (h[4] ? h[4] : 1) * sizeof(float));
-      if (!d->vtx || !d->vwgt) {
-        zdrive_set_error(st, fname, 0, "out of memory");
-        goto cleanup;
-      }
+      bad = mtxp_size(&r, d, &c, st);
       have_hdr = 1;
       sec = SEC_NONE;
-      continue;
-    }
-    if (sec == SEC_PINS) {
-      if (mtxp_line(&r, x, 4, "edge vertex value process", st)) goto cleanup;
-      if (npin == h[2]) {
-        zdrive_set_error(st, fname, r.lineno, "more pins than the %d of the header", h[2]);
-        goto cleanup;
-      }
-      if (mm_grow((void **)&d->pin, &pin_cap, 3L * (npin + 1), sizeof(int))) {
-        zdrive_set_error(st, fname, r.lineno, "out of memory for %d pins", h[2]);
-        goto cleanup;
-      }
-      if (!int_in(x[0], 1, h[0]) || !int_in(x[1], 1, h[1]) || !int_in(x[3], 0, h[3] - 1)) {
-        zdrive_set_error(st, fname, r.lineno,
-                         "pin (%g, %g) on process %g is out of range "
-                         "(edges 1..%d, vertices 1..%d, processes 0..%d)",
-                         x[0], x[1], x[3], h[0], h[1], h[3] - 1);
-        goto cleanup;
-      }
-      d->pin[3 * npin] = (int)x[0];
-      d->pin[3 * npin + 1] = (int)x[1];
-      d->pin[3 * npin + 2] = (int)x[3];
-      npin++;
+    } else if (sec == SEC_PINS) {
+      bad = mtxp_pin(&r, d, &c, st);
     } else if (sec == SEC_VTX) {
-      if (mtxp_line(&r, x, 2 + h[4], "vertex {weights} process", st)) goto cleanup;
-      if (nv == h[1]) {
-        zdrive_set_error(st, fname, r.lineno, "more vertex lines than the %d vertices", h[1]);
-        goto cleanup;
-      }
-      if (!int_in(x[0], 1, h[1]) || !int_in(x[1 + h[4]], 0, h[3] - 1)) {
-        zdrive_set_error(st, fname, r.lineno,
-                         "vertex %g on process %g is out of range "
-                         "(vertices 1..%d, processes 0..%d)",
-                         x[0], x[1 + h[4]], h[1], h[3] - 1);
-        goto cleanup;
-      }
-      d->vtx[2 * nv] = (int)x[0];
-      d->vtx[2 * nv + 1] = (int)x[1 + h[4]];
-      for (k = 0; k < h[4]; k++) d->vwgt[(size_t)nv * h[4] + k] = (float)x[1 + k];
-      nv++;
+      bad = mtxp_vertex(&r, d, &c, st);
     } else if (sec == SEC_EWGT) {
-      if (mtxp_line(&r, x, 2 + h[6], "edge {weights} process", st)) goto cleanup;
-      if (ne == h[5]) {
-        zdrive_set_error(st, fname, r.lineno,
-                         "more edge weight lines than the %d of the "
-                         "header",
-                         h[5]);
-        goto cleanup;
-      }
-      if (mm_grow((void **)&d->ew, &ew_cap, 2L * (ne + 1), sizeof(int)) ||
-          mm_grow((void **)&d->ewgt, &ewgt_cap, (ne + 1L) * (h[6] ? h[6] : 1), sizeof(float))) {
-        zdrive_set_error(st, fname, r.lineno, "out of memory for %d edge weight lines", h[5]);
-        goto cleanup;
-      }
-      if (!int_in(x[0], 1, h[0]) || !int_in(x[1 + h[6]], 0, h[3] - 1)) {
-        zdrive_set_error(st, fname, r.lineno,
-                         "edge %g on process %g is out of range "
-                         "(edges 1..%d, processes 0..%d)",
-                         x[0], x[1 + h[6]], h[0], h[3] - 1);
-        goto cleanup;
-      }
-      d->ew[2 * ne] = (int)x[0];
-      d->ew[2 * ne + 1] = (int)x[1 + h[6]];
-      for (k = 0; k < h[6]; k++) d->ewgt[(size_t)ne * h[6] + k] = (float)x[1 + k];
-      ne++;
+      bad = mtxp_edge_weight(&r, d, &c, st);
     } else {
       zdrive_set_error(st, fname, r.lineno,
                        "data line outside the pin, vertex and edge "
                        "weight sections");
-      goto cleanup;
+      bad = 1;
     }
+    if (bad) goto cleanup;
   }
-  if (!have_hdr) {
-    zdrive_set_error(st, fname, r.lineno, "file truncated: no size line");
-    goto cleanup;
-  }
-  if (npin != h[2]) {
-    zdrive_set_error(st, fname, r.lineno, "file truncated: %d of the header's %d pins read", npin,
-                     h[2]);
-    goto cleanup;
-  }
-  if (ne != h[5]) {
-    zdrive_set_error(st, fname, r.lineno,
-                     "file truncated: %d of the header's %d edge "
-                     "weight lines read",
-                     ne, h[5]);
-    goto cleanup;
-  }
-  /* The arrays are handed on (and tested for NULL) even when they are empty. */
-  if (mm_grow((void **)&d->pin, &pin_cap, 1, sizeof(int)) ||
-      mm_grow((void **)&d->ew, &ew_cap, 1, sizeof(int)) ||
-      mm_grow((void **)&d->ewgt, &ewgt_cap, 1, sizeof(float))) {
-    zdrive_set_error(st, fname, 0, "out of memory");
-    goto cleanup;
-  }
-  h[7] = nv;
+  if (mtxp_finish(&r, d, &c, have_hdr, st)) goto cleanup;
   rc = 0;
 cleanup:
   free(r.line);
@@ -897,16 +1036,14 @@ static void share_of(int n, int p, int rank, int *lo, int *hi)
  * on each rank its vertices (file order) and its pins, as zdrive's
  * process_mtxp_file.  Returns 0, or 1 on every rank with st set.
  */
-int zdrive_read_mtxp(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm, zdrive_status *st)
+/* Rank 0 reads the .mtxp file (or refuses the deck) and every rank gets
+ * its whole content.  Returns 0, 1 with st set on every rank (a reading
+ * error), or 2 (out of memory somewhere). */
+static int mtxp_share(const zdrive_deck *deck, mtxp_data *d, MPI_Comm comm, zdrive_status *st)
 {
-  mtxp_data d;
   char fname[ZDRIVE_PATH + 16];
-  int rank, nranks, err = 0, ndist, vlo = -1, vhi = -2, plo = -1, phi = -2, i, k, n, rc = 1;
-  int *h = d.hdr, *pairs = NULL, vdim, edim;
-
-  memset(&d, 0, sizeof(d));
+  int rank, err = 0, *h = d->hdr, vdim, edim;
   MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &nranks);
   if (rank == 0) {
     snprintf(fname, sizeof(fname), "%s.mtxp", deck->file_name);
     if (deck->init_dist == ZDRIVE_DIST_OWNER) {
@@ -920,52 +1057,50 @@ int zdrive_read_mtxp(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm, 
                        "columns only (as zdrive)");
       err = 1;
     } else {
-      err = read_mtxp(fname, &d, st);
+      err = read_mtxp(fname, d, st);
     }
   }
   MPI_Bcast(&err, 1, MPI_INT, 0, comm);
   if (err) {
     MPI_Bcast(st->text, (int)sizeof(st->text), MPI_CHAR, 0, comm);
-    goto cleanup;
+    return 1;
   }
   MPI_Bcast(h, 8, MPI_INT, 0, comm);
   vdim = h[4];
   edim = h[6];
   if (rank != 0) {
-    d.pin = malloc((size_t)(h[2] > 0 ? h[2] : 1) * 3 * sizeof(int));
-    d.vtx = malloc((size_t)(h[7] > 0 ? h[7] : 1) * 2 * sizeof(int));
-    d.vwgt = malloc((size_t)(h[7] > 0 ? h[7] : 1) * (vdim ? vdim : 1) * sizeof(float));
-    d.ew = malloc((size_t)(h[5] > 0 ? h[5] : 1) * 2 * sizeof(int));
-    d.ewgt = malloc((size_t)(h[5] > 0 ? h[5] : 1) * (edim ? edim : 1) * sizeof(float));
+    d->pin = malloc((size_t)(h[2] > 0 ? h[2] : 1) * 3 * sizeof(int));
+    d->vtx = malloc((size_t)(h[7] > 0 ? h[7] : 1) * 2 * sizeof(int));
+    d->vwgt = malloc((size_t)(h[7] > 0 ? h[7] : 1) * (vdim ? vdim : 1) * sizeof(float));
+    d->ew = malloc((size_t)(h[5] > 0 ? h[5] : 1) * 2 * sizeof(int));
+    d->ewgt = malloc((size_t)(h[5] > 0 ? h[5] : 1) * (edim ? edim : 1) * sizeof(float));
   }
-  err = !d.pin || !d.vtx || !d.vwgt || !d.ew || !d.ewgt;
+  err = !d->pin || !d->vtx || !d->vwgt || !d->ew || !d->ewgt;
   MPI_Allreduce(MPI_IN_PLACE, &err, 1, MPI_INT, MPI_MAX, comm);
-  if (err) goto oom;
-  MPI_Bcast(d.pin, 3 * h[2], MPI_INT, 0, comm);
-  MPI_Bcast(d.vtx, 2 * h[7], MPI_INT, 0, comm);
-  if (vdim) MPI_Bcast(d.vwgt, vdim * h[7], MPI_FLOAT, 0, comm);
-  MPI_Bcast(d.ew, 2 * h[5], MPI_INT, 0, comm);
-  if (edim) MPI_Bcast(d.ewgt, edim * h[5], MPI_FLOAT, 0, comm);
+  if (err) return 2;
+  MPI_Bcast(d->pin, 3 * h[2], MPI_INT, 0, comm);
+  MPI_Bcast(d->vtx, 2 * h[7], MPI_INT, 0, comm);
+  if (vdim) MPI_Bcast(d->vwgt, vdim * h[7], MPI_FLOAT, 0, comm);
+  MPI_Bcast(d->ew, 2 * h[5], MPI_INT, 0, comm);
+  if (edim) MPI_Bcast(d->ewgt, edim * h[5], MPI_FLOAT, 0, comm);
+  return 0;
+}
 
-  ndist = deck->init_procs > 0 && deck->init_procs < nranks ? deck->init_procs : nranks;
+/* This rank's vertices by the deck's initial distribution, in file order.
+ * Returns 0, or 1 out of memory. */
+static int mtxp_my_vertices(const zdrive_deck *deck, const mtxp_data *d, zdrive_mesh *mesh)
+{
+  const int *h = d->hdr;
+  int rank = mesh->rank, vdim = h[4], vlo = -1, vhi = -2, n = 0;
+  int ndist =
+      deck->init_procs > 0 && deck->init_procs < mesh->nranks ? deck->init_procs : mesh->nranks;
   if (deck->init_dist == ZDRIVE_DIST_LINEAR && rank < ndist)
     share_of(h[1], ndist, rank, &vlo, &vhi);
-  if (deck->init_pins == ZDRIVE_PINS_LINEAR) share_of(h[2], nranks, rank, &plo, &phi);
-
-  mesh->rank = rank;
-  mesh->nranks = nranks;
-  mesh->gnvtx = h[1];
-  mesh->gid_base = 0;
-  mesh->vwgt_dim = vdim;
-  mesh->is_hypergraph = 1;
-  mesh->hewgt_dim = edim;
-
-  /* Vertices, in file order. */
   mesh->elem_cap = h[7] + 5;
   mesh->elems = calloc((size_t)mesh->elem_cap, sizeof(zdrive_elem));
-  if (!mesh->elems) goto oom;
-  for (n = 0, i = 0; i < h[7]; i++) {
-    int v = d.vtx[2 * i] - 1, p = d.vtx[2 * i + 1], mine;
+  if (!mesh->elems) return 1;
+  for (int i = 0; i < h[7]; i++) {
+    int v = d->vtx[2 * i] - 1, p = d->vtx[2 * i + 1], mine;
     zdrive_elem *e;
     if (rank >= ndist)
       mine = 0;
@@ -984,82 +1119,122 @@ int zdrive_read_mtxp(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm, 
     e->perm = e->iperm = -1;
     e->fixed_part = -1;
     /* Without weights in the file zdrive's objects weigh 0 (never asked for then). */
-    for (k = 0; k < vdim; k++) e->wgt[k] = d.vwgt[(size_t)i * vdim + k];
+    for (int k = 0; k < vdim; k++) e->wgt[k] = d->vwgt[(size_t)i * vdim + k];
   }
   mesh->num_elems = n;
+  return 0;
+}
 
-  /* My pins as (list ID, other ID) in file order, then grouped by list. */
-  pairs = malloc((size_t)(h[2] > 0 ? h[2] : 1) * 2 * sizeof(int));
+/* Whether pin line i (edge eid, vertex vid, process p) is this rank's by
+ * the deck's initial pin distribution (plo..phi: its linear share). */
+static int mtxp_pin_is_mine(const zdrive_deck *deck, const zdrive_mesh *mesh, int i, int eid,
+                            int vid, int p, int plo, int phi)
+{
+  int rank = mesh->rank, nranks = mesh->nranks;
+  if (nranks == 1) return 1;
+  switch (deck->init_pins) {
+  case ZDRIVE_PINS_ZERO:
+    return rank == 0;
+  case ZDRIVE_PINS_FILE:
+    return p % nranks == rank;
+  case ZDRIVE_PINS_CYCLIC:
+    return i % nranks == rank;
+  case ZDRIVE_PINS_LINEAR:
+    return i >= plo && i <= phi;
+  case ZDRIVE_PINS_COL:
+    return vid % nranks == rank;
+  default:
+    return eid % nranks == rank;
+  }
+}
+
+/* This rank's pins as (list ID, other ID) in file order, then grouped by
+ * list into the mesh's compressed lists.  Returns 0, or 1 out of memory. */
+static int mtxp_my_pins(const zdrive_deck *deck, const mtxp_data *d, zdrive_mesh *mesh)
+{
+  const int *h = d->hdr;
+  int n = 0, plo = -1, phi = -2, rc = 1, by_col = deck->init_pins == ZDRIVE_PINS_COL;
+  int *pairs = malloc((size_t)(h[2] > 0 ? h[2] : 1) * 2 * sizeof(int));
+  if (deck->init_pins == ZDRIVE_PINS_LINEAR) share_of(h[2], mesh->nranks, mesh->rank, &plo, &phi);
   mesh->pin_gid = malloc((size_t)(h[2] > 0 ? h[2] : 1) * sizeof(ZOLTAN_ID_TYPE));
-  if (!pairs || !mesh->pin_gid) goto oom;
-  for (n = 0, i = 0; i < h[2]; i++) {
-    int eid = d.pin[3 * i] - 1, vid = d.pin[3 * i + 1] - 1, p = d.pin[3 * i + 2], mine;
-    if (nranks == 1)
-      mine = 1;
-    else
-      switch (deck->init_pins) {
-      case ZDRIVE_PINS_ZERO:
-        mine = rank == 0;
-        break;
-      case ZDRIVE_PINS_FILE:
-        mine = p % nranks == rank;
-        break;
-      case ZDRIVE_PINS_CYCLIC:
-        mine = i % nranks == rank;
-        break;
-      case ZDRIVE_PINS_LINEAR:
-        mine = i >= plo && i <= phi;
-        break;
-      case ZDRIVE_PINS_COL:
-        mine = vid % nranks == rank;
-        break;
-      default:
-        mine = eid % nranks == rank;
-        break;
-      }
-    if (!mine) continue;
-    pairs[2 * n] = deck->init_pins == ZDRIVE_PINS_COL ? vid : eid;
+  if (!pairs || !mesh->pin_gid) goto end;
+  for (int i = 0; i < h[2]; i++) {
+    int eid = d->pin[3 * i] - 1, vid = d->pin[3 * i + 1] - 1, p = d->pin[3 * i + 2];
+    if (!mtxp_pin_is_mine(deck, mesh, i, eid, vid, p, plo, phi)) continue;
+    pairs[2 * n] = by_col ? vid : eid;
     pairs[2 * n + 1] = i;
     n++;
   }
   qsort(pairs, (size_t)n, 2 * sizeof(int), cmp_pair);
-  mesh->hg_format =
-      deck->init_pins == ZDRIVE_PINS_COL ? ZOLTAN_COMPRESSED_VERTEX : ZOLTAN_COMPRESSED_EDGE;
+  mesh->hg_format = by_col ? ZOLTAN_COMPRESSED_VERTEX : ZOLTAN_COMPRESSED_EDGE;
   mesh->list_gid = malloc((size_t)(n > 0 ? n : 1) * sizeof(ZOLTAN_ID_TYPE));
   mesh->list_start = malloc(((size_t)n + 1) * sizeof(int));
-  if (!mesh->list_gid || !mesh->list_start) goto oom;
+  if (!mesh->list_gid || !mesh->list_start) goto end;
   mesh->nlists = 0;
   mesh->list_start[0] = 0;
-  for (i = 0; i < n; i++) {
+  for (int i = 0; i < n; i++) {
     int line = pairs[2 * i + 1];
     if (i == 0 || pairs[2 * i] != pairs[2 * i - 2]) {
       if (i > 0) mesh->list_start[mesh->nlists] = i;
       mesh->list_gid[mesh->nlists++] = (ZOLTAN_ID_TYPE)pairs[2 * i];
     }
-    mesh->pin_gid[i] =
-        (ZOLTAN_ID_TYPE)(deck->init_pins == ZDRIVE_PINS_COL ? d.pin[3 * line] - 1
-                                                            : d.pin[3 * line + 1] - 1);
+    mesh->pin_gid[i] = (ZOLTAN_ID_TYPE)(by_col ? d->pin[3 * line] - 1 : d->pin[3 * line + 1] - 1);
   }
   mesh->list_start[mesh->nlists] = n;
+  rc = 0;
+end:
+  free(pairs);
+  return rc;
+}
 
-  /* Hyperedge weights: a line belongs to rank (its rank % P). */
-  for (n = 0, i = 0; i < h[5]; i++) n += d.ew[2 * i + 1] % nranks == rank;
+/* This rank's hyperedge weights: a line belongs to rank (its rank % P).
+ * Returns 0, or 1 out of memory. */
+static int mtxp_my_edge_weights(const mtxp_data *d, zdrive_mesh *mesh)
+{
+  const int *h = d->hdr;
+  int n = 0, edim = h[6], rank = mesh->rank, nranks = mesh->nranks;
+  for (int i = 0; i < h[5]; i++) n += d->ew[2 * i + 1] % nranks == rank;
   mesh->hewgt_gid = malloc((size_t)(n > 0 ? n : 1) * sizeof(ZOLTAN_ID_TYPE));
   mesh->hewgts = malloc((size_t)(n * edim > 0 ? n * edim : 1) * sizeof(float));
-  if (!mesh->hewgt_gid || !mesh->hewgts) goto oom;
-  for (n = 0, i = 0; i < h[5]; i++) {
-    if (d.ew[2 * i + 1] % nranks != rank) continue;
-    mesh->hewgt_gid[n] = (ZOLTAN_ID_TYPE)(d.ew[2 * i] - 1);
-    for (k = 0; k < edim; k++) mesh->hewgts[(size_t)n * edim + k] = d.ewgt[(size_t)i * edim + k];
+  if (!mesh->hewgt_gid || !mesh->hewgts) return 1;
+  n = 0;
+  for (int i = 0; i < h[5]; i++) {
+    if (d->ew[2 * i + 1] % nranks != rank) continue;
+    mesh->hewgt_gid[n] = (ZOLTAN_ID_TYPE)(d->ew[2 * i] - 1);
+    for (int k = 0; k < edim; k++)
+      mesh->hewgts[(size_t)n * edim + k] = d->ewgt[(size_t)i * edim + k];
     n++;
   }
   mesh->nhewgts = n;
+  return 0;
+}
+
+int zdrive_read_mtxp(const zdrive_deck *deck, zdrive_mesh *mesh, MPI_Comm comm, zdrive_status *st)
+{
+  mtxp_data d;
+  int rank, nranks, rc = 1, err;
+  memset(&d, 0, sizeof(d));
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &nranks);
+  err = mtxp_share(deck, &d, comm, st);
+  if (err == 1) goto cleanup;
+  if (err == 0) {
+    mesh->rank = rank;
+    mesh->nranks = nranks;
+    mesh->gnvtx = d.hdr[1];
+    mesh->gid_base = 0;
+    mesh->vwgt_dim = d.hdr[4];
+    mesh->is_hypergraph = 1;
+    mesh->hewgt_dim = d.hdr[6];
+    err = mtxp_my_vertices(deck, &d, mesh) || mtxp_my_pins(deck, &d, mesh) ||
+          mtxp_my_edge_weights(&d, mesh);
+  }
+  if (err) {
+    zdrive_set_error(st, deck->file_name, 0, "out of memory on rank %d", rank);
+    goto cleanup;
+  }
   rc = 0;
-  goto cleanup;
-oom:
-  zdrive_set_error(st, deck->file_name, 0, "out of memory on rank %d", rank);
 cleanup:
-  free(pairs);
   free_mtxp(&d);
   return rc;
 }

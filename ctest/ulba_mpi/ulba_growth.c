@@ -27,6 +27,8 @@
  * objects beyond their share of the total growth (ulba_anticipate), with H
  * = alpha x the steps of the interval, computed here from the known rates;
  * a run on the plain weights misses that by a quarter of W/P;
+ * "front ALPHA" checks that ULBA_ALPHA=AUTO keeps the growth in the part it
+ * underloads when the growing objects lie inside a part's edge (run_front);
  * "alpha0" checks that ULBA_ALPHA=0 gives exactly RCB's assignment;
  * "badparams" checks the errors for bad parameter values.
  * Exit 0 only if every check passed on every rank.
@@ -80,6 +82,42 @@ static void check_conservation(const app *a, double total_w)
  * that follow from it, depend on the machine's load. */
 #define LB_COST 0.1
 
+/* With ULBA_GROWTH_VERBOSE set: the model of a balance and the growing
+ * weight of each part. */
+static void print_model(int step, const ulba_model_info *info, const double *gws, int size)
+{
+  printf("step %d N %g alpha %g small %d base runs %d C %g omega %g s- %g s+ %g tau %g, "
+         "growing weight by part:",
+         step, info->N, info->alpha, info->small_part, info->base_runs, info->C, info->omega,
+         info->sigma_minus, info->sigma_plus, info->tau);
+  for (int p = 0; p < size; p++) printf(" %g", gws[p]);
+  printf("\n");
+}
+
+/* Mode "trigger": SUBSTEPS steps in which the growing objects gain GROWTH
+ * in all, each reported to the trigger, which must decide to balance at the
+ * last one only (ADAPTIVE_PERIOD = SUBSTEPS). */
+static void trigger_steps(adaptive_trigger *trig, app *a, int step)
+{
+  for (int sub = 0; sub < SUBSTEPS; sub++) {
+    ZOLTAN_ID_TYPE *g = malloc(((size_t)a->n + 1) * sizeof *g);
+    double *l = malloc(((size_t)a->n + 1) * sizeof *l), mine = 0.0;
+    int d;
+    for (int i = 0; i < a->n; i++) {
+      if (a->o[i].grows) a->o[i].w += GROWTH / SUBSTEPS;
+      g[i] = a->o[i].gid;
+      l[i] = a->o[i].w;
+      mine += l[i];
+    }
+    CHECK(adaptive_report_objects(trig, a->n, 1, g, l) == ZOLTAN_OK, "report_objects");
+    /* A step time proportional to the load: 1 ms per weight unit. */
+    d = adaptive_should_balance(trig, 1e-3 * mine);
+    CHECK(d == (sub == SUBSTEPS - 1), "step %d.%d: trigger said %d", step, sub, d);
+    free(g);
+    free(l);
+  }
+}
+
 static int run_growth(const char *base, const char *first_base, const char *relabel,
                       int use_trigger, const char *alpha, int rank, int size)
 {
@@ -131,15 +169,7 @@ static int run_growth(const char *base, const char *first_base, const char *rela
     gws = malloc((size_t)size * sizeof *gws);
     MPI_Allgather(&load, 1, MPI_DOUBLE, loads, 1, MPI_DOUBLE, MPI_COMM_WORLD);
     MPI_Allgather(&gw, 1, MPI_DOUBLE, gws, 1, MPI_DOUBLE, MPI_COMM_WORLD);
-    if (rank == 0 && getenv("ULBA_GROWTH_VERBOSE") != NULL) {
-      printf("step %d N %g alpha %g small %d base runs %d C %g omega %g s- %g s+ %g tau %g, "
-             "growing weight by "
-             "part:",
-             step, info.N, info.alpha, info.small_part, info.base_runs, info.C, info.omega,
-             info.sigma_minus, info.sigma_plus, info.tau);
-      for (int p = 0; p < size; p++) printf(" %g", gws[p]);
-      printf("\n");
-    }
+    if (rank == 0 && getenv("ULBA_GROWTH_VERBOSE") != NULL) print_model(step, &info, gws, size);
     if (step == 0) {
       /* No increase rate is known at the first balance: plain base method. */
       CHECK(info.source == ULBA_SOURCE_NONE && info.alpha == 0.0,
@@ -159,11 +189,16 @@ static int run_growth(const char *base, const char *first_base, const char *rela
       if (is_auto) {
         /* AUTO stays in [0, 0.9] (the adapter's cap) and is used unless half
          * of the parts overload.  The chosen alpha may let the base method cut
-         * through the growing block, so the block checks below do not apply. */
+         * through the growing block, so the block checks below do not apply;
+         * but AUTO keeps at least half of the growth in the small part. */
         CHECK(info.alpha_param >= 0.0 && info.alpha_param <= 0.9, "AUTO alpha %g",
               info.alpha_param);
         CHECK(info.alpha == (2 * info.N < info.P && info.N > 0 ? info.alpha_param : 0.0),
               "AUTO: alpha used %g, chosen %g, N %g", info.alpha, info.alpha_param, info.N);
+        if (info.alpha > 0.0 && info.N == 1.0 && info.small_part >= 0 && info.small_part < size)
+          CHECK(gws[info.small_part] >= 0.5 * gtot,
+                "AUTO step %d: the small part %d holds %g of the growing weight %g", step,
+                info.small_part, gws[info.small_part], gtot);
       } else if (geometric) {
         /* The growing block stays together, so exactly one part overloads
          * and it receives the small size. */
@@ -217,23 +252,8 @@ static int run_growth(const char *base, const char *first_base, const char *rela
     if (!use_trigger) {
       for (int i = 0; i < a.n; i++)
         if (a.o[i].grows) a.o[i].w += GROWTH;
-    }
-    for (int sub = 0; use_trigger && sub < SUBSTEPS; sub++) {
-      ZOLTAN_ID_TYPE *g = malloc(((size_t)a.n + 1) * sizeof *g);
-      double *l = malloc(((size_t)a.n + 1) * sizeof *l), mine = 0.0;
-      int d;
-      for (int i = 0; i < a.n; i++) {
-        if (a.o[i].grows) a.o[i].w += GROWTH / SUBSTEPS;
-        g[i] = a.o[i].gid;
-        l[i] = a.o[i].w;
-        mine += l[i];
-      }
-      CHECK(adaptive_report_objects(trig, a.n, 1, g, l) == ZOLTAN_OK, "report_objects");
-      /* A step time proportional to the load: 1 ms per weight unit. */
-      d = adaptive_should_balance(trig, 1e-3 * mine);
-      CHECK(d == (sub == SUBSTEPS - 1), "step %d.%d: trigger said %d", step, sub, d);
-      free(g);
-      free(l);
+    } else {
+      trigger_steps(trig, &a, step);
     }
     total_w += GROW * GROWTH;
   }
@@ -348,6 +368,108 @@ static int run_object(const char *base, int rank, int size)
   return 0;
 }
 
+/*
+ * Mode "front ALPHA": FRONT_PARTS parts (any rank count: parts as PEs) cut
+ * a grid of FRONT_COLS x FRONT_ROWS objects into stripes along x (the
+ * objects' y is squeezed, so RCB cuts x only), and the growing objects are
+ * one column of the last stripe, at 0.3-0.4 of its width from its left edge,
+ * as the eroding face of a rock is in the erosion benchmark.  Underloading
+ * the last part by alpha moves its left cut right by about alpha of its
+ * width, so an alpha above 0.4 gives the growing column to its neighbour,
+ * whose size is above the average.  ULBA_LB_COST is huge, so that
+ * ULBA_ALPHA=AUTO's model asks for its largest alpha (0.9).
+ *   ALPHA = AUTO: from the second balance on, the underloading is used
+ *   (0 < alpha < 0.9) and its part holds at least half of the growing
+ *   objects (AUTO halves alpha until it does);
+ *   ALPHA fixed (0.9): some balance leaves most of the growing objects
+ *   outside the small part, so the geometry does test the above.
+ * The objects stay on their ranks (RETURN_LISTS=PARTS, no migration).
+ */
+#define FRONT_PARTS   8
+#define FRONT_COLS    80
+#define FRONT_ROWS    10
+#define FRONT_OBJ     (FRONT_COLS * FRONT_ROWS)
+#define FRONT_LB_COST "1e9"
+
+/* Balance zz and store every local object's new part in the objects. */
+static int front_balance(struct Zoltan_Struct *zz, app *a)
+{
+  int changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa;
+  ZOLTAN_ID_PTR ig, il, eg, el;
+  int rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
+                               &el, &ep, &epa);
+  if (rc != ZOLTAN_OK) return rc;
+  CHECK(nexp == a->n, "RETURN_LISTS=PARTS listed %d of %d objects", nexp, a->n);
+  for (int k = 0; k < nexp; k++) a->o[el[k]].part = epa[k];
+  Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
+  Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+  return rc;
+}
+
+static int run_front(const char *alpha, int rank, int size)
+{
+  app a;
+  struct Zoltan_Struct *zz;
+  char nparts[16];
+  double total_w = (double)FRONT_OBJ, worst = 1.0;
+  int is_auto = strcmp(alpha, "AUTO") == 0, ngrow = 0, all_grow = 0;
+  int gcol = (FRONT_PARTS - 1) * FRONT_COLS / FRONT_PARTS + 3 * FRONT_COLS / (10 * FRONT_PARTS);
+  grid_make(&a, rank, size, FRONT_OBJ, FRONT_COLS);
+  for (int i = 0; i < a.n; i++) {
+    int g = (int)a.o[i].gid - 1, col = g % FRONT_COLS, row = g / FRONT_COLS;
+    a.o[i].x = col + 0.5;
+    a.o[i].y = 1e-3 * row;
+    a.o[i].grows = col == gcol;
+    a.o[i].part = (int)((long)rank * FRONT_PARTS / size);
+    ngrow += a.o[i].grows;
+  }
+  MPI_Allreduce(&ngrow, &all_grow, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  zz = grid_zz(&a, "ULBA");
+  grid_track_parts(zz, &a);
+  snprintf(nparts, sizeof nparts, "%d", FRONT_PARTS);
+  Zoltan_Set_Param(zz, "NUM_GLOBAL_PARTS", nparts);
+  Zoltan_Set_Param(zz, "RETURN_LISTS", "PARTS");
+  CHECK(Zoltan_Set_Param(zz, "ULBA_GROWTH", "PART") == ZOLTAN_OK, "ULBA_GROWTH=PART refused");
+  CHECK(Zoltan_Set_Param(zz, "ULBA_ALPHA", alpha) == ZOLTAN_OK, "alpha %s refused", alpha);
+  CHECK(Zoltan_Set_Param(zz, "ULBA_LB_COST", FRONT_LB_COST) == ZOLTAN_OK, "lb cost refused");
+  for (int step = 0; step < STEPS; step++) {
+    ulba_model_info info;
+    int rc = front_balance(zz, &a), counts[FRONT_PARTS] = {0};
+    CHECK(rc == ZOLTAN_OK, "front %s step %d: Zoltan_LB_Partition returned %d", alpha, step, rc);
+    if (rc != ZOLTAN_OK) break;
+    CHECK(ulba_last_model(zz, &info) == ZOLTAN_OK, "ulba_last_model failed");
+    for (int i = 0; i < a.n; i++)
+      if (a.o[i].grows && a.o[i].part >= 0 && a.o[i].part < FRONT_PARTS) counts[a.o[i].part]++;
+    MPI_Allreduce(MPI_IN_PLACE, counts, FRONT_PARTS, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (step >= 1) {
+      int sp = info.small_part;
+      double share = sp >= 0 && sp < FRONT_PARTS ? (double)counts[sp] / all_grow : 0.0;
+      worst = share < worst ? share : worst;
+      if (rank == 0)
+        printf("front %s step %d: alpha %g, N %g, small part %d holds %.2f of the growing "
+               "column (%d base runs)\n",
+               alpha, step, info.alpha, info.N, sp, share, info.base_runs);
+      if (is_auto) {
+        CHECK(info.alpha > 0.0 && info.alpha < 0.9, "front AUTO step %d: alpha %g", step,
+              info.alpha);
+        CHECK(share >= 0.5,
+              "front AUTO step %d: the small part %d holds %.2f of the growing column", step, sp,
+              share);
+      }
+    }
+    for (int i = 0; i < a.n; i++)
+      if (a.o[i].grows) a.o[i].w += GROWTH;
+    total_w += all_grow * GROWTH;
+  }
+  grid_check_conservation(&a, FRONT_OBJ, total_w);
+  if (!is_auto)
+    CHECK(worst < 0.5, "front %s: the small part always held %.2f or more of the growing column",
+          alpha, worst);
+  Zoltan_Destroy(&zz);
+  free(a.o);
+  return 0;
+}
+
 static int run_alpha0(int rank, int size)
 {
   app a;
@@ -440,6 +562,8 @@ int main(int argc, char **argv)
     run_growth(argv[2], argv[2], "1", 1, argc >= 4 ? argv[3] : "0.4", rank, size);
   } else if (argc >= 3 && strcmp(argv[1], "object") == 0) {
     run_object(argv[2], rank, size);
+  } else if (argc >= 3 && strcmp(argv[1], "front") == 0) {
+    run_front(argv[2], rank, size);
   } else if (argc >= 2 && strcmp(argv[1], "alpha0") == 0) {
     run_alpha0(rank, size);
   } else if (argc >= 2 && strcmp(argv[1], "badparams") == 0) {
@@ -447,8 +571,8 @@ int main(int argc, char **argv)
   } else {
     if (rank == 0)
       fprintf(stderr,
-              "usage: %s growth BASE [FIRST_BASE [RELABEL]] | trigger BASE [ALPHA] | alpha0 | "
-              "badparams\n",
+              "usage: %s growth BASE [FIRST_BASE [RELABEL]] | trigger BASE [ALPHA] | object BASE | "
+              "front ALPHA | alpha0 | badparams\n",
               argv[0]);
     grid_fails++;
   }
