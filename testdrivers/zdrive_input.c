@@ -274,6 +274,197 @@ static const struct int_key int_keys[] = {
     IKEY("dynamic iterations", dyn_iterations),
 };
 
+/* One "key = value" line of a deck being read. */
+typedef struct deck_line {
+  const char *path; /* the deck */
+  int lineno;       /* the line's number */
+  char *key;        /* the key, lower case, blanks collapsed */
+  char *value;      /* the value, lower case, trimmed */
+  char *orig;       /* the whole line as written (case kept) */
+  char *eq;         /* the first '=' of the lower-case line (its value follows) */
+  int *cap;         /* room in the parameter list */
+} deck_line;
+
+/* "zoltan parameter(s) = NAME = VALUE NAME = VALUE ...".  Returns 0 or 1. */
+static int key_zoltan_params(const deck_line *l, zdrive_deck *deck, zdrive_param **params,
+                             zdrive_status *st)
+{
+  /* Key and value split at the first '=', so re-read the whole value. */
+  char buf[ZDRIVE_LINE], *n, *v;
+  size_t pos = 0;
+  int r;
+  strncpy(buf, l->value, sizeof(buf) - 1);
+  buf[sizeof(buf) - 1] = '\0';
+  while ((r = next_pair(buf, &pos, &n, &v)) == 1)
+    if (add_param(params, &deck->num_params, l->cap, n, v, -1, l->lineno)) {
+      zdrive_set_error(st, l->path, l->lineno, "out of memory");
+      return 1;
+    }
+  if (r < 0) {
+    zdrive_set_error(st, l->path, l->lineno, "Zoltan parameters must be 'name = value'");
+    return 1;
+  }
+  return 0;
+}
+
+/* "zoltan vector parameter = NAME = v0 v1 ...".  Returns 0 or 1. */
+static int key_vector_param(const deck_line *l, zdrive_deck *deck, zdrive_param **params,
+                            zdrive_status *st)
+{
+  char *eq2 = strchr(l->value, '='), *tok, *name;
+  int idx = 0;
+  if (!eq2) {
+    zdrive_set_error(st, l->path, l->lineno, "vector parameter needs 'NAME = v0, v1, ...'");
+    return 1;
+  }
+  *eq2 = '\0';
+  name = trim(l->value);
+  for (tok = strtok(eq2 + 1, " ,\t(){}="); tok; tok = strtok(NULL, " ,\t(){}="))
+    if (add_param(params, &deck->num_params, l->cap, name, tok, idx++, l->lineno)) {
+      zdrive_set_error(st, l->path, l->lineno, "out of memory");
+      return 1;
+    }
+  return 0;
+}
+
+/* "parallel disk info" and "parallel file location".  Returns 0 or 1. */
+static int key_parallel_files(const deck_line *l, zdrive_deck *deck, zdrive_status *st)
+{
+  char *n, *v, buf[ZDRIVE_LINE];
+  size_t pos = 0;
+  if (!strcmp(l->key, "parallel disk info")) {
+    /* Only "number=N" is meaningful for us; N > 0 means striped disks. */
+    strncpy(buf, l->eq + 1, sizeof(buf) - 1);
+    buf[sizeof(buf) - 1] = '\0';
+    if (next_pair(buf, &pos, &n, &v) != 1 || strcmp(n, "number") ||
+        parse_int(v, &deck->num_disks) || deck->num_disks < 0) {
+      zdrive_set_error(st, l->path, l->lineno,
+                       "parallel disk info must start with 'number = N' (N >= 0)");
+      return 1;
+    }
+    return 0;
+  }
+  strncpy(buf, strchr(l->orig, '=') + 1, sizeof(buf) - 1);
+  buf[sizeof(buf) - 1] = '\0';
+  while (next_pair(buf, &pos, &n, &v) == 1) {
+    for (size_t k = 0; n[k]; k++) n[k] = (char)tolower((unsigned char)n[k]);
+    if (!strcmp(n, "root")) strncpy(deck->pfile_root, v, sizeof(deck->pfile_root) - 1);
+    /* "subdir" only matters with several disks, which we reject. */
+  }
+  return 0;
+}
+
+/* The keys with a number of their own syntax: "test dynamic weights",
+ * "dynamic growth" and "test null ...".  Returns 0 or 1. */
+static int key_numbers(const deck_line *l, zdrive_deck *deck, zdrive_status *st)
+{
+  int v;
+  if (!strcmp(l->key, "test dynamic weights")) {
+    double x;
+    if (parse_double(l->value, &x)) {
+      zdrive_set_error(st, l->path, l->lineno, "'%s' needs a number, got '%s'", l->key, l->value);
+      return 1;
+    }
+    deck->test_dynamic_weights = (float)x;
+    return 0;
+  }
+  if (!strcmp(l->key, "dynamic growth")) {
+    if (parse_double(l->value, &deck->dyn_growth) || deck->dyn_growth < 0.0) {
+      zdrive_set_error(st, l->path, l->lineno, "dynamic growth needs a number >= 0, got '%s'",
+                       l->value);
+      return 1;
+    }
+    return 0;
+  }
+  if (parse_int(l->value, &v)) {
+    zdrive_set_error(st, l->path, l->lineno, "'%s' needs an integer, got '%s'", l->key, l->value);
+    return 1;
+  }
+  if (v == 1 && strstr(l->key, "export"))
+    deck->test_null_lists = ZDRIVE_NULL_EXPORT;
+  else if (v == 1 && strstr(l->key, "import"))
+    deck->test_null_lists = ZDRIVE_NULL_IMPORT;
+  return 0;
+}
+
+/* Applies one "key = value" line to the deck.  Returns 0, or 1 with st
+ * set; unknown keys are a warning, as in zdrive. */
+static int apply_line(const deck_line *l, zdrive_deck *deck, zdrive_param **params,
+                      zdrive_status *st)
+{
+  const char *key = l->key;
+  for (size_t i = 0; i < sizeof(int_keys) / sizeof(int_keys[0]); i++)
+    if (!strcmp(key, int_keys[i].key)) {
+      if (parse_int(l->value, (int *)((char *)deck + int_keys[i].offset))) {
+        zdrive_set_error(st, l->path, l->lineno, "'%s' needs an integer, got '%s'", key, l->value);
+        return 1;
+      }
+      return 0;
+    }
+  if (!strcmp(key, "decomposition method")) {
+    if (!*l->value || strchr(l->value, ' ')) {
+      zdrive_set_error(st, l->path, l->lineno, "decomposition method needs one word");
+      return 1;
+    }
+    strncpy(deck->method, l->value, sizeof(deck->method) - 1);
+    deck->method_line = l->lineno;
+  } else if (!strcmp(key, "file name")) {
+    /* The file name keeps its case: take it from the original line. */
+    char *o = trim(strchr(l->orig, '=') + 1);
+    if (!*o) {
+      zdrive_set_error(st, l->path, l->lineno, "file name is empty");
+      return 1;
+    }
+    o[strcspn(o, " \t")] = '\0';
+    strncpy(deck->file_name, o, sizeof(deck->file_name) - 1);
+  } else if (!strcmp(key, "file type")) {
+    return parse_file_type(l->value, deck, l->path, l->lineno, st);
+  } else if (!strncmp(key, "zoltan parameter", 16) && (!key[16] || !strcmp(key + 16, "s"))) {
+    return key_zoltan_params(l, deck, params, st);
+  } else if (!strcmp(key, "zoltan vector parameters") || !strcmp(key, "zoltan vector parameter") ||
+             !strcmp(key, "zoltan parameter vectors") || !strcmp(key, "zoltan parameter vector")) {
+    return key_vector_param(l, deck, params, st);
+  } else if (!strcmp(key, "zoltanparams file")) {
+    strncpy(deck->zoltanparams_file, l->value, sizeof(deck->zoltanparams_file) - 1);
+  } else if (!strcmp(key, "parallel disk info") || !strcmp(key, "parallel file location")) {
+    return key_parallel_files(l, deck, st);
+  } else if (!strcmp(key, "test dynamic weights") || !strcmp(key, "dynamic growth") ||
+             !strncmp(key, "test null", 9)) {
+    return key_numbers(l, deck, st);
+  } else {
+    fprintf(stderr, "zdrive: warning: %s:%d: ignoring unknown key '%s'\n", l->path, l->lineno, key);
+  }
+  return 0;
+}
+
+/* What a whole deck must name: a file, a method, a file type we read, and
+ * no striped input.  Returns 0 or 1 (lineno: the deck's last line). */
+static int check_deck(const zdrive_deck *deck, const char *path, int lineno, zdrive_status *st)
+{
+  if (!deck->file_name[0]) {
+    zdrive_set_error(st, path, lineno, "the deck names no 'file name'");
+    return 1;
+  }
+  if (!deck->method[0]) {
+    zdrive_set_error(st, path, lineno, "the deck names no 'decomposition method'");
+    return 1;
+  }
+  if (deck->file_type == ZDRIVE_FILE_NONE) {
+    /* zdrive defaults to Nemesis, which needs Exodus; we cannot read it. */
+    zdrive_set_error(st, path, lineno,
+                     "the deck names no 'file type' "
+                     "(Nemesis, zdrive's default, is not supported)");
+    return 1;
+  }
+  if (deck->num_disks > 0) {
+    zdrive_set_error(st, path, lineno,
+                     "parallel disk info number > 0 (striped input) "
+                     "is not implemented");
+    return 1;
+  }
+  return 0;
+}
+
 /*
  * zdrive_read_deck - reads a deck on one rank (not collective).
  * Input: path of the deck.  Output: *deck filled, *params a malloc'ed list of
@@ -295,165 +486,27 @@ int zdrive_read_deck(const char *path, zdrive_deck *deck, zdrive_param **params,
     goto cleanup;
   }
   while (fgets(line, sizeof(line), f)) {
-    char *eq, *key, *value;
-    size_t i;
-    int done = 0;
-    lineno++;
+    deck_line l = {path, ++lineno, NULL, NULL, orig, NULL, &cap};
     if (!strchr(line, '\n') && !feof(f)) {
       zdrive_set_error(st, path, lineno, "line longer than %d characters", ZDRIVE_LINE - 2);
       goto cleanup;
     }
     strcpy(orig, line);
-    for (i = 0; line[i]; i++) line[i] = (char)tolower((unsigned char)line[i]);
+    for (size_t i = 0; line[i]; i++) line[i] = (char)tolower((unsigned char)line[i]);
     if (line[0] == '#' || trim(line)[0] == '\0') continue;
-    eq = strchr(line, '=');
-    if (!eq) {
+    l.eq = strchr(line, '=');
+    if (!l.eq) {
       fprintf(stderr, "zdrive: warning: %s:%d: ignoring line without '=': %s\n", path, lineno,
               trim(line));
       continue;
     }
-    *eq = '\0';
-    key = trim(line);
-    collapse(key);
-    value = trim(eq + 1);
-
-    for (i = 0; i < sizeof(int_keys) / sizeof(int_keys[0]); i++) {
-      if (!strcmp(key, int_keys[i].key)) {
-        if (parse_int(value, (int *)((char *)deck + int_keys[i].offset))) {
-          zdrive_set_error(st, path, lineno, "'%s' needs an integer, got '%s'", key, value);
-          goto cleanup;
-        }
-        done = 1;
-        break;
-      }
-    }
-    if (done) continue;
-
-    if (!strcmp(key, "decomposition method")) {
-      if (!*value || strchr(value, ' ')) {
-        zdrive_set_error(st, path, lineno, "decomposition method needs one word");
-        goto cleanup;
-      }
-      strncpy(deck->method, value, sizeof(deck->method) - 1);
-      deck->method_line = lineno;
-    } else if (!strcmp(key, "file name")) {
-      /* The file name keeps its case: take it from the original line. */
-      char *o = trim(strchr(orig, '=') + 1);
-      if (!*o) {
-        zdrive_set_error(st, path, lineno, "file name is empty");
-        goto cleanup;
-      }
-      o[strcspn(o, " \t")] = '\0';
-      strncpy(deck->file_name, o, sizeof(deck->file_name) - 1);
-    } else if (!strcmp(key, "file type")) {
-      if (parse_file_type(value, deck, path, lineno, st)) goto cleanup;
-    } else if (!strncmp(key, "zoltan parameter", 16) && (!key[16] || !strcmp(key + 16, "s"))) {
-      /* Key and value split at the first '=', so re-read the whole value. */
-      char buf[ZDRIVE_LINE], *n, *v;
-      size_t pos = 0;
-      int r;
-      strncpy(buf, value, sizeof(buf) - 1);
-      buf[sizeof(buf) - 1] = '\0';
-      while ((r = next_pair(buf, &pos, &n, &v)) == 1)
-        if (add_param(params, &deck->num_params, &cap, n, v, -1, lineno)) {
-          zdrive_set_error(st, path, lineno, "out of memory");
-          goto cleanup;
-        }
-      if (r < 0) {
-        zdrive_set_error(st, path, lineno, "Zoltan parameters must be 'name = value'");
-        goto cleanup;
-      }
-    } else if (!strcmp(key, "zoltan vector parameters") ||
-               !strcmp(key, "zoltan vector parameter") ||
-               !strcmp(key, "zoltan parameter vectors") ||
-               !strcmp(key, "zoltan parameter vector")) {
-      /* "zoltan vector parameter = NAME = v0 v1 ..." */
-      char *eq2 = strchr(value, '='), *tok;
-      int idx = 0;
-      if (!eq2) {
-        zdrive_set_error(st, path, lineno, "vector parameter needs 'NAME = v0, v1, ...'");
-        goto cleanup;
-      }
-      *eq2 = '\0';
-      key = trim(value);
-      for (tok = strtok(eq2 + 1, " ,\t(){}="); tok; tok = strtok(NULL, " ,\t(){}="))
-        if (add_param(params, &deck->num_params, &cap, key, tok, idx++, lineno)) {
-          zdrive_set_error(st, path, lineno, "out of memory");
-          goto cleanup;
-        }
-    } else if (!strcmp(key, "zoltanparams file")) {
-      strncpy(deck->zoltanparams_file, value, sizeof(deck->zoltanparams_file) - 1);
-    } else if (!strcmp(key, "parallel disk info")) {
-      /* Only "number=N" is meaningful for us; N > 0 means striped disks. */
-      char *n, *v, buf[ZDRIVE_LINE];
-      size_t pos = 0;
-      strncpy(buf, eq + 1, sizeof(buf) - 1);
-      buf[sizeof(buf) - 1] = '\0';
-      if (next_pair(buf, &pos, &n, &v) != 1 || strcmp(n, "number") ||
-          parse_int(v, &deck->num_disks) || deck->num_disks < 0) {
-        zdrive_set_error(st, path, lineno,
-                         "parallel disk info must start with 'number = N' (N >= 0)");
-        goto cleanup;
-      }
-    } else if (!strcmp(key, "parallel file location")) {
-      char *n, *v, buf[ZDRIVE_LINE];
-      size_t pos = 0;
-      int r;
-      strncpy(buf, strchr(orig, '=') + 1, sizeof(buf) - 1);
-      buf[sizeof(buf) - 1] = '\0';
-      while ((r = next_pair(buf, &pos, &n, &v)) == 1) {
-        size_t k;
-        for (k = 0; n[k]; k++) n[k] = (char)tolower((unsigned char)n[k]);
-        if (!strcmp(n, "root")) strncpy(deck->pfile_root, v, sizeof(deck->pfile_root) - 1);
-        /* "subdir" only matters with several disks, which we reject. */
-      }
-    } else if (!strcmp(key, "test dynamic weights")) {
-      double x;
-      if (parse_double(value, &x)) {
-        zdrive_set_error(st, path, lineno, "'%s' needs a number, got '%s'", key, value);
-        goto cleanup;
-      }
-      deck->test_dynamic_weights = (float)x;
-    } else if (!strcmp(key, "dynamic growth")) {
-      if (parse_double(value, &deck->dyn_growth) || deck->dyn_growth < 0.0) {
-        zdrive_set_error(st, path, lineno, "dynamic growth needs a number >= 0, got '%s'", value);
-        goto cleanup;
-      }
-    } else if (!strncmp(key, "test null", 9)) {
-      int v;
-      if (parse_int(value, &v)) {
-        zdrive_set_error(st, path, lineno, "'%s' needs an integer, got '%s'", key, value);
-        goto cleanup;
-      }
-      if (v == 1 && strstr(key, "export"))
-        deck->test_null_lists = ZDRIVE_NULL_EXPORT;
-      else if (v == 1 && strstr(key, "import"))
-        deck->test_null_lists = ZDRIVE_NULL_IMPORT;
-    } else {
-      fprintf(stderr, "zdrive: warning: %s:%d: ignoring unknown key '%s'\n", path, lineno, key);
-    }
+    *l.eq = '\0';
+    l.key = trim(line);
+    collapse(l.key);
+    l.value = trim(l.eq + 1);
+    if (apply_line(&l, deck, params, st)) goto cleanup;
   }
-  if (!deck->file_name[0]) {
-    zdrive_set_error(st, path, lineno, "the deck names no 'file name'");
-    goto cleanup;
-  }
-  if (!deck->method[0]) {
-    zdrive_set_error(st, path, lineno, "the deck names no 'decomposition method'");
-    goto cleanup;
-  }
-  if (deck->file_type == ZDRIVE_FILE_NONE) {
-    /* zdrive defaults to Nemesis, which needs Exodus; we cannot read it. */
-    zdrive_set_error(st, path, lineno,
-                     "the deck names no 'file type' "
-                     "(Nemesis, zdrive's default, is not supported)");
-    goto cleanup;
-  }
-  if (deck->num_disks > 0) {
-    zdrive_set_error(st, path, lineno,
-                     "parallel disk info number > 0 (striped input) "
-                     "is not implemented");
-    goto cleanup;
-  }
+  if (check_deck(deck, path, lineno, st)) goto cleanup;
   rc = 0;
 cleanup:
   if (f) fclose(f);

@@ -650,41 +650,17 @@ static int set_param(struct Zoltan_Struct *zz, const char *name, const char *val
 }
 
 /*
- * zdrive_setup_zoltan - collective: applies the deck to zz (parameters, then
- * LB_METHOD, then the part experiments of "test local partitions") and
- * registers the callbacks.  Returns 0, or 1 with st set.
+ * The part experiments of zdrive's "test local partitions" (0..9): local
+ * part counts and part sizes, as zdrive sets them.  nglobal is the number
+ * of global parts, wdim the weight dimension asked for.  Returns 0, or 1
+ * with st set.
  */
-int zdrive_setup_zoltan(struct Zoltan_Struct *zz, const zdrive_deck *deck,
-                        const zdrive_param *params, zdrive_mesh *mesh, zdrive_status *st)
+static int test_local_parts(struct Zoltan_Struct *zz, const zdrive_deck *deck, int rank, int nranks,
+                            int nglobal, int wdim, zdrive_status *st)
 {
-  int i, rank = mesh->rank, nranks = mesh->nranks, nglobal = nranks, wdim = 0;
-  char s[32];
   const char *dn = deck->deck_name;
-
-  mesh->nglobal_parts = nglobal;
-  for (i = 0; i < deck->num_params; i++) {
-    int r = params[i].index >= 0
-                ? Zoltan_Set_Param_Vec(zz, params[i].name, params[i].val, params[i].index)
-                : Zoltan_Set_Param(zz, params[i].name, params[i].val);
-    if (r == ZOLTAN_FATAL) {
-      zdrive_set_error(st, dn, params[i].line, "Zoltan refused parameter %s = %s", params[i].name,
-                       params[i].val);
-      return 1;
-    }
-    if (!strncasecmp(params[i].name, "num_global_part", 15)) nglobal = atoi(params[i].val);
-    mesh->nglobal_parts = nglobal;
-    if (!strcasecmp(params[i].name, "obj_weight_dim")) wdim = atoi(params[i].val);
-    if (!strcasecmp(params[i].name, "return_lists"))
-      mesh->parts_lists = strstr(params[i].val, "part") != NULL;
-  }
-  if (Zoltan_Set_Param(zz, "LB_METHOD", deck->method) != ZOLTAN_OK) {
-    zdrive_set_error(st, dn, deck->method_line,
-                     "unknown decomposition method '%s' "
-                     "(Zoltan refused LB_METHOD)",
-                     deck->method);
-    return 1;
-  }
-
+  char s[32];
+  int i;
   switch (deck->test_local_parts) {
   case 0:
     break;
@@ -788,6 +764,13 @@ int zdrive_setup_zoltan(struct Zoltan_Struct *zz, const zdrive_deck *deck,
     return 1;
   }
 
+  return 0;
+}
+
+/* Registers the mesh's callbacks, as the deck's "test ... callbacks" and
+ * "test null ..." keys ask. */
+static void register_callbacks(struct Zoltan_Struct *zz, const zdrive_deck *deck, zdrive_mesh *mesh)
+{
   Zoltan_Set_Num_Obj_Fn(zz, cb_num_obj, mesh);
   if (deck->test_multi_callbacks) {
     Zoltan_Set_Obj_List_Fn(zz, cb_obj_list, mesh);
@@ -827,6 +810,44 @@ int zdrive_setup_zoltan(struct Zoltan_Struct *zz, const zdrive_deck *deck,
     Zoltan_Set_Pre_Migrate_PP_Fn(zz, cb_pre_migrate, mesh);
     Zoltan_Set_Post_Migrate_PP_Fn(zz, cb_post_migrate, mesh);
   }
+}
+
+/*
+ * zdrive_setup_zoltan - collective: applies the deck to zz (parameters, then
+ * LB_METHOD, then the part experiments of "test local partitions") and
+ * registers the callbacks.  Returns 0, or 1 with st set.
+ */
+int zdrive_setup_zoltan(struct Zoltan_Struct *zz, const zdrive_deck *deck,
+                        const zdrive_param *params, zdrive_mesh *mesh, zdrive_status *st)
+{
+  int i, nglobal = mesh->nranks, wdim = 0;
+  const char *dn = deck->deck_name;
+
+  mesh->nglobal_parts = nglobal;
+  for (i = 0; i < deck->num_params; i++) {
+    int r = params[i].index >= 0
+                ? Zoltan_Set_Param_Vec(zz, params[i].name, params[i].val, params[i].index)
+                : Zoltan_Set_Param(zz, params[i].name, params[i].val);
+    if (r == ZOLTAN_FATAL) {
+      zdrive_set_error(st, dn, params[i].line, "Zoltan refused parameter %s = %s", params[i].name,
+                       params[i].val);
+      return 1;
+    }
+    if (!strncasecmp(params[i].name, "num_global_part", 15)) nglobal = atoi(params[i].val);
+    mesh->nglobal_parts = nglobal;
+    if (!strcasecmp(params[i].name, "obj_weight_dim")) wdim = atoi(params[i].val);
+    if (!strcasecmp(params[i].name, "return_lists"))
+      mesh->parts_lists = strstr(params[i].val, "part") != NULL;
+  }
+  if (Zoltan_Set_Param(zz, "LB_METHOD", deck->method) != ZOLTAN_OK) {
+    zdrive_set_error(st, dn, deck->method_line,
+                     "unknown decomposition method '%s' "
+                     "(Zoltan refused LB_METHOD)",
+                     deck->method);
+    return 1;
+  }
+  if (test_local_parts(zz, deck, mesh->rank, mesh->nranks, nglobal, wdim, st)) return 1;
+  register_callbacks(zz, deck, mesh);
   return 0;
 }
 
