@@ -456,397 +456,504 @@ static void check_lists(int nimp, ZOLTAN_ID_PTR ig, int *ipa, int nexp, ZOLTAN_I
 
 /* ---- main --------------------------------------------------------------- */
 
+/* The command line (see the options in parse_options). */
+typedef struct opts {
+  const char *method, *weights, *dump, *rl, *lists, *target_scale, *memory;
+  const char *params[64];
+  int nparams, M, warn_on, empty0, dup, psizes, migrate, balance_api, copy, serialize, init_mod;
+  int zmem, rounds, expect_error, expect_warn, then_still;
+  unsigned long seed;
+  double bound, cut_below;
+} opts;
+
+/* Reads the options into o (defaults first).  Returns 0, or 2 for an
+ * unknown option (said on rank 0). */
+static int parse_options(int argc, char **argv, int rank, opts *o)
+{
+  memset(o, 0, sizeof *o);
+  o->method = "GREEDY";
+  o->weights = "heavy";
+  o->rl = "ALL";
+  o->warn_on = -1;
+  o->M = 1000;
+  o->rounds = 1;
+  o->seed = 1;
+  for (int i = 1; i < argc; i++) {
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL, *k = argv[i];
+    int used = 1; /* 2 when the option takes the next argument */
+    if (v && !strcmp(k, "--method"))
+      o->method = v, used = 2;
+    else if (v && !strcmp(k, "--param") && o->nparams < 64)
+      o->params[o->nparams++] = v, used = 2;
+    else if (v && !strcmp(k, "--objects"))
+      o->M = atoi(v), used = 2;
+    else if (v && !strcmp(k, "--seed"))
+      o->seed = strtoul(v, NULL, 10), used = 2;
+    else if (v && !strcmp(k, "--weights"))
+      o->weights = v, used = 2;
+    else if (v && !strcmp(k, "--warn-on"))
+      o->warn_on = atoi(v), used = 2;
+    else if (v && !strcmp(k, "--rounds"))
+      o->rounds = atoi(v), used = 2;
+    else if (v && !strcmp(k, "--bound"))
+      o->bound = atof(v), used = 2;
+    else if (v && !strcmp(k, "--dump"))
+      o->dump = v, used = 2;
+    else if (v && !strcmp(k, "--lists"))
+      o->lists = v, used = 2;
+    else if (v && !strcmp(k, "--initial-part-mod"))
+      o->init_mod = atoi(v), used = 2;
+    else if (v && !strcmp(k, "--cut-below"))
+      o->cut_below = atof(v), used = 2;
+    else if (v && !strcmp(k, "--memory"))
+      o->memory = v, used = 2;
+    else if (v && !strcmp(k, "--target-scale"))
+      o->target_scale = v, used = 2;
+    else if (!strcmp(k, "--empty-rank0"))
+      o->empty0 = 1;
+    else if (!strcmp(k, "--dup-gid"))
+      o->dup = 1;
+    else if (!strcmp(k, "--part-sizes"))
+      o->psizes = 1;
+    else if (!strcmp(k, "--migrate"))
+      o->migrate = 1;
+    else if (!strcmp(k, "--sizes"))
+      g_sizes = 1;
+    else if (!strcmp(k, "--balance-api"))
+      o->balance_api = 1;
+    else if (!strcmp(k, "--copy"))
+      o->copy = 1;
+    else if (!strcmp(k, "--serialize"))
+      o->serialize = 1;
+    else if (!strcmp(k, "--expect-error"))
+      o->expect_error = 1;
+    else if (!strcmp(k, "--first-next"))
+      g_first_next = 1;
+    else if (!strcmp(k, "--zoltan-memory"))
+      o->zmem = 1;
+    else if (!strcmp(k, "--fixed"))
+      g_fixed = 1;
+    else if (!strcmp(k, "--hypergraph"))
+      g_hypergraph = 1;
+    else if (!strcmp(k, "--bad-neighbour"))
+      g_bad_nbr = 1;
+    else if (!strcmp(k, "--expect-warn"))
+      o->expect_warn = 1;
+    else if (!strcmp(k, "--then-moves-nothing"))
+      o->then_still = 1;
+    else {
+      if (rank == 0) fprintf(stderr, "zp_testapp: unknown option %s\n", k);
+      return 2;
+    }
+    i += used - 1;
+  }
+  return 0;
+}
+
+/* The global problem, distributed cyclically over the ranks that own
+ * objects; returns the total weight. */
+static double make_problem(const opts *o, app *a)
+{
+  int owners = a->size - (o->empty0 && a->size > 1), me = a->rank - (o->empty0 && a->size > 1);
+  double wtotal = 0.0;
+  for (int i = 1; i <= o->M; i++) {
+    double u = unif(o->seed, (uint64_t)i), w;
+    if (!strcmp(o->weights, "unit"))
+      w = 1.0;
+    else if (!strcmp(o->weights, "zero"))
+      w = 0.0;
+    else if (!strcmp(o->weights, "extreme"))
+      w = pow(10.0, -20.0 + 40.0 * u); /* 1e-20 .. 1e20 */
+    else
+      w = 10.0 + 990.0 * u * u * u * u; /* Charm++ lb_test shape */
+    w = (float)w;
+    wtotal += w;
+    if (me >= 0 && (i - 1) % owners == me) {
+      zpt_obj obj;
+      obj.gid = (ZOLTAN_ID_TYPE)i;
+      obj.w = (float)w;
+      /* The initial part is the rank, or (for determinism tests across
+       * rank counts) a function of the GID alone. */
+      obj.part = o->init_mod > 0 ? (i - 1) % o->init_mod : a->rank;
+      obj.gone = 0;
+      zpt_app_push(a, obj);
+    }
+  }
+  if (!strcmp(o->weights, "nan-on-last") && a->rank == a->size - 1 && a->n > 0)
+    a->o[a->n - 1].w = NAN;
+  if (o->dup && a->rank == a->size - 1 && a->n > 0 && a->size > 1) a->o[a->n - 1].gid = 1;
+  return wtotal;
+}
+
+/* The graph or hypergraph callbacks of the test's grid. */
+static void register_graph(struct Zoltan_Struct *zz, app *a)
+{
+  if (g_hypergraph) {
+    Zoltan_Set_HG_Size_CS_Fn(zz, cb_hg_size, a);
+    Zoltan_Set_HG_CS_Fn(zz, cb_hg_cs, a);
+  } else {
+    Zoltan_Set_Num_Edges_Multi_Fn(zz, cb_num_edges, a);
+    Zoltan_Set_Edge_List_Multi_Fn(zz, cb_edges, a);
+  }
+}
+
+/* The struct with the callbacks and the --param values; *errors_seen is 1
+ * when Zoltan refused one of them or the method. */
+static struct Zoltan_Struct *make_struct(opts *o, app *a, int *errors_seen)
+{
+  struct Zoltan_Struct *zz;
+  /* Zoltan_Set_Param(NULL, ...) is how applications (and zdrive) turn on
+   * Zoltan's allocation tracking before any struct exists. */
+  if (o->zmem) Zoltan_Set_Param(NULL, "DEBUG_MEMORY", "2");
+  zz = Zoltan_Create(MPI_COMM_WORLD);
+  Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
+  Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", o->memory != NULL ? "2" : "1");
+  if (o->memory != NULL) a->w2 = memory_of;
+  zpt_register(zz, a);
+  if (g_first_next) {
+    /* FIRST/NEXT instead of the list: Zoltan uses the list when both exist. */
+    Zoltan_Set_Obj_List_Fn(zz, NULL, NULL);
+    Zoltan_Set_First_Obj_Fn(zz, cb_first, a);
+    Zoltan_Set_Next_Obj_Fn(zz, cb_next, a);
+  }
+  zpt_register_geometry(zz, a);
+  if (g_sizes) Zoltan_Set_Obj_Size_Multi_Fn(zz, cb_sizes, a);
+  register_graph(zz, a);
+  for (int i = 0; i < o->nparams; i++) {
+    char name[128], *eq;
+    strncpy(name, o->params[i], sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    eq = strchr(name, '=');
+    if (!eq) continue;
+    *eq = '\0';
+    if (Zoltan_Set_Param(zz, name, eq + 1) != ZOLTAN_OK) *errors_seen = 1;
+    if (!strcmp(name, "RETURN_LISTS")) o->rl = o->params[i] + (eq - name) + 1;
+  }
+  if (Zoltan_Set_Param(zz, "LB_METHOD", o->method) != ZOLTAN_OK) *errors_seen = 1;
+  if (o->migrate) Zoltan_Set_Param(zz, "AUTO_MIGRATE", "TRUE");
+  return zz;
+}
+
+/* The number of parts Zoltan takes from the parameters, or the rank count. */
+static int count_parts(const opts *o, int size)
+{
+  int nparts = size;
+  for (int i = 0; i < o->nparams; i++)
+    if (!strncmp(o->params[i], "NUM_GLOBAL_PARTS=", 17))
+      nparts = atoi(o->params[i] + 17);
+    else if (!strncmp(o->params[i], "NUM_GLOBAL_PARTITIONS=", 22))
+      nparts = atoi(o->params[i] + 22);
+  for (int i = 0; i < o->nparams; i++)
+    if (!strncmp(o->params[i], "NUM_LOCAL_PARTS=", 16)) {
+      int nl = atoi(o->params[i] + 16), g;
+      MPI_Allreduce(&nl, &g, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      nparts = g;
+    }
+  return nparts;
+}
+
+/* The target share of each part (malloc'ed, nparts entries): 1, 2, 3 by
+ * part number with --part-sizes (also set in zz, on rank 0), scaled by
+ * --target-scale; and the one-rank warning of --warn-on. */
+static double *make_targets(const opts *o, struct Zoltan_Struct *zz, int rank, int nparts)
+{
+  double *target = malloc(nparts * sizeof *target), ts = 0.0, scale[64];
+  int nscale = 0;
+  for (const char *p = o->target_scale; p != NULL && *p && nscale < 64;) {
+    char *end;
+    scale[nscale++] = strtod(p, &end);
+    p = *end == ',' ? end + 1 : NULL;
+  }
+  for (int i = 0; i < nparts; i++) {
+    target[i] = o->psizes ? 1.0 + (i % 3) : 1.0;
+    if (nscale > 0) target[i] *= scale[i % nscale];
+    ts += target[i];
+  }
+  for (int i = 0; i < nparts; i++) target[i] /= ts;
+  if (o->psizes && rank == 0) {
+    int *ids = malloc(nparts * sizeof *ids), *idx = calloc(nparts, sizeof *idx);
+    float *sz = malloc(nparts * sizeof *sz);
+    for (int i = 0; i < nparts; i++) {
+      ids[i] = i;
+      sz[i] = (float)(1.0 + (i % 3));
+    }
+    Zoltan_LB_Set_Part_Sizes(zz, 1, nparts, ids, idx, sz);
+    free(ids);
+    free(idx);
+    free(sz);
+  }
+  if (rank == o->warn_on) {
+    /* A warning raised on this rank only, before any method runs. */
+    int id = nparts + 7, idx = 0;
+    float sz = 1.0f;
+    Zoltan_LB_Set_Part_Sizes(zz, 1, 1, &id, &idx, &sz);
+  }
+  return target;
+}
+
+/* The struct the balances use: zz itself, its copy (--copy) or a struct
+ * deserialised from it (--serialize), whose callbacks are set again since
+ * Zoltan does not serialise them. */
+static struct Zoltan_Struct *struct_to_use(const opts *o, struct Zoltan_Struct *zz, app *a)
+{
+  struct Zoltan_Struct *use = zz;
+  if (o->copy) use = Zoltan_Copy(zz);
+  if (o->serialize) {
+    size_t n = Zoltan_Serialize_Size(zz);
+    char *buf = malloc(n);
+    int e = Zoltan_Serialize(zz, n, buf);
+    ZPT_CHECK(e == ZOLTAN_OK, "Zoltan_Serialize returned %d", e);
+    use = Zoltan_Create(MPI_COMM_WORLD);
+    e = Zoltan_Deserialize(use, n, buf);
+    ZPT_CHECK(e == ZOLTAN_OK, "Zoltan_Deserialize returned %d", e);
+    free(buf);
+    zpt_register(use, a);
+    zpt_register_geometry(use, a);
+    Zoltan_Set_Num_Edges_Multi_Fn(use, cb_num_edges, a);
+    Zoltan_Set_Edge_List_Multi_Fn(use, cb_edges, a);
+  }
+  return use;
+}
+
+/* Drift before a later round: objects whose GID is in a growing window get
+ * heavier.  Returns the new total weight. */
+static double drift(app *a, int round)
+{
+  double s = 0.0, wtotal = 0.0;
+  for (int i = 0; i < a->n; i++)
+    if (a->o[i].gid % 7 == (unsigned)round % 7) a->o[i].w = (float)(a->o[i].w * 1.5f);
+  for (int i = 0; i < a->n; i++) s += a->o[i].w;
+  MPI_Allreduce(&s, &wtotal, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return wtotal;
+}
+
+/* The lists of one balance. */
+typedef struct lists_of {
+  int changes, ngid, nlid, nimp, nexp, ierr, *ip, *ipa, *ep, *epa;
+  ZOLTAN_ID_PTR ig, il, eg, el;
+} lists_of;
+
+static void free_lists(lists_of *l)
+{
+  Zoltan_LB_Free_Part(&l->ig, &l->il, &l->ip, &l->ipa);
+  Zoltan_LB_Free_Part(&l->eg, &l->el, &l->ep, &l->epa);
+}
+
+/* One Zoltan_LB_Partition (or Zoltan_LB_Balance) into l. */
+static void balance_once(const opts *o, struct Zoltan_Struct *use, lists_of *l)
+{
+  memset(l, 0, sizeof *l);
+  l->changes = -1;
+  l->nimp = l->nexp = -2;
+  if (o->balance_api)
+    l->ierr = Zoltan_LB_Balance(use, &l->changes, &l->ngid, &l->nlid, &l->nimp, &l->ig, &l->il,
+                                &l->ip, &l->nexp, &l->eg, &l->el, &l->ep);
+  else
+    l->ierr = Zoltan_LB_Partition(use, &l->changes, &l->ngid, &l->nlid, &l->nimp, &l->ig, &l->il,
+                                  &l->ip, &l->ipa, &l->nexp, &l->eg, &l->el, &l->ep, &l->epa);
+}
+
+/* --expect-error: either a parameter was refused on every rank, or the
+ * balance failed on every rank and returned no lists. */
+static void check_expected_error(const lists_of *l, int errors_seen)
+{
+  int mine_err = l->ierr < 0, all_err, all_seen;
+  MPI_Allreduce(&mine_err, &all_err, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&errors_seen, &all_seen, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  ZPT_CHECK(all_err || all_seen, "expected an error on every rank, got %d here", l->ierr);
+  if (!all_seen)
+    ZPT_CHECK(l->nimp <= 0 && l->nexp <= 0, "error return left lists (%d imports, %d exports)",
+              l->nimp, l->nexp);
+}
+
+/* The counts and lists RETURN_LISTS asked for. */
+static void check_return_lists(const opts *o, const app *a, const lists_of *l)
+{
+  const char *rl = o->rl;
+  if (!l->changes && strcmp(rl, "PARTS") != 0) {
+    ZPT_CHECK(l->nimp == 0 && l->nexp == 0, "no changes but lists of %d/%d", l->nimp, l->nexp);
+  } else if (!strcmp(rl, "NONE")) {
+    ZPT_CHECK(l->nimp == -1 && l->nexp == -1, "RETURN_LISTS=NONE gave counts %d/%d, expected -1",
+              l->nimp, l->nexp);
+  } else if (!strcmp(rl, "IMPORT")) {
+    ZPT_CHECK(l->nexp == -1 && l->nimp >= 0, "RETURN_LISTS=IMPORT gave counts %d/%d", l->nimp,
+              l->nexp);
+  } else if (!strcmp(rl, "EXPORT")) {
+    ZPT_CHECK(l->nimp == -1 && l->nexp >= 0, "RETURN_LISTS=EXPORT gave counts %d/%d", l->nimp,
+              l->nexp);
+  } else if (!strcmp(rl, "PARTS")) {
+    ZPT_CHECK(l->nexp == a->n, "RETURN_LISTS=PARTS gave %d exports for %d objects", l->nexp, a->n);
+  } else if (l->changes) {
+    check_lists(l->nimp, l->ig, o->balance_api ? NULL : l->ipa, l->nexp, l->eg,
+                o->balance_api ? NULL : l->epa);
+  }
+}
+
+/* --sizes: the objects and bytes the balance moves, printed on rank 0. */
+static void report_moves(const app *a, const lists_of *l)
+{
+  double mv[2] = {0.0, 0.0};
+  for (int i = 0; i < l->nexp; i++) {
+    int k = (int)l->el[i];
+    if (k >= 0 && k < a->n && a->o[k].part != l->epa[i]) {
+      mv[0] += 1.0;
+      mv[1] += size_of(a->o[k].gid);
+    }
+  }
+  MPI_Allreduce(MPI_IN_PLACE, mv, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  if (a->rank == 0) printf("moved %.0f objects %.0f bytes\n", mv[0], mv[1]);
+}
+
+/* rank 0 writes every GID's part to dump (--dump), or checks the grid's
+ * edge cut against cut_below times a random assignment's (--cut-below). */
+static void cut_and_dump(const opts *o, const rec *mine, int n, int nparts, int rank)
+{
+  int tot;
+  rec *all = gather_all(mine, n, &tot);
+  if (rank == 0 && o->cut_below > 0.0) {
+    double cut, edges;
+    grid_cut(all, tot, &cut, &edges);
+    ZPT_CHECK(cut <= o->cut_below * (1.0 - 1.0 / nparts) * edges,
+              "edge cut %.0f of %.0f edges is above %g x a random assignment's %.0f", cut, edges,
+              o->cut_below, (1.0 - 1.0 / nparts) * edges);
+  }
+  if (rank == 0 && o->dump != NULL) {
+    FILE *f = fopen(o->dump, "w");
+    for (int i = 0; f && i < tot; i++) fprintf(f, "%u %d\n", all[i].gid, all[i].part);
+    if (f) fclose(f);
+  }
+  free(all);
+}
+
+/* After a balance applied to the application: every object once, the
+ * balance bound, memory limits, fixed objects, the cut and the dump. */
+static void check_after(const opts *o, const app *a, int nparts, const double *target,
+                        double wtotal)
+{
+  rec *mine = malloc((a->n + 1) * sizeof *mine);
+  for (int i = 0; i < a->n; i++) {
+    mine[i].gid = a->o[i].gid;
+    mine[i].part = a->o[i].part;
+    mine[i].w = a->o[i].w;
+  }
+  if (o->migrate && nparts == a->size && !o->psizes)
+    for (int i = 0; i < a->n; i++)
+      ZPT_CHECK(a->o[i].part == a->rank, "GID %u of part %d lives on rank %d", a->o[i].gid,
+                a->o[i].part, a->rank);
+  check_assignment(mine, a->n, o->M, wtotal, nparts, target, o->bound);
+  /* The application's own part numbers, with the moves applied. */
+  if (o->memory != NULL) check_memory(a, nparts, o->memory);
+  for (int i = 0; g_fixed && i < a->n; i++)
+    ZPT_CHECK(fixed_part_of(mine[i].gid) < 0 || mine[i].part == fixed_part_of(mine[i].gid),
+              "GID %u is fixed to part %d but ended in part %d", mine[i].gid,
+              fixed_part_of(mine[i].gid), mine[i].part);
+  if (o->cut_below > 0.0 || o->dump != NULL) cut_and_dump(o, mine, a->n, nparts, a->rank);
+  free(mine);
+}
+
+/* One round: drift (after the first), a balance and its checks.  Returns 1
+ * when the rounds must stop (an expected or a global error). */
+static int run_round(const opts *o, struct Zoltan_Struct *use, app *a, int round, int nparts,
+                     const double *target, double *wtotal, int errors_seen)
+{
+  lists_of l;
+  int gerr;
+  if (round > 0) *wtotal = drift(a, round);
+  balance_once(o, use, &l);
+  MPI_Allreduce(&l.ierr, &gerr, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (o->lists != NULL)
+    dump_lists(o->lists, l.nimp, l.ig, l.il, l.ip, o->balance_api ? NULL : l.ipa, l.nexp, l.eg,
+               l.el, l.ep, o->balance_api ? NULL : l.epa, l.changes, l.ierr);
+  if (o->expect_error) {
+    check_expected_error(&l, errors_seen);
+    free_lists(&l);
+    return 1;
+  }
+  ZPT_CHECK(gerr >= 0, "Zoltan_LB_%s returned %d (min over ranks %d)",
+            o->balance_api ? "Balance" : "Partition", l.ierr, gerr);
+  if (gerr < 0) return 1;
+  if (o->expect_warn) ZPT_CHECK(l.ierr == ZOLTAN_WARN, "expected ZOLTAN_WARN, got %d", l.ierr);
+  ZPT_CHECK(l.changes == 0 || l.changes == 1, "changes = %d", l.changes);
+  check_return_lists(o, a, &l);
+  if (g_sizes && l.ierr >= 0 && l.nexp >= 0 && l.changes && !o->balance_api) report_moves(a, &l);
+  if (o->migrate) {
+    zpt_app_compact(a);
+    ZPT_CHECK(a->bad_packs == 0, "%d packed or unpacked objects did not match their GID",
+              a->bad_packs);
+    update_owners(a);
+  } else if (l.nexp >= 0 && l.changes) {
+    /* Apply the export list to the application's own part numbers. */
+    for (int i = 0; i < l.nexp; i++) {
+      int k = (int)l.el[i];
+      ZPT_CHECK(k >= 0 && k < a->n && a->o[k].gid == l.eg[i], "export %d has a bad local ID", i);
+      if (k >= 0 && k < a->n) a->o[k].part = o->balance_api ? l.ep[i] : l.epa[i];
+    }
+  }
+  free_lists(&l);
+  if (o->migrate || (l.nexp >= 0 && strcmp(o->rl, "IMPORT") != 0))
+    check_after(o, a, nparts, target, *wtotal);
+  return 0;
+}
+
+/* --then-moves-nothing: one more balance of the balanced problem moves no
+ * object. */
+static void check_repeat_moves_nothing(const opts *o, struct Zoltan_Struct *use, const app *a)
+{
+  lists_of l;
+  int moved = 0, gmoved;
+  opts partition = *o;
+  partition.balance_api = 0;
+  balance_once(&partition, use, &l);
+  ZPT_CHECK(l.ierr >= 0, "the repeated balance returned %d", l.ierr);
+  for (int i = 0; l.ierr >= 0 && l.changes && i < l.nexp; i++) {
+    int k = (int)l.el[i];
+    moved += k >= 0 && k < a->n && a->o[k].part != l.epa[i];
+  }
+  MPI_Allreduce(&moved, &gmoved, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  ZPT_CHECK(gmoved == 0, "the repeated balance moved %d objects", gmoved);
+  free_lists(&l);
+}
+
 int main(int argc, char **argv)
 {
-  const char *method = "GREEDY", *weights = "heavy", *dump = NULL, *rl = "ALL", *lists = NULL;
-  const char *params[64];
-  int warn_on = -1;
-  int nparams = 0, M = 1000, empty0 = 0, dup = 0, psizes = 0, migrate = 0, balance_api = 0,
-      copy = 0;
-  int serialize = 0, init_mod = 0, zmem = 0, rounds = 1, expect_error = 0, i, round, nparts,
-      errors_seen = 0;
-  unsigned long seed = 1;
-  double bound = 0.0, wtotal = 0.0, cut_below = 0.0;
-  int then_still = 0;
-  const char *target_scale = NULL, *memory = NULL;
-  int expect_warn = 0;
+  opts o;
   app a;
   struct Zoltan_Struct *zz, *use;
+  double wtotal, *target;
+  int nparts, errors_seen = 0, g;
   float ver;
 
   MPI_Init(&argc, &argv);
   zpt_app_init(&a);
   a.coords = grid_coords;
   g_rank = a.rank;
-  for (i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--method") && i + 1 < argc)
-      method = argv[++i];
-    else if (!strcmp(argv[i], "--param") && i + 1 < argc && nparams < 64)
-      params[nparams++] = argv[++i];
-    else if (!strcmp(argv[i], "--objects") && i + 1 < argc)
-      M = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
-      seed = strtoul(argv[++i], NULL, 10);
-    else if (!strcmp(argv[i], "--weights") && i + 1 < argc)
-      weights = argv[++i];
-    else if (!strcmp(argv[i], "--empty-rank0"))
-      empty0 = 1;
-    else if (!strcmp(argv[i], "--dup-gid"))
-      dup = 1;
-    else if (!strcmp(argv[i], "--part-sizes"))
-      psizes = 1;
-    else if (!strcmp(argv[i], "--warn-on") && i + 1 < argc)
-      warn_on = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--migrate"))
-      migrate = 1;
-    else if (!strcmp(argv[i], "--sizes"))
-      g_sizes = 1;
-    else if (!strcmp(argv[i], "--balance-api"))
-      balance_api = 1;
-    else if (!strcmp(argv[i], "--copy"))
-      copy = 1;
-    else if (!strcmp(argv[i], "--serialize"))
-      serialize = 1;
-    else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
-      rounds = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--bound") && i + 1 < argc)
-      bound = atof(argv[++i]);
-    else if (!strcmp(argv[i], "--expect-error"))
-      expect_error = 1;
-    else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
-      dump = argv[++i];
-    else if (!strcmp(argv[i], "--first-next"))
-      g_first_next = 1;
-    else if (!strcmp(argv[i], "--zoltan-memory"))
-      zmem = 1;
-    else if (!strcmp(argv[i], "--lists") && i + 1 < argc)
-      lists = argv[++i];
-    else if (!strcmp(argv[i], "--initial-part-mod") && i + 1 < argc)
-      init_mod = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--fixed"))
-      g_fixed = 1;
-    else if (!strcmp(argv[i], "--hypergraph"))
-      g_hypergraph = 1;
-    else if (!strcmp(argv[i], "--cut-below") && i + 1 < argc)
-      cut_below = atof(argv[++i]);
-    else if (!strcmp(argv[i], "--bad-neighbour"))
-      g_bad_nbr = 1;
-    else if (!strcmp(argv[i], "--memory") && i + 1 < argc)
-      memory = argv[++i];
-    else if (!strcmp(argv[i], "--expect-warn"))
-      expect_warn = 1;
-    else if (!strcmp(argv[i], "--target-scale") && i + 1 < argc)
-      target_scale = argv[++i];
-    else if (!strcmp(argv[i], "--then-moves-nothing"))
-      then_still = 1;
-    else {
-      if (a.rank == 0) fprintf(stderr, "zp_testapp: unknown option %s\n", argv[i]);
-      MPI_Finalize();
-      return 2;
-    }
+  if (parse_options(argc, argv, a.rank, &o)) {
+    MPI_Finalize();
+    return 2;
   }
-
-  /* The global problem, distributed cyclically over the ranks that own. */
-  {
-    int owners = a.size - (empty0 && a.size > 1), me = a.rank - (empty0 && a.size > 1);
-    for (i = 1; i <= M; i++) {
-      double u = unif(seed, (uint64_t)i), w;
-      if (!strcmp(weights, "unit"))
-        w = 1.0;
-      else if (!strcmp(weights, "zero"))
-        w = 0.0;
-      else if (!strcmp(weights, "extreme"))
-        w = pow(10.0, -20.0 + 40.0 * u); /* 1e-20 .. 1e20 */
-      else
-        w = 10.0 + 990.0 * u * u * u * u; /* Charm++ lb_test shape */
-      w = (float)w;
-      wtotal += w;
-      if (me >= 0 && (i - 1) % owners == me) {
-        zpt_obj o;
-        o.gid = (ZOLTAN_ID_TYPE)i;
-        o.w = (float)w;
-        /* The initial part is the rank, or (for determinism tests across
-         * rank counts) a function of the GID alone. */
-        o.part = init_mod > 0 ? (i - 1) % init_mod : a.rank;
-        o.gone = 0;
-        zpt_app_push(&a, o);
-      }
-    }
-    if (!strcmp(weights, "nan-on-last") && a.rank == a.size - 1 && a.n > 0) a.o[a.n - 1].w = NAN;
-    if (dup && a.rank == a.size - 1 && a.n > 0 && a.size > 1) a.o[a.n - 1].gid = 1;
-  }
-
-  g_M = M;
-  g_owner = calloc((size_t)M + 1, sizeof *g_owner);
+  wtotal = make_problem(&o, &a);
+  g_M = o.M;
+  g_owner = calloc((size_t)o.M + 1, sizeof *g_owner);
   update_owners(&a);
   Zoltan_Initialize(argc, argv, &ver);
-  /* Zoltan_Set_Param(NULL, ...) is how applications (and zdrive) turn on
-   * Zoltan's allocation tracking before any struct exists. */
-  if (zmem) Zoltan_Set_Param(NULL, "DEBUG_MEMORY", "2");
-  zz = Zoltan_Create(MPI_COMM_WORLD);
-  Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
-  Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", memory != NULL ? "2" : "1");
-  if (memory != NULL) a.w2 = memory_of;
-  zpt_register(zz, &a);
-  if (g_first_next) {
-    /* FIRST/NEXT instead of the list: Zoltan uses the list when both exist. */
-    Zoltan_Set_Obj_List_Fn(zz, NULL, NULL);
-    Zoltan_Set_First_Obj_Fn(zz, cb_first, &a);
-    Zoltan_Set_Next_Obj_Fn(zz, cb_next, &a);
-  }
-  zpt_register_geometry(zz, &a);
-  if (g_sizes) Zoltan_Set_Obj_Size_Multi_Fn(zz, cb_sizes, &a);
-  if (g_hypergraph) {
-    Zoltan_Set_HG_Size_CS_Fn(zz, cb_hg_size, &a);
-    Zoltan_Set_HG_CS_Fn(zz, cb_hg_cs, &a);
-  } else {
-    Zoltan_Set_Num_Edges_Multi_Fn(zz, cb_num_edges, &a);
-    Zoltan_Set_Edge_List_Multi_Fn(zz, cb_edges, &a);
-  }
-  for (i = 0; i < nparams; i++) {
-    char name[128], *eq;
-    int e;
-    strncpy(name, params[i], sizeof name - 1);
-    name[sizeof name - 1] = '\0';
-    eq = strchr(name, '=');
-    if (!eq) continue;
-    *eq = '\0';
-    e = Zoltan_Set_Param(zz, name, eq + 1);
-    if (e != ZOLTAN_OK) errors_seen = 1;
-    if (!strcmp(name, "RETURN_LISTS")) rl = params[i] + (eq - name) + 1;
-  }
-  if (Zoltan_Set_Param(zz, "LB_METHOD", method) != ZOLTAN_OK) errors_seen = 1;
-  if (migrate) Zoltan_Set_Param(zz, "AUTO_MIGRATE", "TRUE");
-
+  zz = make_struct(&o, &a, &errors_seen);
   /* Parts: as Zoltan decides from the parameters; the test reads back the
    * number it set, or the rank count. */
-  nparts = a.size;
-  for (i = 0; i < nparams; i++)
-    if (!strncmp(params[i], "NUM_GLOBAL_PARTS=", 17))
-      nparts = atoi(params[i] + 17);
-    else if (!strncmp(params[i], "NUM_GLOBAL_PARTITIONS=", 22))
-      nparts = atoi(params[i] + 22);
-  for (i = 0; i < nparams; i++)
-    if (!strncmp(params[i], "NUM_LOCAL_PARTS=", 16)) {
-      int nl = atoi(params[i] + 16), g;
-      MPI_Allreduce(&nl, &g, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-      nparts = g;
-    }
-  {
-    double *target = malloc(nparts * sizeof *target), ts = 0.0;
-    double scale[64];
-    int nscale = 0;
-    for (const char *p = target_scale; p != NULL && *p && nscale < 64;) {
-      char *end;
-      scale[nscale++] = strtod(p, &end);
-      p = *end == ',' ? end + 1 : NULL;
-    }
-    for (i = 0; i < nparts; i++) {
-      target[i] = psizes ? 1.0 + (i % 3) : 1.0;
-      if (nscale > 0) target[i] *= scale[i % nscale];
-      ts += target[i];
-    }
-    for (i = 0; i < nparts; i++) target[i] /= ts;
-    if (psizes && a.rank == 0) {
-      int *ids = malloc(nparts * sizeof *ids), *idx = calloc(nparts, sizeof *idx);
-      float *sz = malloc(nparts * sizeof *sz);
-      for (i = 0; i < nparts; i++) {
-        ids[i] = i;
-        sz[i] = (float)(1.0 + (i % 3));
-      }
-      Zoltan_LB_Set_Part_Sizes(zz, 1, nparts, ids, idx, sz);
-      free(ids);
-      free(idx);
-      free(sz);
-    }
-    if (a.rank == warn_on) {
-      /* A warning raised on this rank only, before any method runs. */
-      int id = nparts + 7, idx = 0;
-      float sz = 1.0f;
-      Zoltan_LB_Set_Part_Sizes(zz, 1, 1, &id, &idx, &sz);
-    }
-
-    if (g_fixed) {
-      g_fixed_nparts = nparts;
-      Zoltan_Set_Num_Fixed_Obj_Fn(zz, cb_num_fixed, &a);
-      Zoltan_Set_Fixed_Obj_List_Fn(zz, cb_fixed_list, &a);
-    }
-    use = zz;
-    if (copy) use = Zoltan_Copy(zz);
-    if (serialize) {
-      size_t n = Zoltan_Serialize_Size(zz);
-      char *buf = malloc(n);
-      int e = Zoltan_Serialize(zz, n, buf);
-      ZPT_CHECK(e == ZOLTAN_OK, "Zoltan_Serialize returned %d", e);
-      use = Zoltan_Create(MPI_COMM_WORLD);
-      e = Zoltan_Deserialize(use, n, buf);
-      ZPT_CHECK(e == ZOLTAN_OK, "Zoltan_Deserialize returned %d", e);
-      free(buf);
-      /* Callbacks are not serialised by Zoltan: set them again. */
-      zpt_register(use, &a);
-      zpt_register_geometry(use, &a);
-      Zoltan_Set_Num_Edges_Multi_Fn(use, cb_num_edges, &a);
-      Zoltan_Set_Edge_List_Multi_Fn(use, cb_edges, &a);
-    }
-
-    for (round = 0; round < rounds; round++) {
-      int changes = -1, ngid, nlid, nimp = -2, nexp = -2, ierr, gerr, *ip = NULL, *ipa = NULL,
-          *ep = NULL, *epa = NULL;
-      ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
-      rec *mine;
-
-      if (round > 0) {
-        /* Drift: objects whose GID is in a growing window get heavier. */
-        wtotal = 0.0;
-        for (i = 0; i < a.n; i++) {
-          if (a.o[i].gid % 7 == (unsigned)round % 7) a.o[i].w = (float)(a.o[i].w * 1.5f);
-        }
-        {
-          double s = 0.0;
-          for (i = 0; i < a.n; i++) s += a.o[i].w;
-          MPI_Allreduce(&s, &wtotal, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        }
-      }
-      if (balance_api)
-        ierr = Zoltan_LB_Balance(use, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &nexp, &eg, &el,
-                                 &ep);
-      else
-        ierr = Zoltan_LB_Partition(use, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp,
-                                   &eg, &el, &ep, &epa);
-      MPI_Allreduce(&ierr, &gerr, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-      if (lists != NULL)
-        dump_lists(lists, nimp, ig, il, ip, balance_api ? NULL : ipa, nexp, eg, el, ep,
-                   balance_api ? NULL : epa, changes, ierr);
-      if (expect_error) {
-        /* Either a parameter was refused on every rank, or the balance
-         * failed on every rank and returned no lists. */
-        int mine_err = ierr < 0, all_err, all_seen;
-        MPI_Allreduce(&mine_err, &all_err, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        MPI_Allreduce(&errors_seen, &all_seen, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        ZPT_CHECK(all_err || all_seen, "expected an error on every rank, got %d here", ierr);
-        if (!all_seen)
-          ZPT_CHECK(nimp <= 0 && nexp <= 0, "error return left lists (%d imports, %d exports)",
-                    nimp, nexp);
-        Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
-        Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
-        break;
-      }
-      ZPT_CHECK(gerr >= 0, "Zoltan_LB_%s returned %d (min over ranks %d)",
-                balance_api ? "Balance" : "Partition", ierr, gerr);
-      if (gerr < 0) break;
-      if (expect_warn) ZPT_CHECK(ierr == ZOLTAN_WARN, "expected ZOLTAN_WARN, got %d", ierr);
-      ZPT_CHECK(changes == 0 || changes == 1, "changes = %d", changes);
-
-      if (!changes && strcmp(rl, "PARTS") != 0) {
-        ZPT_CHECK(nimp == 0 && nexp == 0, "no changes but lists of %d/%d", nimp, nexp);
-      } else if (!strcmp(rl, "NONE")) {
-        ZPT_CHECK(nimp == -1 && nexp == -1, "RETURN_LISTS=NONE gave counts %d/%d, expected -1",
-                  nimp, nexp);
-      } else if (!strcmp(rl, "IMPORT")) {
-        ZPT_CHECK(nexp == -1 && nimp >= 0, "RETURN_LISTS=IMPORT gave counts %d/%d", nimp, nexp);
-      } else if (!strcmp(rl, "EXPORT")) {
-        ZPT_CHECK(nimp == -1 && nexp >= 0, "RETURN_LISTS=EXPORT gave counts %d/%d", nimp, nexp);
-      } else if (!strcmp(rl, "PARTS")) {
-        ZPT_CHECK(nexp == a.n, "RETURN_LISTS=PARTS gave %d exports for %d objects", nexp, a.n);
-      } else if (changes) {
-        check_lists(nimp, ig, balance_api ? NULL : ipa, nexp, eg, balance_api ? NULL : epa);
-      }
-      if (g_sizes && ierr >= 0 && nexp >= 0 && changes && !balance_api) {
-        double mv[2] = {0.0, 0.0};
-        for (i = 0; i < nexp; i++) {
-          int l = (int)el[i];
-          if (l >= 0 && l < a.n && a.o[l].part != epa[i]) {
-            mv[0] += 1.0;
-            mv[1] += size_of(a.o[l].gid);
-          }
-        }
-        MPI_Allreduce(MPI_IN_PLACE, mv, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        if (a.rank == 0) printf("moved %.0f objects %.0f bytes\n", mv[0], mv[1]);
-      }
-
-      if (migrate) {
-        zpt_app_compact(&a);
-        ZPT_CHECK(a.bad_packs == 0, "%d packed or unpacked objects did not match their GID",
-                  a.bad_packs);
-        update_owners(&a);
-      } else if (nexp >= 0 && changes) {
-        /* Apply the export list to the application's own part numbers. */
-        for (i = 0; i < nexp; i++) {
-          int l = (int)el[i];
-          ZPT_CHECK(l >= 0 && l < a.n && a.o[l].gid == eg[i], "export %d has a bad local ID", i);
-          if (l >= 0 && l < a.n) a.o[l].part = balance_api ? ep[i] : epa[i];
-        }
-      }
-      Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
-      Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
-
-      if (migrate || (nexp >= 0 && strcmp(rl, "IMPORT") != 0)) {
-        mine = malloc((a.n + 1) * sizeof *mine);
-        for (i = 0; i < a.n; i++) {
-          mine[i].gid = a.o[i].gid;
-          mine[i].part = a.o[i].part;
-          mine[i].w = a.o[i].w;
-        }
-        if (migrate && nparts == a.size && !psizes)
-          for (i = 0; i < a.n; i++)
-            ZPT_CHECK(a.o[i].part == a.rank, "GID %u of part %d lives on rank %d", a.o[i].gid,
-                      a.o[i].part, a.rank);
-        check_assignment(mine, a.n, M, wtotal, nparts, target, bound);
-        if (memory != NULL) {
-          /* The application's own part numbers, with the moves applied. */
-          check_memory(&a, nparts, memory);
-        }
-        for (i = 0; g_fixed && i < a.n; i++)
-          ZPT_CHECK(fixed_part_of(mine[i].gid) < 0 || mine[i].part == fixed_part_of(mine[i].gid),
-                    "GID %u is fixed to part %d but ended in part %d", mine[i].gid,
-                    fixed_part_of(mine[i].gid), mine[i].part);
-        if (cut_below > 0.0) {
-          int tot;
-          double cut, edges;
-          rec *all = gather_all(mine, a.n, &tot);
-          if (a.rank == 0) {
-            grid_cut(all, tot, &cut, &edges);
-            ZPT_CHECK(cut <= cut_below * (1.0 - 1.0 / nparts) * edges,
-                      "edge cut %.0f of %.0f edges is above %g x a random assignment's %.0f", cut,
-                      edges, cut_below, (1.0 - 1.0 / nparts) * edges);
-          }
-          free(all);
-        }
-        if (dump != NULL) {
-          int tot;
-          rec *all = gather_all(mine, a.n, &tot);
-          if (a.rank == 0) {
-            FILE *f = fopen(dump, "w");
-            for (i = 0; f && i < tot; i++) fprintf(f, "%u %d\n", all[i].gid, all[i].part);
-            if (f) fclose(f);
-          }
-          free(all);
-        }
-        free(mine);
-      }
-    }
-    if (then_still && !expect_error) {
-      int changes = -1, ngid, nlid, nimp = 0, nexp = 0, *ip = NULL, *ipa = NULL, *ep = NULL,
-          *epa = NULL, moved, gmoved;
-      ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
-      int ierr = Zoltan_LB_Partition(use, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp,
-                                     &eg, &el, &ep, &epa);
-      ZPT_CHECK(ierr >= 0, "the repeated balance returned %d", ierr);
-      moved = 0;
-      for (i = 0; ierr >= 0 && changes && i < nexp; i++) {
-        int l = (int)el[i];
-        moved += l >= 0 && l < a.n && a.o[l].part != epa[i];
-      }
-      MPI_Allreduce(&moved, &gmoved, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-      ZPT_CHECK(gmoved == 0, "the repeated balance moved %d objects", gmoved);
-      Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
-      Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
-    }
-    free(target);
+  nparts = count_parts(&o, a.size);
+  target = make_targets(&o, zz, a.rank, nparts);
+  if (g_fixed) {
+    g_fixed_nparts = nparts;
+    Zoltan_Set_Num_Fixed_Obj_Fn(zz, cb_num_fixed, &a);
+    Zoltan_Set_Fixed_Obj_List_Fn(zz, cb_fixed_list, &a);
   }
+  use = struct_to_use(&o, zz, &a);
+  for (int round = 0; round < o.rounds; round++)
+    if (run_round(&o, use, &a, round, nparts, target, &wtotal, errors_seen)) break;
+  if (o.then_still && !o.expect_error) check_repeat_moves_nothing(&o, use, &a);
+  free(target);
   if (use != zz) Zoltan_Destroy(&use);
   Zoltan_Destroy(&zz);
-  if (zmem) {
+  if (o.zmem) {
     /* Every array the layer handed out came from Zoltan's allocator and was
      * freed by Zoltan_LB_Free_Part or internally: nothing may remain. */
     size_t left = Zoltan_Memory_Usage(ZOLTAN_MEM_STAT_TOTAL);
@@ -854,10 +961,8 @@ int main(int argc, char **argv)
   }
   free(a.o);
   free(g_owner);
-  {
-    int g = zpt_check_total();
-    if (a.rank == 0) printf("zp_testapp: %s\n", g ? "FAILED" : "passed");
-    MPI_Finalize();
-    return g ? 1 : 0;
-  }
+  g = zpt_check_total();
+  if (a.rank == 0) printf("zp_testapp: %s\n", g ? "FAILED" : "passed");
+  MPI_Finalize();
+  return g ? 1 : 0;
 }
