@@ -90,40 +90,221 @@ static void geom(void *data, int ng, int nl, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR li
 
 static int first_holder(long g, long n, int holders) { return (int)(g * holders / n); }
 
+/* The command line: --method M, --objects N (1..10^7), --bound B (>= 1).
+ * Returns 0, or 2 after saying which argument is bad (rank 0). */
+static int parse_args(int argc, char **argv, int rank, const char **method, long *nobj,
+                      double *bound)
+{
+  for (int i = 1; i < argc; i++) {
+    char *end = NULL;
+    int ok = i + 1 < argc;
+    if (ok && strcmp(argv[i], "--method") == 0) {
+      *method = argv[++i];
+    } else if (ok && strcmp(argv[i], "--objects") == 0) {
+      *nobj = strtol(argv[++i], &end, 10);
+      ok = *end == '\0' && *nobj >= 1 && *nobj <= 10000000;
+    } else if (ok && strcmp(argv[i], "--bound") == 0) {
+      *bound = strtod(argv[++i], &end);
+      ok = *end == '\0' && *bound >= 1.0;
+    } else {
+      ok = 0;
+    }
+    if (!ok) {
+      if (rank == 0) fprintf(stderr, "zp_dd_app: bad argument '%s'\n", argv[i]);
+      return 2;
+    }
+  }
+  return 0;
+}
+
+/* Sets every object of o in the directory with this rank as its part.
+ * Returns 0, or 1 when the directory refused. */
+static int register_holdings(Zoltan_DD_Directory *dd, const objects *o, int rank)
+{
+  int *part = malloc(((size_t)o->n + 1) * sizeof *part), fail;
+  for (int i = 0; i < o->n; i++) part[i] = rank;
+  fail = Zoltan_DD_Update(dd, o->gid, NULL, NULL, part, o->n) != ZOLTAN_OK;
+  free(part);
+  return fail;
+}
+
+/* One Zoltan_LB_Balance of o, its lists applied (exports leave by local ID,
+ * imports arrive) and the holdings registered again.  Returns 0, or 1. */
+static int balance_and_track(const char *method, objects *o, Zoltan_DD_Directory *dd, int rank)
+{
+  int changes, ngid, nlid, nimp, nexp, ierr, fail = 0, *iproc = NULL, *eproc = NULL;
+  ZOLTAN_ID_PTR igid = NULL, ilid = NULL, egid = NULL, elid = NULL;
+  struct Zoltan_Struct *zz = Zoltan_Create(MPI_COMM_WORLD);
+  Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
+  Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
+  Zoltan_Set_Param(zz, "RETURN_LISTS", "ALL");
+  if (method != NULL && Zoltan_Set_Param(zz, "LB_METHOD", method) != ZOLTAN_OK) fail = 1;
+  Zoltan_Set_Num_Obj_Fn(zz, num_obj, o);
+  Zoltan_Set_Obj_List_Fn(zz, obj_list, o);
+  Zoltan_Set_Num_Geom_Fn(zz, num_geom, o);
+  Zoltan_Set_Geom_Fn(zz, geom, o);
+  ierr = fail ? ZOLTAN_FATAL
+              : Zoltan_LB_Balance(zz, &changes, &ngid, &nlid, &nimp, &igid, &ilid, &iproc, &nexp,
+                                  &egid, &elid, &eproc);
+  if (ierr != ZOLTAN_OK) {
+    if (rank == 0)
+      fprintf(stderr, "zp_dd_app: Zoltan_LB_Balance with %s failed (%d)\n",
+              method ? method : "the default method", ierr);
+    fail = 1;
+  } else {
+    char *gone = calloc((size_t)o->n + 1, 1);
+    ZOLTAN_ID_TYPE *now = malloc(((size_t)o->n + (size_t)nimp + 1) * sizeof *now);
+    int n = 0;
+    for (int i = 0; i < nexp; i++) gone[elid[i]] = 1;
+    for (int i = 0; i < o->n; i++)
+      if (!gone[i]) now[n++] = o->gid[i];
+    for (int i = 0; i < nimp; i++) now[n++] = igid[i];
+    free(gone);
+    free(o->gid);
+    o->gid = now;
+    o->n = n;
+    fail = register_holdings(dd, o, rank);
+  }
+  Zoltan_LB_Free_Data(&igid, &ilid, &iproc, &egid, &elid, &eproc);
+  Zoltan_Destroy(&zz);
+  return fail;
+}
+
+/* What rank 0 judges: per GID the holder + 1 summed over ranks (sum), the
+ * number of holders (msum) and the directory's owner (dir). */
+typedef struct verdict_in {
+  const int *sum, *msum, *dir;
+  long nobj;
+  int size, holders, bad;
+  double bound;
+  const char *method;
+} verdict_in;
+
+/* Rank 0: every GID held once, the directory right, the weight conserved,
+ * max/avg within the bound; prints the summary line.  Returns 0 or 1. */
+static int judge(const verdict_in *v)
+{
+  double *load = calloc((size_t)v->size, sizeof *load), sumw = 0.0, want = 0.0, mx = 0.0;
+  long moved = 0, wrong = 0;
+  uint64_t digest = 1469598103934665603ULL;
+  int fail = 0;
+  if (v->bad) {
+    printf("zp_dd_app: FAIL: Zoltan_DD_Find failed or a partition field differs from its "
+           "owner\n");
+    fail = 1;
+  }
+  for (long g = 0; g < v->nobj; g++) {
+    int r = v->sum[g] - 1;
+    want += weight((ZOLTAN_ID_TYPE)g);
+    if (v->msum[g] != 1) {
+      printf("zp_dd_app: FAIL: GID %ld held %d times\n", g, v->msum[g]);
+      fail = 1;
+      continue;
+    }
+    if (v->dir[g] != r) wrong++;
+    load[r] += weight((ZOLTAN_ID_TYPE)g);
+    if (r != first_holder(g, v->nobj, v->holders)) moved++;
+    digest = (digest ^ (uint64_t)g) * 1099511628211ULL;
+    digest = (digest ^ (uint64_t)(r + 1)) * 1099511628211ULL;
+  }
+  if (wrong) {
+    printf("zp_dd_app: FAIL: the directory names the wrong owner for %ld GIDs\n", wrong);
+    fail = 1;
+  }
+  for (int i = 0; i < v->size; i++) {
+    sumw += load[i];
+    if (load[i] > mx) mx = load[i];
+  }
+  if (fabs(sumw - want) > 1e-9 * want) {
+    printf("zp_dd_app: FAIL: weight %.6f after, %.6f before\n", sumw, want);
+    fail = 1;
+  }
+  if (v->bound > 0.0 && mx / (sumw / v->size) > v->bound) {
+    printf("zp_dd_app: FAIL: max/avg %.4f above the bound %.4f\n", mx / (sumw / v->size), v->bound);
+    fail = 1;
+  }
+  printf("zp_dd_app: %d ranks, LB_METHOD %s, Zoltan_LB_Balance, max/avg %.4f, moved %ld, "
+         "directory agrees for %ld GIDs, assignment %016llx, %s\n",
+         v->size, v->method ? v->method : "(Zoltan's default)", mx / (sumw / v->size), moved,
+         v->nobj - wrong, (unsigned long long)digest, fail ? "FAILED" : "passed");
+  free(load);
+  return fail;
+}
+
+/* Every rank looks up its slice of all GIDs in the directory; rank 0
+ * gathers the owners and the holdings and judges them.  Returns the
+ * verdict on every rank. */
+static int check_directory(Zoltan_DD_Directory *dd, const objects *o, verdict_in *v, int rank)
+{
+  long nobj = v->nobj, lo = nobj * rank / v->size, hi = nobj * (rank + 1) / v->size;
+  int cnt = (int)(hi - lo), fail = 0, bad = 0;
+  int *owner = malloc(((size_t)cnt + 1) * sizeof *owner),
+      *part = malloc(((size_t)cnt + 1) * sizeof *part);
+  ZOLTAN_ID_TYPE *ask = malloc(((size_t)cnt + 1) * sizeof *ask);
+  int *held = calloc((size_t)nobj, sizeof *held), *mult = calloc((size_t)nobj, sizeof *mult);
+  int *sum = NULL, *msum = NULL, *dir = NULL, *counts = NULL, *displs = NULL;
+  for (long k = 0; k < cnt; k++) ask[k] = (ZOLTAN_ID_TYPE)(lo + k);
+  if (Zoltan_DD_Find(dd, ask, NULL, NULL, part, cnt, owner) != ZOLTAN_OK) bad = 1;
+  for (long k = 0; k < cnt; k++)
+    if (part[k] != owner[k]) bad = 1;
+  /* held[g] = 1 + the rank that holds g; summed over ranks it names the
+   * holder when mult (the number of holders) is 1. */
+  for (int i = 0; i < o->n; i++) {
+    held[o->gid[i]] = rank + 1;
+    mult[o->gid[i]]++;
+  }
+  if (rank == 0) {
+    sum = calloc((size_t)nobj, sizeof *sum);
+    msum = calloc((size_t)nobj, sizeof *msum);
+    counts = malloc((size_t)v->size * sizeof *counts);
+    displs = malloc((size_t)v->size * sizeof *displs);
+    dir = malloc((size_t)nobj * sizeof *dir);
+    for (int i = 0; i < v->size; i++) {
+      displs[i] = (int)(nobj * i / v->size);
+      counts[i] = (int)(nobj * (i + 1) / v->size) - displs[i];
+    }
+  }
+  MPI_Reduce(held, sum, (int)nobj, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(mult, msum, (int)nobj, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Gatherv(owner, cnt, MPI_INT, dir, counts, displs, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &bad, &bad, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    v->sum = sum;
+    v->msum = msum;
+    v->dir = dir;
+    v->bad = bad;
+    fail = judge(v);
+  }
+  free(owner);
+  free(part);
+  free(ask);
+  free(held);
+  free(mult);
+  free(sum);
+  free(msum);
+  free(dir);
+  free(counts);
+  free(displs);
+  MPI_Bcast(&fail, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return fail;
+}
+
 int main(int argc, char **argv)
 {
   const char *method = NULL;
-  long nobj = 3000, g;
+  long nobj = 3000;
   double bound = 0.0;
-  int rank, size, holders, i, fail = 0, changes, ngid, nlid, nimp, nexp, ierr;
+  int rank, size, holders, fail = 0;
   objects o = {NULL, 0};
-  ZOLTAN_ID_PTR igid = NULL, ilid = NULL, egid = NULL, elid = NULL;
-  int *iproc = NULL, *eproc = NULL;
-  struct Zoltan_Struct *zz;
   Zoltan_DD_Directory *dd = NULL;
   float ver;
 
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  for (i = 1; i < argc; i++) {
-    char *end = NULL;
-    if (strcmp(argv[i], "--method") == 0 && i + 1 < argc) {
-      method = argv[++i];
-    } else if (strcmp(argv[i], "--objects") == 0 && i + 1 < argc) {
-      nobj = strtol(argv[++i], &end, 10);
-      if (*end != '\0' || nobj < 1 || nobj > 10000000) nobj = -1;
-    } else if (strcmp(argv[i], "--bound") == 0 && i + 1 < argc) {
-      bound = strtod(argv[++i], &end);
-      if (*end != '\0' || !(bound >= 1.0)) nobj = -1;
-    } else {
-      nobj = -1;
-    }
-    if (nobj < 0) {
-      if (rank == 0) fprintf(stderr, "zp_dd_app: bad argument '%s'\n", argv[i]);
-      MPI_Finalize();
-      return 2;
-    }
+  if (parse_args(argc, argv, rank, &method, &nobj, &bound)) {
+    MPI_Finalize();
+    return 2;
   }
   Zoltan_Initialize(argc, argv, &ver);
   holders = size / 2 > 0 ? size / 2 : 1;
@@ -134,147 +315,17 @@ int main(int argc, char **argv)
     fprintf(stderr, "zp_dd_app: out of memory\n");
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
-  for (g = 0; g < nobj; g++)
+  for (long g = 0; g < nobj; g++)
     if (first_holder(g, nobj, holders) == rank) o.gid[o.n++] = (ZOLTAN_ID_TYPE)g;
-
   /* The directory: one GID, no LID, no user data; partition = holder. */
-  if (Zoltan_DD_Create(&dd, MPI_COMM_WORLD, 1, 0, 0, 0, 0) != ZOLTAN_OK) fail = 1;
-  {
-    int *part = malloc(((size_t)o.n + 1) * sizeof *part);
-    for (i = 0; i < o.n; i++) part[i] = rank;
-    if (!fail && Zoltan_DD_Update(dd, o.gid, NULL, NULL, part, o.n) != ZOLTAN_OK) fail = 1;
-    free(part);
-  }
-
-  zz = Zoltan_Create(MPI_COMM_WORLD);
-  Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
-  Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
-  Zoltan_Set_Param(zz, "RETURN_LISTS", "ALL");
-  if (method != NULL && Zoltan_Set_Param(zz, "LB_METHOD", method) != ZOLTAN_OK) fail = 1;
-  Zoltan_Set_Num_Obj_Fn(zz, num_obj, &o);
-  Zoltan_Set_Obj_List_Fn(zz, obj_list, &o);
-  Zoltan_Set_Num_Geom_Fn(zz, num_geom, &o);
-  Zoltan_Set_Geom_Fn(zz, geom, &o);
-  ierr = fail ? ZOLTAN_FATAL
-              : Zoltan_LB_Balance(zz, &changes, &ngid, &nlid, &nimp, &igid, &ilid, &iproc, &nexp,
-                                  &egid, &elid, &eproc);
-  if (ierr != ZOLTAN_OK) {
-    if (rank == 0)
-      fprintf(stderr, "zp_dd_app: Zoltan_LB_Balance with %s failed (%d)\n",
-              method ? method : "the default method", ierr);
+  if (Zoltan_DD_Create(&dd, MPI_COMM_WORLD, 1, 0, 0, 0, 0) != ZOLTAN_OK ||
+      register_holdings(dd, &o, rank))
     fail = 1;
-  } else {
-    /* Apply the lists: exports leave (by local ID), imports arrive. */
-    char *gone = calloc((size_t)o.n + 1, 1);
-    ZOLTAN_ID_TYPE *now = malloc(((size_t)o.n + (size_t)nimp + 1) * sizeof *now);
-    int n = 0, *part;
-    for (i = 0; i < nexp; i++) gone[elid[i]] = 1;
-    for (i = 0; i < o.n; i++)
-      if (!gone[i]) now[n++] = o.gid[i];
-    for (i = 0; i < nimp; i++) now[n++] = igid[i];
-    free(gone);
-    free(o.gid);
-    o.gid = now;
-    o.n = n;
-    part = malloc(((size_t)n + 1) * sizeof *part);
-    for (i = 0; i < n; i++) part[i] = rank;
-    if (Zoltan_DD_Update(dd, o.gid, NULL, NULL, part, n) != ZOLTAN_OK) fail = 1;
-    free(part);
-  }
-  Zoltan_LB_Free_Data(&igid, &ilid, &iproc, &egid, &elid, &eproc);
-  Zoltan_Destroy(&zz);
+  if (!fail) fail = balance_and_track(method, &o, dd, rank);
   MPI_Allreduce(MPI_IN_PLACE, &fail, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-
   if (!fail) {
-    /* Every rank looks up its slice of all GIDs; rank 0 gathers owners. */
-    long lo = nobj * rank / size, hi = nobj * (rank + 1) / size, k;
-    int cnt = (int)(hi - lo), *owner = malloc(((size_t)cnt + 1) * sizeof *owner);
-    int *part = malloc(((size_t)cnt + 1) * sizeof *part);
-    ZOLTAN_ID_TYPE *ask = malloc(((size_t)cnt + 1) * sizeof *ask);
-    int *held = calloc((size_t)nobj, sizeof *held), *dir = NULL, *counts = NULL, *displs = NULL;
-    int bad = 0;
-    for (k = 0; k < cnt; k++) ask[k] = (ZOLTAN_ID_TYPE)(lo + k);
-    if (Zoltan_DD_Find(dd, ask, NULL, NULL, part, cnt, owner) != ZOLTAN_OK) bad = 1;
-    for (k = 0; k < cnt; k++)
-      if (part[k] != owner[k]) bad = 1;
-    /* held[g] = 1 + the rank that holds g; summed over ranks it names the
-     * holder when mult (the number of holders) is 1. */
-    for (i = 0; i < o.n; i++) held[o.gid[i]] = rank + 1;
-    {
-      int *sum = rank == 0 ? calloc((size_t)nobj, sizeof *sum) : NULL;
-      int *mult = calloc((size_t)nobj, sizeof *mult),
-          *msum = rank == 0 ? calloc((size_t)nobj, sizeof *msum) : NULL;
-      for (i = 0; i < o.n; i++) mult[o.gid[i]]++;
-      MPI_Reduce(held, sum, (int)nobj, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-      MPI_Reduce(mult, msum, (int)nobj, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-      if (rank == 0) {
-        counts = malloc((size_t)size * sizeof *counts);
-        displs = malloc((size_t)size * sizeof *displs);
-        dir = malloc((size_t)nobj * sizeof *dir);
-        for (i = 0; i < size; i++) {
-          displs[i] = (int)(nobj * i / size);
-          counts[i] = (int)(nobj * (i + 1) / size) - displs[i];
-        }
-      }
-      MPI_Gatherv(owner, cnt, MPI_INT, dir, counts, displs, MPI_INT, 0, MPI_COMM_WORLD);
-      MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &bad, &bad, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
-      if (rank == 0) {
-        double *load = calloc((size_t)size, sizeof *load), sumw = 0.0, want = 0.0, mx = 0.0;
-        long moved = 0, wrong = 0;
-        uint64_t digest = 1469598103934665603ULL;
-        if (bad) {
-          printf("zp_dd_app: FAIL: Zoltan_DD_Find failed or a partition field differs from its "
-                 "owner\n");
-          fail = 1;
-        }
-        for (g = 0; g < nobj; g++) {
-          int r = sum[g] - 1;
-          want += weight((ZOLTAN_ID_TYPE)g);
-          if (msum[g] != 1) {
-            printf("zp_dd_app: FAIL: GID %ld held %d times\n", g, msum[g]);
-            fail = 1;
-            continue;
-          }
-          if (dir[g] != r) wrong++;
-          load[r] += weight((ZOLTAN_ID_TYPE)g);
-          if (r != first_holder(g, nobj, holders)) moved++;
-          digest = (digest ^ (uint64_t)g) * 1099511628211ULL;
-          digest = (digest ^ (uint64_t)(r + 1)) * 1099511628211ULL;
-        }
-        if (wrong) {
-          printf("zp_dd_app: FAIL: the directory names the wrong owner for %ld GIDs\n", wrong);
-          fail = 1;
-        }
-        for (i = 0; i < size; i++) {
-          sumw += load[i];
-          if (load[i] > mx) mx = load[i];
-        }
-        if (fabs(sumw - want) > 1e-9 * want) {
-          printf("zp_dd_app: FAIL: weight %.6f after, %.6f before\n", sumw, want);
-          fail = 1;
-        }
-        if (bound > 0.0 && mx / (sumw / size) > bound) {
-          printf("zp_dd_app: FAIL: max/avg %.4f above the bound %.4f\n", mx / (sumw / size), bound);
-          fail = 1;
-        }
-        printf("zp_dd_app: %d ranks, LB_METHOD %s, Zoltan_LB_Balance, max/avg %.4f, moved %ld, "
-               "directory agrees for %ld GIDs, assignment %016llx, %s\n",
-               size, method ? method : "(Zoltan's default)", mx / (sumw / size), moved,
-               nobj - wrong, (unsigned long long)digest, fail ? "FAILED" : "passed");
-        free(load);
-      }
-      free(sum);
-      free(mult);
-      free(msum);
-    }
-    free(owner);
-    free(part);
-    free(ask);
-    free(held);
-    free(dir);
-    free(counts);
-    free(displs);
-    MPI_Bcast(&fail, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    verdict_in v = {NULL, NULL, NULL, nobj, size, holders, 0, bound, method};
+    fail = check_directory(dd, &o, &v, rank);
   }
   Zoltan_DD_Destroy(&dd);
   free(o.gid);
