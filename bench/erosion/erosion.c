@@ -883,403 +883,476 @@ static int cmp_double(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* Everything one run works with, passed between its steps. */
+typedef struct run_ctx {
+  const options *opt;               /* the command line */
+  const run_spec *rs;               /* the run */
+  int irun;                         /* its index (for progress lines) */
+  double unit_cost, lb_cal;         /* seconds per unit, the calibrated balance cost */
+  run_result *res;                  /* what the run measures */
+  sim m;                            /* the application */
+  struct Zoltan_Struct *zz;         /* the balancer (balanced runs) */
+  adaptive_trigger *trig;           /* the trigger (balanced runs) */
+  FILE *csv;                        /* the per-step output (rank 0) */
+  double *gbuf, *rows;              /* gather buffers: 2 per rank (rows on rank 0) */
+  double *pe_times;                 /* this rank's PEs' step times */
+  ZOLTAN_ID_TYPE *gids;             /* the local objects' IDs for the trigger */
+  double pending_cost;              /* the last balance's cost, charged to the next step */
+  double pending_cpu, pending_wall; /* and its measured CPU and wall time */
+  int pending_lb;                   /* a balance happened before this step */
+  double alpha_used, n_used;        /* ULBA's alpha and N at the last balance */
+  char path[700];                   /* an output file's name */
+} run_ctx;
+
+/* The application on its initial partition: stripe p (one rock) on PE p,
+ * i.e. every segment of its s columns, in id order; rank r holds the
+ * stripes of its ppr parts r ppr .. r ppr + ppr - 1.  P PEs: one per rank,
+ * or --parts Zoltan parts, ppr per rank (main has checked that size
+ * divides P).  Returns 0 or -1. */
+static int sim_setup(run_ctx *c)
+{
+  sim *m = &c->m;
+  const options *opt = c->opt;
+  long x, x0;
+  int P = opt->cfg.P;
+  MPI_Comm_rank(MPI_COMM_WORLD, &m->rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &m->size);
+  m->P = P;
+  m->ppr = P / m->size;
+  m->opt = opt;
+  m->s = opt->cfg.s;
+  m->X = erosion_width(&opt->cfg);
+  m->R = opt->rows;
+  m->h = m->s / m->R;
+  m->NO = m->X * m->R;
+  m->strong = malloc((size_t)P);
+  m->gpart = malloc((size_t)m->NO * sizeof *m->gpart);
+  m->part_units = malloc((size_t)P * sizeof *m->part_units);
+  m->owner = malloc((size_t)m->NO * sizeof *m->owner);
+  m->colT = malloc((size_t)m->NO * sizeof *m->colT);
+  m->colU = malloc((size_t)m->NO * sizeof *m->colU);
+  m->scount = malloc((size_t)m->size * sizeof *m->scount);
+  m->rcount = malloc((size_t)m->size * sizeof *m->rcount);
+  c->gbuf = malloc(2 * (size_t)m->size * sizeof *c->gbuf);
+  if (!m->strong || !m->owner || !m->colT || !m->colU || !m->scount || !m->rcount || !c->gbuf ||
+      !m->gpart || !m->part_units)
+    return -1;
+  if (erosion_strong_rocks(&opt->cfg, m->strong) != EROSION_OK) return -1;
+  for (x = 0; x < m->NO; x++) m->gpart[x] = (int)(x / m->R / m->s);
+  x0 = (long)m->rank * m->ppr * m->s;
+  if (sim_reserve(m, m->ppr * m->s * m->R) != 0) return -1;
+  for (x = x0; x < x0 + (long)m->ppr * m->s; x++)
+    for (int b = 0; b < m->R; b++) {
+      int i = m->n++;
+      m->ids[i] = x * m->R + b;
+      m->gone[i] = 0;
+      erosion_segment_init(&opt->cfg, x, b * m->h, m->h, m->T + (size_t)i * m->h,
+                           m->U + (size_t)i * m->h * EROSION_SLOTS);
+    }
+  return rebuild(m);
+}
+
+/* The balancer of a balanced run: the Zoltan struct with the application's
+ * callbacks and the run's method, and the trigger with its policy,
+ * attached to the struct.  Returns 0 or -1 (said). */
+static int make_balancer(run_ctx *c)
+{
+  const options *opt = c->opt;
+  const run_spec *rs = c->rs;
+  sim *m = &c->m;
+  char buf[32];
+  c->zz = Zoltan_Create(MPI_COMM_WORLD);
+  if (!c->zz || set_params(c->zz, opt, rs) != 0) {
+    FAIL("%s: cannot create the Zoltan struct or set its parameters", rs->name);
+    return -1;
+  }
+  Zoltan_Set_Num_Obj_Fn(c->zz, cb_num_obj, m);
+  Zoltan_Set_Obj_List_Fn(c->zz, cb_obj_list, m);
+  Zoltan_Set_Num_Geom_Fn(c->zz, cb_num_geom, m);
+  Zoltan_Set_Geom_Multi_Fn(c->zz, cb_geom, m);
+  Zoltan_Set_Obj_Size_Fn(c->zz, cb_size, m);
+  Zoltan_Set_Pack_Obj_Fn(c->zz, cb_pack, m);
+  Zoltan_Set_Unpack_Obj_Fn(c->zz, cb_unpack, m);
+  if (opt->parts > 0) {
+    snprintf(buf, sizeof buf, "%d", m->P);
+    if (Zoltan_Set_Param(c->zz, "NUM_GLOBAL_PARTS", buf) != ZOLTAN_OK) return -1;
+    Zoltan_Set_Part_Multi_Fn(c->zz, cb_parts, m);
+  }
+  c->trig = adaptive_create(MPI_COMM_WORLD);
+  if (!c->trig || adaptive_set_param(c->trig, "ADAPTIVE_POLICY", rs->policy) != ZOLTAN_OK) {
+    FAIL("%s: cannot create the trigger with ADAPTIVE_POLICY = %s", rs->name, rs->policy);
+    return -1;
+  }
+  snprintf(buf, sizeof buf, "%ld", opt->period);
+  adaptive_set_param(c->trig, "ADAPTIVE_PERIOD", buf);
+  if (opt->ulba_guard && adaptive_set_param(c->trig, "ADAPTIVE_ULBA_GUARD", "1") != ZOLTAN_OK)
+    return -1;
+  if (adaptive_set_param(c->trig, "ADAPTIVE_DEGRADATION", opt->degradation) != ZOLTAN_OK) {
+    FAIL("%s: ADAPTIVE_DEGRADATION = %s refused", rs->name, opt->degradation);
+    return -1;
+  }
+  /* A known balance cost seeds C, so that the trigger needs no first
+   * balance to measure it (every balanced run gets the same seed). */
+  if (opt->lb_mode != LB_MEASURED && rs->balance == 1) {
+    snprintf(buf, sizeof buf, "%.9g", c->lb_cal);
+    if (adaptive_set_param(c->trig, "ADAPTIVE_LB_COST", buf) != ZOLTAN_OK) return -1;
+  }
+  /* Attached, so that LB_METHOD=ULBA finds the per-step object loads. */
+  if (adaptive_attach(c->trig, c->zz) != ZOLTAN_OK) {
+    FAIL("%s: adaptive_attach failed (is libzoltan_plugins linked?)", rs->name);
+    return -1;
+  }
+  return 0;
+}
+
 /* rs->balance == 2 is the calibration of the balance cost: on the initial
  * mesh, CALIB_BALANCES balances alternate between the true weights and
  * weights where the middle stripe counts double (the imbalance one strong
  * rock creates), so that each moves columns like a real balance does;
  * res->lb_cost_total gets the median of their costs (max over ranks of the
- * CPU time). */
-static int do_run(const options *opt, const run_spec *rs, int irun, double unit_cost, double lb_cal,
-                  run_result *res)
+ * CPU time).  Returns 0 or -1. */
+static int calibrate_balance_cost(run_ctx *c)
 {
-  sim m;
-  struct Zoltan_Struct *zz = NULL;
-  adaptive_trigger *trig = NULL;
-  FILE *csv = NULL;
-  int size, rank, P, rc = -1, i;
-  long step, x0, x;
-  double *gbuf = NULL, *rows = NULL, *pe_times = NULL;
-  ZOLTAN_ID_TYPE *gids = NULL;
-  char path[700];
-  double pending_cost = 0.0, pending_cpu = 0.0, pending_wall = 0.0, alpha_used = 0.0, n_used = 0.0;
-  int pending_lb = 0;
+  double cost[CALIB_BALANCES], glob2[2];
+  for (int k = 0; k < CALIB_BALANCES; k++) {
+    c->m.calib_hot = k % 2 == 0;
+    if (balance_once(&c->m, c->zz, c->rs->name, glob2) != 0) return -1;
+    cost[k] = glob2[0];
+  }
+  qsort(cost, CALIB_BALANCES, sizeof cost[0], cmp_double);
+  c->res->lb_cost_total = cost[CALIB_BALANCES / 2];
+  return 0;
+}
 
-  memset(&m, 0, sizeof m);
-  memset(res, 0, sizeof *res);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  /* P PEs: one per rank, or --parts Zoltan parts, ppr per rank (main has
-   * checked that size divides P). */
-  P = opt->cfg.P;
-  m.P = P;
-  m.ppr = P / size;
-  m.opt = opt;
-  m.rank = rank;
-  m.size = size;
-  m.s = opt->cfg.s;
-  m.X = erosion_width(&opt->cfg);
-  m.R = opt->rows;
-  m.h = m.s / m.R;
-  m.NO = m.X * m.R;
-  m.strong = malloc((size_t)P);
-  m.gpart = malloc((size_t)m.NO * sizeof *m.gpart);
-  m.part_units = malloc((size_t)P * sizeof *m.part_units);
-  m.owner = malloc((size_t)m.NO * sizeof *m.owner);
-  m.colT = malloc((size_t)m.NO * sizeof *m.colT);
-  m.colU = malloc((size_t)m.NO * sizeof *m.colU);
-  m.scount = malloc((size_t)size * sizeof *m.scount);
-  m.rcount = malloc((size_t)size * sizeof *m.rcount);
-  gbuf = malloc(2 * (size_t)size * sizeof *gbuf);
-  if (!m.strong || !m.owner || !m.colT || !m.colU || !m.scount || !m.rcount || !gbuf || !m.gpart ||
-      !m.part_units)
-    goto end;
-  if (erosion_strong_rocks(&opt->cfg, m.strong) != EROSION_OK) goto end;
+/* Rank 0: the per-step CSV with its header line.  Returns 0 or -1. */
+static int open_csv(run_ctx *c)
+{
+  const options *opt = c->opt;
+  const run_spec *rs = c->rs;
+  snprintf(c->path, sizeof c->path, "%s/%s_%s.csv", opt->out, opt->tag, rs->name);
+  c->csv = fopen(c->path, "w");
+  c->rows = malloc(2 * (size_t)c->m.size * sizeof *c->rows);
+  if (!c->csv || !c->rows) {
+    FAIL("cannot write %s", c->path);
+    return -1;
+  }
+  fprintf(c->csv,
+          "# erosion run %s: P=%d s=%d N=%d p_strong=%g p_weak=%g seed=%llu sweeps=%d "
+          "calib_sweeps=%d refined_units=%d erosion=%s base=%s rows=%d method=%s alpha=%s "
+          "policy=%s ulba_guard=%d ulba_growth=%s degradation=%s unit_cost_s=%.6e lb_cost=%s\n",
+          rs->name, c->m.P, c->m.s, opt->cfg.num_strong, opt->cfg.p_strong, opt->cfg.p_weak,
+          (unsigned long long)opt->cfg.seed, opt->cfg.sweeps, opt->calib_sweeps,
+          opt->cfg.refined_units, erosion_rule_name(opt->cfg.erosion), opt->base, c->m.R,
+          rs->balance ? (rs->automatic ? "AUTO"
+                         : rs->ulba    ? "ULBA"
+                                       : opt->method)
+                      : "none",
+          rs->ulba ? rs->alpha : "-", rs->balance ? rs->policy : "-", opt->ulba_guard,
+          rs->ulba ? (rs->growth[0] ? rs->growth : opt->ulba_growth) : "-",
+          rs->balance ? opt->degradation : "-", c->unit_cost,
+          opt->lb_mode == LB_MEASURED ? "measured"
+          : opt->lb_mode == LB_FIXED  ? "fixed"
+                                      : "calibrated");
+  fprintf(c->csv, "step,lb,alpha_used,ulba_N,units_max,units_avg,model_max_s,model_avg_s,"
+                  "usage_model,lb_cost_s");
+  for (int i = 0; i < c->m.P; i++) fprintf(c->csv, opt->parts > 0 ? ",units_p%d" : ",units_r%d", i);
+  if (!opt->no_measured) fprintf(c->csv, ",meas_max_s,meas_avg_s,usage_meas,lb_cpu_s,lb_wall_s");
+  fprintf(c->csv, "\n");
+  return 0;
+}
 
-  /* The paper's initial partition: stripe p (one rock) on PE p, i.e.
-   * every segment of its s columns, in id order; rank r holds the stripes
-   * of its ppr parts r ppr .. r ppr + ppr - 1. */
-  for (x = 0; x < m.NO; x++) m.gpart[x] = (int)(x / m.R / m.s);
-  x0 = (long)rank * m.ppr * m.s;
-  if (sim_reserve(&m, m.ppr * m.s * m.R) != 0) goto end;
-  for (x = x0; x < x0 + (long)m.ppr * m.s; x++) {
-    int b;
-    for (b = 0; b < m.R; b++) {
-      i = m.n++;
-      m.ids[i] = x * m.R + b;
-      m.gone[i] = 0;
-      erosion_segment_init(&opt->cfg, x, b * m.h, m.h, m.T + (size_t)i * m.h,
-                           m.U + (size_t)i * m.h * EROSION_SLOTS);
+/* Rank 0: the step's figures into the result and its CSV line (the
+ * balance cost is charged to the step that follows the balance). */
+static void record_step(run_ctx *c, long step)
+{
+  const options *opt = c->opt;
+  sim *m = &c->m;
+  double umax = 0, usum = 0, cmax = 0, csum = 0, *rows = c->rows;
+  int P = m->P, size = m->size;
+  for (int i = 0; i < P; i++) {
+    if (m->part_units[i] > umax) umax = m->part_units[i];
+    usum += m->part_units[i];
+  }
+  /* Measured CPU time is per rank. */
+  for (int i = 0; i < size; i++) {
+    if (rows[2 * i + 1] > cmax) cmax = rows[2 * i + 1];
+    csum += rows[2 * i + 1];
+  }
+  c->res->model_compute += umax * c->unit_cost;
+  c->res->model_ideal += usum / P * c->unit_cost;
+  c->res->meas_total += cmax;
+  c->res->usage_mean += umax > 0 ? usum / P / umax : 1.0;
+  fprintf(c->csv, "%ld,%d,%.4f,%.0f,%.0f,%.2f,%.6e,%.6e,%.5f,%.6e", step, c->pending_lb,
+          c->alpha_used, c->n_used, umax, usum / P, umax * c->unit_cost, usum / P * c->unit_cost,
+          umax > 0 ? usum / P / umax : 1.0, c->pending_lb ? c->pending_cost : 0.0);
+  for (int i = 0; i < P; i++) fprintf(c->csv, ",%.0f", m->part_units[i]);
+  if (!opt->no_measured)
+    fprintf(c->csv, ",%.6e,%.6e,%.5f,%.6e,%.6e", cmax, csum / size,
+            cmax > 0 ? csum / size / cmax : 1.0, c->pending_lb ? c->pending_cpu : 0.0,
+            c->pending_lb ? c->pending_wall : 0.0);
+  fprintf(c->csv, "\n");
+  if (!opt->quiet && (step + 1) % (opt->steps / 10 > 0 ? opt->steps / 10 : 1) == 0)
+    fprintf(stderr, "  [%s run %d/%d %-12s] step %ld/%ld, %ld balances\n", opt->tag, c->irun + 1,
+            opt->nruns, c->rs->name, step + 1, opt->steps, c->res->lb_count);
+}
+
+/* After a ULBA balance: alpha and N for the CSV, and the model that the
+ * ULBA policy and ZHAI's overhead term need (only per-step rates, the
+ * trigger source, fit it).  Returns 0 or -1. */
+static int ulba_feedback(run_ctx *c)
+{
+  c->alpha_used = c->n_used = 0.0;
+#ifdef EROSION_HAVE_ULBA
+  if (c->rs->ulba) {
+    ulba_model_info info;
+    if (ulba_last_model(c->zz, &info) == ZOLTAN_OK) {
+      adaptive_ulba_model am;
+      c->alpha_used = info.alpha;
+      c->n_used = info.N;
+      if (info.source == ULBA_SOURCE_TRIGGER && info.N >= 1 && info.N < info.P) {
+        am.P = (int)info.P;
+        am.N = (int)info.N;
+        am.alpha = info.alpha;
+        am.a = info.a;
+        am.m = info.m;
+        am.W = info.W;
+        am.omega = 1.0 / c->unit_cost;
+        if (adaptive_set_ulba_model(c->trig, &am) != ZOLTAN_OK) return -1;
+      } else {
+        adaptive_set_ulba_model(c->trig, NULL);
+      }
     }
   }
-  if (rebuild(&m) != 0) goto end;
+#endif
+  return 0;
+}
 
-  if (rs->balance) {
-    char buf[32];
-    zz = Zoltan_Create(MPI_COMM_WORLD);
-    if (!zz || set_params(zz, opt, rs) != 0) {
-      FAIL("%s: cannot create the Zoltan struct or set its parameters", rs->name);
-      goto end;
-    }
-    Zoltan_Set_Num_Obj_Fn(zz, cb_num_obj, &m);
-    Zoltan_Set_Obj_List_Fn(zz, cb_obj_list, &m);
-    Zoltan_Set_Num_Geom_Fn(zz, cb_num_geom, &m);
-    Zoltan_Set_Geom_Multi_Fn(zz, cb_geom, &m);
-    Zoltan_Set_Obj_Size_Fn(zz, cb_size, &m);
-    Zoltan_Set_Pack_Obj_Fn(zz, cb_pack, &m);
-    Zoltan_Set_Unpack_Obj_Fn(zz, cb_unpack, &m);
-    if (opt->parts > 0) {
-      snprintf(buf, sizeof buf, "%d", P);
-      if (Zoltan_Set_Param(zz, "NUM_GLOBAL_PARTS", buf) != ZOLTAN_OK) goto end;
-      Zoltan_Set_Part_Multi_Fn(zz, cb_parts, &m);
-    }
-    trig = adaptive_create(MPI_COMM_WORLD);
-    if (!trig || adaptive_set_param(trig, "ADAPTIVE_POLICY", rs->policy) != ZOLTAN_OK) {
-      FAIL("%s: cannot create the trigger with ADAPTIVE_POLICY = %s", rs->name, rs->policy);
-      goto end;
-    }
-    snprintf(buf, sizeof buf, "%ld", opt->period);
-    adaptive_set_param(trig, "ADAPTIVE_PERIOD", buf);
-    if (opt->ulba_guard && adaptive_set_param(trig, "ADAPTIVE_ULBA_GUARD", "1") != ZOLTAN_OK)
-      goto end;
-    if (adaptive_set_param(trig, "ADAPTIVE_DEGRADATION", opt->degradation) != ZOLTAN_OK) {
-      FAIL("%s: ADAPTIVE_DEGRADATION = %s refused", rs->name, opt->degradation);
-      goto end;
-    }
-    /* A known balance cost seeds C, so that the trigger needs no first
-     * balance to measure it (every balanced run gets the same seed). */
-    if (opt->lb_mode != LB_MEASURED && rs->balance == 1) {
-      snprintf(buf, sizeof buf, "%.9g", lb_cal);
-      if (adaptive_set_param(trig, "ADAPTIVE_LB_COST", buf) != ZOLTAN_OK) goto end;
-    }
-    /* Attached, so that LB_METHOD=ULBA finds the per-step object loads. */
-    if (adaptive_attach(trig, zz) != ZOLTAN_OK) {
-      FAIL("%s: adaptive_attach failed (is libzoltan_plugins linked?)", rs->name);
-      goto end;
-    }
+/* The objects' loads to the trigger, its decision, and the balance when it
+ * says so (not after the last step).  Returns 0 or -1 (said). */
+static int maybe_balance(run_ctx *c, long step, double model)
+{
+  sim *m = &c->m;
+  int dec;
+  for (int i = 0; i < m->n; i++) c->gids[i] = (ZOLTAN_ID_TYPE)m->ids[i];
+  if (adaptive_report_objects(c->trig, m->n, 1, c->gids, m->col_units) != ZOLTAN_OK) return -1;
+  if (c->opt->parts > 0) {
+    /* This rank plays the PEs of its parts; the trigger needs every part
+     * once over the ranks, which the block of ppr parts gives. */
+    const double *pt = m->part_units + (size_t)m->rank * m->ppr;
+    for (int i = 0; i < m->ppr; i++) c->pe_times[i] = pt[i] * c->unit_cost;
+    dec = adaptive_should_balance_pes(c->trig, m->ppr, c->pe_times);
+  } else {
+    dec = adaptive_should_balance(c->trig, model);
   }
-
-  if (rs->balance == 2) {
-    double cost[CALIB_BALANCES], glob2[2];
-    int k;
-    for (k = 0; k < CALIB_BALANCES; k++) {
-      m.calib_hot = k % 2 == 0;
-      if (balance_once(&m, zz, rs->name, glob2) != 0) goto end;
-      cost[k] = glob2[0];
-    }
-    qsort(cost, CALIB_BALANCES, sizeof cost[0], cmp_double);
-    res->lb_cost_total = cost[CALIB_BALANCES / 2];
-    rc = 0;
-    goto end;
+  if (dec < 0) {
+    FAIL("%s: adaptive_should_balance failed at step %ld", c->rs->name, step);
+    return -1;
   }
-
-  if (rank == 0) {
-    snprintf(path, sizeof path, "%s/%s_%s.csv", opt->out, opt->tag, rs->name);
-    csv = fopen(path, "w");
-    rows = malloc(2 * (size_t)size * sizeof *rows);
-    if (!csv || !rows) {
-      FAIL("cannot write %s", path);
-      goto end;
-    }
-    fprintf(csv,
-            "# erosion run %s: P=%d s=%d N=%d p_strong=%g p_weak=%g seed=%llu sweeps=%d "
-            "calib_sweeps=%d refined_units=%d erosion=%s base=%s rows=%d method=%s alpha=%s "
-            "policy=%s ulba_guard=%d ulba_growth=%s degradation=%s unit_cost_s=%.6e lb_cost=%s\n",
-            rs->name, P, m.s, opt->cfg.num_strong, opt->cfg.p_strong, opt->cfg.p_weak,
-            (unsigned long long)opt->cfg.seed, opt->cfg.sweeps, opt->calib_sweeps,
-            opt->cfg.refined_units, erosion_rule_name(opt->cfg.erosion), opt->base, m.R,
-            rs->balance ? (rs->automatic ? "AUTO"
-                           : rs->ulba    ? "ULBA"
-                                         : opt->method)
-                        : "none",
-            rs->ulba ? rs->alpha : "-", rs->balance ? rs->policy : "-", opt->ulba_guard,
-            rs->ulba ? (rs->growth[0] ? rs->growth : opt->ulba_growth) : "-",
-            rs->balance ? opt->degradation : "-", unit_cost,
-            opt->lb_mode == LB_MEASURED ? "measured"
-            : opt->lb_mode == LB_FIXED  ? "fixed"
-                                        : "calibrated");
-    fprintf(csv,
-            "step,lb,alpha_used,ulba_N,units_max,units_avg,model_max_s,model_avg_s,usage_model,"
-            "lb_cost_s");
-    for (i = 0; i < P; i++) fprintf(csv, opt->parts > 0 ? ",units_p%d" : ",units_r%d", i);
-    if (!opt->no_measured) fprintf(csv, ",meas_max_s,meas_avg_s,usage_meas,lb_cpu_s,lb_wall_s");
-    fprintf(csv, "\n");
+  if (dec == 1 && step + 1 < c->opt->steps) {
+    double glob2[2];
+    if (balance_once(m, c->zz, c->rs->name, glob2) != 0) return -1;
+    c->pending_lb = 1;
+    c->pending_cpu = glob2[0];
+    c->pending_wall = glob2[1];
+    c->pending_cost = c->opt->lb_mode == LB_MEASURED ? glob2[0] : c->lb_cal;
+    c->res->lb_count++;
+    c->res->lb_cost_total += c->pending_cost;
+    c->res->lb_cpu_total += c->pending_cpu;
+    if (adaptive_balance_done(c->trig, c->pending_cost) != ZOLTAN_OK) return -1;
+    return ulba_feedback(c);
   }
+  return 0;
+}
 
-  gids = malloc(((size_t)m.NO + 1) * sizeof *gids);
-  pe_times = malloc((size_t)m.ppr * sizeof *pe_times);
-  if (!gids || !pe_times) goto end;
-  for (step = 0; step < opt->steps; step++) {
+/* The steps: halo, compute, the per-part units, the record on rank 0 and,
+ * in a balanced run, the trigger and the balance.  Returns 0 or -1. */
+static int run_steps(run_ctx *c)
+{
+  const options *opt = c->opt;
+  sim *m = &c->m;
+  int P = m->P;
+  c->gids = malloc(((size_t)m->NO + 1) * sizeof *c->gids);
+  c->pe_times = malloc((size_t)m->ppr * sizeof *c->pe_times);
+  if (!c->gids || !c->pe_times) return -1;
+  for (long step = 0; step < opt->steps; step++) {
     long units, eroded;
-    double t0, cpu, model, mine[2];
-    if (halo_exchange(&m) != 0) goto end;
+    double t0, cpu, mine[2];
+    if (halo_exchange(m) != 0) return -1;
     t0 = thread_cpu();
-    units = compute(&m, step, &eroded);
+    units = compute(m, step, &eroded);
     cpu = thread_cpu() - t0;
-    model = (double)units * unit_cost;
     mine[0] = (double)units;
     mine[1] = cpu;
-    MPI_Gather(mine, 2, MPI_DOUBLE, rows ? rows : gbuf, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Gather(mine, 2, MPI_DOUBLE, c->rows ? c->rows : c->gbuf, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (opt->parts > 0) {
       /* The units of every part (PE), on every rank; sums of whole numbers,
        * exact in any order. */
-      for (i = 0; i < P; i++) m.part_units[i] = 0.0;
-      for (i = 0; i < m.n; i++) m.part_units[m.gpart[m.ids[i]]] += m.col_units[i];
-      MPI_Allreduce(MPI_IN_PLACE, m.part_units, P, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    } else if (rank == 0) {
-      for (i = 0; i < P; i++) m.part_units[i] = rows[2 * i];
+      for (int i = 0; i < P; i++) m->part_units[i] = 0.0;
+      for (int i = 0; i < m->n; i++) m->part_units[m->gpart[m->ids[i]]] += m->col_units[i];
+      MPI_Allreduce(MPI_IN_PLACE, m->part_units, P, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    } else if (m->rank == 0) {
+      for (int i = 0; i < P; i++) m->part_units[i] = c->rows[2 * i];
     }
-    if (rank == 0) {
-      double umax = 0, usum = 0, cmax = 0, csum = 0;
-      for (i = 0; i < P; i++) {
-        if (m.part_units[i] > umax) umax = m.part_units[i];
-        usum += m.part_units[i];
-      }
-      /* Measured CPU time is per rank. */
-      for (i = 0; i < size; i++) {
-        if (rows[2 * i + 1] > cmax) cmax = rows[2 * i + 1];
-        csum += rows[2 * i + 1];
-      }
-      res->model_compute += umax * unit_cost;
-      res->model_ideal += usum / P * unit_cost;
-      res->meas_total += cmax;
-      res->usage_mean += umax > 0 ? usum / P / umax : 1.0;
-      /* The balance cost is charged to the step that follows it. */
-      fprintf(csv, "%ld,%d,%.4f,%.0f,%.0f,%.2f,%.6e,%.6e,%.5f,%.6e", step, pending_lb, alpha_used,
-              n_used, umax, usum / P, umax * unit_cost, usum / P * unit_cost,
-              umax > 0 ? usum / P / umax : 1.0, pending_lb ? pending_cost : 0.0);
-      for (i = 0; i < P; i++) fprintf(csv, ",%.0f", m.part_units[i]);
-      if (!opt->no_measured)
-        fprintf(csv, ",%.6e,%.6e,%.5f,%.6e,%.6e", cmax, csum / size,
-                cmax > 0 ? csum / size / cmax : 1.0, pending_lb ? pending_cpu : 0.0,
-                pending_lb ? pending_wall : 0.0);
-      fprintf(csv, "\n");
-      if (!opt->quiet && (step + 1) % (opt->steps / 10 > 0 ? opt->steps / 10 : 1) == 0) {
-        fprintf(stderr, "  [%s run %d/%d %-12s] step %ld/%ld, %ld balances\n", opt->tag, irun + 1,
-                opt->nruns, rs->name, step + 1, opt->steps, res->lb_count);
-      }
-    }
-    pending_lb = 0;
-    if (!rs->balance) continue;
+    if (m->rank == 0) record_step(c, step);
+    c->pending_lb = 0;
+    if (c->rs->balance && maybe_balance(c, step, (double)units * c->unit_cost) != 0) return -1;
+  }
+  return 0;
+}
 
-    for (i = 0; i < m.n; i++) gids[i] = (ZOLTAN_ID_TYPE)m.ids[i];
-    if (adaptive_report_objects(trig, m.n, 1, gids, m.col_units) != ZOLTAN_OK) goto end;
-    {
-      int dec;
-      if (opt->parts > 0) {
-        /* This rank plays the PEs of its parts; the trigger needs every
-         * part once over the ranks, which the block of ppr parts gives. */
-        const double *pt = m.part_units + (size_t)rank * m.ppr;
-        for (i = 0; i < m.ppr; i++) pe_times[i] = pt[i] * unit_cost;
-        dec = adaptive_should_balance_pes(trig, m.ppr, pe_times);
-      } else {
-        dec = adaptive_should_balance(trig, model);
+/* The run's final figures: total units, the fingerprint of the mesh, the
+ * columns split between ranks, the totals. */
+static void final_figures(run_ctx *c)
+{
+  sim *m = &c->m;
+  run_result *res = c->res;
+  long loc = 0, tot = 0;
+  uint64_t h = 0, H = 0;
+  for (int i = 0; i < m->n; i++) {
+    long g = m->ids[i];
+    loc += erosion_column_units(&c->opt->cfg, m->h, m->T + (size_t)i * m->h);
+    h +=
+        erosion_segment_hash(m->s, g / m->R, (int)(g % m->R) * m->h, m->h, m->T + (size_t)i * m->h);
+  }
+  MPI_Reduce(&loc, &tot, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&h, &H, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  res->final_units = tot;
+  res->fingerprint = H;
+  /* Columns whose segments end on more than one rank: a cut along y, or an
+   * x cut that splits the segments of one column.  The owner array is
+   * global, so no communication is needed. */
+  for (long x = 0; x < m->X; x++)
+    for (int b = 1; b < m->R; b++)
+      if (m->owner[x * m->R + b] != m->owner[x * m->R]) {
+        res->split_columns++;
+        break;
       }
-      if (dec < 0) {
-        FAIL("%s: adaptive_should_balance failed at step %ld", rs->name, step);
-        goto end;
+  res->model_total = res->model_compute + res->lb_cost_total;
+  res->meas_total += res->lb_cpu_total;
+  res->usage_mean /= (double)(c->opt->steps > 0 ? c->opt->steps : 1);
+}
+
+/* Rank 0: the per-column units of the gathered (column, initial, final)
+ * triples into the columns CSV, and the --expect-growth check. */
+static void write_columns(run_ctx *c, const long *all)
+{
+  sim *m = &c->m;
+  long *byx = calloc((size_t)m->X * 2, sizeof *byx), grown_strong = 0, grown_weak = 0;
+  FILE *f;
+  snprintf(c->path, sizeof c->path, "%s/%s_columns_%s.csv", c->opt->out, c->opt->tag, c->rs->name);
+  f = fopen(c->path, "w");
+  if (byx && f) {
+    for (long k = 0; k < m->NO; k++) {
+      long xx = all[3 * k];
+      byx[2 * xx] += all[3 * k + 1];
+      byx[2 * xx + 1] += all[3 * k + 2];
+    }
+    fprintf(f, "x,rock,strong,units_initial,units_final\n");
+    for (long k = 0; k < m->X; k++) {
+      int rock = (int)(k / m->s);
+      fprintf(f, "%ld,%d,%d,%ld,%ld\n", k, rock, m->strong[rock], byx[2 * k], byx[2 * k + 1]);
+      if (byx[2 * k + 1] != byx[2 * k]) {
+        if (m->strong[rock])
+          grown_strong++;
+        else
+          grown_weak++;
       }
-      if (dec == 1 && step + 1 < opt->steps) {
-        double glob2[2];
-        if (balance_once(&m, zz, rs->name, glob2) != 0) goto end;
-        pending_lb = 1;
-        pending_cpu = glob2[0];
-        pending_wall = glob2[1];
-        pending_cost = opt->lb_mode == LB_MEASURED ? glob2[0] : lb_cal;
-        res->lb_count++;
-        res->lb_cost_total += pending_cost;
-        res->lb_cpu_total += pending_cpu;
-        if (adaptive_balance_done(trig, pending_cost) != ZOLTAN_OK) goto end;
-        alpha_used = n_used = 0.0;
-#ifdef EROSION_HAVE_ULBA
-        if (rs->ulba) {
-          ulba_model_info info;
-          if (ulba_last_model(zz, &info) == ZOLTAN_OK) {
-            adaptive_ulba_model am;
-            alpha_used = info.alpha;
-            n_used = info.N;
-            /* The ULBA policy and ZHAI's overhead term need the model of
-             * this balance; only per-step rates (trigger source) fit it. */
-            if (info.source == ULBA_SOURCE_TRIGGER && info.N >= 1 && info.N < info.P) {
-              am.P = (int)info.P;
-              am.N = (int)info.N;
-              am.alpha = info.alpha;
-              am.a = info.a;
-              am.m = info.m;
-              am.W = info.W;
-              am.omega = 1.0 / unit_cost;
-              if (adaptive_set_ulba_model(trig, &am) != ZOLTAN_OK) goto end;
-            } else {
-              adaptive_set_ulba_model(trig, NULL);
-            }
-          }
-        }
-#endif
-      }
+    }
+    if (c->opt->expect_growth && (grown_weak > 0 || grown_strong == 0)) {
+      FAIL("%s: work changed in %ld columns of strong rocks and %ld of weak ones", c->rs->name,
+           grown_strong, grown_weak);
+      c->res->check_failed = 1;
     }
   }
+  if (f) fclose(f);
+  free(byx);
+}
 
-  /* Final figures. */
-  {
-    long loc = 0, tot = 0;
-    uint64_t h = 0, H = 0;
-    for (i = 0; i < m.n; i++) {
-      long g = m.ids[i];
-      loc += erosion_column_units(&opt->cfg, m.h, m.T + (size_t)i * m.h);
-      h += erosion_segment_hash(m.s, g / m.R, (int)(g % m.R) * m.h, m.h, m.T + (size_t)i * m.h);
-    }
-    MPI_Reduce(&loc, &tot, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    MPI_Reduce(&h, &H, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-    res->final_units = tot;
-    res->fingerprint = H;
-    /* Columns whose segments end on more than one rank: a cut along y, or
-     * an x cut that splits the segments of one column.  The owner array is
-     * global, so no communication is needed. */
-    for (x = 0; x < m.X; x++) {
-      int b;
-      for (b = 1; b < m.R; b++)
-        if (m.owner[x * m.R + b] != m.owner[x * m.R]) {
-          res->split_columns++;
-          break;
-        }
-    }
-    res->model_total = res->model_compute + res->lb_cost_total;
-    res->meas_total += res->lb_cpu_total;
-    res->usage_mean /= (double)(opt->steps > 0 ? opt->steps : 1);
+/* --columns: per-column initial and final units, per segment, summed by
+ * column on rank 0.  Returns 0 or -1 (said). */
+static int column_output(run_ctx *c)
+{
+  sim *m = &c->m;
+  long *mine = malloc(((size_t)m->n + 1) * 3 * sizeof *mine), *all = NULL;
+  int *cnt = malloc((size_t)m->size * sizeof *cnt), *dsp = malloc((size_t)m->size * sizeof *dsp);
+  unsigned char *t0 = malloc((size_t)m->h);
+  double *u0 = malloc((size_t)m->h * EROSION_SLOTS * sizeof *u0);
+  int nm = 3 * m->n, have = mine && cnt && dsp && t0 && u0, all_have = 0, rc = -1;
+  /* Every rank must know before the gathers whether all can take part. */
+  MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!all_have) {
+    FAIL("%s: out of memory for the per-column output", c->rs->name);
+    goto end;
   }
-
-  /* Per-column initial and final units: per segment, summed by column on
-   * rank 0. */
-  if (opt->columns) {
-    long *mine = malloc(((size_t)m.n + 1) * 3 * sizeof *mine), *all = NULL;
-    int *cnt = malloc((size_t)size * sizeof *cnt), *dsp = malloc((size_t)size * sizeof *dsp);
-    unsigned char *t0 = malloc((size_t)m.h);
-    double *u0 = malloc((size_t)m.h * EROSION_SLOTS * sizeof *u0);
-    int nm = 3 * m.n, r, have = mine && cnt && dsp && t0 && u0, all_have = 0;
-    /* Every rank must know before the gathers whether all can take part. */
-    MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all_have) {
-      FAIL("%s: out of memory for the per-column output", rs->name);
-      free(mine);
-      free(cnt);
-      free(dsp);
-      free(t0);
-      free(u0);
-      goto end;
-    }
-    /* Initial units are known for the initial stripe only; recompute them
-     * from the model for the segments held now. */
-    for (i = 0; i < m.n; i++) {
-      long g = m.ids[i];
-      erosion_segment_init(&opt->cfg, g / m.R, (int)(g % m.R) * m.h, m.h, t0, u0);
-      mine[3 * i] = g / m.R;
-      mine[3 * i + 1] = erosion_column_units(&opt->cfg, m.h, t0);
-      mine[3 * i + 2] = erosion_column_units(&opt->cfg, m.h, m.T + (size_t)i * m.h);
-    }
-    free(t0);
-    free(u0);
-    MPI_Gather(&nm, 1, MPI_INT, cnt, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (rank == 0) {
-      int tot = 0;
-      for (r = 0; r < size; r++) {
-        dsp[r] = tot;
-        tot += cnt[r];
-      }
-      all = malloc(((size_t)tot + 1) * sizeof *all);
-    }
-    MPI_Gatherv(mine, nm, MPI_LONG, all, cnt, dsp, MPI_LONG, 0, MPI_COMM_WORLD);
-    if (rank == 0 && all) {
-      long *byx = calloc((size_t)m.X * 2, sizeof *byx);
-      FILE *f;
-      long k;
-      snprintf(path, sizeof path, "%s/%s_columns_%s.csv", opt->out, opt->tag, rs->name);
-      f = fopen(path, "w");
-      if (byx && f) {
-        for (k = 0; k < m.NO; k++) {
-          long xx = all[3 * k];
-          byx[2 * xx] += all[3 * k + 1];
-          byx[2 * xx + 1] += all[3 * k + 2];
-        }
-        long grown_strong = 0, grown_weak = 0;
-        fprintf(f, "x,rock,strong,units_initial,units_final\n");
-        for (k = 0; k < m.X; k++) {
-          int rock = (int)(k / m.s);
-          fprintf(f, "%ld,%d,%d,%ld,%ld\n", k, rock, m.strong[rock], byx[2 * k], byx[2 * k + 1]);
-          if (byx[2 * k + 1] != byx[2 * k]) {
-            if (m.strong[rock])
-              grown_strong++;
-            else
-              grown_weak++;
-          }
-        }
-        if (opt->expect_growth && (grown_weak > 0 || grown_strong == 0)) {
-          FAIL("%s: work changed in %ld columns of strong rocks and %ld of weak ones", rs->name,
-               grown_strong, grown_weak);
-          res->check_failed = 1;
-        }
-      }
-      if (f) fclose(f);
-      free(byx);
-    }
-    free(all);
-    free(mine);
-    free(cnt);
-    free(dsp);
+  /* Initial units are known for the initial stripe only; recompute them
+   * from the model for the segments held now. */
+  for (int i = 0; i < m->n; i++) {
+    long g = m->ids[i];
+    erosion_segment_init(&c->opt->cfg, g / m->R, (int)(g % m->R) * m->h, m->h, t0, u0);
+    mine[3 * i] = g / m->R;
+    mine[3 * i + 1] = erosion_column_units(&c->opt->cfg, m->h, t0);
+    mine[3 * i + 2] = erosion_column_units(&c->opt->cfg, m->h, m->T + (size_t)i * m->h);
   }
+  MPI_Gather(&nm, 1, MPI_INT, cnt, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (m->rank == 0) {
+    int tot = 0;
+    for (int r = 0; r < m->size; r++) {
+      dsp[r] = tot;
+      tot += cnt[r];
+    }
+    all = malloc(((size_t)tot + 1) * sizeof *all);
+  }
+  MPI_Gatherv(mine, nm, MPI_LONG, all, cnt, dsp, MPI_LONG, 0, MPI_COMM_WORLD);
+  if (m->rank == 0 && all) write_columns(c, all);
   rc = 0;
 end:
-  if (csv) fclose(csv);
-  if (trig) adaptive_destroy(&trig);
-  if (zz) Zoltan_Destroy(&zz);
-  free(gbuf);
-  free(rows);
-  free(gids);
-  free(pe_times);
-  sim_free(&m);
-  {
-    int mine = rc, all = 0;
-    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    return all;
+  free(all);
+  free(mine);
+  free(cnt);
+  free(dsp);
+  free(t0);
+  free(u0);
+  return rc;
+}
+
+/* One run of the application: set up, (calibrate, or) step with the
+ * balancer of the run, then the final figures and the optional per-column
+ * output.  Returns 0, or -1 on every rank when a rank failed. */
+static int do_run(const options *opt, const run_spec *rs, int irun, double unit_cost, double lb_cal,
+                  run_result *res)
+{
+  run_ctx c;
+  int rc = -1, all = 0;
+  memset(&c, 0, sizeof c);
+  memset(res, 0, sizeof *res);
+  c.opt = opt;
+  c.rs = rs;
+  c.irun = irun;
+  c.unit_cost = unit_cost;
+  c.lb_cal = lb_cal;
+  c.res = res;
+  if (sim_setup(&c) != 0) goto end;
+  if (rs->balance && make_balancer(&c) != 0) goto end;
+  if (rs->balance == 2) {
+    rc = calibrate_balance_cost(&c);
+    goto end;
   }
+  if (c.m.rank == 0 && open_csv(&c) != 0) goto end;
+  if (run_steps(&c) != 0) goto end;
+  final_figures(&c);
+  if (opt->columns && column_output(&c) != 0) goto end;
+  rc = 0;
+end:
+  if (c.csv) fclose(c.csv);
+  if (c.trig) adaptive_destroy(&c.trig);
+  if (c.zz) Zoltan_Destroy(&c.zz);
+  free(c.gbuf);
+  free(c.rows);
+  free(c.gids);
+  free(c.pe_times);
+  sim_free(&c.m);
+  MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return all;
 }
 
 /* ---- command line ----------------------------------------------------- */
