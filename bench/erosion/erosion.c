@@ -1563,21 +1563,10 @@ static int int_arg(const char *opt, const char *v, long lo, long hi, int *out)
   return 0;
 }
 
-static int parse(int argc, char **argv, options *o)
+/* The defaults of every option, and those of --setup reference (the
+ * reference experiment's geometry, erosion, alpha and runs). */
+static void default_options(options *o, int reference, const char **alpha, const char **runs)
 {
-  const char *runs = "main", *alpha = "0.4";
-  int i, given_rows, reference = 0, p_given = 0, steps_given = 0;
-  memset(o, 0, sizeof *o);
-  /* --setup first: its values are defaults that later options override. */
-  for (i = 1; i + 1 < argc; i++)
-    if (!strcmp(argv[i], "--setup")) {
-      if (!strcmp(argv[i + 1], "reference"))
-        reference = 1;
-      else if (strcmp(argv[i + 1], "paper") != 0) {
-        FAIL("--setup %s: give paper or reference", argv[i + 1]);
-        return -1;
-      }
-    }
   o->ulba_growth = "PART";
   o->degradation = "TOTAL";
   o->cfg.s = 64;
@@ -1601,120 +1590,60 @@ static int parse(int argc, char **argv, options *o)
     o->cfg.erosion = EROSION_DOWNSTREAM;
     o->cfg.p_weak = 0.0;
     o->cfg.s = REFERENCE_DEFAULT_S;
-    alpha = "0.3";
-    runs = "reference";
+    *alpha = "0.3";
+    *runs = "reference";
   }
-  for (i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define ARG(name) (!strcmp(a, name) && v && (i++, 1))
-    if (ARG("--s"))
-      o->cfg.s = atoi(v);
-    else if (ARG("--steps")) {
-      o->steps = atol(v);
-      steps_given = 1;
-    } else if (ARG("--setup"))
-      ; /* read above */
-    else if (ARG("--rocks")) {
-      if (!strcmp(v, "paper"))
-        o->cfg.geometry = EROSION_GEOM_PAPER;
-      else if (!strcmp(v, "reference"))
-        o->cfg.geometry = EROSION_GEOM_REFERENCE;
-      else {
-        FAIL("--rocks %s: give paper or reference", v);
-        return -1;
-      }
-    } else if (ARG("--strong"))
-      o->cfg.num_strong = atoi(v);
-    else if (ARG("--p-strong")) {
-      o->cfg.p_strong = atof(v);
-      p_given = 1;
-    } else if (ARG("--p-weak"))
-      o->cfg.p_weak = atof(v);
-    else if (ARG("--seed"))
-      o->cfg.seed = strtoull(v, NULL, 10);
-    else if (ARG("--sweeps"))
-      o->cfg.sweeps = atoi(v);
-    else if (ARG("--refined-units"))
-      o->cfg.refined_units = atoi(v);
-    else if (ARG("--erosion")) {
-      if (!strcmp(v, "isotropic"))
-        o->cfg.erosion = EROSION_ISOTROPIC;
-      else if (!strcmp(v, "from-below"))
-        o->cfg.erosion = EROSION_FROM_BELOW;
-      else if (!strcmp(v, "downstream"))
-        o->cfg.erosion = EROSION_DOWNSTREAM;
-      else {
-        FAIL("--erosion %s: give isotropic, from-below or downstream", v);
-        return -1;
-      }
-    } else if (ARG("--base"))
-      snprintf(o->base, sizeof o->base, "%s", v);
-    else if (ARG("--parts")) {
-      if (int_arg(a, v, 1, 1 << 20, &o->parts) != 0) return -1;
-    } else if (ARG("--mem-limit")) {
-      o->mem_limit = atof(v);
-      if (!(o->mem_limit > 0)) {
-        FAIL("--mem-limit %s: give GiB > 0", v);
-        return -1;
-      }
-    } else if (ARG("--rows")) {
-      if (int_arg(a, v, 1, 1 << 16, &o->rows) != 0) return -1;
-    } else if (ARG("--runs"))
-      runs = v;
-    else if (ARG("--alpha"))
-      alpha = v;
-    else if (ARG("--period"))
-      o->period = atol(v);
-    else if (ARG("--unit-cost"))
-      o->unit_cost = atof(v);
-    else if (ARG("--calib-sweeps")) {
-      /* The bound of erosion_config_check's sweeps. */
-      if (int_arg(a, v, 1, 1 << 20, &o->calib_sweeps) != 0) return -1;
-    } else if (ARG("--lb-cost")) {
-      if (!strcmp(v, "measured"))
-        o->lb_mode = LB_MEASURED;
-      else if (!strcmp(v, "calibrated"))
-        o->lb_mode = LB_CALIBRATED;
-      else {
-        o->lb_mode = LB_FIXED;
-        o->lb_cost = atof(v);
-        if (!(o->lb_cost >= 0)) {
-          FAIL("--lb-cost %s: give seconds >= 0, measured or calibrated", v);
-          return -1;
-        }
-      }
-    } else if (ARG("--out"))
-      snprintf(o->out, sizeof o->out, "%s", v);
-    else if (ARG("--tag"))
-      snprintf(o->tag, sizeof o->tag, "%s", v);
-    else if (!strcmp(a, "--no-measured"))
-      o->no_measured = 1;
-    else if (!strcmp(a, "--columns"))
-      o->columns = 1;
-    else if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-      return -1;
-    else if (!strcmp(a, "--quiet"))
-      o->quiet = 1;
-    else if (ARG("--debug-level")) {
-      if (int_arg(a, v, 0, 10, &o->debug_level) != 0) return -1;
-    } else if (!strcmp(a, "--ulba-guard"))
-      o->ulba_guard = 1;
-    else if (ARG("--ulba-growth"))
-      o->ulba_growth = v;
-    else if (ARG("--degradation"))
-      o->degradation = v;
-    else if (!strcmp(a, "--expect-same-physics"))
-      o->expect_same = 1;
-    else if (!strcmp(a, "--expect-growth-near-strong"))
-      o->expect_growth = o->columns = 1;
-    else if (ARG("--expect-equal"))
-      snprintf(o->expect_equal, sizeof o->expect_equal, "%s", v);
+}
+
+/* The options whose value is one of a few words: --rocks, --erosion and
+ * --lb-cost.  Returns 1 when a is one of them (its value taken), 0 when it
+ * is not, -1 for a bad value (said). */
+static int word_option(const char *a, const char *v, options *o)
+{
+  if (!strcmp(a, "--rocks")) {
+    if (!strcmp(v, "paper"))
+      o->cfg.geometry = EROSION_GEOM_PAPER;
+    else if (!strcmp(v, "reference"))
+      o->cfg.geometry = EROSION_GEOM_REFERENCE;
     else {
-      FAIL("bad argument %s", a);
+      FAIL("--rocks %s: give paper or reference", v);
       return -1;
     }
-#undef ARG
+  } else if (!strcmp(a, "--erosion")) {
+    if (!strcmp(v, "isotropic"))
+      o->cfg.erosion = EROSION_ISOTROPIC;
+    else if (!strcmp(v, "from-below"))
+      o->cfg.erosion = EROSION_FROM_BELOW;
+    else if (!strcmp(v, "downstream"))
+      o->cfg.erosion = EROSION_DOWNSTREAM;
+    else {
+      FAIL("--erosion %s: give isotropic, from-below or downstream", v);
+      return -1;
+    }
+  } else if (!strcmp(a, "--lb-cost")) {
+    if (!strcmp(v, "measured"))
+      o->lb_mode = LB_MEASURED;
+    else if (!strcmp(v, "calibrated"))
+      o->lb_mode = LB_CALIBRATED;
+    else {
+      o->lb_mode = LB_FIXED;
+      o->lb_cost = atof(v);
+      if (!(o->lb_cost >= 0)) {
+        FAIL("--lb-cost %s: give seconds >= 0, measured or calibrated", v);
+        return -1;
+      }
+    }
+  } else {
+    return 0;
   }
+  return 1;
+}
+
+/* After the options: the values that follow from others (steps, p, rows,
+ * the method) and the checks that need several.  Returns 0 or -1 (said). */
+static int finish_options(options *o, int reference, int steps_given, int p_given)
+{
+  int given_rows;
   given_rows = o->rows != 0;
   if (reference && !steps_given) o->steps = REFERENCE_STEPS;
   if (reference && !p_given && o->cfg.s >= 4) o->cfg.p_strong = reference_p(o->cfg.s);
@@ -1751,6 +1680,108 @@ static int parse(int argc, char **argv, options *o)
     FAIL("--period and --steps must be >= 1");
     return -1;
   }
+  return 0;
+}
+
+static int parse(int argc, char **argv, options *o)
+{
+  const char *runs = "main", *alpha = "0.4";
+  int i, reference = 0, p_given = 0, steps_given = 0;
+  memset(o, 0, sizeof *o);
+  /* --setup first: its values are defaults that later options override. */
+  for (i = 1; i + 1 < argc; i++)
+    if (!strcmp(argv[i], "--setup")) {
+      if (!strcmp(argv[i + 1], "reference"))
+        reference = 1;
+      else if (strcmp(argv[i + 1], "paper") != 0) {
+        FAIL("--setup %s: give paper or reference", argv[i + 1]);
+        return -1;
+      }
+    }
+  default_options(o, reference, &alpha, &runs);
+  for (i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define ARG(name) (!strcmp(a, name) && v && (i++, 1))
+    int w = v ? word_option(a, v, o) : 0;
+    if (w < 0) return -1;
+    if (w > 0)
+      i++;
+    else if (ARG("--s"))
+      o->cfg.s = atoi(v);
+    else if (ARG("--steps")) {
+      o->steps = atol(v);
+      steps_given = 1;
+    } else if (ARG("--setup"))
+      ; /* read above */
+    else if (ARG("--strong"))
+      o->cfg.num_strong = atoi(v);
+    else if (ARG("--p-strong")) {
+      o->cfg.p_strong = atof(v);
+      p_given = 1;
+    } else if (ARG("--p-weak"))
+      o->cfg.p_weak = atof(v);
+    else if (ARG("--seed"))
+      o->cfg.seed = strtoull(v, NULL, 10);
+    else if (ARG("--sweeps"))
+      o->cfg.sweeps = atoi(v);
+    else if (ARG("--refined-units"))
+      o->cfg.refined_units = atoi(v);
+    else if (ARG("--base"))
+      snprintf(o->base, sizeof o->base, "%s", v);
+    else if (ARG("--parts")) {
+      if (int_arg(a, v, 1, 1 << 20, &o->parts) != 0) return -1;
+    } else if (ARG("--mem-limit")) {
+      o->mem_limit = atof(v);
+      if (!(o->mem_limit > 0)) {
+        FAIL("--mem-limit %s: give GiB > 0", v);
+        return -1;
+      }
+    } else if (ARG("--rows")) {
+      if (int_arg(a, v, 1, 1 << 16, &o->rows) != 0) return -1;
+    } else if (ARG("--runs"))
+      runs = v;
+    else if (ARG("--alpha"))
+      alpha = v;
+    else if (ARG("--period"))
+      o->period = atol(v);
+    else if (ARG("--unit-cost"))
+      o->unit_cost = atof(v);
+    else if (ARG("--calib-sweeps")) {
+      /* The bound of erosion_config_check's sweeps. */
+      if (int_arg(a, v, 1, 1 << 20, &o->calib_sweeps) != 0) return -1;
+    } else if (ARG("--out"))
+      snprintf(o->out, sizeof o->out, "%s", v);
+    else if (ARG("--tag"))
+      snprintf(o->tag, sizeof o->tag, "%s", v);
+    else if (!strcmp(a, "--no-measured"))
+      o->no_measured = 1;
+    else if (!strcmp(a, "--columns"))
+      o->columns = 1;
+    else if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+      return -1;
+    else if (!strcmp(a, "--quiet"))
+      o->quiet = 1;
+    else if (ARG("--debug-level")) {
+      if (int_arg(a, v, 0, 10, &o->debug_level) != 0) return -1;
+    } else if (!strcmp(a, "--ulba-guard"))
+      o->ulba_guard = 1;
+    else if (ARG("--ulba-growth"))
+      o->ulba_growth = v;
+    else if (ARG("--degradation"))
+      o->degradation = v;
+    else if (!strcmp(a, "--expect-same-physics"))
+      o->expect_same = 1;
+    else if (!strcmp(a, "--expect-growth-near-strong"))
+      o->expect_growth = o->columns = 1;
+    else if (ARG("--expect-equal"))
+      snprintf(o->expect_equal, sizeof o->expect_equal, "%s", v);
+    else {
+      FAIL("bad argument %s", a);
+      return -1;
+    }
+#undef ARG
+  }
+  if (finish_options(o, reference, steps_given, p_given) != 0) return -1;
   return parse_runs(o, runs, alpha);
 }
 
@@ -1906,6 +1937,114 @@ static int check_machine(const options *o, int size)
   return 0;
 }
 
+/* The balance cost charged to every balance: --lb-cost's, or the median of
+ * CALIB_BALANCES balances of the initial mesh (rank 0's decides). */
+static double balance_cost(const options *opt, double unit_cost, int rank)
+{
+  run_spec cal;
+  run_result r;
+  double lb_cal = opt->lb_mode == LB_FIXED ? opt->lb_cost : 0.0;
+  if (opt->lb_mode != LB_CALIBRATED) return lb_cal;
+  memset(&cal, 0, sizeof cal);
+  snprintf(cal.name, sizeof cal.name, "calibration");
+  cal.balance = 2;
+  snprintf(cal.alpha, sizeof cal.alpha, "0");
+  snprintf(cal.policy, sizeof cal.policy, "NEVER");
+  if (do_run(opt, &cal, -1, unit_cost, 0.0, &r) != 0) {
+    if (rank == 0) FAIL("the calibration of the balance cost failed");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  /* Every rank must charge the same cost: rank 0's median decides. */
+  lb_cal = r.lb_cost_total;
+  MPI_Bcast(&lb_cal, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  return lb_cal;
+}
+
+/* Rank 0: what the runs will be, before they start. */
+static void print_setup(const options *opt, int size, double unit_cost, double lb_cal)
+{
+  char how[64];
+  if (opt->parts > 0)
+    printf("erosion: P=%d PEs as Zoltan parts, %d per rank on %d ranks\n", opt->cfg.P,
+           opt->cfg.P / size, size);
+  printf("erosion: P=%d %s, s=%d (%ld x %d cells), N=%d strong (p=%g), weak p=%g, seed=%llu, "
+         "%ld steps, base %s, objects: %s\n",
+         opt->cfg.P, opt->parts > 0 ? "parts" : "ranks", opt->cfg.s, erosion_width(&opt->cfg),
+         opt->cfg.s, opt->cfg.num_strong, opt->cfg.p_strong, opt->cfg.p_weak,
+         (unsigned long long)opt->cfg.seed, opt->steps, opt->base,
+         opt->rows == 1 ? "columns" : "column segments");
+  if (opt->rows > 1)
+    printf("erosion: %d segments of %d cells per column\n", opt->rows, opt->cfg.s / opt->rows);
+  printf("erosion: rocks %s, erosion %s\n",
+         opt->cfg.geometry == EROSION_GEOM_REFERENCE
+             ? "as the reference code (radius s/3, the last N erode, the last moved)"
+             : "as the paper (radius s/4, N drawn from the seed)",
+         erosion_rule_name(opt->cfg.erosion));
+  if (opt->unit_cost > 0)
+    snprintf(how, sizeof how, "given");
+  else
+    snprintf(how, sizeof how, "calibrated at %d sweeps per unit, median over ranks",
+             opt->calib_sweeps);
+  printf("erosion: cost per work unit %.3e s (%s); balance cost %s\n", unit_cost, how,
+         opt->lb_mode == LB_FIXED ? "fixed by --lb-cost"
+         : opt->lb_mode == LB_MEASURED
+             ? "measured per balance (max over ranks of CPU time)"
+             : "calibrated (median of 9 balances, max over ranks of CPU time)");
+  if (opt->lb_mode != LB_MEASURED) printf("erosion: balance cost charged %.3e s\n", lb_cal);
+  fflush(stdout);
+}
+
+/* Rank 0: the table of the runs, the summary CSV and the lower bound that
+ * caps the gain of any balancing. */
+static void print_summary(const options *opt, const run_result *res, int size, int failed)
+{
+  int ref = find_run(opt, "std_zhai");
+  double refv = ref >= 0 ? res[ref].model_total : NAN;
+  char path[700];
+  FILE *sum;
+  snprintf(path, sizeof path, "%s/%s_summary.csv", opt->out, opt->tag);
+  sum = fopen(path, "w");
+  if (sum)
+    fprintf(sum, "run,P,N,alpha,policy,model_total_s,model_compute_s,lb_cost_s,lb_count,"
+                 "usage_mean,gain_vs_std_zhai,meas_total_s,lb_cpu_s,final_units,fingerprint,"
+                 "split_columns,ideal_s,ranks\n");
+  printf("\n%-17s %6s %10s %8s %5s %7s %9s | %11s\n", "run", "alpha", "policy", "modelled", "LBs",
+         "usage", "vs std", "measured");
+  printf("%-17s %6s %10s %8s %5s %7s %9s | %11s\n", "", "", "", "time (s)", "", "(model)", "+ZHAI",
+         "CPU time (s)");
+  for (int i = 0; i < opt->nruns && !failed; i++) {
+    const run_spec *r = &opt->runs[i];
+    double gain = (refv - res[i].model_total) / refv;
+    if (isnan(res[i].model_total)) continue;
+    printf("%-17s %6s %10s %8.4f %5ld %7.3f %+8.2f%% | %11.4f\n", r->name, r->ulba ? r->alpha : "-",
+           r->balance ? r->policy : "-", res[i].model_total, res[i].lb_count, res[i].usage_mean,
+           100.0 * gain, res[i].meas_total);
+    if (sum)
+      fprintf(sum, "%s,%d,%d,%s,%s,%.6e,%.6e,%.6e,%ld,%.5f,%.5f,%.6e,%.6e,%ld,%llu,%ld,%.6e,%d\n",
+              r->name, opt->cfg.P, opt->cfg.num_strong, r->ulba ? r->alpha : "",
+              r->balance ? r->policy : "", res[i].model_total, res[i].model_compute,
+              res[i].lb_cost_total, res[i].lb_count, res[i].usage_mean, gain,
+              opt->no_measured ? 0.0 : res[i].meas_total,
+              opt->no_measured ? 0.0 : res[i].lb_cpu_total, res[i].final_units,
+              (unsigned long long)res[i].fingerprint, res[i].split_columns, res[i].model_ideal,
+              size);
+  }
+  if (sum) fclose(sum);
+  /* The work of a step does not depend on the partition, so every run has
+   * the same lower bound; it caps the gain any balancing can bring. */
+  for (int i = 0; i < opt->nruns; i++)
+    if (!isnan(res[i].model_total)) {
+      double lb = res[i].model_ideal;
+      printf("lower bound (perfect balance at every step, free): %.4f s", lb);
+      if (ref >= 0 && !isnan(refv) && refv > 0)
+        printf("; std_zhai is %.1f%% above it, so no method can be more than %.1f%% faster than "
+               "std_zhai",
+               100.0 * (refv / lb - 1.0), 100.0 * (1.0 - lb / refv));
+      printf("\n");
+      break;
+    }
+}
+
 int main(int argc, char **argv)
 {
   options opt;
@@ -1913,8 +2052,6 @@ int main(int argc, char **argv)
   int rank, size, i, rc = 0, ulba_ok = 0;
   double unit_cost, lb_cal;
   float ver;
-  FILE *sum = NULL;
-  char path[700];
 
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -1948,58 +2085,11 @@ int main(int argc, char **argv)
 #endif
   if (rank == 0) mkdir(opt.out, 0777);
   MPI_Barrier(MPI_COMM_WORLD);
-
   unit_cost = opt.unit_cost > 0 ? opt.unit_cost : calibrate(&opt, size);
-  lb_cal = opt.lb_mode == LB_FIXED ? opt.lb_cost : 0.0;
-  if (opt.lb_mode == LB_CALIBRATED) {
-    run_spec cal;
-    run_result r;
-    memset(&cal, 0, sizeof cal);
-    snprintf(cal.name, sizeof cal.name, "calibration");
-    cal.balance = 2;
-    snprintf(cal.alpha, sizeof cal.alpha, "0");
-    snprintf(cal.policy, sizeof cal.policy, "NEVER");
-    if (do_run(&opt, &cal, -1, unit_cost, 0.0, &r) != 0) {
-      if (rank == 0) FAIL("the calibration of the balance cost failed");
-      MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    /* Every rank must charge the same cost: rank 0's median decides. */
-    lb_cal = r.lb_cost_total;
-    MPI_Bcast(&lb_cal, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  }
+  lb_cal = balance_cost(&opt, unit_cost, rank);
   res = calloc((size_t)opt.nruns, sizeof *res);
   if (!res) MPI_Abort(MPI_COMM_WORLD, 1);
-  if (rank == 0) {
-    if (opt.parts > 0)
-      printf("erosion: P=%d PEs as Zoltan parts, %d per rank on %d ranks\n", opt.cfg.P,
-             opt.cfg.P / size, size);
-    printf("erosion: P=%d %s, s=%d (%ld x %d cells), N=%d strong (p=%g), weak p=%g, seed=%llu, "
-           "%ld steps, base %s, objects: %s\n",
-           opt.cfg.P, opt.parts > 0 ? "parts" : "ranks", opt.cfg.s, erosion_width(&opt.cfg),
-           opt.cfg.s, opt.cfg.num_strong, opt.cfg.p_strong, opt.cfg.p_weak,
-           (unsigned long long)opt.cfg.seed, opt.steps, opt.base,
-           opt.rows == 1 ? "columns" : "column segments");
-    if (opt.rows > 1)
-      printf("erosion: %d segments of %d cells per column\n", opt.rows, opt.cfg.s / opt.rows);
-    printf("erosion: rocks %s, erosion %s\n",
-           opt.cfg.geometry == EROSION_GEOM_REFERENCE
-               ? "as the reference code (radius s/3, the last N erode, the last moved)"
-               : "as the paper (radius s/4, N drawn from the seed)",
-           erosion_rule_name(opt.cfg.erosion));
-    char how[64];
-    if (opt.unit_cost > 0)
-      snprintf(how, sizeof how, "given");
-    else
-      snprintf(how, sizeof how, "calibrated at %d sweeps per unit, median over ranks",
-               opt.calib_sweeps);
-    printf("erosion: cost per work unit %.3e s (%s); balance cost %s\n", unit_cost, how,
-           opt.lb_mode == LB_FIXED ? "fixed by --lb-cost"
-           : opt.lb_mode == LB_MEASURED
-               ? "measured per balance (max over ranks of CPU time)"
-               : "calibrated (median of 9 balances, max over ranks of CPU time)");
-    if (opt.lb_mode != LB_MEASURED) printf("erosion: balance cost charged %.3e s\n", lb_cal);
-    fflush(stdout);
-  }
+  if (rank == 0) print_setup(&opt, size, unit_cost, lb_cal);
   for (i = 0; i < opt.nruns; i++) {
     if ((opt.runs[i].ulba || opt.runs[i].automatic) && !ulba_ok) {
       if (rank == 0)
@@ -2014,51 +2104,8 @@ int main(int argc, char **argv)
       break;
     }
   }
-
   if (rank == 0) {
-    int ref = find_run(&opt, "std_zhai");
-    double refv = ref >= 0 ? res[ref].model_total : NAN;
-    snprintf(path, sizeof path, "%s/%s_summary.csv", opt.out, opt.tag);
-    sum = fopen(path, "w");
-    if (sum)
-      fprintf(sum, "run,P,N,alpha,policy,model_total_s,model_compute_s,lb_cost_s,lb_count,"
-                   "usage_mean,gain_vs_std_zhai,meas_total_s,lb_cpu_s,final_units,fingerprint,"
-                   "split_columns,ideal_s,ranks\n");
-    printf("\n%-17s %6s %10s %8s %5s %7s %9s | %11s\n", "run", "alpha", "policy", "modelled", "LBs",
-           "usage", "vs std", "measured");
-    printf("%-17s %6s %10s %8s %5s %7s %9s | %11s\n", "", "", "", "time (s)", "", "(model)",
-           "+ZHAI", "CPU time (s)");
-    for (i = 0; i < opt.nruns && !rc; i++) {
-      const run_spec *r = &opt.runs[i];
-      double gain = (refv - res[i].model_total) / refv;
-      if (isnan(res[i].model_total)) continue;
-      printf("%-17s %6s %10s %8.4f %5ld %7.3f %+8.2f%% | %11.4f\n", r->name,
-             r->ulba ? r->alpha : "-", r->balance ? r->policy : "-", res[i].model_total,
-             res[i].lb_count, res[i].usage_mean, 100.0 * gain, res[i].meas_total);
-      if (sum)
-        fprintf(sum, "%s,%d,%d,%s,%s,%.6e,%.6e,%.6e,%ld,%.5f,%.5f,%.6e,%.6e,%ld,%llu,%ld,%.6e,%d\n",
-                r->name, opt.cfg.P, opt.cfg.num_strong, r->ulba ? r->alpha : "",
-                r->balance ? r->policy : "", res[i].model_total, res[i].model_compute,
-                res[i].lb_cost_total, res[i].lb_count, res[i].usage_mean, gain,
-                opt.no_measured ? 0.0 : res[i].meas_total,
-                opt.no_measured ? 0.0 : res[i].lb_cpu_total, res[i].final_units,
-                (unsigned long long)res[i].fingerprint, res[i].split_columns, res[i].model_ideal,
-                size);
-    }
-    if (sum) fclose(sum);
-    /* The work of a step does not depend on the partition, so every run has
-     * the same lower bound; it caps the gain any balancing can bring. */
-    for (i = 0; i < opt.nruns; i++)
-      if (!isnan(res[i].model_total)) {
-        double lb = res[i].model_ideal;
-        printf("lower bound (perfect balance at every step, free): %.4f s", lb);
-        if (ref >= 0 && !isnan(refv) && refv > 0)
-          printf("; std_zhai is %.1f%% above it, so no method can be more than %.1f%% faster than "
-                 "std_zhai",
-                 100.0 * (refv / lb - 1.0), 100.0 * (1.0 - lb / refv));
-        printf("\n");
-        break;
-      }
+    print_summary(&opt, res, size, rc);
     rc |= run_checks(&opt, res);
     printf("(modelled time = sum over steps of max over %s of work units x %.3e s, plus balance "
            "costs; measured = per-thread CPU clock, max over ranks, plus measured balance CPU)\n",
