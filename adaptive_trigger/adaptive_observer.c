@@ -74,7 +74,13 @@ static long provide_step_times(void *arg, zp_step_times *out, size_t max)
   return (long)n;
 }
 
-static double provide_balance_cost(void *arg) { return adaptive_balance_cost(arg); }
+/* The trigger's running balance cost (adaptive_balance_cost), read here so
+ * that the observer does not depend on the trigger's file. */
+static double provide_balance_cost(void *arg)
+{
+  const adaptive_trigger *t = arg;
+  return t->core.cost_count == 0 ? -1.0 : t->core.cost;
+}
 
 static int provide_rank_work(void *arg, double *work, double *seconds)
 {

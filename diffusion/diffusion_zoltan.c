@@ -126,11 +126,6 @@ static int add_hypercube(dstate *d)
   return ierr;
 }
 
-void diffusion_wait_all(int n, MPI_Request *req)
-{
-  for (int i = 0; i < n; i++) MPI_Wait(&req[i], MPI_STATUS_IGNORE);
-}
-
 /* A rank that named this one: an empty message, whose source becomes a
  * neighbour. */
 typedef struct named_by {
@@ -171,27 +166,6 @@ static int symmetrise(dstate *d)
   free(sreq);
   free(named);
   return zp_agree_code(d->comm, x.ierr);
-}
-
-/* Exchange one value with every neighbour: send[j] goes to neighbour j,
- * recv[j] comes from it. */
-static void exchange(dstate *d, const double *send, double *recv)
-{
-  int j;
-  for (j = 0; j < d->nnbr; j++)
-    MPI_Irecv(&recv[j], 1, MPI_DOUBLE, d->nbr[j], DIFFUSION_TAG_VALUE, d->comm, &d->req[j]);
-  for (j = 0; j < d->nnbr; j++)
-    MPI_Isend(&send[j], 1, MPI_DOUBLE, d->nbr[j], DIFFUSION_TAG_VALUE, d->comm,
-              &d->req[d->nnbr + j]);
-  diffusion_wait_all(2 * d->nnbr, d->req);
-}
-
-/* The same value to every neighbour. */
-void diffusion_exchange_same(dstate *d, double x, double *recv)
-{
-  int j;
-  for (j = 0; j < d->nnbr; j++) d->sendbuf[j] = x;
-  exchange(d, d->sendbuf, recv);
 }
 
 /* The smallest rank number of this rank's component of the rank graph:

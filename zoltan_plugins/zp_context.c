@@ -16,24 +16,6 @@ void zp_ctx_init(zp_context *c, zp_record *r, int is_balance)
   c->yo = is_balance ? "Zoltan_LB_Balance" : "Zoltan_LB_Partition";
 }
 
-void *zp_ctx_array(zp_context *c, int slot, size_t bytes, int zero)
-{
-  void *p;
-  if (!c->pooled && !c->r->local_pool_busy) {
-    c->pooled = 1;
-    c->r->local_pool_busy = 1;
-  }
-  if (!c->pooled) return zero ? calloc(bytes ? bytes : 1, 1) : malloc(bytes ? bytes : 1);
-  p = zp_record_scratch(c->r, slot, bytes);
-  if (p != NULL && zero) memset(p, 0, bytes);
-  return p;
-}
-
-void zp_ctx_array_free(const zp_context *c, void *p)
-{
-  if (!c->pooled) free(p);
-}
-
 long zp_ctx_find_local(const zp_context *c, const ZOLTAN_ID_TYPE *gid)
 {
   if (c->local_map == NULL) {
@@ -69,24 +51,6 @@ void zp_ctx_free(zp_context *c)
   for (i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
   if (c->pooled) c->r->local_pool_busy = 0;
   c->pooled = 0;
-}
-
-int zp_agree_code(MPI_Comm comm, int local)
-{
-  /* One reduction for both: the largest -code is the worst error, the
-   * largest code the strongest warning. */
-  int in[2] = {-local, local}, out[2] = {0, 0};
-  if (MPI_Allreduce(in, out, 2, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS) return ZOLTAN_FATAL;
-  return out[0] > 0 ? -out[0] : out[1];
-}
-
-int zp_agree(const zp_context *c, int local) { return zp_agree_code(c->r->comm, local); }
-
-int zp_agree_step(const zp_context *c, int local, int *warn)
-{
-  int ierr = zp_agree(c, local);
-  if (ierr == ZOLTAN_WARN) *warn = 1;
-  return ierr < 0 ? ierr : ZOLTAN_OK;
 }
 
 unsigned zp_method_needs(const zp_method *m, const zp_params *params)

@@ -4,7 +4,9 @@
  * Zoltan returns (in an order of its own) to the context's objects in time
  * linear in their number: sorting and searching took as long as the base
  * method itself when ULBA read RCB's complete list (docs/erosion.md, "A
- * cheaper ULBA balance").
+ * cheaper ULBA balance").  Also the stable sort of indices by global ID
+ * and the binary search in a sorted ID array, for the lists that must be
+ * walked in ID order.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -63,4 +65,51 @@ void zp_gidmap_free(zp_gidmap *m)
 {
   free(m->slot);
   m->slot = NULL;
+}
+
+/* ---- sorted global IDs ---------------------------------------------------- */
+
+/* Lexicographic order of multi-entry global IDs. */
+int zp_gid_cmp(const ZOLTAN_ID_TYPE *a, const ZOLTAN_ID_TYPE *b, int ngid)
+{
+  int k;
+  for (k = 0; k < ngid; k++) {
+    if (a[k] < b[k]) return -1;
+    if (a[k] > b[k]) return 1;
+  }
+  return 0;
+}
+
+/* Stable merge sort of indices; written out rather than qsort so that no
+ * global comparison state is needed. */
+void zp_sort_by_gid(size_t *idx, size_t *tmp, size_t n, const ZOLTAN_ID_TYPE *g, int ngid)
+{
+  size_t width, i;
+  for (width = 1; width < n; width *= 2) {
+    for (i = 0; i < n; i += 2 * width) {
+      size_t lo = i, mid = i + width < n ? i + width : n,
+             hi = i + 2 * width < n ? i + 2 * width : n;
+      size_t a = lo, b = mid, k = lo;
+      while (a < mid && b < hi)
+        tmp[k++] = zp_gid_cmp(g + idx[b] * ngid, g + idx[a] * ngid, ngid) < 0 ? idx[b++] : idx[a++];
+      while (a < mid) tmp[k++] = idx[a++];
+      while (b < hi) tmp[k++] = idx[b++];
+    }
+    memcpy(idx, tmp, n * sizeof *idx);
+  }
+}
+
+long zp_find_gid(const ZOLTAN_ID_TYPE *sorted, size_t n, const ZOLTAN_ID_TYPE *key, int ngid)
+{
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int cmp = zp_gid_cmp(sorted + mid * ngid, key, ngid);
+    if (cmp == 0) return (long)mid;
+    if (cmp < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return -1;
 }

@@ -34,11 +34,6 @@ static void zp_hier_comms_free(zp_hier_comms *h)
   free(h);
 }
 
-void zp_hier_release(zp_record *r)
-{
-  zp_hier_comms_free(r->hier);
-  r->hier = NULL;
-}
 
 /* The group root's list of its members' ranks in the struct's
  * communicator, ascending (a part belongs to the group of its first rank). */
@@ -239,6 +234,7 @@ int zp_run_central(zp_context *c, int *new_part)
   if (c->r->hier == NULL || !zp_hier_same(&c->r->hier->spec, &spec)) {
     zp_hier_release(c->r);
     ierr = zp_hier_build(c->r, &spec, &c->r->hier);
+    c->r->hier_free = zp_hier_comms_free;
     ierr = zp_agree(c, ierr);
     if (ierr < 0) {
       zp_hier_release(c->r);

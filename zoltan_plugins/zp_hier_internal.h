@@ -185,8 +185,15 @@ int zp_run_hier(zp_context *c, zp_hier_comms *h, const double *totals, int *new_
 /* Agree on local, together with the error this rank found since the last
  * agreement and kept in x->pending (which is cleared): the steps fold
  * their local failures into the next agreement instead of adding one each.
- * Collective over the struct's communicator. */
-int zp_hier_agree(zp_hrun *x, int local);
+ * Collective over the struct's communicator.  Inline, so that every step's
+ * file uses it without depending on the file that runs the steps. */
+static inline int zp_hier_agree(zp_hrun *x, int local)
+{
+  int mine = local < 0 ? local : x->pending < 0 ? x->pending : local;
+  if (mine >= 0 && (local == ZOLTAN_WARN || x->pending == ZOLTAN_WARN)) mine = ZOLTAN_WARN;
+  x->pending = ZOLTAN_OK;
+  return zp_agree(x->c, mine);
+}
 
 /* 1 when HIERARCHY names a shape (NODE or sizes), not AUTO or NONE.  Local. */
 int zp_hier_explicit(const zp_context *c);

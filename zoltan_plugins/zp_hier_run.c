@@ -48,14 +48,6 @@ static void zp_hrun_free(zp_hrun *x)
   }
 }
 
-int zp_hier_agree(zp_hrun *x, int local)
-{
-  int mine = local < 0 ? local : x->pending < 0 ? x->pending : local;
-  if (mine >= 0 && (local == ZOLTAN_WARN || x->pending == ZOLTAN_WARN)) mine = ZOLTAN_WARN;
-  x->pending = ZOLTAN_OK;
-  return zp_agree(x->c, mine);
-}
-
 /* ---- step 1: the group's objects on its root ---------------------------------- */
 
 static int zp_hier_gather(zp_hrun *x)

@@ -215,6 +215,9 @@ typedef struct zp_record {
   int guard_pool_busy;              /* 1 while a guard holds the ZP_SCR_G_* slots */
   struct zp_hier_comms *hier;       /* HIERARCHY's tree, kept between balances
                                        (zp_hier.c), or NULL */
+  void (*hier_free)(struct zp_hier_comms *); /* frees hier: set by zp_hier.c with
+                                       the tree, so that the record frees it
+                                       without depending on that file */
 } zp_record;
 
 /* Slot of r's kept buffers holding at least bytes (contents undefined), or
@@ -222,8 +225,13 @@ typedef struct zp_record {
  * Local. */
 void *zp_record_scratch(zp_record *r, int slot, size_t bytes);
 
-/* Free HIERARCHY's tree kept in r (zp_record.hier; zp_hier.c).  Local. */
-void zp_hier_release(zp_record *r);
+/* Free HIERARCHY's tree kept in r (zp_record.hier, through hier_free).
+ * Local. */
+static inline void zp_hier_release(zp_record *r)
+{
+  if (r->hier != NULL && r->hier_free != NULL) r->hier_free(r->hier);
+  r->hier = NULL;
+}
 
 zp_record *zp_record_find(const struct Zoltan_Struct *zz);
 zp_record *zp_record_add(struct Zoltan_Struct *zz, MPI_Comm comm);

@@ -276,6 +276,9 @@ void zp_problem_common(zp_problem *pb, const zp_context *c);
  * error naming the method and the part (ZOLTAN_FATAL).  Local. */
 int zp_check_answer(const zp_context *c, const int *newp, size_t N, int nparts);
 
+/* Lexicographic order of multi-entry global IDs (-1, 0, 1).  Local. */
+int zp_gid_cmp(const ZOLTAN_ID_TYPE *a, const ZOLTAN_ID_TYPE *b, int ngid);
+
 /* Order idx[0..n-1] by the global IDs g (ngid entries each), stably; tmp
  * holds n entries of scratch. */
 void zp_sort_by_gid(size_t *idx, size_t *tmp, size_t n, const ZOLTAN_ID_TYPE *g, int ngid);

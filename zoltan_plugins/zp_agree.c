@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The context's low-level services, which the layer's other files use
+ * without depending on the context's setup: the agreement of return codes
+ * over ranks (a warning anywhere is a warning everywhere, an error anywhere
+ * the worst error everywhere) and the call's scratch arrays, pooled in the
+ * struct's record.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "zp_partition_internal.h"
+
+void *zp_ctx_array(zp_context *c, int slot, size_t bytes, int zero)
+{
+  void *p;
+  if (!c->pooled && !c->r->local_pool_busy) {
+    c->pooled = 1;
+    c->r->local_pool_busy = 1;
+  }
+  if (!c->pooled) return zero ? calloc(bytes ? bytes : 1, 1) : malloc(bytes ? bytes : 1);
+  p = zp_record_scratch(c->r, slot, bytes);
+  if (p != NULL && zero) memset(p, 0, bytes);
+  return p;
+}
+
+void zp_ctx_array_free(const zp_context *c, void *p)
+{
+  if (!c->pooled) free(p);
+}
+
+int zp_agree_code(MPI_Comm comm, int local)
+{
+  /* One reduction for both: the largest -code is the worst error, the
+   * largest code the strongest warning. */
+  int in[2] = {-local, local}, out[2] = {0, 0};
+  if (MPI_Allreduce(in, out, 2, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS) return ZOLTAN_FATAL;
+  return out[0] > 0 ? -out[0] : out[1];
+}
+
+int zp_agree(const zp_context *c, int local) { return zp_agree_code(c->r->comm, local); }
+
+int zp_agree_step(const zp_context *c, int local, int *warn)
+{
+  int ierr = zp_agree(c, local);
+  if (ierr == ZOLTAN_WARN) *warn = 1;
+  return ierr < 0 ? ierr : ZOLTAN_OK;
+}
