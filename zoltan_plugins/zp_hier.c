@@ -34,7 +34,6 @@ static void zp_hier_comms_free(zp_hier_comms *h)
   free(h);
 }
 
-
 /* The group root's list of its members' ranks in the struct's
  * communicator, ascending (a part belongs to the group of its first rank). */
 static int zp_hier_members(const zp_record *r, zp_hier_comms *h)

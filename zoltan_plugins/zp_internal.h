@@ -197,23 +197,23 @@ typedef struct zp_record {
   size_t n_native, cap_native;
   zp_part_size_entry *psizes; /* recorded part sizes, in set order */
   size_t n_psizes, cap_psizes;
-  zp_observer observer;             /* attached observer (observer.after_balance
+  zp_observer observer;                      /* attached observer (observer.after_balance
                                 == NULL when none) */
-  zp_history_provider history;      /* attached history provider (every function
+  zp_history_provider history;               /* attached history provider (every function
                                   NULL when none), see zp_history.h */
-  zp_geometry geometry;             /* cuts that answer the point and box queries
+  zp_geometry geometry;                      /* cuts that answer the point and box queries
                                 for geometry_method (cuts == NULL: none) */
-  const zp_method *geometry_method; /* method that set geometry; the cuts
+  const zp_method *geometry_method;          /* method that set geometry; the cuts
                                        answer only while it is selected */
-  int busy;                         /* >0 while our partition path runs on it */
-  int migrating;                    /* 1 while the guard runs Zoltan_Migrate on it */
-  zp_capacity_cache cap;            /* the capacity model's measurements */
-  unsigned serial;                  /* 1, 2, ... in creation order, per process */
-  char reported[ZP_VALUE_MAX];      /* method last named by ZOLTAN_PLUGINS_VERBOSE */
-  zp_scratch scratch;               /* buffers kept across balances (not copied) */
-  int local_pool_busy;              /* 1 while a context holds the ZP_SCR_L_* slots */
-  int guard_pool_busy;              /* 1 while a guard holds the ZP_SCR_G_* slots */
-  struct zp_hier_comms *hier;       /* HIERARCHY's tree, kept between balances
+  int busy;                                  /* >0 while our partition path runs on it */
+  int migrating;                             /* 1 while the guard runs Zoltan_Migrate on it */
+  zp_capacity_cache cap;                     /* the capacity model's measurements */
+  unsigned serial;                           /* 1, 2, ... in creation order, per process */
+  char reported[ZP_VALUE_MAX];               /* method last named by ZOLTAN_PLUGINS_VERBOSE */
+  zp_scratch scratch;                        /* buffers kept across balances (not copied) */
+  int local_pool_busy;                       /* 1 while a context holds the ZP_SCR_L_* slots */
+  int guard_pool_busy;                       /* 1 while a guard holds the ZP_SCR_G_* slots */
+  struct zp_hier_comms *hier;                /* HIERARCHY's tree, kept between balances
                                        (zp_hier.c), or NULL */
   void (*hier_free)(struct zp_hier_comms *); /* frees hier: set by zp_hier.c with
                                        the tree, so that the record frees it
