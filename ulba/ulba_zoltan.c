@@ -54,7 +54,8 @@ static const char *const ulba_growth_words[] = {"PART", "OBJECT", NULL};
 static const zp_param_def ulba_params[] = {
     {"ULBA_ALPHA", ZP_PARAM_DOUBLE, "0.4", 0.0, 1.0, ZP_PARAM_MAX_OPEN, ulba_auto_words,
      "fraction of the average load W/P taken off each overloading part; AUTO = "
-     "minimise the model's predicted time at each balance"},
+     "minimise the model's predicted time at each balance (with PART growth, halved while "
+     "less than half of the growth stays in the underloaded parts)"},
     {"ULBA_BASE_METHOD", ZP_PARAM_STRING, "RCB", 0.0, 0.0, 0, NULL,
      "method that partitions with ULBA's part sizes: a native Zoltan method "
      "(RCB, RIB, HSFC, PHG, GRAPH, ...) or a centralised plugin method (GREEDY, "
