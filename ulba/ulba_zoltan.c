@@ -223,6 +223,20 @@ static void state_link(ulba_state *s, struct Zoltan_Struct *zz)
   ulba_states = s;
 }
 
+/* The model of info's measured quantities (an unknown cost counts as 0);
+ * returns ULBA_OK when the model is defined. */
+static int model_of(const ulba_model_info *info, ulba_model *mo)
+{
+  mo->P = info->P;
+  mo->N = info->N;
+  mo->a = info->a;
+  mo->m = info->m;
+  mo->W = info->W;
+  mo->C = isnan(info->C) ? 0.0 : info->C;
+  mo->omega = info->omega;
+  return ulba_model_check(mo);
+}
+
 /* Fill the model quantities of info from its P, N, a, m, W, C, omega. */
 static void summarize(ulba_model_info *info)
 {
@@ -230,14 +244,7 @@ static void summarize(ulba_model_info *info)
   ulba_summary su;
   info->sigma_minus = info->sigma_plus = info->tau = NAN;
   if (info->source == ULBA_SOURCE_NONE) return;
-  mo.P = info->P;
-  mo.N = info->N;
-  mo.a = info->a;
-  mo.m = info->m;
-  mo.W = info->W;
-  mo.C = isnan(info->C) ? 0.0 : info->C;
-  mo.omega = info->omega;
-  if (ulba_model_check(&mo) != ULBA_OK) return;
+  if (model_of(info, &mo) != ULBA_OK) return;
   if (ulba_summarize(&mo, info->alpha_param, &su) != ULBA_OK) return;
   info->sigma_minus = su.sigma_minus;
   info->sigma_plus = su.sigma_plus;
@@ -249,14 +256,7 @@ static double auto_alpha(const ulba_model_info *info)
 {
   ulba_model mo;
   double alpha = 0.0;
-  mo.P = info->P;
-  mo.N = info->N;
-  mo.a = info->a;
-  mo.m = info->m;
-  mo.W = info->W;
-  mo.C = isnan(info->C) ? 0.0 : info->C;
-  mo.omega = info->omega;
-  if (ulba_model_check(&mo) != ULBA_OK ||
+  if (model_of(info, &mo) != ULBA_OK ||
       ulba_auto_alpha(&mo, 0, ULBA_AUTO_ALPHA_MAX, &alpha, NULL) != ULBA_OK)
     return 0.0;
   return alpha;

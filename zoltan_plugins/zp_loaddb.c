@@ -255,6 +255,25 @@ static int ldb_measure(zp_context *c, struct zp_ldb_wrap *x, double *sum, unsign
   return ierr;
 }
 
+/* The totals of the ranks' loaddb_local_totals, and of one more number
+ * (extra) each rank contributes.  Collective (one reduction). */
+void zp_loaddb_sum_totals(const zp_context *c, const loaddb_totals *lt, double extra,
+                          loaddb_totals *gt, double *extra_sum)
+{
+  double local[5], global[5];
+  local[0] = lt->measured;
+  local[1] = lt->count;
+  local[2] = lt->callback;
+  local[3] = lt->unmeasured;
+  local[4] = extra;
+  MPI_Allreduce(local, global, 5, MPI_DOUBLE, MPI_SUM, c->r->comm);
+  gt->measured = global[0];
+  gt->count = global[1];
+  gt->callback = global[2];
+  gt->unmeasured = global[3];
+  *extra_sum = global[4];
+}
+
 /* The measured weights into c->w, with the totals of every rank.
  * Collective. */
 static int ldb_weights(zp_context *c, int mode, const double *sum, const unsigned *count,
@@ -262,23 +281,14 @@ static int ldb_weights(zp_context *c, int mode, const double *sum, const unsigne
 {
   size_t n = (size_t)c->n, stride = (size_t)c->wdim;
   double *load = malloc((n + 1) * sizeof *load);
-  double local[5], global[5];
+  double extra = 0.0;
   loaddb_totals lt, gt;
   int ierr = load != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR;
   if (ierr >= 0 && loaddb_smooth(n, sum, count, load) != LOADDB_OK) ierr = ZOLTAN_FATAL;
   ierr = zp_agree(c, ierr);
   if (ierr < 0) goto End;
   loaddb_local_totals(n, load, count, c->w, stride, &lt);
-  local[0] = lt.measured;
-  local[1] = lt.count;
-  local[2] = lt.callback;
-  local[3] = lt.unmeasured;
-  local[4] = (double)nsnap;
-  MPI_Allreduce(local, global, 5, MPI_DOUBLE, MPI_SUM, c->r->comm);
-  gt.measured = global[0];
-  gt.count = global[1];
-  gt.callback = global[2];
-  gt.unmeasured = global[3];
+  zp_loaddb_sum_totals(c, &lt, (double)nsnap, &gt, &extra);
   loaddb_weights(mode, n, load, count, c->w, stride, &gt);
   if (c->r->rank == c->debug_proc && gt.count == 0.0)
     zp_warn(c->yo,
@@ -294,7 +304,7 @@ static int ldb_weights(zp_context *c, int mode, const double *sum, const unsigne
   if (c->debug_level >= 1 && c->r->rank == c->debug_proc)
     printf("ZOLTAN zoltan_plugins: OBJ_WEIGHT_SOURCE = %s, %.0f objects measured over up to %d "
            "snapshots per rank\n",
-           zp_loaddb_sources[mode], gt.count, (int)(global[4] / c->r->size + 0.5));
+           zp_loaddb_sources[mode], gt.count, (int)(extra / c->r->size + 0.5));
 End:
   free(load);
   return ierr;

@@ -332,7 +332,7 @@ static int edw_weights(zp_context *c, int mode, const double *sum, const unsigne
                        long unmatched)
 {
   size_t m = 0, e, stride;
-  double local[5], global[5];
+  double extra = 0.0;
   loaddb_totals lt, gt;
   unsigned *cnt;
   int i, ierr;
@@ -348,16 +348,7 @@ static int edw_weights(zp_context *c, int mode, const double *sum, const unsigne
   stride = (size_t)c->edge_wgt_dim;
   for (e = 0; e < m; e++) cnt[e] = flag[e] != 0;
   loaddb_local_totals(m, sum, cnt, c->ewgts, stride, &lt);
-  local[0] = lt.measured;
-  local[1] = lt.count;
-  local[2] = lt.callback;
-  local[3] = lt.unmeasured;
-  local[4] = (double)unmatched;
-  MPI_Allreduce(local, global, 5, MPI_DOUBLE, MPI_SUM, c->r->comm);
-  gt.measured = global[0];
-  gt.count = global[1];
-  gt.callback = global[2];
-  gt.unmeasured = global[3];
+  zp_loaddb_sum_totals(c, &lt, (double)unmatched, &gt, &extra);
   loaddb_weights(mode, m, sum, cnt, c->ewgts, stride, &gt);
   if (c->r->rank == c->debug_proc && gt.count == 0.0)
     zp_warn(c->yo,
@@ -365,11 +356,11 @@ static int edw_weights(zp_context *c, int mode, const double *sum, const unsigne
             "the last balance (adaptive_report_comm); the callback edge weights are used",
             zp_loaddb_sources[mode]);
   if (c->r->rank == c->debug_proc && c->debug_level >= 1) {
-    if (global[4] > 0.0)
+    if (extra > 0.0)
       zp_warn(c->yo,
               "EDGE_WEIGHT_SOURCE: %.0f reported pairs are no edge of the graph (or name a 'from' "
               "object of another rank); they are not counted",
-              global[4]);
+              extra);
     printf("ZOLTAN zoltan_plugins: EDGE_WEIGHT_SOURCE = %s, %.0f of %.0f edge entries measured\n",
            zp_loaddb_sources[mode], gt.count, gt.count + gt.unmeasured);
   }

@@ -344,6 +344,12 @@ int zp_loaddb_edges_apply(zp_context *c);
 /* Give the application its edge callbacks and EDGE_WEIGHT_DIM back.  Local;
  * zp_ctx_free calls it. */
 void zp_loaddb_edges_release(zp_context *c);
+
+/* The load database's totals over the ranks (loaddb_core.h's
+ * loaddb_totals), with one more number each rank adds.  Collective. */
+struct loaddb_totals;
+void zp_loaddb_sum_totals(const zp_context *c, const struct loaddb_totals *lt, double extra,
+                          struct loaddb_totals *gt, double *extra_sum);
 /* With LB_DUMP_FILE set: append what method is about to see to the file
  * (rank 0 writes).  Collective; the outcome is agreed. */
 int zp_dump_write(zp_context *c, const char *method);
