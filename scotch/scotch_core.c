@@ -17,10 +17,6 @@
 #include "scotch_descent.h"
 #include "scotch_internal.h"
 
-/* Tries of the migration cost in each direction under a cut bound (and
- * half as many halvings after). */
-#define SCOTCHLB_SEARCH_STEPS 6
-
 /* The work bound of the cut refinement at the default effort: this many
  * sweeps of the graph (objects plus edge ends), and never less than
  * SCOTCHLB_REFINE_WORK_MIN, so that small graphs are refined as without a
@@ -1180,7 +1176,7 @@ static int comm_cost_search(const rsearch *r, sgraph *g, double ratio, int remap
   for (int v = 0; rc == SCOTCHLB_OK && !raw && v < 3; v++) {
     if (v > 0 && extra[v - 1] == opt->strategy) continue;
     so.strategy = v == 0 ? opt->strategy : extra[v - 1];
-    for (int k = v == 0 ? 1 : 0; rc == SCOTCHLB_OK && k <= 3; k++) {
+    for (int k = v == 0 ? 1 : 0; rc == SCOTCHLB_OK && k < SCOTCHLB_COMM_RATIOS; k++) {
       double rr = ratio / pow(4.0, k), t, b;
       rc = map_once(n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, g, &so, rr, remap,
                     cand, &cst, msg, cap);

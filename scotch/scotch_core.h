@@ -92,6 +92,29 @@ typedef enum scotchlb_effort {
  * milliseconds; at 10^6 objects it would cost as much as the first). */
 #define SCOTCHLB_RERUN_MAX 16384
 
+/* Steps of each half of the migration-cost search of SCOTCHLB_REPART_CUT_TOL:
+ * widening by factors of 4, then bisecting geometrically. */
+#define SCOTCHLB_SEARCH_STEPS 6
+
+/* Scotch runs of a gathered call at most, where the help strings, the docs
+ * and the tests read them.  SCOTCHLB_REPART_CUT_TOL: the fresh partition,
+ * the first remap and both halves of the search.  SCOTCHLB_COMM_COST: three
+ * strategies (the one asked for, QUALITY, BALANCE) at SCOTCHLB_COMM_RATIOS
+ * balance ratios each (IMBALANCE_TOL - 1 and three tighter ones, by factors
+ * of 4).  Literals, so that the help strings can quote them; the checks
+ * below keep them equal to their derivations. */
+#define SCOTCHLB_REPART_MAX_RUNS 14
+#define SCOTCHLB_COMM_RATIOS     4
+#define SCOTCHLB_COMM_MAX_RUNS   12
+/* C99 compile-time checks: an array of size -1 when a count is wrong. */
+typedef char
+    scotchlb_repart_runs_check[SCOTCHLB_REPART_MAX_RUNS == 2 + 2 * SCOTCHLB_SEARCH_STEPS ? 1 : -1];
+typedef char scotchlb_comm_runs_check[SCOTCHLB_COMM_MAX_RUNS == 3 * SCOTCHLB_COMM_RATIOS ? 1 : -1];
+
+/* A count above as a string, for help texts. */
+#define SCOTCHLB_STR_(x) #x
+#define SCOTCHLB_STR(x)  SCOTCHLB_STR_(x)
+
 /* Options of scotchlb_partition. */
 typedef struct scotchlb_options {
   scotchlb_approach approach;

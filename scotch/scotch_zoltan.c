@@ -47,16 +47,18 @@ static const zp_param_def scotch_params[] = {
      "ratio IMBALANCE_TOL - 1 and three tighter ones, each followed by a descent on the slowest "
      "part's time, and keeps the answer whose slowest part is fastest among those within "
      "IMBALANCE_TOL, or within the load the heaviest object sets alone when that is higher "
-     "(up to 12 Scotch runs); 0 = one run, which under LB_APPROACH=PARTITION on the gathered "
-     "path is followed by what SCOTCHLB_EFFORT asks"},
+     "(up to " SCOTCHLB_STR(
+         SCOTCHLB_COMM_MAX_RUNS) " Scotch runs); 0 = one run, which under LB_APPROACH=PARTITION on "
+                                 "the gathered "
+                                 "path is followed by what SCOTCHLB_EFFORT asks"},
     {"SCOTCHLB_REPART_CUT_TOL", ZP_PARAM_DOUBLE, "0", 0.0, 0.0, ZP_PARAM_NO_MAX, NULL,
      "LB_APPROACH=REPARTITION, gathered path: 0 = one Scotch remap at SCOTCHLB_MIGRATION_COST; "
      ">= 1 = the answer that moves least (fraction of the objects, or of their sizes, moved plus "
      "fraction of the load moved) among those whose cut is at most this times a fresh "
      "partition's cut: the current parts with the overloaded ones shed, the fresh partition "
      "renamed after the current parts, and remaps at migration costs searched from "
-     "SCOTCHLB_MIGRATION_COST, each with objects moved back while the bound allows (up to 14 "
-     "Scotch runs); a value in (0, 1) is an error"},
+     "SCOTCHLB_MIGRATION_COST, each with objects moved back while the bound allows (up "
+     "to " SCOTCHLB_STR(SCOTCHLB_REPART_MAX_RUNS) " Scotch runs); a value in (0, 1) is an error"},
     {"SCOTCHLB_EFFORT", ZP_PARAM_STRING, "DEFAULT", 0.0, 0.0, 0, effort_words,
      "LB_APPROACH=PARTITION without SCOTCHLB_COMM_COST, gathered path: what follows Scotch's "
      "answer. DEFAULT: a cut refinement that stops after visiting 16 times the graph's objects "

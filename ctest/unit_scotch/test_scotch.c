@@ -279,6 +279,9 @@ static void repart_cut_bound_holds_and_moves_less(void **state)
                 s20.cut_after, sp.cut_before);
   assert_true(s13.moved < sp.moved);
   assert_true(s20.moved <= s13.moved);
+  /* The count the docs quote bounds the runs of the search. */
+  assert_true(s13.tries >= 2 && s13.tries <= SCOTCHLB_REPART_MAX_RUNS);
+  assert_true(s20.tries >= 2 && s20.tries <= SCOTCHLB_REPART_MAX_RUNS);
   o.repart_cut_tol = 0.5;
   assert_int_equal(scotchlb_partition(m.n, 1, w, m.start, m.adj, NULL, 8, NULL, cur, &o, out, NULL,
                                       msg, sizeof msg),
