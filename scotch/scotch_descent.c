@@ -33,9 +33,9 @@
 
 /* Two neighbouring parts holding at most this many objects together are
  * re-solved exactly (pair_resolve): up to 2^14 assignments of the pair.
- * 14 is the smallest that reaches the best answer known on the heavy
- * Charm++ synthetic (12 stopped at 1178.1 us, 14 and 16 reach 1150.7), and
- * each object more doubles a search. */
+ * Each object more doubles a search, so the limit is the smallest that
+ * reached the best known answer where one was measured (scotch/README.md,
+ * "pair re-solve"). */
 #define SCOTCHLB_PAIR_OBJECTS 14
 
 /* Rounds of pair re-solving, each followed by the descent, at most. */
