@@ -35,6 +35,10 @@
  *   --methods LIST  only these rows (names as printed, comma-separated)
  *   --csv FILE      one line per (size, row): times, ratios, memory
  *   --quick         sizes 2000 and 5000, 1 repeat, 2 drift calls (the smoke test)
+ *   --warm-heap     keep freed memory in the C library's heap (glibc: no
+ *                   trimming, blocks up to 32 MB from the heap), for every
+ *                   method alike, so that a call costs its work rather than
+ *                   the page faults of memory the heap gave back before it
  */
 #define _GNU_SOURCE
 #include <malloc.h>
@@ -229,6 +233,9 @@ static const row rows[] = {
     {"ULBA/RCB", "LB_METHOD=ULBA;ULBA_BASE_METHOD=RCB", 1},
     {"ULBA/HSFC", "LB_METHOD=ULBA;ULBA_BASE_METHOD=HSFC", 1},
     {"ULBA/GREEDY", "LB_METHOD=ULBA;ULBA_BASE_METHOD=GREEDY", 1},
+    /* ULBA with nothing to anticipate: what ULBA and the layer add to a
+     * native base's call on their own. */
+    {"ULBA-ALPHA0/RCB", "LB_METHOD=ULBA;ULBA_BASE_METHOD=RCB;ULBA_ALPHA=0", 1},
     {"SCOTCHLB", "LB_METHOD=SCOTCHLB", 0},
     /* The gathered path at every size (the default runs PT-Scotch on the
      * distributed graph from SCOTCHLB_PARALLEL_MIN objects on). */
@@ -294,11 +301,14 @@ static void rss_read(double *rss, double *hwm)
   fclose(f);
 }
 
+/* --warm-heap: memory freed by one call stays mapped for the next. */
+static int warm_heap;
+
 /* Resets VmHWM to the current resident set (Linux: "5" to clear_refs). */
 static void hwm_reset(void)
 {
   FILE *f;
-  malloc_trim(0);
+  if (!warm_heap) malloc_trim(0);
   f = fopen("/proc/self/clear_refs", "w");
   if (f == NULL) return;
   fputs("5", f);
@@ -462,6 +472,8 @@ int main(int argc, char **argv)
       methods = argv[++i];
     else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
       csv_path = argv[++i];
+    else if (!strcmp(argv[i], "--warm-heap"))
+      warm_heap = 1;
     else if (!strcmp(argv[i], "--quick")) {
       nsizes = 2;
       sizes[0] = 2000;
@@ -477,6 +489,14 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return 2;
   }
+#ifdef M_MMAP_THRESHOLD
+  if (warm_heap) {
+    /* glibc's largest mmap threshold; a fixed one also stops its dynamic
+     * adjustment, so the heap behaves alike for every method. */
+    mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  }
+#endif
   if (Zoltan_Initialize(argc, argv, &ver) != ZOLTAN_OK) MPI_Abort(MPI_COMM_WORLD, 1);
   if (rank == 0 && csv_path != NULL) {
     csv = fopen(csv_path, "w");
@@ -487,8 +507,8 @@ int main(int argc, char **argv)
   if (rank == 0)
     printf("bench_path: %d ranks, mesh graph with coordinates, weights 1 + 999 U^4, one call then "
            "%d drifting calls, no migration; wall time of Zoltan_LB_Partition (max over ranks), "
-           "median of %d repeats with the methods alternating%s\n",
-           size, drift, reps,
+           "median of %d repeats with the methods alternating%s%s\n",
+           size, drift, reps, warm_heap ? "; warm heap (freed memory kept)" : "",
            size > 2 ? "; more ranks than the machine's 2 cores (oversubscribed)" : "");
   for (s = 0; s < nsizes && status == 0; s++) {
     app a;

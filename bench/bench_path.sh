@@ -3,7 +3,8 @@
 # bench_path at 2 and 4 ranks (and 8, 16 with --many, oversubscribed on a
 # 2-core machine: the figures say so), the CSVs, and one log-log plot of the
 # time of a call against the objects per rank count (docs/benchmarks.md,
-# "The cost of a call").  Run from the build folder's bench/ directory:
+# "The cost of a call"), once with the C library's default heap and once
+# with a warm one (--warm-heap).  Run from the build folder's bench/ directory:
 #   sh ../../bench/bench_path.sh [--many] [--sizes 1e4,1e5,1e6] [--reps 3]
 # Zoltan's PHG runs at the sizes of PHG_SIZES only (default 1e4,1e5): one
 # PHG call at 10^6 objects takes about a minute on 2 cores.
@@ -36,8 +37,15 @@ for np in $ranks; do
   tail -n +2 "$out.b" | grep PHG >> "$out.tmp" || true
   mv "$out.tmp" "$out"
   rm -f "$out.a" "$out.b"
+  # The same rows with a warm heap (bench_path --warm-heap): freed memory
+  # stays mapped, so each figure is the call's work without the page faults
+  # of memory the C library gave back in between (docs/benchmarks.md).
+  "$mpiexec" --oversubscribe -n "$np" ./bench_path --warm-heap --sizes "$sizes" --reps "$reps" \
+    --methods "$all,ULBA-ALPHA0/RCB" --csv "bench_path_np${np}_warm.csv"
   if command -v gnuplot >/dev/null 2>&1; then
     gnuplot -e "csv='$out'; out='path_np$np.png'; col=5" "$here/plot_path.gp"
     gnuplot -e "csv='$out'; out='path_first_np$np.png'; col=4" "$here/plot_path.gp"
+    gnuplot -e "csv='bench_path_np${np}_warm.csv'; out='path_warm_np$np.png'; col=5; tag=', warm heap'" \
+      "$here/plot_path.gp"
   fi
 done

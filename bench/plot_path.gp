@@ -6,6 +6,8 @@
 if (!exists("csv")) csv = "bench_path.csv"
 if (!exists("out")) out = "bench_path.png"
 if (!exists("col")) col = 5
+# tag: added to the title, e.g. ", warm heap" for bench_path --warm-heap.
+if (!exists("tag")) tag = ""
 set terminal pngcairo size 900,620 noenhanced
 set output out
 set datafile separator ","
@@ -15,7 +17,7 @@ set key outside right top
 set xlabel "objects (whole problem)"
 set ylabel (col == 4 ? "seconds, first call (median)" : "seconds, drifting calls (median)")
 ranks = system("awk -F, 'NR==2{print $1}' ".csv)
-set title "bench_path: one Zoltan_LB_Partition, ".ranks." ranks (wall time, max over ranks)"
+set title "bench_path: one Zoltan_LB_Partition, ".ranks." ranks (wall time, max over ranks)".tag
 methods = system("awk -F, 'NR>1 && !seen[$3]++ {printf \"%s \", $3}' ".csv)
 set format y "%g"
 # The rows of the methods are interleaved in the CSV: each line is drawn

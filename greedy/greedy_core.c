@@ -69,10 +69,14 @@ static int ctx_init(greedy_ctx *c, size_t n, int wdim, const double *w, int npar
     rc = GREEDY_ENOMEM;
     goto fail;
   }
-  for (size_t i = 0; i < n * (size_t)wdim; i++) {
-    if (!isfinite(w[i]) || w[i] < 0.0) goto fail;
-    c->total[i % (size_t)wdim] += w[i];
-  }
+  /* Object by object, each dimension's sum in object order: no division
+   * per weight to find its dimension. */
+  for (size_t i = 0; i < n; i++)
+    for (int d = 0; d < wdim; d++) {
+      double x = w[i * (size_t)wdim + (size_t)d];
+      if (!isfinite(x) || x < 0.0) goto fail;
+      c->total[d] += x;
+    }
   for (int d = 0; d < wdim; d++) {
     double sum = 0.0;
     for (int p = 0; p < nparts; p++) {
@@ -125,9 +129,9 @@ static void add_object(greedy_ctx *c, int p, size_t i)
  * object's largest share of any one dimension's total: the object that is
  * hardest to fit anywhere goes first, which is what makes LPT work.
  */
-static int heavy_order(const greedy_ctx *c, size_t *order)
+static int heavy_order(const greedy_ctx *c, size_t *order, uint64_t *ws)
 {
-  if (c->wdim == 1) return greedy_sort_desc(c->n, c->w, order) ? GREEDY_ENOMEM : GREEDY_OK;
+  if (c->wdim == 1) return greedy_sort_desc_ws(c->n, c->w, order, ws) ? GREEDY_ENOMEM : GREEDY_OK;
   double *key = malloc((c->n ? c->n : 1) * sizeof(double));
   if (!key) return GREEDY_ENOMEM;
   for (size_t i = 0; i < c->n; i++) {
@@ -140,7 +144,7 @@ static int heavy_order(const greedy_ctx *c, size_t *order)
     }
     key[i] = k;
   }
-  int rc = greedy_sort_desc(c->n, key, order) ? GREEDY_ENOMEM : GREEDY_OK;
+  int rc = greedy_sort_desc_ws(c->n, key, order, ws) ? GREEDY_ENOMEM : GREEDY_OK;
   free(key);
   return rc;
 }
@@ -204,10 +208,10 @@ static int new_heavy_order(const greedy_ctx *c, size_t **order)
 {
   *order = malloc((c->n ? c->n : 1) * sizeof(size_t));
   if (!*order) return GREEDY_ENOMEM;
-  return heavy_order(c, *order);
+  return heavy_order(c, *order, NULL);
 }
 
-int greedy_order(size_t n, int wdim, const double *w, size_t *order)
+int greedy_order_ws(size_t n, int wdim, const double *w, size_t *order, uint64_t *ws)
 {
   greedy_ctx c;
   int rc;
@@ -215,9 +219,14 @@ int greedy_order(size_t n, int wdim, const double *w, size_t *order)
   /* One part: the context only checks the weights and sums them. */
   rc = ctx_init(&c, n, wdim, w, 1, NULL, NULL);
   if (rc) return rc;
-  rc = heavy_order(&c, order);
+  rc = heavy_order(&c, order, ws);
   ctx_free(&c);
   return rc;
+}
+
+int greedy_order(size_t n, int wdim, const double *w, size_t *order)
+{
+  return greedy_order_ws(n, wdim, w, order, NULL);
 }
 
 /* The order to use: the caller's (given), or a new one in *owned. */

@@ -30,6 +30,7 @@
  */
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -96,6 +97,13 @@ int greedy_assign_keep(size_t n, int wdim, const double *w, int nparts, const do
  * Related: greedy_assign_ordered, greedy_assign_keep_ordered.
  */
 int greedy_order(size_t n, int wdim, const double *w, size_t *order);
+
+/*
+ * greedy_order_ws - greedy_order with the caller's work buffer ws[n] for
+ * the sort (NULL: allocated here), for callers that order the objects at
+ * every call and keep their buffers.  Same order, same returns.
+ */
+int greedy_order_ws(size_t n, int wdim, const double *w, size_t *order, uint64_t *ws);
 
 /*
  * greedy_assign_ordered, greedy_assign_keep_ordered - greedy_assign and

@@ -187,6 +187,9 @@ static int keyed_cmp(const void *pa, const void *pb)
   return (a->i > b->i) - (a->i < b->i);
 }
 
+/* Runs up to this length are sorted in place (sort_run). */
+#define SORT_RUN_INSERTION_MAX 32
+
 /* Order order[0..len-1] by (key, index); desc reverses the key order. */
 static int sort_run(size_t *order, size_t len, const double *key, int desc)
 {
@@ -196,6 +199,24 @@ static int sort_run(size_t *order, size_t len, const double *key, int desc)
     if (desc ? x < y : x > y) break;
   }
   if (j == len) return 0; /* already in order, the usual case */
+  if (len <= SORT_RUN_INSERTION_MAX) {
+    /* Short runs are the common case with many keys (a run holds keys
+     * equal in their upper 32 bits): an insertion sort in place, by the
+     * same (key, index) order as keyed_cmp, costs less than allocating. */
+    for (j = 1; j < len; j++) {
+      size_t v = order[j], m = j;
+      double kv = desc ? -key[v] : key[v];
+      while (m > 0) {
+        size_t u = order[m - 1];
+        double ku = desc ? -key[u] : key[u];
+        if (ku < kv || (ku == kv && u < v)) break;
+        order[m] = u;
+        m--;
+      }
+      order[m] = v;
+    }
+    return 0;
+  }
   keyed *t = malloc(len * sizeof(keyed));
   if (!t) return -2;
   for (j = 0; j < len; j++) {
@@ -220,7 +241,7 @@ static int sort_run(size_t *order, size_t len, const double *key, int desc)
  * fresh memory per key instead of 24: fresh pages, not the passes, are
  * most of the cost at 10^6 keys.
  */
-static int packed_sort(size_t n, const double *key, size_t *order, int desc)
+static int packed_sort(size_t n, const double *key, size_t *order, int desc, uint64_t *ws)
 {
   int rc = -2;
 #if SIZE_MAX == UINT64_MAX
@@ -228,7 +249,7 @@ static int packed_sort(size_t n, const double *key, size_t *order, int desc)
 #else
   uint64_t *a = malloc((n ? n : 1) * sizeof(uint64_t));
 #endif
-  uint64_t *b = malloc((n ? n : 1) * sizeof(uint64_t));
+  uint64_t *b = ws != NULL ? ws : malloc((n ? n : 1) * sizeof(uint64_t));
   size_t *count = malloc(RADIX_SIZE * sizeof(size_t));
   uint64_t *const first = a, *const second = b;
   if (!a || !b || !count) goto end;
@@ -272,19 +293,24 @@ end:
 #else
   free(first);
 #endif
-  free(second);
+  if (second != ws) free(second);
   free(count);
   return rc;
 }
 
+int greedy_sort_desc_ws(size_t n, const double *key, size_t *order, uint64_t *ws)
+{
+  if (n < ((size_t)1 << 32)) return packed_sort(n, key, order, 1, ws);
+  return radix_sort(n, key, order, 1);
+}
+
 int greedy_sort_desc(size_t n, const double *key, size_t *order)
 {
-  if (n < ((size_t)1 << 32)) return packed_sort(n, key, order, 1);
-  return radix_sort(n, key, order, 1);
+  return greedy_sort_desc_ws(n, key, order, NULL);
 }
 
 int greedy_sort_asc(size_t n, const double *key, size_t *order)
 {
-  if (n < ((size_t)1 << 32)) return packed_sort(n, key, order, 0);
+  if (n < ((size_t)1 << 32)) return packed_sort(n, key, order, 0, NULL);
   return radix_sort(n, key, order, 0);
 }

@@ -9,6 +9,7 @@
  */
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -70,6 +71,13 @@ double greedy_heap_key2(const greedy_heap *h, int id);
  */
 int greedy_sort_desc(size_t n, const double *key, size_t *order);
 int greedy_sort_asc(size_t n, const double *key, size_t *order);
+
+/*
+ * greedy_sort_desc_ws - greedy_sort_desc with the caller's work buffer
+ * ws[n] (NULL: allocated here), so that a caller sorting at every call
+ * reuses memory instead of touching fresh pages.  Same order, same returns.
+ */
+int greedy_sort_desc_ws(size_t n, const double *key, size_t *order, uint64_t *ws);
 
 #ifdef __cplusplus
 }

@@ -7,11 +7,28 @@
 #include "greedy_core.h"
 #include "zp_method.h"
 
+/* The order of the objects in the layer's kept buffers (see
+ * zp_problem_scratch): NULL when they are not available, and the core then
+ * allocates its own. */
+static size_t *kept_order(const zp_problem *pb, int *rc)
+{
+  size_t n = pb->num_obj + 1;
+  size_t *order = zp_problem_scratch(pb, 0, n * sizeof *order);
+  uint64_t *ws = zp_problem_scratch(pb, 1, n * sizeof *ws);
+  *rc = GREEDY_OK;
+  if (order == NULL || ws == NULL) return NULL;
+  *rc = greedy_order_ws(pb->num_obj, pb->wgt_dim, pb->wgts, order, ws);
+  return order;
+}
+
 static int greedy_partition(const zp_problem *pb, void *state, int *new_part)
 {
   (void)state;
-  int rc =
-      greedy_assign(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts, pb->part_sizes, new_part);
+  int rc;
+  const size_t *order = kept_order(pb, &rc);
+  if (rc == GREEDY_OK)
+    rc = greedy_assign_ordered(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts, pb->part_sizes,
+                               order, new_part);
   if (rc == GREEDY_ENOMEM) {
     zp_error("GREEDY", "out of memory for %zu objects and %d parts", pb->num_obj, pb->num_parts);
     return ZOLTAN_MEMERR;

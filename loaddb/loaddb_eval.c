@@ -24,8 +24,40 @@ size_t loaddb_find(const loaddb_dump *d, const unsigned long *key)
   return d->nobj;
 }
 
+/* Whether the objects' IDs are one entry each and consecutive, so that an
+ * ID's index is its distance from the first. */
+static int consecutive_ids(const loaddb_dump *d)
+{
+  size_t i;
+  if (d->ngid != 1 || d->nobj == 0) return 0;
+  for (i = 1; i < d->nobj; i++)
+    if (d->gids[i] != d->gids[0] + i) return 0;
+  return 1;
+}
+
+size_t *loaddb_edge_index(const loaddb_dump *d)
+{
+  size_t *far = malloc((d->nedges + 1) * sizeof *far), q;
+  if (far == NULL) return NULL;
+  if (consecutive_ids(d)) {
+    for (q = 0; q < d->nedges; q++) {
+      unsigned long g = d->nbr[q];
+      far[q] = g >= d->gids[0] && g - d->gids[0] < d->nobj ? (size_t)(g - d->gids[0]) : d->nobj;
+    }
+  } else {
+    for (q = 0; q < d->nedges; q++) far[q] = loaddb_find(d, d->nbr + q * (size_t)d->ngid);
+  }
+  return far;
+}
+
 int loaddb_evaluate(const loaddb_dump *d, const int *new_part, int parts, double comm_cost,
                     loaddb_eval *out)
+{
+  return loaddb_evaluate_indexed(d, NULL, new_part, parts, comm_cost, out);
+}
+
+int loaddb_evaluate_indexed(const loaddb_dump *d, const size_t *far, const int *new_part, int parts,
+                            double comm_cost, loaddb_eval *out)
 {
   double *load, tot = 0.0;
   size_t i, q;
@@ -46,7 +78,7 @@ int loaddb_evaluate(const loaddb_dump *d, const int *new_part, int parts, double
       out->moved_w += w;
     }
     for (q = d->adj_start[i]; q < d->adj_start[i + 1]; q++) {
-      size_t j = loaddb_find(d, d->nbr + q * (size_t)d->ngid);
+      size_t j = far != NULL ? far[q] : loaddb_find(d, d->nbr + q * (size_t)d->ngid);
       double ew = d->edim > 0 ? d->ewgts[q * (size_t)d->edim] : 1.0;
       if (j < d->nobj && new_part[j] != new_part[i]) {
         out->cut += ew / 2.0;

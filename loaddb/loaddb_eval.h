@@ -42,6 +42,22 @@ size_t loaddb_find(const loaddb_dump *d, const unsigned long *key);
  */
 int loaddb_evaluate(const loaddb_dump *d, const int *new_part, int parts, double comm_cost,
                     loaddb_eval *out);
+/*
+ * loaddb_edge_index - the index in d of each edge's far end (d->nedges
+ * entries; d->nobj for a neighbour that is not an object of d), so that
+ * several assignments of one dump are evaluated without looking an ID up
+ * per edge each time.  Arithmetic when the IDs are single consecutive
+ * integers, else a binary search per edge.  Returns an array to free with
+ * free(), or NULL when memory runs out.
+ */
+size_t *loaddb_edge_index(const loaddb_dump *d);
+/*
+ * loaddb_evaluate_indexed - loaddb_evaluate with the far ends of
+ * loaddb_edge_index for the same d (NULL: looked up here).  Same figures,
+ * same returns.
+ */
+int loaddb_evaluate_indexed(const loaddb_dump *d, const size_t *far, const int *new_part, int parts,
+                            double comm_cost, loaddb_eval *out);
 
 #ifdef __cplusplus
 }

@@ -433,34 +433,41 @@ static int mark_donors(refine_state *r)
 
 /*
  * The objects of the donors grouped by part, lightest first (seg, obj,
- * val), with every entry alive in the next/previous links.  A stable
- * bucket pass over the objects in ascending weight order gives the
- * grouping and keeps ties in index order.
+ * val), with every entry alive in the next/previous links.  Only the
+ * donors' objects are sorted (usually a few parts of many): gathered in
+ * index order, a stable sort by weight keeps ties in index order, and a
+ * bucket pass in that order gives the grouping.
  */
 static int collect_donor_objects(refine_state *r, const int *cur)
 {
-  size_t n = r->n, *fill = NULL;
+  size_t n = r->n, *fill = NULL, *idx = NULL, *order = NULL, m = 0;
+  double *key = NULL;
   int nparts = r->nparts, rc = REFINE_ENOMEM;
-  size_t *order = malloc((n ? n : 1) * sizeof(size_t));
-  if (!order || greedy_sort_asc(n, r->s, order)) goto end;
   for (size_t i = 0; i < n; i++)
     if (r->donor[cur[i]]) r->seg[cur[i] + 1]++;
   for (int p = 0; p < nparts; p++) r->seg[p + 1] += r->seg[p];
   r->m = r->seg[nparts];
+  idx = malloc((r->m ? r->m : 1) * sizeof(size_t));
+  key = malloc((r->m ? r->m : 1) * sizeof(double));
+  order = malloc((r->m ? r->m : 1) * sizeof(size_t));
   r->obj = malloc((r->m ? r->m : 1) * sizeof(size_t));
   r->val = malloc((r->m ? r->m : 1) * sizeof(double));
   r->nxt = malloc((r->m + 1) * sizeof(size_t));
   r->prv = malloc((r->m + 1) * sizeof(size_t));
   fill = malloc((size_t)nparts * sizeof(size_t));
-  if (!r->obj || !r->val || !r->nxt || !r->prv || !fill) goto end;
-  memcpy(fill, r->seg, (size_t)nparts * sizeof(size_t));
-  for (size_t k = 0; k < n; k++) {
-    size_t i = order[k];
+  if (!idx || !key || !order || !r->obj || !r->val || !r->nxt || !r->prv || !fill) goto end;
+  for (size_t i = 0; i < n; i++)
     if (r->donor[cur[i]]) {
-      size_t at = fill[cur[i]]++;
-      r->obj[at] = i;
-      r->val[at] = r->s[i];
+      idx[m] = i;
+      key[m++] = r->s[i];
     }
+  if (m > 0 && greedy_sort_asc(m, key, order)) goto end;
+  memcpy(fill, r->seg, (size_t)nparts * sizeof(size_t));
+  for (size_t k = 0; k < m; k++) {
+    size_t i = idx[order[k]];
+    size_t at = fill[cur[i]]++;
+    r->obj[at] = i;
+    r->val[at] = r->s[i];
   }
   for (size_t k = 0; k <= r->m; k++) {
     r->nxt[k] = k;
@@ -470,6 +477,8 @@ static int collect_donor_objects(refine_state *r, const int *cur)
 end:
   free(fill);
   free(order);
+  free(key);
+  free(idx);
   return rc;
 }
 

@@ -299,15 +299,18 @@ static int auto_trials(zp_context *c, const loaddb_dump *d, const size_t *perm,
 {
   int P = c->r->size, root = c->r->rank == 0, rank, *counts = NULL, *all = NULL, *newp = NULL;
   double cost = 1.0;
-  size_t i, j, n = (size_t)c->n, N = root ? d->nobj : 0;
+  size_t i, j, n = (size_t)c->n, N = root ? d->nobj : 0, *far = NULL;
   int ierr;
   zp_param_double(c->r->params, "AUTOLB_COMM_COST", &cost, NULL);
   if (root) {
     counts = malloc(2 * (size_t)P * sizeof *counts);
     all = malloc((N + 1) * sizeof *all);
     newp = malloc((N + 1) * sizeof *newp);
+    /* Every candidate is evaluated on the same graph: its far ends are
+     * found once. */
+    far = loaddb_edge_index(d);
   }
-  ierr = zp_agree(c, root && (!counts || !all || !newp) ? ZOLTAN_MEMERR : ZOLTAN_OK);
+  ierr = zp_agree(c, root && (!counts || !all || !newp || !far) ? ZOLTAN_MEMERR : ZOLTAN_OK);
   if (ierr >= 0) MPI_Gather(&c->n, 1, MPI_INT, counts, 1, MPI_INT, 0, c->r->comm);
   for (rank = 0; ierr >= 0 && root && rank < P; rank++)
     counts[P + rank] = rank > 0 ? counts[P + rank - 1] + counts[rank - 1] : 0;
@@ -322,8 +325,9 @@ static int auto_trials(zp_context *c, const loaddb_dump *d, const size_t *perm,
                 c->r->comm);
     if (!root) continue;
     for (j = 0; j < N; j++) newp[j] = all[perm[j]];
-    ok[i] = loaddb_evaluate(d, newp, c->nparts, cost, &ev[i]) == 0;
+    ok[i] = loaddb_evaluate_indexed(d, far, newp, c->nparts, cost, &ev[i]) == 0;
   }
+  free(far);
   free(counts);
   free(all);
   free(newp);

@@ -135,6 +135,87 @@ static int dump_params(const zp_context *c, loaddb_dump *d)
   return ZOLTAN_OK;
 }
 
+/* Root: d's arrays for N objects and E edges. */
+static int dump_alloc(const zp_context *c, int gdim, int edim, size_t N, size_t E, loaddb_dump *d)
+{
+  size_t g = (size_t)c->ngid;
+  d->nobj = N;
+  d->nedges = E;
+  d->gids = malloc((N * g + 1) * sizeof *d->gids);
+  d->procs = malloc((N + 1) * sizeof *d->procs);
+  d->cur_part = malloc((N + 1) * sizeof *d->cur_part);
+  d->wgts = malloc((N * (size_t)c->wdim + 1) * sizeof *d->wgts);
+  d->coords = gdim > 0 ? malloc((N * (size_t)gdim + 1) * sizeof *d->coords) : NULL;
+  d->adj_start = malloc((N + 1) * sizeof *d->adj_start);
+  d->nbr = malloc((E * g + 1) * sizeof *d->nbr);
+  d->ewgts = edim > 0 ? malloc((E * (size_t)edim + 1) * sizeof *d->ewgts) : NULL;
+  return d->gids && d->procs && d->cur_part && d->wgts && (gdim <= 0 || d->coords) &&
+                 d->adj_start && d->nbr && (edim <= 0 || d->ewgts)
+             ? ZOLTAN_OK
+             : ZOLTAN_MEMERR;
+}
+
+/* Whether ID a (g entries) comes after ID b. */
+static int dump_id_after(const ZOLTAN_ID_TYPE *a, const ZOLTAN_ID_TYPE *b, int g)
+{
+  int k;
+  for (k = 0; k < g && a[k] == b[k]; k++)
+    ;
+  return k < g && a[k] > b[k];
+}
+
+/* Root: the gathered records into d in one pass when they already come in
+ * global-ID order, rank by rank, as applications usually number their
+ * objects; the general unpacking below keeps, per object and per edge,
+ * where its records are, which costs more than the copy itself.  Returns
+ * 1 when d is built, 0 when the IDs are not in order (nothing done), or
+ * ZOLTAN_MEMERR. */
+static int dump_unpack_in_order(const zp_context *c, int gdim, int edim, const int *counts,
+                                const ZOLTAN_ID_TYPE *ids, const double *dbl, loaddb_dump *d,
+                                size_t **perm)
+{
+  int P = c->r->size, rank, g = c->ngid;
+  size_t N = 0, E = 0, i, k, nd = dump_obj_doubles(c, gdim), io = 0, dd = 0, o = 0, e = 0;
+  const ZOLTAN_ID_TYPE *prev = NULL;
+  for (rank = 0; rank < P;
+       io += (size_t)counts[4 * rank], dd += (size_t)counts[4 * rank + 1], rank++) {
+    size_t n = (size_t)counts[4 * rank + 2];
+    for (i = 0; i < n; i++) {
+      const ZOLTAN_ID_TYPE *id = ids + io + i * (size_t)g;
+      if (prev != NULL && dump_id_after(prev, id, g)) return 0;
+      prev = id;
+      E += (size_t)dbl[dd + i * nd + nd - 1];
+    }
+    N += n;
+  }
+  if (dump_alloc(c, gdim, edim, N, E, d) < 0) return ZOLTAN_MEMERR;
+  if (perm != NULL && (*perm = malloc((N + 1) * sizeof **perm)) == NULL) return ZOLTAN_MEMERR;
+  for (io = 0, dd = 0, rank = 0; rank < P; rank++) {
+    size_t n = (size_t)counts[4 * rank + 2], ei = io + n * (size_t)g, ed = dd + n * nd;
+    for (i = 0; i < n; i++, o++) {
+      const double *r = dbl + dd + i * nd;
+      size_t ne = (size_t)r[nd - 1];
+      /* Entry by entry: the dump's IDs are wider than ZOLTAN_ID_TYPE. */
+      for (k = 0; k < (size_t)g; k++) d->gids[o * (size_t)g + k] = ids[io + i * (size_t)g + k];
+      d->procs[o] = (int)r[0];
+      d->cur_part[o] = (int)r[1];
+      for (k = 0; k < (size_t)c->wdim; k++) d->wgts[o * (size_t)c->wdim + k] = r[2 + k];
+      for (k = 0; k < (size_t)gdim; k++) d->coords[o * (size_t)gdim + k] = r[2 + c->wdim + k];
+      d->adj_start[o] = e;
+      if (perm != NULL) (*perm)[o] = o;
+      for (k = 0; k < ne * (size_t)g; k++) d->nbr[e * (size_t)g + k] = ids[ei + k];
+      for (k = 0; k < ne * (size_t)edim; k++) d->ewgts[e * (size_t)edim + k] = dbl[ed + k];
+      ei += ne * (size_t)g;
+      ed += ne * (size_t)edim;
+      e += ne;
+    }
+    io += (size_t)counts[4 * rank];
+    dd += (size_t)counts[4 * rank + 1];
+  }
+  d->adj_start[N] = e;
+  return 1;
+}
+
 /* Root: the gathered records into d, in global-ID order. */
 static int dump_unpack(const zp_context *c, int gdim, int edim, const int *counts,
                        const ZOLTAN_ID_TYPE *ids, const double *dbl, loaddb_dump *d, size_t **perm)
@@ -192,19 +273,7 @@ static int dump_unpack(const zp_context *c, int gdim, int edim, const int *count
     if (k < (size_t)g && gid[(i - 1) * (size_t)g + k] > gid[i * (size_t)g + k]) break;
   }
   if (i < N) zp_sort_by_gid(order, tmp, N, gid, g);
-  d->nobj = N;
-  d->nedges = E;
-  d->gids = malloc((N * (size_t)g + 1) * sizeof *d->gids);
-  d->procs = malloc((N + 1) * sizeof *d->procs);
-  d->cur_part = malloc((N + 1) * sizeof *d->cur_part);
-  d->wgts = malloc((N * (size_t)c->wdim + 1) * sizeof *d->wgts);
-  d->coords = gdim > 0 ? malloc((N * (size_t)gdim + 1) * sizeof *d->coords) : NULL;
-  d->adj_start = malloc((N + 1) * sizeof *d->adj_start);
-  d->nbr = malloc((E * (size_t)g + 1) * sizeof *d->nbr);
-  d->ewgts = edim > 0 ? malloc((E * (size_t)edim + 1) * sizeof *d->ewgts) : NULL;
-  if (!d->gids || !d->procs || !d->cur_part || !d->wgts || (gdim > 0 && !d->coords) ||
-      !d->adj_start || !d->nbr || (edim > 0 && !d->ewgts))
-    goto End;
+  if (dump_alloc(c, gdim, edim, N, E, d) < 0) goto End;
   for (i = 0, E = 0; i < N; i++) {
     const double *r = dbl + first_dbl[order[i]];
     for (k = 0; k < (size_t)g; k++) d->gids[i * (size_t)g + k] = gid[order[i] * (size_t)g + k];
@@ -246,6 +315,7 @@ static int dump_build(const zp_context *c, const char *method, int gdim, int edi
                       loaddb_dump *d, size_t **perm)
 {
   size_t ns = (size_t)c->nparts * (size_t)c->wdim;
+  int ierr;
   snprintf(d->method, sizeof d->method, "%s", method);
   d->ranks = c->r->size;
   d->parts = c->nparts;
@@ -260,6 +330,8 @@ static int dump_build(const zp_context *c, const char *method, int gdim, int edi
   memcpy(d->tol, c->tol, (size_t)c->wdim * sizeof *d->tol);
   memcpy(d->sizes, c->part_sizes, ns * sizeof *d->sizes);
   if (dump_params(c, d) < 0) return ZOLTAN_MEMERR;
+  ierr = dump_unpack_in_order(c, gdim, edim, counts, ids, dbl, d, perm);
+  if (ierr != 0) return ierr < 0 ? ierr : ZOLTAN_OK;
   return dump_unpack(c, gdim, edim, counts, ids, dbl, d, perm);
 }
 

@@ -134,6 +134,10 @@ enum {
   ZP_SCR_NEW,   /* the method's answer, GID order */
   ZP_SCR_REPLY, /* the answer in arrival order */
   ZP_SCR_REMAP, /* REMAP's shared-weight matrix */
+  ZP_SCR_M0,    /* zp_problem_scratch's slots, ZP_PROBLEM_SCRATCH_SLOTS of them */
+  ZP_SCR_M1,
+  ZP_SCR_M2,
+  ZP_SCR_M3,
   /* A group root of HIERARCHY (zp_hier_run.c, zp_hier_solve.c) keeps its
    * group's arrays in the slots above that have the same meaning (gathered
    * IDs, weights, parts and sizes, the sorted copies, the order, the

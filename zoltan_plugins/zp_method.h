@@ -110,7 +110,29 @@ typedef struct zp_problem {
                                    ZOLTAN_OBJ_SIZE_FN, when the method's needs
                                    include ZP_WANTS_SIZES and every rank
                                    registered one; else NULL */
+  void *layer;                 /* the layer's, for zp_problem_scratch; a
+                                   method never reads or writes it (NULL in a
+                                   problem the method's tests build) */
 } zp_problem;
+
+/* Number of zp_problem_scratch slots. */
+#define ZP_PROBLEM_SCRATCH_SLOTS 4
+
+/*
+ * zp_problem_scratch - a work buffer of at least bytes bytes that the layer
+ * keeps for the Zoltan struct from one balance to the next.  A method's
+ * large work arrays (an order of the objects, a sort's second buffer) then
+ * reuse memory that is already mapped: at 10^6 objects, writing fresh pages
+ * costs more than the sort that fills them.
+ * Not collective.  pb is the problem the method was called with; slot is
+ * 0 .. ZP_PROBLEM_SCRATCH_SLOTS - 1, one buffer per slot.  The contents are
+ * undefined (neither cleared nor kept between calls); the buffer is valid
+ * until the method returns or asks for the same slot again.
+ * Returns the buffer, or NULL when pb was not built by the layer (layer is
+ * NULL), slot is out of range or memory runs out: the method then
+ * allocates on its own.
+ */
+ZP_API void *zp_problem_scratch(const zp_problem *pb, int slot, size_t bytes);
 
 /* Per-call context of a distributed strategy (opaque; see zp_context.h). */
 typedef struct zp_context zp_context;
@@ -181,10 +203,11 @@ typedef struct zp_context zp_context;
  * zp_ctx_lb_approach; version 3 added zp_problem.obj_sizes,
  * zp_method.use_parallel (a method may then set both partition functions),
  * ZP_WANTS_SIZES, zp_ctx_local_nbr_gids, zp_ctx_global_index,
- * zp_ctx_local_sizes and zp_nbx.  abi and name stay the first two fields in every
+ * zp_ctx_local_sizes and zp_nbx; version 4 added zp_problem.layer and
+ * zp_problem_scratch.  abi and name stay the first two fields in every
  * version, so that the refusal can always name the method.
  */
-#define ZP_METHOD_ABI 3u
+#define ZP_METHOD_ABI 4u
 
 /* A load-balancing method.  Register it with zp_register_method.  Write it
  * with designated initialisers (.name = "MYLB", ...): fields left out are

@@ -432,6 +432,16 @@ void zp_problem_common(zp_problem *pb, const zp_context *c)
   pb->params = c->r->params;
   pb->debug_level = c->debug_level;
   pb->lb_approach = zp_record_native_get(c->r, "LB_APPROACH", -1);
+  pb->layer = c->r;
+}
+
+/* C99 compile-time check: one record slot per zp_problem_scratch slot. */
+typedef char zp_problem_slots_check[ZP_SCR_M3 - ZP_SCR_M0 + 1 == ZP_PROBLEM_SCRATCH_SLOTS ? 1 : -1];
+
+void *zp_problem_scratch(const zp_problem *pb, int slot, size_t bytes)
+{
+  if (pb == NULL || pb->layer == NULL || slot < 0 || slot >= ZP_PROBLEM_SCRATCH_SLOTS) return NULL;
+  return zp_record_scratch((zp_record *)pb->layer, ZP_SCR_M0 + slot, bytes);
 }
 
 int zp_check_answer(const zp_context *c, const int *newp, size_t N, int nparts)

@@ -72,6 +72,41 @@ static void evaluate_counts_load_cut_moves_and_step(void **state)
   assert_int_equal(loaddb_find(&d, (const unsigned long[]){9}), 4);
 }
 
+/* The far ends found once give the figures of the per-edge lookup, with
+ * consecutive IDs (arithmetic) and with gaps (binary search), and a
+ * neighbour outside the dump is marked as such. */
+static void indexed_evaluation_matches_the_lookup(void **state)
+{
+  loaddb_dump d = chain();
+  unsigned long gapped[] = {2, 5, 6, 9}, gnbr[] = {5, 2, 6, 5, 9, 6}, onbr[] = {2, 1, 3, 2, 7, 3};
+  const int assign[][4] = {{0, 0, 1, 1}, {0, 1, 0, 1}, {1, 1, 0, 0}};
+  (void)state;
+  for (int v = 0; v < 3; v++) {
+    size_t *far;
+    if (v == 1) {
+      d.gids = gapped;
+      d.nbr = gnbr;
+    }
+    if (v == 2) {
+      /* Object 3's neighbour 7 is not in the dump (the reader refuses it;
+       * the index marks it rather than reading past the end). */
+      d.gids = gids;
+      d.nbr = onbr;
+    }
+    far = loaddb_edge_index(&d);
+    assert_non_null(far);
+    for (size_t q = 0; q < d.nedges; q++) assert_true(far[q] == loaddb_find(&d, d.nbr + q));
+    for (int a = 0; a < 3; a++) {
+      loaddb_eval e1, e2;
+      assert_int_equal(loaddb_evaluate(&d, assign[a], 2, 1.5, &e1), 0);
+      assert_int_equal(loaddb_evaluate_indexed(&d, far, assign[a], 2, 1.5, &e2), 0);
+      assert_memory_equal(&e1, &e2, sizeof e1);
+    }
+    if (v == 2) assert_true(far[4] == d.nobj);
+    free(far);
+  }
+}
+
 static void traits_of_the_chain(void **state)
 {
   loaddb_dump d = chain();
@@ -291,6 +326,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(evaluate_counts_load_cut_moves_and_step),
+      cmocka_unit_test(indexed_evaluation_matches_the_lookup),
       cmocka_unit_test(traits_of_the_chain),
       cmocka_unit_test(growth_concentrated_or_spread),
       cmocka_unit_test(candidates_follow_the_rules),

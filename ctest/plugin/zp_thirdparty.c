@@ -36,6 +36,25 @@ static const zp_param_def rr_params[] = {
      (const char *const[]){"AUTO", NULL}, "an unused number in [0, 1) or AUTO, to test keywords"},
 };
 
+/* The layer's kept work buffers (zp_problem_scratch): a writable buffer per
+ * slot, the same one when asked again, none for a slot out of range or a
+ * problem the layer did not build.  Returns 1 when one of these fails. */
+static int rr_scratch_broken(const zp_problem *pb)
+{
+  zp_problem bare = *pb;
+  size_t bytes = (pb->num_obj + 1) * sizeof(int), k;
+  int *a = zp_problem_scratch(pb, 0, bytes);
+  int *b = zp_problem_scratch(pb, ZP_PROBLEM_SCRATCH_SLOTS - 1, bytes);
+  bare.layer = NULL;
+  if (a == NULL || b == NULL || a == b || zp_problem_scratch(pb, 0, bytes) != a ||
+      zp_problem_scratch(pb, -1, 8) != NULL ||
+      zp_problem_scratch(pb, ZP_PROBLEM_SCRATCH_SLOTS, 8) != NULL ||
+      zp_problem_scratch(&bare, 0, 8) != NULL)
+    return 1;
+  for (k = 0; k <= pb->num_obj; k++) a[k] = b[k] = (int)k;
+  return 0;
+}
+
 static int rr_partition(const zp_problem *pb, void *state, int *new_part)
 {
   int off = 0, kw = 1;
@@ -44,6 +63,7 @@ static int rr_partition(const zp_problem *pb, void *state, int *new_part)
   (void)state;
   if (zp_param_int(pb->params, "RR_OFFSET", &off, NULL) != ZOLTAN_OK) return ZOLTAN_FATAL;
   if (zp_param_double(pb->params, "RR_SCALE", &sc, &kw) != ZOLTAN_OK) return ZOLTAN_FATAL;
+  if (rr_scratch_broken(pb)) return ZOLTAN_FATAL;
   for (k = 0; k < pb->num_obj; k++) {
     /* Objects arrive sorted by GID: check it, since the method relies on it. */
     if (k > 0 && pb->gids[k - 1] >= pb->gids[k]) return ZOLTAN_FATAL;

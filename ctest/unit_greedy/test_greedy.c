@@ -364,6 +364,47 @@ static void greedy_sort_orders_by_key_then_index(void **state)
   free(o);
 }
 
+/* Short runs of keys equal in their upper 32 bits (sorted in place) and
+ * long ones (sorted through qsort) come out in the same (key, index) order,
+ * and the caller's work buffer changes nothing. */
+static void greedy_sort_short_and_long_runs(void **state)
+{
+  (void)state;
+  enum { N = 6000 };
+  zp_rng rng;
+  zp_rng_seed(&rng, 41);
+  double *key = malloc(N * sizeof(double));
+  size_t *o = malloc(N * sizeof(size_t)), *o2 = malloc(N * sizeof(size_t));
+  uint64_t *ws = malloc(N * sizeof(uint64_t));
+  for (size_t i = 0; i < N; i++) {
+    /* Runs of 1 to 40 keys (i / 5 or i / 40 picks the run); inside a run
+     * the keys differ below the upper 32 bits or tie exactly. */
+    size_t run = i < N / 2 ? i / 5 : i / 40;
+    double low = ldexp((double)zp_rng_below(&rng, 4), -45);
+    key[i] = 1.0 + ldexp((double)run, -12) + low;
+  }
+  for (int desc = 0; desc < 2; desc++) {
+    assert_int_equal(desc ? greedy_sort_desc(N, key, o) : greedy_sort_asc(N, key, o), 0);
+    for (size_t k = 1; k < N; k++) {
+      double a = key[o[k - 1]], b = key[o[k]];
+      if (a == b)
+        assert_true(o[k - 1] < o[k]);
+      else
+        assert_true(desc ? a > b : a < b);
+    }
+  }
+  assert_int_equal(greedy_sort_desc(N, key, o), 0);
+  assert_int_equal(greedy_sort_desc_ws(N, key, o2, ws), 0);
+  assert_memory_equal(o, o2, N * sizeof(size_t));
+  assert_int_equal(greedy_order(N, 1, key, o), GREEDY_OK);
+  assert_int_equal(greedy_order_ws(N, 1, key, o2, ws), GREEDY_OK);
+  assert_memory_equal(o, o2, N * sizeof(size_t));
+  free(key);
+  free(o);
+  free(o2);
+  free(ws);
+}
+
 /* The indexed heap always yields the (key, key2, id) minimum, also after
  * arbitrary key changes and removals. */
 static void greedy_heap_matches_linear_scan(void **state)
@@ -411,6 +452,7 @@ int main(void)
       cmocka_unit_test(greedy_given_order_gives_the_same_answers),
       cmocka_unit_test(greedy_rejects_bad_arguments),
       cmocka_unit_test(greedy_sort_orders_by_key_then_index),
+      cmocka_unit_test(greedy_sort_short_and_long_runs),
       cmocka_unit_test(greedy_heap_matches_linear_scan),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
