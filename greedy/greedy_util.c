@@ -309,8 +309,13 @@ int greedy_sort_desc(size_t n, const double *key, size_t *order)
   return greedy_sort_desc_ws(n, key, order, NULL);
 }
 
+int greedy_sort_asc_ws(size_t n, const double *key, size_t *order, uint64_t *ws)
+{
+  if (n < ((size_t)1 << 32)) return packed_sort(n, key, order, 0, ws);
+  return radix_sort(n, key, order, 0);
+}
+
 int greedy_sort_asc(size_t n, const double *key, size_t *order)
 {
-  if (n < ((size_t)1 << 32)) return packed_sort(n, key, order, 0, NULL);
-  return radix_sort(n, key, order, 0);
+  return greedy_sort_asc_ws(n, key, order, NULL);
 }

@@ -73,11 +73,13 @@ int greedy_sort_desc(size_t n, const double *key, size_t *order);
 int greedy_sort_asc(size_t n, const double *key, size_t *order);
 
 /*
- * greedy_sort_desc_ws - greedy_sort_desc with the caller's work buffer
- * ws[n] (NULL: allocated here), so that a caller sorting at every call
- * reuses memory instead of touching fresh pages.  Same order, same returns.
+ * greedy_sort_desc_ws / greedy_sort_asc_ws - the sorts above with the
+ * caller's work buffer ws[n] (NULL: allocated here), so that a caller
+ * sorting at every call reuses memory instead of touching fresh pages.
+ * Same order, same returns.
  */
 int greedy_sort_desc_ws(size_t n, const double *key, size_t *order, uint64_t *ws);
+int greedy_sort_asc_ws(size_t n, const double *key, size_t *order, uint64_t *ws);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,8 @@ void refine_default_options(refine_options *opt)
   opt->graph = NULL;
   opt->gr_tolerance = 1.01;
   opt->gr_threshold = 1.0;
+  opt->scratch = NULL;
+  opt->scratch_arg = NULL;
 }
 
 /* State of one refinement run on scalar loads. */
@@ -438,30 +440,46 @@ static int mark_donors(refine_state *r)
  * index order, a stable sort by weight keeps ties in index order, and a
  * bucket pass in that order gives the grouping.
  */
-static int collect_donor_objects(refine_state *r, const int *cur)
+/* Buffer slot of the caller's scratch (refine_options), or a new one in
+ * *owned when there is none; NULL when memory runs out. */
+static void *work_buffer(const refine_options *opt, int slot, size_t bytes, void **owned)
 {
-  size_t n = r->n, *fill = NULL, *idx = NULL, *order = NULL, m = 0;
-  double *key = NULL;
+  void *p =
+      opt != NULL && opt->scratch != NULL ? opt->scratch(opt->scratch_arg, slot, bytes) : NULL;
+  *owned = NULL;
+  if (p == NULL) p = *owned = malloc(bytes);
+  return p;
+}
+
+static int collect_donor_objects(refine_state *r, const int *cur, const refine_options *opt)
+{
+  size_t n = r->n, *fill = NULL, *idx, *order, m = 0, cap;
+  double *key;
+  uint64_t *ws;
+  void *owned[REFINE_SCRATCH_GR];
   int nparts = r->nparts, rc = REFINE_ENOMEM;
   for (size_t i = 0; i < n; i++)
     if (r->donor[cur[i]]) r->seg[cur[i] + 1]++;
   for (int p = 0; p < nparts; p++) r->seg[p + 1] += r->seg[p];
   r->m = r->seg[nparts];
-  idx = malloc((r->m ? r->m : 1) * sizeof(size_t));
-  key = malloc((r->m ? r->m : 1) * sizeof(double));
-  order = malloc((r->m ? r->m : 1) * sizeof(size_t));
-  r->obj = malloc((r->m ? r->m : 1) * sizeof(size_t));
-  r->val = malloc((r->m ? r->m : 1) * sizeof(double));
-  r->nxt = malloc((r->m + 1) * sizeof(size_t));
-  r->prv = malloc((r->m + 1) * sizeof(size_t));
-  fill = malloc((size_t)nparts * sizeof(size_t));
-  if (!idx || !key || !order || !r->obj || !r->val || !r->nxt || !r->prv || !fill) goto end;
+  cap = r->m ? r->m : 1;
+  idx = work_buffer(opt, 0, cap * sizeof *idx, &owned[0]);
+  key = work_buffer(opt, 1, cap * sizeof *key, &owned[1]);
+  order = work_buffer(opt, 2, cap * sizeof *order, &owned[2]);
+  ws = work_buffer(opt, 3, cap * sizeof *ws, &owned[3]);
+  if (!idx || !key || !order || !ws) goto end;
   for (size_t i = 0; i < n; i++)
     if (r->donor[cur[i]]) {
       idx[m] = i;
       key[m++] = r->s[i];
     }
-  if (m > 0 && greedy_sort_asc(m, key, order)) goto end;
+  if (m > 0 && greedy_sort_asc_ws(m, key, order, ws)) goto end;
+  r->obj = malloc(cap * sizeof(size_t));
+  r->val = malloc(cap * sizeof(double));
+  r->nxt = malloc((r->m + 1) * sizeof(size_t));
+  r->prv = malloc((r->m + 1) * sizeof(size_t));
+  fill = malloc((size_t)nparts * sizeof(size_t));
+  if (!r->obj || !r->val || !r->nxt || !r->prv || !fill) goto end;
   memcpy(fill, r->seg, (size_t)nparts * sizeof(size_t));
   for (size_t k = 0; k < m; k++) {
     size_t i = idx[order[k]];
@@ -476,9 +494,7 @@ static int collect_donor_objects(refine_state *r, const int *cur)
   rc = REFINE_OK;
 end:
   free(fill);
-  free(order);
-  free(key);
-  free(idx);
+  for (int k = 0; k < REFINE_SCRATCH_GR; k++) free(owned[k]);
   return rc;
 }
 
@@ -564,8 +580,10 @@ static int judge_result(refine_state *r, const int *cur, refine_stats *st)
  * objects away, and a result worse than cur is never returned.
  */
 static int refine_scalar(size_t n, const double *s, int nparts, const double *frac, const int *cur,
-                         double tol, const refine_graph *comm_graph, int *out, refine_stats *st)
+                         const refine_options *opt, int *out, refine_stats *st)
 {
+  double tol = opt->tolerance;
+  const refine_graph *comm_graph = opt->comm_aware ? opt->graph : NULL;
   refine_state r;
   int worst;
   int rc = state_init(&r, n, s, nparts, frac, tol, comm_graph, out);
@@ -575,7 +593,7 @@ static int refine_scalar(size_t n, const double *s, int nparts, const double *fr
   st->pass = REFINE_PASS_NONE;
   if (mark_donors(&r) > 0) {
     st->pass = REFINE_PASS_REFINE;
-    rc = collect_donor_objects(&r, cur);
+    rc = collect_donor_objects(&r, cur, opt);
     if (!rc) rc = comm_scratch_init(&r);
     if (!rc) rc = move_objects(&r);
     if (rc) goto end;
@@ -625,8 +643,7 @@ int refine_run(size_t n, int wdim, const double *w, int nparts, const double *ta
   if (rc) return rc;
   rc = scalarise(n, wdim, w, nparts, target_frac, &s, &frac);
   if (rc) goto end;
-  rc = refine_scalar(n, s, nparts, frac, cur_part, opt->tolerance,
-                     opt->comm_aware ? opt->graph : NULL, part_out, st);
+  rc = refine_scalar(n, s, nparts, frac, cur_part, opt, part_out, st);
   if (rc < 0) goto end;
   finish_stats(n, cur_part, part_out, opt, st);
 end:
@@ -647,7 +664,9 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const d
   refine_options defaults;
   refine_stats local;
   int *cand = NULL, *fix = NULL;
-  size_t *order = NULL;
+  size_t *order = NULL, cap = n ? n : 1;
+  uint64_t *ws = NULL;
+  void *owned[4] = {NULL, NULL, NULL, NULL};
   double before, greedy_max, best_max;
   int grc;
   int rc = begin_call(n, wdim, w, nparts, cur_part, part_out, &opt, &defaults, &st, &local);
@@ -668,11 +687,13 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const d
   /* A drastic imbalance: GREEDY's quality, keeping what can be kept.  GREEDY
    * first, to learn the balance the keeping passes must match. */
   rc = REFINE_ENOMEM;
-  cand = malloc((n ? n : 1) * sizeof(int));
+  /* The slots after REFINE's own: its pass below runs while these live. */
+  cand = work_buffer(opt, REFINE_SCRATCH_GR, cap * sizeof *cand, &owned[0]);
   /* Every GREEDY pass below takes the objects in the same order: sort once. */
-  order = malloc((n ? n : 1) * sizeof(size_t));
-  if (!cand || !order) goto end;
-  grc = greedy_order(n, wdim, w, order);
+  order = work_buffer(opt, REFINE_SCRATCH_GR + 1, cap * sizeof *order, &owned[1]);
+  ws = work_buffer(opt, REFINE_SCRATCH_GR + 2, cap * sizeof *ws, &owned[2]);
+  if (!cand || !order || !ws) goto end;
+  grc = greedy_order_ws(n, wdim, w, order, ws);
   if (!grc) grc = greedy_assign_ordered(n, wdim, w, nparts, target_frac, order, cand);
   if (!grc) grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cand, &greedy_max);
   if (grc) {
@@ -693,7 +714,7 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const d
   best_max = greedy_max;
   st->pass = REFINE_PASS_GREEDY;
   rc = REFINE_ENOMEM;
-  fix = malloc((n ? n : 1) * sizeof(int));
+  fix = work_buffer(opt, REFINE_SCRATCH_GR + 3, cap * sizeof *fix, &owned[3]);
   if (!fix) goto end;
   for (int t = 0; t < 2; t++) {
     double m;
@@ -738,8 +759,6 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const d
   finish_stats(n, cur_part, part_out, opt, st);
   rc = REFINE_OK;
 end:
-  free(cand);
-  free(order);
-  free(fix);
+  for (int k = 0; k < 4; k++) free(owned[k]);
   return rc;
 }

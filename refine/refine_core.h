@@ -76,7 +76,21 @@ typedef struct refine_options {
    * at most this value, only a REFINE pass runs; above it, the thorough
    * pass.  1.0 = thorough whenever the input is not perfectly balanced. */
   double gr_threshold;
+  /* Optional kept work buffers: scratch(scratch_arg, slot, bytes) returns a
+   * buffer of at least bytes bytes for slot 0..REFINE_SCRATCH_SLOTS - 1
+   * that stays valid until the call returns (contents undefined), or NULL,
+   * and the core then allocates its own.  A caller that refines at every
+   * balance keeps them, so the sort writes pages already mapped.  NULL:
+   * none. */
+  void *(*scratch)(void *scratch_arg, int slot, size_t bytes);
+  void *scratch_arg;
 } refine_options;
+
+/* Buffers refine_options.scratch is asked for: REFINE's pass takes the
+ * first REFINE_SCRATCH_GR, GREEDYREFINE's the next four (its REFINE pass
+ * runs while they are in use). */
+#define REFINE_SCRATCH_GR    4
+#define REFINE_SCRATCH_SLOTS 8
 
 /* Statistics of one call. */
 typedef struct refine_stats {

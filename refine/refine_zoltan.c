@@ -48,6 +48,15 @@ static const zp_param_def greedyrefine_params[] = {
 /* Free what read_options allocated. */
 static void options_free(double *edge_sum) { free(edge_sum); }
 
+/* C99 compile-time check: the layer has a kept buffer for every slot. */
+typedef char refine_slots_check[REFINE_SCRATCH_SLOTS <= ZP_PROBLEM_SCRATCH_SLOTS ? 1 : -1];
+
+/* The core's work buffers are the layer's kept ones (zp_problem_scratch). */
+static void *kept_buffer(void *pb, int slot, size_t bytes)
+{
+  return zp_problem_scratch(pb, slot, bytes);
+}
+
 /*
  * The core's options from the parameters and the gathered graph.
  * *edge_sum receives an allocated array when several edge weights must be
@@ -70,6 +79,8 @@ static int read_options(const zp_problem *pb, const char *who, refine_options *o
     if (v < 1.0) v = 1.0;
   }
   o->tolerance = v;
+  o->scratch = kept_buffer;
+  o->scratch_arg = (void *)pb;
   if (zp_param_int(pb->params, "REFINE_COMM_AWARE", &comm, NULL) != ZOLTAN_OK) return ZOLTAN_FATAL;
   if (zp_param_double(pb->params, "GREEDYREFINE_TOLERANCE", &o->gr_tolerance, NULL) != ZOLTAN_OK ||
       zp_param_double(pb->params, "GREEDYREFINE_THRESHOLD", &o->gr_threshold, NULL) != ZOLTAN_OK)

@@ -138,6 +138,10 @@ enum {
   ZP_SCR_M1,
   ZP_SCR_M2,
   ZP_SCR_M3,
+  ZP_SCR_M4,
+  ZP_SCR_M5,
+  ZP_SCR_M6,
+  ZP_SCR_M7,
   /* A group root of HIERARCHY (zp_hier_run.c, zp_hier_solve.c) keeps its
    * group's arrays in the slots above that have the same meaning (gathered
    * IDs, weights, parts and sizes, the sorted copies, the order, the

@@ -116,7 +116,7 @@ typedef struct zp_problem {
 } zp_problem;
 
 /* Number of zp_problem_scratch slots. */
-#define ZP_PROBLEM_SCRATCH_SLOTS 4
+#define ZP_PROBLEM_SCRATCH_SLOTS 8
 
 /*
  * zp_problem_scratch - a work buffer of at least bytes bytes that the layer

@@ -436,7 +436,7 @@ void zp_problem_common(zp_problem *pb, const zp_context *c)
 }
 
 /* C99 compile-time check: one record slot per zp_problem_scratch slot. */
-typedef char zp_problem_slots_check[ZP_SCR_M3 - ZP_SCR_M0 + 1 == ZP_PROBLEM_SCRATCH_SLOTS ? 1 : -1];
+typedef char zp_problem_slots_check[ZP_SCR_M7 - ZP_SCR_M0 + 1 == ZP_PROBLEM_SCRATCH_SLOTS ? 1 : -1];
 
 void *zp_problem_scratch(const zp_problem *pb, int slot, size_t bytes)
 {
