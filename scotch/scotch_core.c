@@ -16,6 +16,7 @@
 #include "refine_core.h"
 #include "scotch_descent.h"
 #include "scotch_internal.h"
+#include "scotch_round.h"
 
 /* The work bound of the cut refinement at the default effort: this many
  * sweeps of the graph (objects plus edge ends), and never less than
@@ -542,7 +543,7 @@ static int map_once(size_t n, const double *load, const size_t *start, const siz
   /* The polish aims at what is attainable: under a tolerance the heaviest
    * object alone exceeds, no part would have room for anything. */
   double pc = attainable_cap(n, load, nparts, target, opt->tolerance);
-  if (opt->polish && imbalance(n, load, nparts, target, part_out) > pc * (1.0 + 1e-12)) {
+  if (opt->polish && !scotchlb_within(imbalance(n, load, nparts, target, part_out), pc, pc)) {
     rc = polish(n, load, start, adj, ew, nparts, target, pc, part_out);
     st->polished = 1;
   }
@@ -750,8 +751,8 @@ static int repart_search(rsearch *r, double *cost_used, scotchlb_stats *st, char
     /* The current parts after the shedding, weighed now that the bound is
      * known; a balanced answer only (shedding may fall short). */
     memcpy(r->cand, r->cur_shed, r->n * sizeof *r->cand);
-    if (imbalance(r->n, r->load, r->nparts, r->target, r->cand) <=
-            r->opt->tolerance * (1.0 + 1e-12) &&
+    if (scotchlb_within(imbalance(r->n, r->load, r->nparts, r->target, r->cand), r->opt->tolerance,
+                        r->opt->tolerance) &&
         rsearch_consider(r, cost_used, HUGE_VAL) < 0)
       return SCOTCHLB_ENOMEM;
   }
@@ -818,7 +819,7 @@ static long capped_descent(const rsearch *r, int merge, int *cand)
 {
   const scotchlb_options *o = r->opt;
   long ds = 0;
-  if (imbalance(r->n, r->load, r->nparts, r->target, cand) > r->cap * (1.0 + 1e-12))
+  if (!scotchlb_within(imbalance(r->n, r->load, r->nparts, r->target, cand), r->cap, r->cap))
     ds = scotchlb_shed(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, r->cap,
                        (long)r->n, cand);
   long dm = ds < 0
@@ -832,7 +833,7 @@ static long capped_descent(const rsearch *r, int merge, int *cand)
  * (bt, bb): within the attainable cap first, then the smaller time. */
 static int comm_better(const rsearch *r, double t, double b, double bt, double bb)
 {
-  int in = b <= r->cap * (1.0 + 1e-12), bin = bb <= r->cap * (1.0 + 1e-12);
+  int in = scotchlb_within(b, r->cap, r->cap), bin = scotchlb_within(bb, r->cap, r->cap);
   return in != bin ? in : t < bt;
 }
 
@@ -903,10 +904,10 @@ static int comm_cost_search(const rsearch *r, sgraph *g, double ratio, int remap
  * cut, then the better balance; outside it, the better balance. */
 static int fresh_better(double cap, double bx, double cx, double by, double cy)
 {
-  int ix = bx <= cap * (1.0 + 1e-12), iy = by <= cap * (1.0 + 1e-12);
+  int ix = scotchlb_within(bx, cap, cap), iy = scotchlb_within(by, cap, cap);
   if (ix != iy) return ix;
   if (ix && cx != cy) return cx < cy;
-  return bx < by * (1.0 - 1e-12);
+  return scotchlb_below(bx, by, by);
 }
 
 /* The work bound of the cut refinement at the given effort (see
@@ -926,7 +927,7 @@ static long refine_work(const rsearch *r)
 static int rerun_balance(const rsearch *r, double b0)
 {
   const scotchlb_options *o = r->opt;
-  if (b0 <= r->cap * (1.0 + 1e-12) || o->strategy == SCOTCHLB_STRAT_BALANCE ||
+  if (scotchlb_within(b0, r->cap, r->cap) || o->strategy == SCOTCHLB_STRAT_BALANCE ||
       (o->strategy_string && o->strategy_string[0]))
     return 0;
   return o->effort == SCOTCHLB_EFFORT_FULL ||
@@ -1025,7 +1026,7 @@ int scotchlb_partition(size_t n, int wdim, const double *w, const size_t *adj_st
   if (rc != SCOTCHLB_OK) goto end;
   complete = input_stats(n, load, start, adj2, ew, nparts, target, cur_part, st);
   if (opt->approach == SCOTCHLB_REFINE && complete &&
-      st->imbalance_before <= opt->tolerance * (1.0 + 1e-12)) {
+      scotchlb_within(st->imbalance_before, opt->tolerance, opt->tolerance)) {
     /* Already within tolerance: refinement has nothing to do. */
     memcpy(part_out, cur_part, n * sizeof *part_out);
     st->kept_input = 1;
@@ -1075,7 +1076,8 @@ int scotchlb_partition(size_t n, int wdim, const double *w, const size_t *adj_st
   st->imbalance_after = imbalance(n, load, nparts, target, part_out);
   for (size_t i = 0; complete && i < n; i++) st->moved += part_out[i] != cur_part[i];
   st->imbalance_bound = attainable_cap(n, load, nparts, target, opt->tolerance);
-  rc = st->imbalance_after > opt->tolerance * (1.0 + 1e-12) ? SCOTCHLB_WARN : SCOTCHLB_OK;
+  rc = scotchlb_within(st->imbalance_after, opt->tolerance, opt->tolerance) ? SCOTCHLB_OK
+                                                                            : SCOTCHLB_WARN;
 end:
   if (rc == SCOTCHLB_ENOMEM) scotchlb_say(msg, msg_cap, "out of memory for %zu objects", n);
   sgraph_free(&g);

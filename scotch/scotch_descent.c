@@ -2,6 +2,7 @@
 /* A local descent on the modelled iteration time (load plus priced cut) of
  * the slowest part; see scotch_descent.h. */
 #include "scotch_descent.h"
+#include "scotch_round.h"
 
 #include <limits.h>
 #include <math.h>
@@ -76,6 +77,7 @@ typedef struct dstate {
   int cut_first;        /* pair_resolve: the cut before the largest time (no price on it) */
   long work;            /* objects and edge ends visited by the searches so far */
   long work_max;        /* the searches stop at this much work (LONG_MAX: unbounded) */
+  long moves;           /* moves since the loads were last summed (state_load) */
 } dstate;
 
 /* Whether the searches have spent their work: a count of objects and edge
@@ -136,7 +138,7 @@ static void times_after(const dstate *s, size_t v, int a, int b, double wsum, do
 static int load_allows(const dstate *s, size_t v, int b)
 {
   if (s->target[b] <= 0.0) return 0;
-  return s->pload[b] + s->load[v] <= s->lcap * s->target[b] * s->total * (1.0 + 1e-12);
+  return scotchlb_within(s->pload[b] + s->load[v], s->lcap * s->target[b] * s->total, s->total);
 }
 
 static void apply_move(dstate *s, size_t v, int b, double wsum)
@@ -146,6 +148,8 @@ static void apply_move(dstate *s, size_t v, int b, double wsum)
   s->pcut[b] += wsum - 2.0 * s->wto[b];
   s->pload[a] -= s->load[v];
   s->pload[b] += s->load[v];
+  scotchlb_assert_load(s->pload[a], s->total);
+  s->moves++;
   /* Out of a's list, to the front of b's. */
   if (s->prev[v] != NONE)
     s->next[s->prev[v]] = s->next[v];
@@ -174,7 +178,7 @@ static void move_one(dstate *s, size_t v, int b)
  * or 0. */
 static int best_move(dstate *s, int sl, double tmax, int fastest, size_t *bv, int *bb)
 {
-  double best = tmax * (1.0 - 1e-12);
+  double best = tmax * (1.0 - SCOTCHLB_ROUND);
   int found = 0;
   for (size_t v = s->head[sl]; v != NONE; v = s->next[v]) {
     double wsum, ta, tb;
@@ -273,8 +277,23 @@ static int slowest(const dstate *s, double *tmax, int *fastest)
   return sl;
 }
 
+/* The part loads kept move by move still add up to the total: each move
+ * takes from one part what it gives another, so the sum may drift only
+ * by rounding, at most one hair of the total per move and per part
+ * summed.  Checked when the state is freed, in every build. */
+static void state_check(const dstate *s)
+{
+  double sum = 0.0;
+  if (s->pload == NULL || s->part == NULL) return;
+  for (int q = 0; q < s->nparts; q++) sum += s->pload[q];
+  (void)sum;
+  assert(fabs(sum - s->total) <=
+         SCOTCHLB_ROUND * fabs(s->total) * (1.0 + (double)s->moves + (double)s->nparts));
+}
+
 static void state_free(dstate *s)
 {
+  state_check(s);
   free(s->hop_from);
   free(s->queue);
   free(s->path);
@@ -293,6 +312,7 @@ static void state_free(dstate *s)
 static void state_load(dstate *s)
 {
   s->total = 0.0;
+  s->moves = 0;
   for (int q = 0; q < s->nparts; q++) {
     s->head[q] = NONE;
     s->pload[q] = 0.0;
@@ -433,7 +453,7 @@ static long chain_move(dstate *s, int sl, double tmax)
     /* Ends at distance >= 2 only: a neighbour of sl is a single move. */
     for (int i = 0; i < nf && ends < SCOTCHLB_CHAIN_ENDS; i++) {
       int d = found[i];
-      if (time_of(s, d) >= tmax * (1.0 - 1e-12)) continue;
+      if (!scotchlb_below(time_of(s, d), tmax, tmax)) continue;
       ends++;
       /* The path from sl to d, walked from the d end back. */
       int len = 0;
@@ -455,7 +475,7 @@ static long chain_move(dstate *s, int sl, double tmax)
       }
       double worst = 0.0;
       for (int q = d; ok && q != -1; q = s->hop_from[q]) worst = fmax(worst, time_of(s, q));
-      if (ok && worst < tmax * (1.0 - 1e-12)) return k2;
+      if (ok && scotchlb_below(worst, tmax, tmax)) return k2;
       /* Undone in reverse: each object back where it came from. */
       for (long i = k2; i-- > 0;) move_one(s, s->path[i], i > 0 ? s->part[s->path[i - 1]] : sl);
     }
@@ -658,8 +678,9 @@ static long merge_pieces(dstate *s, long budget)
       s->work += (long)(n + s->start[n]);
       m += descend(s, budget - moves);
       slowest(s, &t1, &fastest);
-      if (t1 <= t0 * (1.0 + SCOTCHLB_MERGE_SLACK) && worst_load(s) <= s->lcap * (1.0 + 1e-12) &&
-          total_cut(s) < c0 * (1.0 - 1e-12)) {
+      if (t1 <= t0 * (1.0 + SCOTCHLB_MERGE_SLACK) &&
+          scotchlb_within(worst_load(s), s->lcap, s->lcap) &&
+          scotchlb_below(total_cut(s), c0, c0)) {
         moves += m;
         changed = 1;
       } else {
@@ -700,7 +721,7 @@ static int key_less(const pair_key *x, const pair_key *y, int cut_first)
     b[2] = y->tmax;
   }
   for (int i = 0; i < 5; i++) {
-    double tol = 1e-12 * fmax(fabs(a[i]), fabs(b[i]));
+    double tol = SCOTCHLB_ROUND * fmax(fabs(a[i]), fabs(b[i]));
     if (a[i] < b[i] - tol) return 1;
     if (a[i] > b[i] + tol) return 0;
   }
@@ -712,7 +733,7 @@ static int key_less(const pair_key *x, const pair_key *y, int cut_first)
  * rounding of the sums). */
 static double pair_cap(const dstate *s, int q)
 {
-  return s->lcap * s->target[q] * s->total * (1.0 + 1e-12);
+  return s->lcap * s->target[q] * s->total + SCOTCHLB_ROUND * s->total;
 }
 
 /* The key of the pair (a, b) with the objects of u on side a where their
@@ -776,14 +797,14 @@ static void pair_search(pair_scratch *ps, int i, double la, double lb, double xa
   if (ps->nodes <= 0) return;
   ps->nodes--;
   double over = (la > ps->ca ? la - ps->ca : 0.0) + (lb > ps->cb ? lb - ps->cb : 0.0);
-  double tol = 1e-12 * (over + ps->bk.over);
+  double tol = SCOTCHLB_ROUND * (over + ps->bk.over);
   if (over > ps->bk.over + tol) return;
   if (over >= ps->bk.over - tol) {
     double ta = ptime(s, ps->a, la, xa + in), tb = ptime(s, ps->b, lb, xb + in);
     double t = ps->others > ta ? ps->others : ta;
     t = t > tb ? t : tb;
     double second = s->cut_first ? in : t, bound = s->cut_first ? ps->bk.cut : ps->bk.tmax;
-    if (second > bound + 1e-12 * (second + bound)) return;
+    if (!scotchlb_within(second, bound, second + bound)) return;
   }
   if (i == ps->m) {
     pair_key key = pair_eval(s, ps->a, ps->b, la, lb, xa, xb, in, ps->others);
@@ -914,7 +935,7 @@ static long cut_passes(dstate *s, long budget)
 {
   long moves = 0;
   for (int pass = 0; pass < SCOTCHLB_CUT_PASSES && moves < budget && !out_of_work(s); pass++) {
-    long m = cut_pass(s, s->lcap * s->total * (1.0 + 1e-12), budget - moves);
+    long m = cut_pass(s, s->lcap * s->total * (1.0 + SCOTCHLB_ROUND), budget - moves);
     moves += m;
     if (m == 0) break;
   }
@@ -1096,7 +1117,7 @@ static size_t shed_pick(dstate *s, int sl, int only, double over, int *bb)
 static long shed_run(dstate *s, int sl, int only, double cap, size_t *seq, long budget)
 {
   long k = 0;
-  while (k < budget && s->pload[sl] > cap * (1.0 + 1e-12)) {
+  while (k < budget && !scotchlb_within(s->pload[sl], cap, s->total)) {
     int b = -1;
     size_t v = shed_pick(s, sl, only, s->pload[sl] - cap, &b);
     if (v == NONE) break;
@@ -1123,7 +1144,7 @@ static void shed_try(dstate *s, int sl, int b1, long k1, int b2, double cap, siz
   long k = shed_run(s, sl, b1, cap, seq, b2 >= 0 && k1 < budget ? k1 : budget);
   if (b2 >= 0 && k == k1) k += shed_run(s, sl, b2, cap, seq + k, budget - k);
   t->k = k;
-  t->cover = s->pload[sl] <= cap * (1.0 + 1e-12);
+  t->cover = scotchlb_within(s->pload[sl], cap, s->total);
   t->shed = before - s->pload[sl];
   for (long i = k; i-- > 0;) move_one(s, seq[i], sl);
 }
@@ -1137,7 +1158,7 @@ static int trial_better(const shed_trial *x, const shed_trial *y)
   if (y->k == 0 || x->cover != y->cover) return y->k == 0 || x->cover;
   if (!x->cover) return x->shed > y->shed;
   if (x->k != y->k) return x->k < y->k;
-  return x->shed < y->shed * (1.0 - 1e-12);
+  return scotchlb_below(x->shed, y->shed, y->shed);
 }
 
 long scotchlb_shed(size_t n, const double *load, const size_t *start, const size_t *adj,
@@ -1160,7 +1181,7 @@ long scotchlb_shed(size_t n, const double *load, const size_t *start, const size
     double over = 0.0;
     for (int q = 0; q < nparts; q++) {
       double cap = load_cap * target[q] * s.total;
-      if (s.pload[q] > cap * (1.0 + 1e-12) && (sl < 0 || s.pload[q] - cap > over)) {
+      if (!scotchlb_within(s.pload[q], cap, s.total) && (sl < 0 || s.pload[q] - cap > over)) {
         over = s.pload[q] - cap;
         sl = q;
       }
@@ -1285,7 +1306,7 @@ long scotchlb_move_back(size_t n, const double *load, const size_t *start, const
           size_t v = order[i].v;
           int a = cur[v], b = part[v];
           if (a < 0 || a == b || target[a] <= 0.0) continue;
-          if (pload[a] + load[v] > load_cap * target[a] * total * (1.0 + 1e-12)) continue;
+          if (!scotchlb_within(pload[a] + load[v], load_cap * target[a] * total, total)) continue;
           double wa = 0.0, wb = 0.0;
           for (size_t j = start[v]; j < start[v + 1]; j++) {
             int q = part[adj[j]];
@@ -1298,6 +1319,7 @@ long scotchlb_move_back(size_t n, const double *load, const size_t *start, const
           cut += delta;
           pload[a] += load[v];
           pload[b] -= load[v];
+          scotchlb_assert_load(pload[b], total);
           part[v] = a;
           m++;
         }

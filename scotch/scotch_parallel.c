@@ -15,6 +15,7 @@
 #include <mpi.h>
 /* ptscotch.h expects scotch.h (through scotch_internal.h) first. */
 #include "scotch_internal.h"
+#include "scotch_round.h"
 #include <ptscotch.h>
 /* The layer's agreement of return codes: SCOTCHLB's codes follow Zoltan's
  * convention (0 OK, 1 WARN, negative errors). */
@@ -435,7 +436,8 @@ int scotchlb_partition_parallel(zp_context *ctx, const scotchlb_options *o, int 
     st->asymmetric = (size_t)s[3];
     st->edges = (size_t)s[4];
   }
-  rc = st->imbalance_after > o->tolerance * (1.0 + 1e-12) ? SCOTCHLB_WARN : SCOTCHLB_OK;
+  rc = scotchlb_within(st->imbalance_after, o->tolerance, o->tolerance) ? SCOTCHLB_OK
+                                                                        : SCOTCHLB_WARN;
 end:
   if (rc == SCOTCHLB_ENOMEM) scotchlb_say(msg, cap, "out of memory for %d local objects", n);
   if (rc == SCOTCHLB_ETOOBIG && msg && !msg[0])

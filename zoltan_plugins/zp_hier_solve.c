@@ -344,6 +344,14 @@ static int zp_hgroup_call(zp_hgroup *g, zp_hrun *x)
   }
   ierr = m->partition_serial(&pb, c->r->state, g->newp);
   if (ierr >= 0 && zp_check_answer(c, g->newp, g->N, x->mq) < 0) ierr = ZOLTAN_FATAL;
+  /* REMAP as in the flat path, among the group's parts: the method numbers
+   * its parts afresh, and without this a group would move the objects it
+   * keeps more often than the flat method moves them. */
+  if (ierr >= 0 && c->remap && !(c->needs & ZP_NO_REMAP) && c->pdist == NULL) {
+    zp_remap_in in = {c->r, x->mq, x->wdim, g->psizes};
+    int e = zp_remap(&in, g->N, g->sw, g->cur, g->newp);
+    if (e < 0) ierr = e;
+  }
   return ierr;
 }
 

@@ -367,11 +367,20 @@ int zp_dump_gather(zp_context *c, const char *method, const char *why, int with_
 
 /* ---- REMAP (zp_remap.c) -------------------------------------------------- */
 
-/* Relabel newp[0..N-1] (N objects with weights w, wdim per object, and
- * current parts cur, -1 for none) so that the most weight stays in its
+/* The parts that REMAP relabels: nparts of them, with their sizes (wdim
+ * per part), and the record whose kept buffers it borrows.  The flat path
+ * passes the whole problem's; a group root under HIERARCHY its group's. */
+typedef struct zp_remap_in {
+  zp_record *r;
+  int nparts, wdim;
+  const double *part_sizes;
+} zp_remap_in;
+
+/* Relabel newp[0..N-1] (N objects with weights w, in->wdim per object,
+ * and current parts cur, -1 for none) so that the most weight stays in its
  * current part; nothing happens unless the part sizes are uniform.
  * Returns ZOLTAN_OK or ZOLTAN_MEMERR.  Local. */
-int zp_remap(const zp_context *c, size_t N, const double *w, const int *cur, int *newp);
+int zp_remap(const zp_remap_in *in, size_t N, const double *w, const int *cur, int *newp);
 
 /* ---- the answer (zp_lists.c) --------------------------------------------- */
 

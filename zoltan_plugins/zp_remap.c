@@ -74,19 +74,19 @@ static void zp_match_labels(zp_pair *pairs, size_t np, int P, int *perm, int *ta
  * entry sums its objects in index order, exactly as the sorted runs do, so
  * both ways give the same pairs with the same weights.  Returns the number
  * of pairs, or -1 when memory is short. */
-static long zp_pairs_dense(const zp_context *c, size_t N, const double *w, const int *cur,
+static long zp_pairs_dense(const zp_remap_in *in, size_t N, const double *w, const int *cur,
                            const int *newp, zp_pair *pairs)
 {
-  size_t P = (size_t)c->nparts, i, a, b;
+  size_t P = (size_t)in->nparts, i, a, b;
   long np = 0;
-  double *m = zp_record_scratch(c->r, ZP_SCR_REMAP, P * P * sizeof *m);
-  unsigned char *hit = zp_record_scratch(c->r, ZP_SCR_TMP, P * P);
+  double *m = zp_record_scratch(in->r, ZP_SCR_REMAP, P * P * sizeof *m);
+  unsigned char *hit = zp_record_scratch(in->r, ZP_SCR_TMP, P * P);
   if (m == NULL || hit == NULL) return -1;
   memset(m, 0, P * P * sizeof *m);
   memset(hit, 0, P * P);
   for (i = 0; i < N; i++) {
     if (cur[i] < 0) continue;
-    m[(size_t)newp[i] * P + (size_t)cur[i]] += w[i * (size_t)c->wdim];
+    m[(size_t)newp[i] * P + (size_t)cur[i]] += w[i * (size_t)in->wdim];
     hit[(size_t)newp[i] * P + (size_t)cur[i]] = 1;
   }
   for (a = 0; a < P; a++)
@@ -102,10 +102,10 @@ static long zp_pairs_dense(const zp_context *c, size_t N, const double *w, const
 
 /* The same pairs by sorting the objects by (new, current) part: linear in
  * the objects and independent of P^2, for many parts. */
-static long zp_pairs_sorted(const zp_context *c, size_t N, const double *w, const int *cur,
+static long zp_pairs_sorted(const zp_remap_in *in, size_t N, const double *w, const int *cur,
                             const int *newp, zp_pair *pairs)
 {
-  int P = c->nparts;
+  int P = in->nparts;
   long np = -1;
   size_t i, k;
   size_t *idx = malloc((N + 1) * sizeof *idx), *tmp = malloc((N + 1) * sizeof *tmp);
@@ -116,7 +116,7 @@ static long zp_pairs_sorted(const zp_context *c, size_t N, const double *w, cons
   for (i = 0; i < N; i = k) {
     double shared = 0.0;
     for (k = i; k < N && newp[idx[k]] == newp[idx[i]] && cur[idx[k]] == cur[idx[i]]; k++)
-      shared += w[idx[k] * c->wdim];
+      shared += w[idx[k] * (size_t)in->wdim];
     if (cur[idx[i]] >= 0) {
       pairs[np].wt = shared;
       pairs[np].a = newp[idx[i]];
@@ -134,25 +134,25 @@ End:
 /*
  * Relabel the parts of a new assignment so that as much weight as possible
  * stays in the part it is in now (Zoltan's REMAP).  Only done when parts are
- * interchangeable: uniform sizes and one part per rank or none spread.
+ * interchangeable: uniform sizes (the caller checks how parts sit on ranks).
  */
-int zp_remap(const zp_context *c, size_t N, const double *w, const int *cur, int *newp)
+int zp_remap(const zp_remap_in *in, size_t N, const double *w, const int *cur, int *newp)
 {
-  int P = c->nparts, p, ierr = ZOLTAN_MEMERR;
+  int P = in->nparts, p, ierr = ZOLTAN_MEMERR;
   int dense = (size_t)P * (size_t)P <= N;
   size_t i, npmax = dense ? (size_t)P * (size_t)P : N;
   long np;
   zp_pair *pairs = NULL;
   int *perm = NULL, *taken = NULL;
 
-  for (p = 0; p < P * c->wdim; p++)
-    if (fabs(c->part_sizes[p] - 1.0 / P) > 1e-12) return ZOLTAN_OK;
+  for (p = 0; p < P * in->wdim; p++)
+    if (fabs(in->part_sizes[p] - 1.0 / P) > 1e-12) return ZOLTAN_OK;
   pairs = malloc((npmax + 1) * sizeof *pairs);
   perm = malloc((size_t)P * sizeof *perm);
   taken = calloc((size_t)P, sizeof *taken);
   if (pairs == NULL || perm == NULL || taken == NULL) goto End;
-  np = dense ? zp_pairs_dense(c, N, w, cur, newp, pairs)
-             : zp_pairs_sorted(c, N, w, cur, newp, pairs);
+  np = dense ? zp_pairs_dense(in, N, w, cur, newp, pairs)
+             : zp_pairs_sorted(in, N, w, cur, newp, pairs);
   if (np < 0) goto End;
   zp_match_labels(pairs, (size_t)np, P, perm, taken);
   for (i = 0; i < N; i++) newp[i] = perm[newp[i]];

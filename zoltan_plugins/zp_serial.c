@@ -485,7 +485,8 @@ static int zp_serial_call(const zp_context *c, zp_serial *s)
   if (ierr < 0) return ierr;
   if (zp_check_answer(c, s->new_part, N, c->nparts) < 0) return ZOLTAN_FATAL;
   if (c->remap && !(c->needs & ZP_NO_REMAP) && c->pdist == NULL && N > 0) {
-    int e = zp_remap(c, N, s->sorted_wgts, s->sorted_parts, s->new_part);
+    zp_remap_in in = {c->r, c->nparts, c->wdim, c->part_sizes};
+    int e = zp_remap(&in, N, s->sorted_wgts, s->sorted_parts, s->new_part);
     if (e < 0) return e;
   }
   /* Memory capacities are limits: objects leave parts still over theirs.

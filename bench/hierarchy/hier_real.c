@@ -6,8 +6,9 @@
  * hier_sim on a line of ranks.  GREEDY and REFINE run flat (HIERARCHY=NONE)
  * and by groups (HIERARCHY=AUTO from 2 ranks on, or --hierarchy), each on its
  * own struct (a first call untimed, then --reps calls, alternating); printed:
- * the call's wall time (largest over ranks, median over the repeats) and its ratio to the flat
- * call, max/avg of the part loads, the moved share of the weight, and the
+ * the call's wall time (largest over ranks, median over the repeats), its ratio to the flat
+ * call and to Zoltan's RCB on the same objects (an anchor: each object at
+ * (global index, index mod 97), RCB run in the same alternation), max/avg of the part loads, the moved share of the weight, and the
  * check that every object is in exactly one part (the import and export
  * lists agree, every part in range, the weights conserved).
  *
@@ -53,6 +54,31 @@ static void obj_list(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gids, ZOLTAN_ID_
   *ierr = ZOLTAN_OK;
 }
 
+/* Coordinates for the RCB anchor: the objects along the line of their
+ * global IDs, spread over 97 rows so that the cuts are not all in one
+ * dimension. */
+static int num_geom(void *d, int *ierr)
+{
+  (void)d;
+  *ierr = ZOLTAN_OK;
+  return 2;
+}
+
+static void geom_multi(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                       int dim, double *xy, int *ierr)
+{
+  int i;
+  (void)d;
+  (void)ngid;
+  (void)nlid;
+  (void)dim;
+  for (i = 0; i < n; i++) {
+    xy[2 * i] = (double)gids[i];
+    xy[2 * i + 1] = (double)(lids[i] % 97);
+  }
+  *ierr = ZOLTAN_OK;
+}
+
 /* One call: time, max/avg, moved share, and whether the answer is sound. */
 typedef struct outcome {
   double t, maxavg, moved;
@@ -66,8 +92,12 @@ static struct Zoltan_Struct *make_struct(app *a, const char *method, const char 
   Zoltan_Set_Param(zz, "LB_METHOD", method);
   Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
   Zoltan_Set_Param(zz, "IMBALANCE_TOL", "1.05");
-  Zoltan_Set_Param(zz, "HIERARCHY", hier);
-  Zoltan_Set_Param(zz, "HIERARCHY_MIN_RANKS", "2");
+  if (hier != NULL) {
+    Zoltan_Set_Param(zz, "HIERARCHY", hier);
+    Zoltan_Set_Param(zz, "HIERARCHY_MIN_RANKS", "2");
+  }
+  Zoltan_Set_Num_Geom_Fn(zz, num_geom, a);
+  Zoltan_Set_Geom_Multi_Fn(zz, geom_multi, a);
   Zoltan_Set_Num_Obj_Fn(zz, num_obj, a);
   Zoltan_Set_Obj_List_Fn(zz, obj_list, a);
   return zz;
@@ -166,35 +196,46 @@ int main(int argc, char **argv)
   if (a.rank == 0)
     printf("%d ranks (on this machine's cores: oversubscribed when more), %d objects each, hot "
            "region 1.5x; time: wall of Zoltan_LB_Partition, largest over ranks, median of %d\n"
-           "%-7s %-6s %10s %8s %8s %8s %s\n",
-           a.size, K, reps, "method", "mode", "time s", "t/flat", "max/avg", "moved", "answer");
+           "%-7s %-6s %10s %8s %8s %8s %8s %s\n",
+           a.size, K, reps, "method", "mode", "time s", "t/flat", "t/RCB", "max/avg", "moved",
+           "answer");
   for (m = m_first; m <= m_last; m++) {
-    double tf[99], th[99], ft, ht;
-    outcome f = {0}, h = {0};
+    double tf[99], th[99], tr[99], ft, ht, rt;
+    outcome f = {0}, h = {0}, g = {0};
     struct Zoltan_Struct *zf = make_struct(&a, methods[m], "NONE");
     struct Zoltan_Struct *zh = make_struct(&a, methods[m], hier);
+    struct Zoltan_Struct *zr = make_struct(&a, "RCB", NULL);
     /* A first call on each struct, not timed: the tree's communicators are
      * built there and kept, as an application's struct keeps them. */
     f = run(&a, zf);
     h = run(&a, zh);
+    g = run(&a, zr);
     for (r = 0; r < reps; r++) {
       f = run(&a, zf);
       h = run(&a, zh);
+      g = run(&a, zr);
       tf[r] = f.t;
       th[r] = h.t;
+      tr[r] = g.t;
     }
     Zoltan_Destroy(&zf);
     Zoltan_Destroy(&zh);
+    Zoltan_Destroy(&zr);
     qsort(tf, (size_t)reps, sizeof *tf, cmp_double);
     qsort(th, (size_t)reps, sizeof *th, cmp_double);
+    qsort(tr, (size_t)reps, sizeof *tr, cmp_double);
     ft = tf[reps / 2];
     ht = th[reps / 2];
+    rt = tr[reps / 2];
     if (a.rank == 0) {
-      printf("%-7s %-6s %10.4f %8s %8.4f %8.4f %s\n", methods[m], "flat", ft, "1.00", f.maxavg,
-             f.moved, f.bad ? "WRONG" : "ok");
-      printf("%-7s %-6s %10.4f %8.2f %8.4f %8.4f %s\n", methods[m], "groups", ht, ht / ft, h.maxavg,
-             h.moved, h.bad ? "WRONG" : "ok");
+      printf("%-7s %-6s %10.4f %8s %8.2f %8.4f %8.4f %s\n", methods[m], "flat", ft, "1.00", ft / rt,
+             f.maxavg, f.moved, f.bad ? "WRONG" : "ok");
+      printf("%-7s %-6s %10.4f %8.2f %8.2f %8.4f %8.4f %s\n", methods[m], "groups", ht, ht / ft,
+             ht / rt, h.maxavg, h.moved, h.bad ? "WRONG" : "ok");
+      printf("%-7s %-6s %10.4f %8.2f %8s %8.4f %8.4f %s\n", "RCB", "native", rt, rt / ft, "1.00",
+             g.maxavg, g.moved, g.bad ? "WRONG" : "ok");
     }
+    if (g.bad) fail = 1;
     if (f.bad || h.bad) fail = 1;
     if (check && (h.maxavg > 1.02 * f.maxavg || h.moved > (m ? 1.2 : 1.0) * f.moved + 1e-12)) {
       if (a.rank == 0)

@@ -43,7 +43,7 @@ void zpt_cb_obj_list(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gids, ZOLTAN_ID_
                      float *w, int *ierr)
 {
   zpt_app *a = d;
-  int i;
+  int i, k;
   (void)ngid;
   (void)nlid;
   for (i = 0; i < a->n; i++) {
@@ -51,6 +51,7 @@ void zpt_cb_obj_list(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gids, ZOLTAN_ID_
     lids[i] = (ZOLTAN_ID_TYPE)i;
     if (wdim > 0) w[i * wdim] = (float)a->o[i].w;
     if (wdim > 1) w[i * wdim + 1] = a->w2 != NULL ? (float)a->w2(a->o[i].gid) : 1.0f;
+    for (k = 2; k < wdim; k++) w[i * wdim + k] = zpt_weight_extra(a->o[i].gid, k);
   }
   *ierr = a->f.obj_list_err_rank == a->rank ? ZOLTAN_FATAL : ZOLTAN_OK;
 }

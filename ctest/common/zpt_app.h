@@ -39,6 +39,14 @@ typedef void zpt_coords_fn(ZOLTAN_ID_TYPE gid, double xy[2]);
  * memory it needs, as a function of its GID. */
 typedef double zpt_weight2_fn(ZOLTAN_ID_TYPE gid);
 
+/* Weight k >= 2 of an object, when OBJ_WEIGHT_DIM asks for more than two:
+ * 1 + (gid + k) mod 4, so that every column is positive and differs from
+ * the others. */
+static inline float zpt_weight_extra(ZOLTAN_ID_TYPE gid, int k)
+{
+  return (float)(1 + (gid + (ZOLTAN_ID_TYPE)k) % 4);
+}
+
 /* The local objects of one rank. */
 typedef struct zpt_app {
   zpt_obj *o;            /* objects, in local-ID order */

@@ -13,6 +13,7 @@
 
 #include "core_testutil.h"
 #include "scotch_descent.h"
+#include "scotch_round.h"
 
 /* A graph in compressed rows with unit edge weights. */
 typedef struct graph {
@@ -352,9 +353,24 @@ static void move_back_keeps_the_bounds_and_moves_less(void **state)
   graph_free(&g);
 }
 
+/* The rounding tolerance: a hair of the scale above a bound is within it,
+ * two hairs are not; an improvement must beat the hair; the scale of a
+ * part's load is the total, so a small part's bound gets the total's hair. */
+static void rounding_tolerance_is_relative_to_its_scale(void **state)
+{
+  (void)state;
+  assert_true(scotchlb_within(1.0 + 0.5 * SCOTCHLB_ROUND, 1.0, 1.0));
+  assert_false(scotchlb_within(1.0 + 2.0 * SCOTCHLB_ROUND, 1.0, 1.0));
+  assert_true(scotchlb_within(1.0 + 2.0 * SCOTCHLB_ROUND, 1.0, 1000.0));
+  assert_false(scotchlb_below(1.0 - 0.5 * SCOTCHLB_ROUND, 1.0, 1.0));
+  assert_true(scotchlb_below(1.0 - 2.0 * SCOTCHLB_ROUND, 1.0, 1.0));
+  assert_false(scotchlb_below(1.0 - 2.0 * SCOTCHLB_ROUND, 1.0, -1000.0));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(rounding_tolerance_is_relative_to_its_scale),
       cmocka_unit_test(descent_lowers_the_slowest_part_within_the_load_bound),
       cmocka_unit_test(descent_merges_a_cut_off_piece),
       cmocka_unit_test(descent_sends_isolated_objects_anywhere),
