@@ -15,7 +15,7 @@ shift
 old=${OLD_LIB:-build-old/zoltan_plugins} new=${NEW_LIB:-build/zoltan_plugins}
 bench=${BENCH:-build/bench/bench_path}
 flags=""
-mpiexec --help 2>&1 | grep -q oversubscribe && flags="--oversubscribe"
+mpiexec --version 2>&1 | grep -q "Open MPI\|OpenRTE" && flags="--oversubscribe"
 for round in 1 2 3; do
   for v in old new; do
     [ $v = old ] && lp=$old || lp=$new

@@ -16,9 +16,10 @@
  * calls, 3), the Scotch runs, the cut and the largest relative load, at
  * SCOTCHLB_EFFORT --effort (default).
  *
- * Usage: bench_scotch [--costs C1,C2,...]
+ * Usage: bench_scotch [--costs C1,C2,...] [--skip LIST]
  *        bench_scotch --mesh S [--parts K] [--reps R] [--tol T]
- *                     [--effort fast|default|full]
+ *                     [--effort fast|default|full] [--skip LIST]
+ * --skip LIST: the passes to switch off, as SCOTCHLB_SKIP names them.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -32,6 +33,10 @@
 
 #define SIDE  128
 #define PARTS 16
+
+/* --skip: the passes left on (SCOTCHLB_SKIP's names; the ablation of
+ * scotch/README.md). */
+static unsigned g_passes = SCOTCHLB_PASSES_ALL;
 
 /* The compressed rows of a side x side mesh (5-point stencil). */
 static void mesh_rows(int side, size_t *start, size_t *adj)
@@ -81,6 +86,7 @@ static int cost_of_a_call(int side, int parts, int reps, double tol, const char 
   zp_rng_seed(&rng, 36);
   for (size_t i = 0; i < n; i++) w[i] = 1.0 + 999.0 * pow(zp_rng_uniform(&rng), 4.0);
   scotchlb_default_options(&o);
+  o.passes = g_passes;
   o.approach = SCOTCHLB_PARTITION;
   o.tolerance = tol;
 #ifdef SCOTCHLB_RERUN_MAX
@@ -124,7 +130,15 @@ int main(int argc, char **argv)
   zp_rng rng;
   scotchlb_options o;
   scotchlb_stats st, base;
-  if (argc == 3 && strcmp(argv[1], "--costs") == 0) costs = argv[2];
+  for (int i = 1; i + 1 < argc; i++)
+    if (strcmp(argv[i], "--skip") == 0) {
+      char why[160];
+      if (scotchlb_parse_skip(argv[i + 1], &g_passes, why, sizeof why) != SCOTCHLB_OK) {
+        fprintf(stderr, "bench_scotch: --skip %s: %s\n", argv[i + 1], why);
+        return 2;
+      }
+    }
+  if (argc >= 3 && strcmp(argv[1], "--costs") == 0) costs = argv[2];
   if (argc >= 3 && strcmp(argv[1], "--mesh") == 0) {
     int parts = 2, reps = 3;
     const char *effort = "default";
@@ -159,6 +173,7 @@ int main(int argc, char **argv)
   for (size_t i = 0; i < n; i++) cur[i] = (int)(i * PARTS / n);
 
   scotchlb_default_options(&o);
+  o.passes = g_passes;
   o.tolerance = 1.05;
   o.approach = SCOTCHLB_PARTITION;
   if (scotchlb_partition(n, 1, w, start, adj, NULL, PARTS, NULL, cur, &o, out, &base, NULL, 0) < 0)

@@ -48,6 +48,7 @@
  *                     [--n N]       (objects of the scaling case, 16384)
  *                     [--methods GREEDY,RCB,...]   (BLOCK always runs)
  *                     [--scotch-all]  (run GRAPH-SCOTCH above 2 ranks too)
+ *                     [--scotch-skip LIST]  (SCOTCHLB_SKIP on every SCOTCHLB row)
  *                     [--no-graph]    (register no graph callbacks; the graph
  *                                      methods are skipped, the cut is still
  *                                      measured by the benchmark)
@@ -203,6 +204,9 @@ static double g_low_msg_us = 1.0, g_low_bytes = 100.0, g_low_byte_us = 0.001;
 static double g_heavy_msg_us = 20.0, g_heavy_bytes = 16384.0, g_heavy_byte_us = 0.005;
 static double g_msg_cost = 1.1;
 static int g_no_graph; /* 1: register no graph callbacks (--no-graph) */
+/* --scotch-skip: SCOTCHLB_SKIP for every SCOTCHLB row (the ablation of
+ * scotch/README.md), or NULL. */
+static const char *g_scotch_skip;
 /* The hints file the AUTO row writes for the current case, and the one the
  * AUTO-HINTS row reads: the decision of an earlier run of the same problem
  * (set by the workload; empty: no hints). */
@@ -568,6 +572,8 @@ static void configure(struct Zoltan_Struct *zz, problem *pb, const method *m)
   Zoltan_Set_Param(zz, "LB_METHOD", m->lb_method);
   if (m->p1) Zoltan_Set_Param(zz, m->p1, m->v1);
   if (m->p2) Zoltan_Set_Param(zz, m->p2, m->v2);
+  if (g_scotch_skip && !strcmp(m->lb_method, "SCOTCHLB"))
+    Zoltan_Set_Param(zz, "SCOTCHLB_SKIP", g_scotch_skip);
   if (!strcmp(m->label, "AUTO") && g_hints_write[0] != '\0') {
     /* A stale file from an earlier benchmark would be read as hints: AUTO
      * must start as a first run. */
@@ -1449,6 +1455,8 @@ int main(int argc, char **argv)
       g_plotdir = argv[++i];
     else if (!strcmp(argv[i], "--no-graph"))
       g_no_graph = 1;
+    else if (!strcmp(argv[i], "--scotch-skip") && i + 1 < argc)
+      g_scotch_skip = argv[++i];
     else if (!strcmp(argv[i], "--scotch-all"))
       g_scotch_ok = 1;
     else if (!strcmp(argv[i], "--msg-us") && i + 1 < argc)

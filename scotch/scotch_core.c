@@ -45,6 +45,7 @@ void scotchlb_default_options(scotchlb_options *o)
   o->strategy = SCOTCHLB_STRAT_DEFAULT;
   o->seed = 1;
   o->polish = 1;
+  o->passes = SCOTCHLB_PASSES_ALL;
 }
 
 void scotchlb_say(char *msg, size_t cap, const char *fmt, ...)
@@ -54,6 +55,42 @@ void scotchlb_say(char *msg, size_t cap, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(msg, cap, fmt, ap);
   va_end(ap);
+}
+
+/* The names SCOTCHLB_SKIP takes, in the order of their bits. */
+static const struct {
+  const char *name;
+  unsigned bit;
+} pass_names[] = {
+    {"MERGE", SCOTCHLB_PASS_MERGE},     {"PAIRS", SCOTCHLB_PASS_PAIRS},
+    {"CHAIN", SCOTCHLB_PASS_CHAIN},     {"CUT", SCOTCHLB_PASS_CUT},
+    {"POLISH", SCOTCHLB_PASS_POLISH},   {"REFINE", SCOTCHLB_PASS_REFINE},
+    {"BALANCE", SCOTCHLB_PASS_BALANCE}, {"STRATEGIES", SCOTCHLB_PASS_STRATEGIES},
+    {"DESCENT", SCOTCHLB_PASS_DESCENT}, {"SHED", SCOTCHLB_PASS_SHED},
+    {"FRESH", SCOTCHLB_PASS_FRESH},     {"BACK", SCOTCHLB_PASS_BACK},
+    {"ORDERS", SCOTCHLB_PASS_ORDERS},
+};
+
+int scotchlb_parse_skip(const char *value, unsigned *passes, char *msg, size_t msg_cap)
+{
+  *passes = SCOTCHLB_PASSES_ALL;
+  if (value == NULL || *value == '\0' || strcmp(value, "NONE") == 0) return SCOTCHLB_OK;
+  for (const char *p = value; *p;) {
+    size_t len = strcspn(p, ","), k, nk = sizeof pass_names / sizeof pass_names[0];
+    for (k = 0; k < nk; k++)
+      if (strlen(pass_names[k].name) == len && strncmp(p, pass_names[k].name, len) == 0) break;
+    if (k == nk) {
+      scotchlb_say(msg, msg_cap,
+                   "'%.*s' is not a pass (MERGE, PAIRS, CHAIN, CUT, POLISH, REFINE, BALANCE, "
+                   "STRATEGIES, DESCENT, SHED, FRESH, BACK, ORDERS)",
+                   (int)(len < 40 ? len : 40), p);
+      return SCOTCHLB_EINVAL;
+    }
+    *passes &= ~pass_names[k].bit;
+    p += len;
+    if (*p == ',') p++;
+  }
+  return SCOTCHLB_OK;
 }
 
 /* ---- loads and targets ------------------------------------------------------- */
@@ -543,7 +580,8 @@ static int map_once(size_t n, const double *load, const size_t *start, const siz
   /* The polish aims at what is attainable: under a tolerance the heaviest
    * object alone exceeds, no part would have room for anything. */
   double pc = attainable_cap(n, load, nparts, target, opt->tolerance);
-  if (opt->polish && !scotchlb_within(imbalance(n, load, nparts, target, part_out), pc, pc)) {
+  if (opt->polish && (opt->passes & SCOTCHLB_PASS_POLISH) &&
+      !scotchlb_within(imbalance(n, load, nparts, target, part_out), pc, pc)) {
     rc = polish(n, load, start, adj, ew, nparts, target, pc, part_out);
     st->polished = 1;
   }
@@ -665,9 +703,11 @@ static int rsearch_consider(rsearch *r, double *cost_used, double cost)
 {
   int within = 0;
   memcpy(r->base, r->cand, r->n * sizeof *r->base);
-  for (int visit = 0; visit < SCOTCHLB_BACK_ORDERS; visit++) {
+  int orders = (r->opt->passes & SCOTCHLB_PASS_ORDERS) ? SCOTCHLB_BACK_ORDERS : 1;
+  for (int visit = 0; visit < orders; visit++) {
     memcpy(r->cand, r->base, r->n * sizeof *r->cand);
-    if (scotchlb_move_back(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, r->cur,
+    if ((r->opt->passes & SCOTCHLB_PASS_BACK) &&
+        scotchlb_move_back(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, r->cur,
                            r->opt->tolerance, r->limit, visit, r->cand) < 0)
       return -1;
     double cut = cut_of(r->n, r->start, r->adj, r->ew, r->cand);
@@ -726,6 +766,7 @@ static int repart_search(rsearch *r, double *cost_used, scotchlb_stats *st, char
    * the parts above the tolerance to connected parts (the fewest moves
    * there are, nearly, when the current cut is within the bound). */
   for (size_t i = 0; i < r->n && whole; i++) whole = r->cur[i] >= 0;
+  whole = whole && (r->opt->passes & SCOTCHLB_PASS_SHED);
   r->limit = HUGE_VAL;
   if (whole) {
     memcpy(r->cand, r->cur, r->n * sizeof *r->cand);
@@ -746,7 +787,14 @@ static int repart_search(rsearch *r, double *cost_used, scotchlb_stats *st, char
     rc = relabel_to_overlap(r->n, r->nparts, r->target, r->cur, r->opt->move_cost, r->cand);
   if (rc != SCOTCHLB_OK) return rc;
   r->limit = r->opt->repart_cut_tol * cut_of(r->n, r->start, r->adj, r->ew, r->cand);
-  if (rsearch_consider(r, cost_used, 0.0) < 0) return SCOTCHLB_ENOMEM;
+  if (!(r->opt->passes & SCOTCHLB_PASS_FRESH)) {
+    /* Not a candidate, but the answer when no other one keeps the bound
+     * (the fresh partition is the only one known to keep it). */
+    memcpy(r->best, r->cand, r->n * sizeof *r->best);
+    *cost_used = 0.0;
+  } else if (rsearch_consider(r, cost_used, 0.0) < 0) {
+    return SCOTCHLB_ENOMEM;
+  }
   if (whole) {
     /* The current parts after the shedding, weighed now that the bound is
      * known; a balanced answer only (shedding may fall short). */
@@ -818,14 +866,18 @@ static int cut_search(rsearch *r, scotchlb_stats *st, char *msg, size_t cap)
 static long capped_descent(const rsearch *r, int merge, int *cand)
 {
   const scotchlb_options *o = r->opt;
+  unsigned passes =
+      o->passes & (merge ? SCOTCHLB_DESCENT_ALL : SCOTCHLB_DESCENT_ALL & ~SCOTCHLB_PASS_MERGE);
   long ds = 0;
-  if (!scotchlb_within(imbalance(r->n, r->load, r->nparts, r->target, cand), r->cap, r->cap))
+  if (!(o->passes & SCOTCHLB_PASS_DESCENT)) return 0;
+  if ((o->passes & SCOTCHLB_PASS_SHED) &&
+      !scotchlb_within(imbalance(r->n, r->load, r->nparts, r->target, cand), r->cap, r->cap))
     ds = scotchlb_shed(r->n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, r->cap,
                        (long)r->n, cand);
   long dm = ds < 0
                 ? -1
                 : scotchlb_time_descent(r->n, r->load, r->start, r->adj, r->ew, r->nparts,
-                                        r->target, o->comm_cost, r->cap, (long)r->n, merge, cand);
+                                        r->target, o->comm_cost, r->cap, (long)r->n, passes, cand);
   return dm < 0 ? -1 : ds + dm;
 }
 
@@ -869,7 +921,8 @@ static int comm_cost_search(const rsearch *r, sgraph *g, double ratio, int remap
   scotchlb_options so = *opt;
   int rc = cand ? descend_best(r, 0, st) : SCOTCHLB_ENOMEM;
   double best = st->part_time, best_b = imbalance(n, r->load, r->nparts, r->target, r->best);
-  for (int v = 0; rc == SCOTCHLB_OK && !raw && v < 3; v++) {
+  int tries = !raw && (opt->passes & SCOTCHLB_PASS_STRATEGIES) ? 3 : 0;
+  for (int v = 0; rc == SCOTCHLB_OK && v < tries; v++) {
     if (v > 0 && extra[v - 1] == opt->strategy) continue;
     so.strategy = v == 0 ? opt->strategy : extra[v - 1];
     for (int k = v == 0 ? 1 : 0; rc == SCOTCHLB_OK && k < SCOTCHLB_COMM_RATIOS; k++) {
@@ -927,8 +980,8 @@ static long refine_work(const rsearch *r)
 static int rerun_balance(const rsearch *r, double b0)
 {
   const scotchlb_options *o = r->opt;
-  if (scotchlb_within(b0, r->cap, r->cap) || o->strategy == SCOTCHLB_STRAT_BALANCE ||
-      (o->strategy_string && o->strategy_string[0]))
+  if (!(o->passes & SCOTCHLB_PASS_BALANCE) || scotchlb_within(b0, r->cap, r->cap) ||
+      o->strategy == SCOTCHLB_STRAT_BALANCE || (o->strategy_string && o->strategy_string[0]))
     return 0;
   return o->effort == SCOTCHLB_EFFORT_FULL ||
          (o->effort == SCOTCHLB_EFFORT_DEFAULT && r->n <= SCOTCHLB_RERUN_MAX);
@@ -951,8 +1004,9 @@ static int refine_fresh(const rsearch *r, sgraph *g, scotchlb_stats *st, char *m
   long work = refine_work(r);
   if (o->effort == SCOTCHLB_EFFORT_FAST) return SCOTCHLB_OK;
   double b0 = imbalance(n, r->load, r->nparts, r->target, r->best);
+  unsigned passes = (o->passes & SCOTCHLB_PASS_REFINE) ? o->passes & SCOTCHLB_DESCENT_ALL : 0;
   if (scotchlb_cut_refine_work(n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, r->cap,
-                               (long)n, work, 1, r->best) < 0)
+                               (long)n, work, passes, r->best) < 0)
     return SCOTCHLB_ENOMEM;
   if (!rerun_balance(r, b0)) return SCOTCHLB_OK;
   scotchlb_options so = *o;
@@ -962,8 +1016,9 @@ static int refine_fresh(const rsearch *r, sgraph *g, scotchlb_stats *st, char *m
   rc = cand ? map_once(n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, g, &so,
                        o->tolerance - 1.0, 0, cand, &cst, msg, cap)
             : SCOTCHLB_ENOMEM;
-  if (rc == SCOTCHLB_OK && scotchlb_cut_refine_work(n, r->load, r->start, r->adj, r->ew, r->nparts,
-                                                    r->target, r->cap, (long)n, work, 1, cand) < 0)
+  if (rc == SCOTCHLB_OK &&
+      scotchlb_cut_refine_work(n, r->load, r->start, r->adj, r->ew, r->nparts, r->target, r->cap,
+                               (long)n, work, passes, cand) < 0)
     rc = SCOTCHLB_ENOMEM;
   if (rc == SCOTCHLB_OK && fresh_better(r->cap, imbalance(n, r->load, r->nparts, r->target, cand),
                                         cut_of(n, r->start, r->adj, r->ew, cand),

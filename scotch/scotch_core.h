@@ -165,7 +165,35 @@ typedef struct scotchlb_options {
   /* PARTITION without comm_cost: what follows Scotch's answer (0, the
    * default, is SCOTCHLB_EFFORT_DEFAULT). */
   scotchlb_effort effort;
+  /* The passes that run after Scotch's answers (SCOTCHLB_PASS_* of
+   * scotch_descent.h and below; SCOTCHLB_PASSES_ALL by default).  A pass
+   * switched off is skipped where it would run, so that an ablation
+   * measures what each one earns (SCOTCHLB_SKIP, scotch/README.md). */
+  unsigned passes;
 } scotchlb_options;
+
+/* The passes of the core, after those of the descent (scotch_descent.h:
+ * MERGE, PAIRS, CHAIN, CUT in the bits below 0x10). */
+#define SCOTCHLB_PASS_POLISH     0x010u  /* REFINE's pass off parts Scotch left over */
+#define SCOTCHLB_PASS_REFINE     0x020u  /* PARTITION: the cut refinement after Scotch */
+#define SCOTCHLB_PASS_BALANCE    0x040u  /* PARTITION: Scotch again with BALANCE */
+#define SCOTCHLB_PASS_STRATEGIES 0x080u  /* COMM_COST: QUALITY, BALANCE, tighter ratios */
+#define SCOTCHLB_PASS_DESCENT    0x100u  /* COMM_COST: the time descent after each run */
+#define SCOTCHLB_PASS_SHED       0x200u  /* objects shed off parts over the bound */
+#define SCOTCHLB_PASS_FRESH      0x400u  /* REPART_CUT_TOL: a fresh partition renamed */
+#define SCOTCHLB_PASS_BACK       0x800u  /* REPART_CUT_TOL: objects moved back */
+#define SCOTCHLB_PASS_ORDERS     0x1000u /* the move back's heavy and light orders */
+#define SCOTCHLB_PASSES_ALL      0x1FFFu
+
+/*
+ * scotchlb_parse_skip - the passes left on by a SCOTCHLB_SKIP value: NONE,
+ * or a comma-separated list of pass names (MERGE, PAIRS, CHAIN, CUT,
+ * POLISH, REFINE, BALANCE, STRATEGIES, DESCENT, SHED, FRESH, BACK,
+ * ORDERS), upper case.  Not collective.
+ * Output: *passes (SCOTCHLB_PASSES_ALL without the named ones).
+ * Returns SCOTCHLB_OK, or SCOTCHLB_EINVAL with msg naming the unknown word.
+ */
+int scotchlb_parse_skip(const char *value, unsigned *passes, char *msg, size_t msg_cap);
 
 /* Statistics of one call. */
 typedef struct scotchlb_stats {

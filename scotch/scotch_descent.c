@@ -78,6 +78,7 @@ typedef struct dstate {
   long work;            /* objects and edge ends visited by the searches so far */
   long work_max;        /* the searches stop at this much work (LONG_MAX: unbounded) */
   long moves;           /* moves since the loads were last summed (state_load) */
+  unsigned passes;      /* SCOTCHLB_PASS_* steps switched on */
 } dstate;
 
 /* Whether the searches have spent their work: a count of objects and edge
@@ -500,7 +501,9 @@ static long descend(dstate *s, long budget)
       int b = -1;
       if (moves >= budget || fastest < 0 || out_of_work(s)) break;
       if (!best_move(s, sl, tmax, fastest, &v, &b)) {
-        long k = chains < SCOTCHLB_CHAIN_MAX(s->nparts) ? chain_move(s, sl, tmax) : 0;
+        long k = (s->passes & SCOTCHLB_PASS_CHAIN) && chains < SCOTCHLB_CHAIN_MAX(s->nparts)
+                     ? chain_move(s, sl, tmax)
+                     : 0;
         if (k == 0) break;
         chains++;
         moves += k;
@@ -510,6 +513,7 @@ static long descend(dstate *s, long budget)
       moves++;
     }
     if (round > 0 && moves == before) break;
+    if (!(s->passes & SCOTCHLB_PASS_CUT)) break;
     sl = slowest(s, &tmax, &fastest);
     for (int pass = 0; pass < SCOTCHLB_CUT_PASSES && moves < budget && !out_of_work(s); pass++) {
       long m = cut_pass(s, tmax, budget - moves);
@@ -1008,7 +1012,7 @@ end:
 
 long scotchlb_time_descent(size_t n, const double *load, const size_t *start, const size_t *adj,
                            const double *ew, int nparts, const double *target, double comm_cost,
-                           double load_cap, long max_moves, int merge, int *part)
+                           double load_cap, long max_moves, unsigned passes, int *part)
 {
   dstate s;
   long moves = 0;
@@ -1016,14 +1020,15 @@ long scotchlb_time_descent(size_t n, const double *load, const size_t *start, co
     moves = -1;
     goto end;
   }
+  s.passes = passes;
   if (s.total <= 0.0) goto end;
   /* Receivers stay within the tolerance, or within the worst load ratio
    * of the input when that is already above it. */
   s.lcap = fmax(load_cap, worst_load(&s));
   moves = descend(&s, max_moves);
-  long mm = merge ? merge_pieces(&s, max_moves - moves) : 0;
+  long mm = (passes & SCOTCHLB_PASS_MERGE) ? merge_pieces(&s, max_moves - moves) : 0;
   moves = mm < 0 ? -1 : moves + mm;
-  if (moves >= 0) {
+  if (moves >= 0 && (passes & SCOTCHLB_PASS_PAIRS)) {
     /* The pairs judge load against the bound asked for, so that a part
      * the input left above it is brought down where a pair can. */
     s.lcap = load_cap;
@@ -1037,15 +1042,15 @@ end:
 
 long scotchlb_cut_refine(size_t n, const double *load, const size_t *start, const size_t *adj,
                          const double *ew, int nparts, const double *target, double load_cap,
-                         long max_moves, int merge, int *part)
+                         long max_moves, unsigned passes, int *part)
 {
   return scotchlb_cut_refine_work(n, load, start, adj, ew, nparts, target, load_cap, max_moves,
-                                  LONG_MAX, merge, part);
+                                  LONG_MAX, passes, part);
 }
 
 long scotchlb_cut_refine_work(size_t n, const double *load, const size_t *start, const size_t *adj,
                               const double *ew, int nparts, const double *target, double load_cap,
-                              long max_moves, long max_work, int merge, int *part)
+                              long max_moves, long max_work, unsigned passes, int *part)
 {
   dstate s;
   long moves = 0;
@@ -1053,18 +1058,19 @@ long scotchlb_cut_refine_work(size_t n, const double *load, const size_t *start,
     moves = -1;
     goto end;
   }
+  s.passes = passes;
   s.work_max = max_work;
   if (s.total <= 0.0) goto end;
   s.lcap = fmax(load_cap, worst_load(&s));
   /* With no price on the cut a part's time is its load over its target,
    * so the cut passes' time bound is the load bound itself: receivers
    * stay within it, whatever the current worst part. */
-  moves = cut_passes(&s, max_moves);
-  if (merge) {
+  if (passes & SCOTCHLB_PASS_CUT) moves = cut_passes(&s, max_moves);
+  if (passes & SCOTCHLB_PASS_MERGE) {
     long mm = merge_pieces(&s, max_moves - moves);
     moves = mm < 0 ? -1 : moves + mm;
   }
-  if (moves >= 0) {
+  if (moves >= 0 && (passes & SCOTCHLB_PASS_PAIRS)) {
     s.lcap = load_cap;
     s.cut_first = 1;
     long pm = pair_rounds(&s, max_moves - moves);

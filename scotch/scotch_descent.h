@@ -30,6 +30,16 @@
 
 #include <stddef.h>
 
+/* The passes of the descent and of the cut refinement, for their `passes`
+ * argument (SCOTCHLB_DESCENT_ALL: every one).  SCOTCHLB_SKIP switches them
+ * off by name for ablation studies (scotch_core.h). */
+#define SCOTCHLB_PASS_MERGE 0x01u /* cut-off pieces of parts move whole */
+#define SCOTCHLB_PASS_PAIRS 0x02u /* pairs of small parts re-solved exactly */
+#define SCOTCHLB_PASS_CHAIN 0x04u /* chain moves along a path of parts */
+#define SCOTCHLB_PASS_CUT   0x08u /* cut moves under the largest time */
+#define SCOTCHLB_DESCENT_ALL                                                                       \
+  (SCOTCHLB_PASS_MERGE | SCOTCHLB_PASS_PAIRS | SCOTCHLB_PASS_CHAIN | SCOTCHLB_PASS_CUT)
+
 /*
  * scotchlb_time_descent - improves part (n entries in [0, nparts)) in place.
  * Not collective.
@@ -40,7 +50,8 @@
  *         of edge weight in load units; load_cap, the largest load / (target
  *         x total) a receiving part may reach (raised to the input's worst
  *         ratio when that is higher); max_moves, a bound on the moves;
- *         merge, 1 to follow with the merge of pieces.
+ *         passes, the SCOTCHLB_PASS_* flags of the steps to run (the
+ *         single moves always run).
  * Output: part, improved.  A part's time is (load + comm_cost x the weight
  *         of its edges to other parts) / target.
  * Returns the number of moves made, or -1 when memory ran out (part is
@@ -48,7 +59,7 @@
  */
 long scotchlb_time_descent(size_t n, const double *load, const size_t *start, const size_t *adj,
                            const double *ew, int nparts, const double *target, double comm_cost,
-                           double load_cap, long max_moves, int merge, int *part);
+                           double load_cap, long max_moves, unsigned passes, int *part);
 
 /*
  * scotchlb_shed - moves objects off the parts above load_cap (load /
@@ -75,9 +86,11 @@ long scotchlb_shed(size_t n, const double *load, const size_t *start, const size
  * over the objects in index order, each moving to the connected part that
  * saves most cut when that part stays within load_cap (load / (target x
  * total), raised to the input's worst ratio when that is higher), until a
- * pass moves nothing, 8 passes or max_moves; then, when merge is 1, the
+ * pass moves nothing, 8 passes or max_moves (SCOTCHLB_PASS_CUT); then,
+ * with SCOTCHLB_PASS_MERGE, the
  * pieces a part is split into merge as in scotchlb_time_descent (with no
- * price on the cut); then pairs of small neighbouring parts are re-solved
+ * price on the cut); then, with SCOTCHLB_PASS_PAIRS, pairs of small
+ * neighbouring parts are re-solved
  * as there, judged by load above load_cap, then cut.  Scotch's answers on small graphs with heavy objects leave cut
  * behind (14 edges where 10 fit on the Charm++ synthetic's ring).  Not
  * collective, deterministic.
@@ -88,7 +101,7 @@ long scotchlb_shed(size_t n, const double *load, const size_t *start, const size
  */
 long scotchlb_cut_refine(size_t n, const double *load, const size_t *start, const size_t *adj,
                          const double *ew, int nparts, const double *target, double load_cap,
-                         long max_moves, int merge, int *part);
+                         long max_moves, unsigned passes, int *part);
 
 /*
  * scotchlb_cut_refine_work - scotchlb_cut_refine whose searches stop once
@@ -103,7 +116,7 @@ long scotchlb_cut_refine(size_t n, const double *load, const size_t *start, cons
  */
 long scotchlb_cut_refine_work(size_t n, const double *load, const size_t *start, const size_t *adj,
                               const double *ew, int nparts, const double *target, double load_cap,
-                              long max_moves, long max_work, int merge, int *part);
+                              long max_moves, long max_work, unsigned passes, int *part);
 
 /* The orders in which scotchlb_move_back visits objects. */
 #define SCOTCHLB_BACK_INDEX  0

@@ -67,6 +67,11 @@ static const zp_param_def scotch_params[] = {
      "and the polish (one Scotch run, nothing else); FULL: the refinement without a bound (its "
      "merges of cut-off pieces can cost many sweeps of the graph) and the BALANCE run at any "
      "size; prices in scotch/README.md, \"Cost of a call\""},
+    {"SCOTCHLB_SKIP", ZP_PARAM_STRING, "NONE", 0.0, 0.0, 0, NULL,
+     "for ablation studies: NONE, or a comma-separated list of the passes after Scotch's "
+     "answers to switch off: MERGE, PAIRS, CHAIN, CUT (of the descents), POLISH, REFINE, "
+     "BALANCE, STRATEGIES, DESCENT, SHED, FRESH, BACK, ORDERS (scotch/README.md, "
+     "\"Ablation\"); an unknown name is an error naming it"},
     {"SCOTCHLB_PARALLEL_MIN", ZP_PARAM_INT, "1000000", 0.0, 2147483647.0, 0, NULL,
      "with PT-Scotch in the build, LB_APPROACH=PARTITION on more than one rank runs PT-Scotch "
      "on the distributed graph from this many objects (over all ranks) on, instead of "
@@ -121,7 +126,8 @@ static scotchlb_approach approach_of(const char *lb_approach, const scotch_state
 static int read_options(const zp_params *params, const char *lb_approach, const double *tol,
                         int wdim, const scotch_state *s, scotchlb_options *o, char **strategy)
 {
-  const char *word = NULL, *raw = NULL, *effort = NULL;
+  const char *word = NULL, *raw = NULL, *effort = NULL, *skip = NULL;
+  char why[160];
   int seed = 1;
   scotchlb_default_options(o);
   *strategy = NULL;
@@ -137,8 +143,13 @@ static int read_options(const zp_params *params, const char *lb_approach, const 
       zp_param_int(params, "SCOTCHLB_SEED", &seed, NULL) != ZOLTAN_OK ||
       zp_param_int(params, "SCOTCHLB_POLISH", &o->polish, NULL) != ZOLTAN_OK ||
       zp_param_double(params, "SCOTCHLB_COMM_COST", &o->comm_cost, NULL) != ZOLTAN_OK ||
-      zp_param_double(params, "SCOTCHLB_REPART_CUT_TOL", &o->repart_cut_tol, NULL) != ZOLTAN_OK)
+      zp_param_double(params, "SCOTCHLB_REPART_CUT_TOL", &o->repart_cut_tol, NULL) != ZOLTAN_OK ||
+      zp_param_string(params, "SCOTCHLB_SKIP", &skip) != ZOLTAN_OK)
     return ZOLTAN_FATAL;
+  if (scotchlb_parse_skip(skip, &o->passes, why, sizeof why) != SCOTCHLB_OK) {
+    zp_error("SCOTCHLB", "SCOTCHLB_SKIP = %s: %s", skip, why);
+    return ZOLTAN_FATAL;
+  }
   if (o->repart_cut_tol > 0.0 && o->repart_cut_tol < 1.0) {
     zp_error("SCOTCHLB", "SCOTCHLB_REPART_CUT_TOL = %g is outside {0} and [1, +inf)",
              o->repart_cut_tol);

@@ -12,6 +12,7 @@
 
 #include "core_testutil.h"
 #include "scotch_core.h"
+#include "scotch_descent.h"
 #include "zp_rng.h"
 
 /* A side x side mesh in compressed rows, unit edge weights. */
@@ -588,9 +589,59 @@ static void bad_input_is_named(void **state)
                    SCOTCHLB_EINVAL);
 }
 
+/* The cut-bounded search with the fresh partition switched off as a
+ * candidate, nothing moved back and nothing shed, under the tightest bound
+ * (the fresh partition's own cut): the remaps may all miss it, and the
+ * answer must then still be a complete assignment (the fresh partition),
+ * never what the output array held before. */
+static void repart_without_fresh_candidate_still_answers(void **state)
+{
+  (void)state;
+  mesh m;
+  mesh_make(&m, 40);
+  double *w = malloc(m.n * sizeof *w);
+  int *cur = malloc(m.n * sizeof *cur), *out = malloc(m.n * sizeof *out);
+  scotchlb_options o;
+  scotchlb_stats st;
+  for (size_t i = 0; i < m.n; i++) {
+    cur[i] = (int)(i * 8 / m.n);
+    w[i] = i % 40 < 12 && i / 40 < 12 ? 2.0 : 1.0;
+    out[i] = -7;
+  }
+  opts(&o, SCOTCHLB_REPARTITION, 1.05);
+  o.repart_cut_tol = 1.0;
+  o.passes &= ~(SCOTCHLB_PASS_FRESH | SCOTCHLB_PASS_BACK | SCOTCHLB_PASS_SHED);
+  assert_true(scotchlb_partition(m.n, 1, w, m.start, m.adj, NULL, 8, NULL, cur, &o, out, &st, NULL,
+                                 0) >= 0);
+  for (size_t i = 0; i < m.n; i++) assert_true(out[i] >= 0 && out[i] < 8);
+  free(w);
+  free(cur);
+  free(out);
+  mesh_free(&m);
+}
+
+/* SCOTCHLB_SKIP's values: NONE keeps every pass, names switch theirs off,
+ * an unknown or empty name is refused with the name in the message. */
+static void skip_list_parses_pass_names(void **state)
+{
+  unsigned passes = 0;
+  char msg[200] = "";
+  (void)state;
+  assert_int_equal(scotchlb_parse_skip("NONE", &passes, msg, sizeof msg), SCOTCHLB_OK);
+  assert_int_equal(passes, SCOTCHLB_PASSES_ALL);
+  assert_int_equal(scotchlb_parse_skip("PAIRS,ORDERS", &passes, msg, sizeof msg), SCOTCHLB_OK);
+  assert_int_equal(passes, SCOTCHLB_PASSES_ALL & ~(SCOTCHLB_PASS_PAIRS | SCOTCHLB_PASS_ORDERS));
+  assert_int_equal(scotchlb_parse_skip("PAIRS,PAIRSX", &passes, msg, sizeof msg), SCOTCHLB_EINVAL);
+  assert_non_null(strstr(msg, "'PAIRSX'"));
+  assert_int_equal(scotchlb_parse_skip("CUT,,MERGE", &passes, msg, sizeof msg), SCOTCHLB_EINVAL);
+  assert_non_null(strstr(msg, "''"));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(repart_without_fresh_candidate_still_answers),
+      cmocka_unit_test(skip_list_parses_pass_names),
       cmocka_unit_test(symmetrise_repairs_what_applications_send),
       cmocka_unit_test(symmetrise_rejects_bad_edges),
       cmocka_unit_test(partition_balances_and_cuts_far_less_than_random),
