@@ -89,13 +89,8 @@ static int cost_of_a_call(int side, int parts, int reps, double tol, const char 
   o.passes = g_passes;
   o.approach = SCOTCHLB_PARTITION;
   o.tolerance = tol;
-#ifdef SCOTCHLB_RERUN_MAX
   if (strcmp(effort, "fast") == 0) o.effort = SCOTCHLB_EFFORT_FAST;
   if (strcmp(effort, "full") == 0) o.effort = SCOTCHLB_EFFORT_FULL;
-#else
-  /* The core before SCOTCHLB_EFFORT (for the before-and-after figures). */
-  (void)effort;
-#endif
   for (int r = 0; r < reps && rc == 0; r++) {
     double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
     rc =

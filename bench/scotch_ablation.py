@@ -27,10 +27,7 @@ def rel_worse(on, off):
 # time (load plus priced cut of the slowest part; on a bench_scotch mesh, with no price on the
 # cut, the cut), the cut, the moves (objects plus load moved) or the balance (max/avg).
 # Balance is a bound for every pass: max/avg 1% higher without a pass counts as a gain too.
-# The pair re-solve and BALANCE rerun judge by two figures in order (time then cut, balance
-# then cut): either counts.
-PURPOSE = {"MERGE": ("cut",), "PAIRS": ("time", "cut"), "CHAIN": ("time",), "CUT": ("cut",),
-           "POLISH": ("balance",), "REFINE": ("cut",), "BALANCE": ("balance", "cut"),
+PURPOSE = {"MERGE": ("cut",), "POLISH": ("balance",),
            "STRATEGIES": ("time",), "DESCENT": ("time",), "SHED": ("moves",),
            "FRESH": ("moves",), "BACK": ("moves",), "ORDERS": ("moves",)}
 
@@ -69,7 +66,8 @@ def mesh_rows(path):
         for line in f:
             m = MESH.search(line)
             if m:
-                key = ("mesh/%sx%s-p%s" % (m.group(1), m.group(1), m.group(2)), "PARTITION")
+                key = ("mesh/%sx%s-p%s-tol%s" % (m.group(1), m.group(1), m.group(2), m.group(3)),
+                       "PARTITION")
                 rows[key] = [{"cut": m.group(5), "maxavg": m.group(6), "time_s": m.group(4)}]
     return rows
 

@@ -18,9 +18,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 flags=""
 mpiexec --version 2>&1 | grep -q "Open MPI\|OpenRTE" && flags="--oversubscribe"
 # The passes each benchmark exercises: bench_zoltan has no row of PARTITION without a price
-# on the cut (REFINE, BALANCE); bench_scotch --mesh has no price on the cut and no remap.
-zoltan_passes="NONE MERGE PAIRS CHAIN CUT POLISH STRATEGIES DESCENT SHED FRESH BACK ORDERS"
-mesh_passes="NONE MERGE PAIRS CHAIN CUT POLISH REFINE BALANCE"
+# on the cut (the merge after Scotch); bench_scotch --mesh has no price on the cut and no
+# remap.  The meshes at IMBALANCE_TOL 1 are where Scotch leaves pieces to merge.
+zoltan_passes="NONE MERGE POLISH STRATEGIES DESCENT SHED FRESH BACK ORDERS"
+mesh_passes="NONE MERGE POLISH"
 for p in $zoltan_passes; do
   # shellcheck disable=SC2086
   mpiexec $flags -n "$np" "$build/bench/bench_zoltan" --reps 1 --scotch-skip "$p" \
@@ -30,7 +31,7 @@ for p in $zoltan_passes; do
 done
 for p in $mesh_passes; do
   : > "ablation_mesh_$p.txt"
-  for shape in "128 16 1.05" "300 8 1.1" "64 32 1.05"; do
+  for shape in "128 16 1.05" "300 8 1.1" "64 32 1.05" "128 16 1.0" "100 7 1.0" "80 12 1.0"; do
     # shellcheck disable=SC2086
     set -- $shape
     "$build/bench/bench_scotch" --mesh "$1" --parts "$2" --tol "$3" --reps 1 --skip "$p" \

@@ -74,23 +74,14 @@ typedef enum scotchlb_strategy {
  * (comm_cost 0, the gathered path); scotch/README.md, "Cost of a call",
  * gives the price of each. */
 typedef enum scotchlb_effort {
-  /* The cut refinement (cut passes, merges of cut-off pieces, pair
-   * re-solve) within a work bound of 16 sweeps of the graph (objects and
-   * edge ends visited, at least 2^24); one more
-   * Scotch run with its BALANCE strategy when Scotch's answer misses the
-   * attainable balance, on graphs of at most SCOTCHLB_RERUN_MAX objects. */
+  /* The merge of cut-off pieces (scotchlb_merge) within a work bound of 16
+   * sweeps of the graph (objects and edge ends visited, at least 2^24). */
   SCOTCHLB_EFFORT_DEFAULT = 0,
-  /* Scotch's answer (and the polish) only: one Scotch run, nothing else. */
+  /* Scotch's answer (and the polish) only. */
   SCOTCHLB_EFFORT_FAST = 1,
-  /* The cut refinement without a work bound, and the BALANCE run at any
-   * size when Scotch's answer misses the attainable balance. */
+  /* The merge without a work bound. */
   SCOTCHLB_EFFORT_FULL = 2
 } scotchlb_effort;
-
-/* Objects up to which the default effort reruns Scotch with BALANCE when
- * its answer misses the attainable balance (a run there costs a few
- * milliseconds; at 10^6 objects it would cost as much as the first). */
-#define SCOTCHLB_RERUN_MAX 16384
 
 /* Steps of each half of the migration-cost search of SCOTCHLB_REPART_CUT_TOL:
  * widening by factors of 4, then bisecting geometrically. */
@@ -172,24 +163,21 @@ typedef struct scotchlb_options {
   unsigned passes;
 } scotchlb_options;
 
-/* The passes of the core, after those of the descent (scotch_descent.h:
- * MERGE, PAIRS, CHAIN, CUT in the bits below 0x10). */
-#define SCOTCHLB_PASS_POLISH     0x010u  /* REFINE's pass off parts Scotch left over */
-#define SCOTCHLB_PASS_REFINE     0x020u  /* PARTITION: the cut refinement after Scotch */
-#define SCOTCHLB_PASS_BALANCE    0x040u  /* PARTITION: Scotch again with BALANCE */
-#define SCOTCHLB_PASS_STRATEGIES 0x080u  /* COMM_COST: QUALITY, BALANCE, tighter ratios */
-#define SCOTCHLB_PASS_DESCENT    0x100u  /* COMM_COST: the time descent after each run */
-#define SCOTCHLB_PASS_SHED       0x200u  /* objects shed off parts over the bound */
-#define SCOTCHLB_PASS_FRESH      0x400u  /* REPART_CUT_TOL: a fresh partition renamed */
-#define SCOTCHLB_PASS_BACK       0x800u  /* REPART_CUT_TOL: objects moved back */
-#define SCOTCHLB_PASS_ORDERS     0x1000u /* the move back's heavy and light orders */
-#define SCOTCHLB_PASSES_ALL      0x1FFFu
+/* The passes of the core, after the descent's merge (scotch_descent.h:
+ * SCOTCHLB_PASS_MERGE, 0x01). */
+#define SCOTCHLB_PASS_POLISH     0x02u /* REFINE's pass off parts Scotch left over */
+#define SCOTCHLB_PASS_STRATEGIES 0x04u /* COMM_COST: QUALITY, BALANCE, tighter ratios */
+#define SCOTCHLB_PASS_DESCENT    0x08u /* COMM_COST: the time descent after each run */
+#define SCOTCHLB_PASS_SHED       0x10u /* objects shed off parts over the bound */
+#define SCOTCHLB_PASS_FRESH      0x20u /* REPART_CUT_TOL: a fresh partition renamed */
+#define SCOTCHLB_PASS_BACK       0x40u /* REPART_CUT_TOL: objects moved back */
+#define SCOTCHLB_PASS_ORDERS     0x80u /* the move back's heavy and light orders */
+#define SCOTCHLB_PASSES_ALL      0xFFu
 
 /*
  * scotchlb_parse_skip - the passes left on by a SCOTCHLB_SKIP value: NONE,
- * or a comma-separated list of pass names (MERGE, PAIRS, CHAIN, CUT,
- * POLISH, REFINE, BALANCE, STRATEGIES, DESCENT, SHED, FRESH, BACK,
- * ORDERS), upper case.  Not collective.
+ * or a comma-separated list of pass names (MERGE, POLISH, STRATEGIES,
+ * DESCENT, SHED, FRESH, BACK, ORDERS), upper case.  Not collective.
  * Output: *passes (SCOTCHLB_PASSES_ALL without the named ones).
  * Returns SCOTCHLB_OK, or SCOTCHLB_EINVAL with msg naming the unknown word.
  */

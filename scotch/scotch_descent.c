@@ -9,14 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Passes of cut moves per round (each pass visits every object once). */
-#define SCOTCHLB_CUT_PASSES 8
-
-/* Chain moves: ends tried per chain, and chains per descent at most (each
- * costs up to a sweep of the graph). */
-#define SCOTCHLB_CHAIN_ENDS        4
-#define SCOTCHLB_CHAIN_MAX(nparts) (64 + 8 * (long)(nparts))
-
 /* Pieces of parts merge_pieces tries to move, at most, and how much slower
  * (relative) the slowest part may become for a merge: the descent
  * rebalances in whole objects, so that after a merge it often lands a hair
@@ -28,24 +20,6 @@
 /* Objects the first of two receivers may take, at most, in the split
  * trials of a shed. */
 #define SCOTCHLB_SHED_SPLITS 16
-
-/* Levels of cut a move back may cost, in mean edge weights (0, 1, ...). */
-#define SCOTCHLB_BACK_LEVELS 4
-
-/* Two neighbouring parts holding at most this many objects together are
- * re-solved exactly (pair_resolve): up to 2^14 assignments of the pair.
- * Each object more doubles a search, so the limit is the smallest that
- * reached the best known answer where one was measured (scotch/README.md,
- * "pair re-solve"). */
-#define SCOTCHLB_PAIR_OBJECTS 14
-
-/* Rounds of pair re-solving, each followed by the descent, at most. */
-#define SCOTCHLB_PAIR_ROUNDS 8
-
-/* Nodes of the pairs' searches per call of pair_rounds, at most: with
- * thousands of small parts the searches would otherwise cost more than
- * everything else (a count, not a clock, so that answers stay the same). */
-#define SCOTCHLB_PAIR_NODES (1L << 22)
 
 /* The end of a part's list of objects. */
 #define NONE ((size_t)-1)
@@ -69,16 +43,9 @@ typedef struct dstate {
   int *touched;         /* scratch: the parts wto holds a value for */
   size_t *head;         /* first object of each part's list (NONE when empty) */
   size_t *next, *prev;  /* each object's neighbours in its part's doubly linked list */
-  int *hop_from;        /* chain moves: the part each part was reached from (-2: not yet) */
-  int *queue;           /* chain moves: parts in breadth-first order */
-  size_t *path;         /* chain moves: the objects moved, in order */
-  int *path_to;         /* chain moves: where each of them went */
-  int *flag;            /* a mark per part */
-  int cut_first;        /* pair_resolve: the cut before the largest time (no price on it) */
   long work;            /* objects and edge ends visited by the searches so far */
   long work_max;        /* the searches stop at this much work (LONG_MAX: unbounded) */
   long moves;           /* moves since the loads were last summed (state_load) */
-  unsigned passes;      /* SCOTCHLB_PASS_* steps switched on */
 } dstate;
 
 /* Whether the searches have spent their work: a count of objects and edge
@@ -187,8 +154,7 @@ static int best_move(dstate *s, int sl, double tmax, int fastest, size_t *bv, in
     s->work += visit_cost(s, v);
     /* Out of sl: to each part it is connected to; an object without
      * edges to the fastest part.  Sending a connected object where it has
-     * no neighbour would split the receiver in pieces for a little time
-     * (it did on a ring, at 1.12x the cut). */
+     * no neighbour would split the receiver in pieces for a little time. */
     for (int c = 0; c <= nt; c++) {
       int b = c < nt ? s->touched[c] : fastest;
       if (b == sl || (c == nt && wsum > 0.0) || !load_allows(s, v, b)) continue;
@@ -224,36 +190,6 @@ static int best_move(dstate *s, int sl, double tmax, int fastest, size_t *bv, in
     }
   }
   return found;
-}
-
-/* One pass over the objects in index order: each moves to the connected
- * part that saves the most cut, when it saves some, the receiver may take
- * its load and neither part's time passes tmax.  Returns the moves made
- * (at most budget). */
-static long cut_pass(dstate *s, double tmax, long budget)
-{
-  long moves = 0;
-  for (size_t v = 0; v < s->n && moves < budget; v++) {
-    int a = s->part[v], b = -1;
-    double wsum, gain = 0.0;
-    int nt = weights_to_parts(s, v, &wsum);
-    s->work += visit_cost(s, v);
-    for (int c = 0; c < nt; c++) {
-      int q = s->touched[c];
-      double g = s->wto[q] - s->wto[a], ta, tb;
-      if (q == a || g <= gain || !load_allows(s, v, q)) continue;
-      times_after(s, v, a, q, wsum, &ta, &tb);
-      if (ta > tmax || tb > tmax) continue;
-      gain = g;
-      b = q;
-    }
-    if (b >= 0) {
-      apply_move(s, v, b, wsum);
-      moves++;
-    }
-    clear_touched(s, nt);
-  }
-  return moves;
 }
 
 /* The slowest part (lowest index on a tie), its time and the fastest part
@@ -295,11 +231,6 @@ static void state_check(const dstate *s)
 static void state_free(dstate *s)
 {
   state_check(s);
-  free(s->hop_from);
-  free(s->queue);
-  free(s->path);
-  free(s->path_to);
-  free(s->flag);
   free(s->pload);
   free(s->pcut);
   free(s->wto);
@@ -336,19 +267,17 @@ static void state_load(dstate *s)
 
 /* Everything the descent keeps, allocated and loaded from part; 0 or -1
  * when memory ran out (state_free frees what was allocated either way). */
-static int state_init(dstate *s, size_t n, const double *load, const size_t *start,
-                      const size_t *adj, const double *ew, int nparts, const double *target,
-                      double cost, int *part)
+static int state_init(dstate *s, const scotchlb_instance *in, double cost, int *part)
 {
-  size_t np = (size_t)nparts;
+  size_t n = in->n, np = (size_t)in->nparts;
   memset(s, 0, sizeof *s);
   s->n = n;
-  s->load = load;
-  s->start = start;
-  s->adj = adj;
-  s->ew = ew;
-  s->nparts = nparts;
-  s->target = target;
+  s->load = in->load;
+  s->start = in->start;
+  s->adj = in->adj;
+  s->ew = in->ew;
+  s->nparts = in->nparts;
+  s->target = in->target;
   s->cost = cost;
   s->part = part;
   s->work_max = LONG_MAX;
@@ -359,13 +288,7 @@ static int state_init(dstate *s, size_t n, const double *load, const size_t *sta
   s->head = malloc(np * sizeof *s->head);
   s->next = malloc((n + 1) * sizeof *s->next);
   s->prev = malloc((n + 1) * sizeof *s->prev);
-  s->hop_from = malloc(np * sizeof *s->hop_from);
-  s->queue = malloc(np * sizeof *s->queue);
-  s->path = malloc(np * sizeof *s->path);
-  s->path_to = malloc(np * sizeof *s->path_to);
-  s->flag = calloc(np, sizeof *s->flag);
-  if (!s->pload || !s->pcut || !s->wto || !s->touched || !s->head || !s->next || !s->prev ||
-      !s->hop_from || !s->queue || !s->path || !s->path_to || !s->flag)
+  if (!s->pload || !s->pcut || !s->wto || !s->touched || !s->head || !s->next || !s->prev)
     return -1;
   state_load(s);
   return 0;
@@ -381,147 +304,21 @@ static double worst_load(const dstate *s)
   return worst;
 }
 
-/* The parts next to part p (objects of p with an edge to them), marked in
- * s->flag and listed in out; returns how many. */
-static int parts_next_to(dstate *s, int p, int *out)
-{
-  int k = 0;
-  for (size_t v = s->head[p]; v != NONE; v = s->next[v]) {
-    s->work += visit_cost(s, v);
-    for (size_t j = s->start[v]; j < s->start[v + 1]; j++) {
-      int q = s->part[s->adj[j]];
-      if (q != p && !s->flag[q] && s->target[q] > 0.0) {
-        s->flag[q] = 1;
-        out[k++] = q;
-      }
-    }
-  }
-  for (int i = 0; i < k; i++) s->flag[out[i]] = 0;
-  return k;
-}
-
-/* The object of p to send to q: the fewest cut edges added, then the load
- * nearest `want` (the load p received on a chain, or HUGE_VAL for the
- * heaviest), the lowest index on a tie; never `avoid` (the object that
- * just arrived: forwarding it would skip a part).  NONE when p has no
- * object next to q. */
-static size_t hop_object(dstate *s, int p, int q, double want, size_t avoid)
-{
-  size_t best = NONE;
-  double bd = HUGE_VAL, bl = HUGE_VAL;
-  for (size_t v = s->head[p]; v != NONE; v = s->next[v]) {
-    double wsum;
-    int nt = weights_to_parts(s, v, &wsum);
-    s->work += visit_cost(s, v);
-    double wq = s->wto[q], delta = s->wto[p] - wq;
-    clear_touched(s, nt);
-    if (wq <= 0.0 || v == avoid) continue;
-    double off = want == HUGE_VAL ? -s->load[v] : fabs(s->load[v] - want);
-    if (delta < bd || (delta == bd && (off < bl || (off == bl && v < best)))) {
-      bd = delta;
-      bl = off;
-      best = v;
-    }
-  }
-  return best;
-}
-
-/* A chain move for the slowest part sl, when no single move helps (all its
- * neighbours are about as slow): one object from sl to a neighbour, one
- * from that neighbour onwards, and so on to a part with time to spare,
- * along the shortest path of parts (breadth first, lowest part first).
- * Kept when every part on the path ends below tmax; else undone.  Up to
- * SCOTCHLB_CHAIN_ENDS ends are tried.  Returns the objects moved (0: no
- * chain helped). */
-static long chain_move(dstate *s, int sl, double tmax)
-{
-  int head = 0, tail = 0, ends = 0;
-  for (int q = 0; q < s->nparts; q++) s->hop_from[q] = -2;
-  s->hop_from[sl] = -1;
-  s->queue[tail++] = sl;
-  int *nb = s->touched; /* free while no weights_to_parts runs */
-  while (head < tail && ends < SCOTCHLB_CHAIN_ENDS) {
-    int p = s->queue[head++];
-    int k = parts_next_to(s, p, nb);
-    int found[64], nf = 0;
-    for (int i = 0; i < k; i++) {
-      int q = nb[i];
-      if (s->hop_from[q] != -2) continue;
-      s->hop_from[q] = p;
-      s->queue[tail++] = q;
-      if (p != sl && nf < 64) found[nf++] = q;
-    }
-    /* Ends at distance >= 2 only: a neighbour of sl is a single move. */
-    for (int i = 0; i < nf && ends < SCOTCHLB_CHAIN_ENDS; i++) {
-      int d = found[i];
-      if (!scotchlb_below(time_of(s, d), tmax, tmax)) continue;
-      ends++;
-      /* The path from sl to d, walked from the d end back. */
-      int len = 0;
-      for (int q = d; q != sl; q = s->hop_from[q]) s->path_to[len++] = q;
-      long k2 = 0;
-      double want = HUGE_VAL;
-      int from = sl, ok = 1;
-      for (int h = len; h-- > 0;) {
-        int to = s->path_to[h];
-        size_t v = hop_object(s, from, to, want, k2 > 0 ? s->path[k2 - 1] : NONE);
-        if (v == NONE || !load_allows(s, v, to)) {
-          ok = 0;
-          break;
-        }
-        want = s->load[v];
-        move_one(s, v, to);
-        s->path[k2++] = v;
-        from = to;
-      }
-      double worst = 0.0;
-      for (int q = d; ok && q != -1; q = s->hop_from[q]) worst = fmax(worst, time_of(s, q));
-      if (ok && scotchlb_below(worst, tmax, tmax)) return k2;
-      /* Undone in reverse: each object back where it came from. */
-      for (long i = k2; i-- > 0;) move_one(s, s->path[i], i > 0 ? s->part[s->path[i - 1]] : sl);
-    }
-  }
-  return 0;
-}
-
-/* Rounds of two phases: the slowest part's time down, move by move, then
- * the cut down under that time.  Each phase lowers (largest time, cut) in
- * that order, so the rounds end; the budget bounds them anyway.  Returns
- * the moves made. */
+/* The slowest part's time down, move by move (best_move), until no move
+ * lowers it or the budget or the work bound is spent.  Each move lowers
+ * the largest time or the number of parts at it, so the descent ends.
+ * Returns the moves made. */
 static long descend(dstate *s, long budget)
 {
-  long moves = 0, chains = 0;
-  for (int round = 0; moves < budget && !out_of_work(s); round++) {
-    long before = moves, cut_moves = 0;
+  long moves = 0;
+  while (moves < budget && !out_of_work(s)) {
     double tmax;
-    int fastest, sl;
-    for (;;) {
-      sl = slowest(s, &tmax, &fastest);
-      size_t v = 0;
-      int b = -1;
-      if (moves >= budget || fastest < 0 || out_of_work(s)) break;
-      if (!best_move(s, sl, tmax, fastest, &v, &b)) {
-        long k = (s->passes & SCOTCHLB_PASS_CHAIN) && chains < SCOTCHLB_CHAIN_MAX(s->nparts)
-                     ? chain_move(s, sl, tmax)
-                     : 0;
-        if (k == 0) break;
-        chains++;
-        moves += k;
-        continue;
-      }
-      move_one(s, v, b);
-      moves++;
-    }
-    if (round > 0 && moves == before) break;
-    if (!(s->passes & SCOTCHLB_PASS_CUT)) break;
-    sl = slowest(s, &tmax, &fastest);
-    for (int pass = 0; pass < SCOTCHLB_CUT_PASSES && moves < budget && !out_of_work(s); pass++) {
-      long m = cut_pass(s, tmax, budget - moves);
-      moves += m;
-      cut_moves += m;
-      if (m == 0) break;
-    }
-    if (cut_moves == 0) break;
+    int fastest, sl = slowest(s, &tmax, &fastest);
+    size_t v = 0;
+    int b = -1;
+    if (fastest < 0 || !best_move(s, sl, tmax, fastest, &v, &b)) break;
+    move_one(s, v, b);
+    moves++;
   }
   return moves;
 }
@@ -701,326 +498,15 @@ end:
   return moves;
 }
 
-/* What a pair's assignment is judged by, in order: load above the bound
- * (summed over the two parts), the largest time of all parts, the cut
- * edge weight inside the pair, then the larger and the smaller of the
- * pair's two times; with cut_first, the cut before the largest time.  The
- * other parts' times and cuts do not change when the pair's objects trade
- * places (an edge to them is cut either way), so comparing these keys
- * compares the whole partition's (load above the bound, largest time, cut,
- * sorted times). */
-typedef struct pair_key {
-  double over, tmax, cut, hi, lo;
-  int moved; /* objects that change part: the fewer, the better on a tie */
-} pair_key;
-
-static int key_less(const pair_key *x, const pair_key *y, int cut_first)
-{
-  double a[5] = {x->over, x->tmax, x->cut, x->hi, x->lo};
-  double b[5] = {y->over, y->tmax, y->cut, y->hi, y->lo};
-  if (cut_first) {
-    a[1] = x->cut;
-    a[2] = x->tmax;
-    b[1] = y->cut;
-    b[2] = y->tmax;
-  }
-  for (int i = 0; i < 5; i++) {
-    double tol = SCOTCHLB_ROUND * fmax(fabs(a[i]), fabs(b[i]));
-    if (a[i] < b[i] - tol) return 1;
-    if (a[i] > b[i] + tol) return 0;
-  }
-  return x->moved < y->moved;
-}
-
-/* A part's load bound, with the margin load_allows gives (a part holding
- * only the object that sets the bound is within it, whatever the
- * rounding of the sums). */
-static double pair_cap(const dstate *s, int q)
-{
-  return s->lcap * s->target[q] * s->total + SCOTCHLB_ROUND * s->total;
-}
-
-/* The key of the pair (a, b) with the objects of u on side a where their
- * bit in side is set: loads, external and internal cut weights given. */
-static pair_key pair_eval(const dstate *s, int a, int b, double la, double lb, double xa, double xb,
-                          double in, double others)
-{
-  pair_key k;
-  double ca = pair_cap(s, a), cb = pair_cap(s, b);
-  double ta = ptime(s, a, la, xa + in), tb = ptime(s, b, lb, xb + in);
-  k.over = fmax(0.0, la - ca) + fmax(0.0, lb - cb);
-  k.hi = fmax(ta, tb);
-  k.lo = fmin(ta, tb);
-  k.tmax = fmax(others, k.hi);
-  k.cut = in;
-  k.moved = 0;
-  return k;
-}
-
-/* Scratch of pair_resolve, for at most SCOTCHLB_PAIR_OBJECTS objects. */
-typedef struct pair_scratch {
-  const dstate *s;
-  int a, b;                          /* the pair */
-  int m;                             /* its objects */
-  double others;                     /* the largest time of the other parts */
-  double ca, cb;                     /* the two parts' load bounds */
-  size_t u[SCOTCHLB_PAIR_OBJECTS];   /* the pair's objects, heaviest first */
-  double ext[SCOTCHLB_PAIR_OBJECTS]; /* each one's edge weight to other parts */
-  int side[SCOTCHLB_PAIR_OBJECTS];   /* 1: in part a (assigned so far) */
-  int now[SCOTCHLB_PAIR_OBJECTS];    /* 1: in part a now */
-  int best[SCOTCHLB_PAIR_OBJECTS];   /* the best sides found */
-  /* Each object's neighbours inside the pair that come before it in u
-   * (their indices) and the edge weights. */
-  int nin[SCOTCHLB_PAIR_OBJECTS];
-  int in_k[SCOTCHLB_PAIR_OBJECTS][SCOTCHLB_PAIR_OBJECTS];
-  double in_w[SCOTCHLB_PAIR_OBJECTS][SCOTCHLB_PAIR_OBJECTS];
-  pair_key bk; /* the best key found */
-  int found;
-  long nodes; /* search nodes left (SCOTCHLB_PAIR_NODES) */
-} pair_scratch;
-
-/* Whether object a goes before b in a pair's search: heavier first, then
- * the lower index. */
-static int heavier_object(size_t a, size_t b, const double *load)
-{
-  if (load[a] != load[b]) return load[a] > load[b];
-  return a < b;
-}
-
-/* Objects i.. of the pair given sides, the first i placed with loads la,
- * lb, external weights xa, xb and internal cut in.  A partial assignment
- * only gains load and cut as objects are placed, so a branch stops as
- * soon as its load above the bounds, or (that being equal) its largest
- * time or cut, whichever the key puts next, is already worse than the best
- * complete one. */
-static void pair_search(pair_scratch *ps, int i, double la, double lb, double xa, double xb,
-                        double in)
-{
-  const dstate *s = ps->s;
-  /* Out of nodes: the best found so far stands (it is a whole assignment). */
-  if (ps->nodes <= 0) return;
-  ps->nodes--;
-  double over = (la > ps->ca ? la - ps->ca : 0.0) + (lb > ps->cb ? lb - ps->cb : 0.0);
-  double tol = SCOTCHLB_ROUND * (over + ps->bk.over);
-  if (over > ps->bk.over + tol) return;
-  if (over >= ps->bk.over - tol) {
-    double ta = ptime(s, ps->a, la, xa + in), tb = ptime(s, ps->b, lb, xb + in);
-    double t = ps->others > ta ? ps->others : ta;
-    t = t > tb ? t : tb;
-    double second = s->cut_first ? in : t, bound = s->cut_first ? ps->bk.cut : ps->bk.tmax;
-    if (!scotchlb_within(second, bound, second + bound)) return;
-  }
-  if (i == ps->m) {
-    pair_key key = pair_eval(s, ps->a, ps->b, la, lb, xa, xb, in, ps->others);
-    for (int k = 0; k < ps->m; k++) key.moved += ps->side[k] != ps->now[k];
-    if (key_less(&key, &ps->bk, s->cut_first)) {
-      ps->bk = key;
-      ps->found = 1;
-      memcpy(ps->best, ps->side, (size_t)ps->m * sizeof *ps->best);
-    }
-    return;
-  }
-  size_t v = ps->u[i];
-  for (int side = 1; side >= 0; side--) {
-    double d = 0.0;
-    ps->side[i] = side;
-    for (int e = 0; e < ps->nin[i]; e++)
-      if (ps->side[ps->in_k[i][e]] != side) d += ps->in_w[i][e];
-    if (side)
-      pair_search(ps, i + 1, la + s->load[v], lb, xa + ps->ext[i], xb, in + d);
-    else
-      pair_search(ps, i + 1, la, lb + s->load[v], xa, xb + ps->ext[i], in + d);
-  }
-}
-
-/* The three slowest parts (-1 where there are fewer), so that the slowest
- * part outside any pair is known without a pass over the parts. */
-static void slowest_three(const dstate *s, int top[3])
-{
-  double t[3] = {-1.0, -1.0, -1.0};
-  top[0] = top[1] = top[2] = -1;
-  for (int q = 0; q < s->nparts; q++) {
-    double x = time_of(s, q);
-    for (int k = 0; k < 3; k++)
-      if (x > t[k]) {
-        for (int j = 2; j > k; j--) {
-          t[j] = t[j - 1];
-          top[j] = top[j - 1];
-        }
-        t[k] = x;
-        top[k] = q;
-        break;
-      }
-  }
-}
-
-/* The largest time of the parts other than a and b, from slowest_three. */
-static double time_without(const dstate *s, const int top[3], int a, int b)
-{
-  for (int k = 0; k < 3; k++)
-    if (top[k] >= 0 && top[k] != a && top[k] != b) return time_of(s, top[k]);
-  return 0.0;
-}
-
-/* Re-solves the pair of neighbouring parts (a, b) exactly: every
- * assignment of their objects (at most SCOTCHLB_PAIR_OBJECTS) to the two
- * parts, searched depth first with bounds (pair_search), and the best by
- * pair_key replaces the current one when strictly better.  The single
- * moves and chains of the descent cannot see an answer that needs several
- * objects to trade places at once; on the Charm++ synthetic's ring this
- * found the fastest answer known.  others is the largest time of the other
- * parts.  Returns the objects moved (0 when the pair stays). */
-static long pair_resolve(dstate *s, int a, int b, double others, pair_scratch *ps)
-{
-  int m = 0;
-  double la = 0.0, lb = 0.0, xa = 0.0, xb = 0.0, in = 0.0;
-  for (int q = 0; q < 2; q++)
-    for (size_t v = s->head[q ? b : a]; v != NONE; v = s->next[v]) ps->u[m++] = v;
-  /* Heaviest first: the load bounds cut the search earliest. */
-  for (int i = 1; i < m; i++)
-    for (int k = i; k > 0 && heavier_object(ps->u[k], ps->u[k - 1], s->load); k--) {
-      size_t t = ps->u[k];
-      ps->u[k] = ps->u[k - 1];
-      ps->u[k - 1] = t;
-    }
-  for (int i = 0; i < m; i++) {
-    size_t v = ps->u[i];
-    ps->ext[i] = 0.0;
-    ps->nin[i] = 0;
-    for (size_t j = s->start[v]; j < s->start[v + 1]; j++) {
-      int q = s->part[s->adj[j]], k = 0;
-      if (q != a && q != b) {
-        ps->ext[i] += s->ew[j];
-        continue;
-      }
-      while (ps->u[k] != s->adj[j]) k++;
-      /* Each edge inside the pair once, at its later end in u. */
-      if (k < i) {
-        ps->in_k[i][ps->nin[i]] = k;
-        ps->in_w[i][ps->nin[i]++] = s->ew[j];
-      }
-      if (q != s->part[v] && s->adj[j] > v) in += s->ew[j];
-    }
-    ps->now[i] = s->part[v] == a;
-    if (s->part[v] == a) {
-      la += s->load[v];
-      xa += ps->ext[i];
-    } else {
-      lb += s->load[v];
-      xb += ps->ext[i];
-    }
-  }
-  ps->s = s;
-  ps->a = a;
-  ps->b = b;
-  ps->m = m;
-  ps->others = others;
-  ps->ca = pair_cap(s, a);
-  ps->cb = pair_cap(s, b);
-  ps->bk = pair_eval(s, a, b, la, lb, xa, xb, in, others);
-  ps->found = 0;
-  pair_key cur = ps->bk;
-  pair_search(ps, 0, 0.0, 0.0, 0.0, 0.0, 0.0);
-  long moved = 0;
-  if (!ps->found || !key_less(&ps->bk, &cur, s->cut_first)) return 0;
-  for (int i = 0; i < m; i++) {
-    int q = ps->best[i] ? a : b;
-    if (s->part[ps->u[i]] != q) {
-      move_one(s, ps->u[i], q);
-      moved++;
-    }
-  }
-  return moved;
-}
-
-/* Passes of cut moves within the load bound itself (no price on the cut:
- * a part's time is its load over its target), until one moves nothing. */
-static long cut_passes(dstate *s, long budget)
-{
-  long moves = 0;
-  for (int pass = 0; pass < SCOTCHLB_CUT_PASSES && moves < budget && !out_of_work(s); pass++) {
-    long m = cut_pass(s, s->lcap * s->total * (1.0 + SCOTCHLB_ROUND), budget - moves);
-    moves += m;
-    if (m == 0) break;
-  }
-  return moves;
-}
-
-/* Rounds over the pairs of neighbouring parts small enough to re-solve,
- * each round followed by the descent (by cut passes with cut_first), until
- * a round changes nothing.  A pair is re-solved again only when one of its
- * parts changed since.  Returns the moves, or -1 when memory ran out. */
-static long pair_rounds(dstate *s, long budget)
-{
-  int np = s->nparts;
-  size_t n = s->n;
-  pair_scratch *ps = malloc(sizeof *ps);
-  unsigned char *dirty = malloc((size_t)np), *next = calloc((size_t)np, 1);
-  int *before = malloc((n + 1) * sizeof *before), *size = calloc((size_t)np, sizeof *size);
-  long moves = 0;
-  if (!ps || !dirty || !next || !before || !size) {
-    moves = -1;
-    goto end;
-  }
-  memset(dirty, 1, (size_t)np);
-  ps->nodes = SCOTCHLB_PAIR_NODES;
-  for (size_t v = 0; v < n; v++) size[s->part[v]]++;
-  for (int round = 0;
-       round < SCOTCHLB_PAIR_ROUNDS && moves < budget && ps->nodes > 0 && !out_of_work(s);
-       round++) {
-    long before_moves = moves;
-    int top[3];
-    slowest_three(s, top);
-    for (int a = 0; a < np && moves < budget && ps->nodes > 0; a++) {
-      if (s->target[a] <= 0.0 || size[a] > SCOTCHLB_PAIR_OBJECTS) continue;
-      int k = parts_next_to(s, a, s->queue);
-      for (int i = 0; i < k && moves < budget; i++) {
-        int b = s->queue[i];
-        if (b <= a || (!dirty[a] && !dirty[b]) || size[a] + size[b] > SCOTCHLB_PAIR_OBJECTS)
-          continue;
-        long mv = pair_resolve(s, a, b, time_without(s, top, a, b), ps);
-        if (mv > 0) {
-          slowest_three(s, top);
-          next[a] = next[b] = 1;
-          size[a] = size[b] = 0;
-          for (size_t v = s->head[a]; v != NONE; v = s->next[v]) size[a]++;
-          for (size_t v = s->head[b]; v != NONE; v = s->next[v]) size[b]++;
-        }
-        moves += mv;
-      }
-    }
-    if (moves == before_moves) break;
-    memcpy(before, s->part, n * sizeof *before);
-    moves += s->cut_first ? cut_passes(s, budget - moves) : descend(s, budget - moves);
-    for (size_t v = 0; v < n; v++)
-      if (s->part[v] != before[v]) {
-        next[before[v]] = next[s->part[v]] = 1;
-        size[before[v]]--;
-        size[s->part[v]]++;
-      }
-    memcpy(dirty, next, (size_t)np);
-    memset(next, 0, (size_t)np);
-  }
-end:
-  free(ps);
-  free(dirty);
-  free(next);
-  free(before);
-  free(size);
-  return moves;
-}
-
-long scotchlb_time_descent(size_t n, const double *load, const size_t *start, const size_t *adj,
-                           const double *ew, int nparts, const double *target, double comm_cost,
-                           double load_cap, long max_moves, unsigned passes, int *part)
+long scotchlb_time_descent(const scotchlb_instance *in, double comm_cost, double load_cap,
+                           long max_moves, unsigned passes, int *part)
 {
   dstate s;
   long moves = 0;
-  if (state_init(&s, n, load, start, adj, ew, nparts, target, comm_cost, part) != 0) {
+  if (state_init(&s, in, comm_cost, part) != 0) {
     moves = -1;
     goto end;
   }
-  s.passes = passes;
   if (s.total <= 0.0) goto end;
   /* Receivers stay within the tolerance, or within the worst load ratio
    * of the input when that is already above it. */
@@ -1028,54 +514,26 @@ long scotchlb_time_descent(size_t n, const double *load, const size_t *start, co
   moves = descend(&s, max_moves);
   long mm = (passes & SCOTCHLB_PASS_MERGE) ? merge_pieces(&s, max_moves - moves) : 0;
   moves = mm < 0 ? -1 : moves + mm;
-  if (moves >= 0 && (passes & SCOTCHLB_PASS_PAIRS)) {
-    /* The pairs judge load against the bound asked for, so that a part
-     * the input left above it is brought down where a pair can. */
-    s.lcap = load_cap;
-    long pm = pair_rounds(&s, max_moves - moves);
-    moves = pm < 0 ? -1 : moves + pm;
-  }
 end:
   state_free(&s);
   return moves;
 }
 
-long scotchlb_cut_refine(size_t n, const double *load, const size_t *start, const size_t *adj,
-                         const double *ew, int nparts, const double *target, double load_cap,
-                         long max_moves, unsigned passes, int *part)
-{
-  return scotchlb_cut_refine_work(n, load, start, adj, ew, nparts, target, load_cap, max_moves,
-                                  LONG_MAX, passes, part);
-}
-
-long scotchlb_cut_refine_work(size_t n, const double *load, const size_t *start, const size_t *adj,
-                              const double *ew, int nparts, const double *target, double load_cap,
-                              long max_moves, long max_work, unsigned passes, int *part)
+long scotchlb_merge(const scotchlb_instance *in, double load_cap, long max_moves, long max_work,
+                    int *part)
 {
   dstate s;
   long moves = 0;
-  if (state_init(&s, n, load, start, adj, ew, nparts, target, 0.0, part) != 0) {
+  if (state_init(&s, in, 0.0, part) != 0) {
     moves = -1;
     goto end;
   }
-  s.passes = passes;
   s.work_max = max_work;
   if (s.total <= 0.0) goto end;
+  /* With no price on the cut a part's time is its load over its target:
+   * the descent after each merge rebalances the loads. */
   s.lcap = fmax(load_cap, worst_load(&s));
-  /* With no price on the cut a part's time is its load over its target,
-   * so the cut passes' time bound is the load bound itself: receivers
-   * stay within it, whatever the current worst part. */
-  if (passes & SCOTCHLB_PASS_CUT) moves = cut_passes(&s, max_moves);
-  if (passes & SCOTCHLB_PASS_MERGE) {
-    long mm = merge_pieces(&s, max_moves - moves);
-    moves = mm < 0 ? -1 : moves + mm;
-  }
-  if (moves >= 0 && (passes & SCOTCHLB_PASS_PAIRS)) {
-    s.lcap = load_cap;
-    s.cut_first = 1;
-    long pm = pair_rounds(&s, max_moves - moves);
-    moves = pm < 0 ? -1 : moves + pm;
-  }
+  moves = merge_pieces(&s, max_moves);
 end:
   state_free(&s);
   return moves;
@@ -1167,15 +625,16 @@ static int trial_better(const shed_trial *x, const shed_trial *y)
   return scotchlb_below(x->shed, y->shed, y->shed);
 }
 
-long scotchlb_shed(size_t n, const double *load, const size_t *start, const size_t *adj,
-                   const double *ew, int nparts, const double *target, double load_cap,
-                   long max_moves, int *part)
+long scotchlb_shed(const scotchlb_instance *in, double load_cap, long max_moves, int *part)
 {
   dstate s;
   long moves = 0;
+  size_t n = in->n;
+  int nparts = in->nparts;
+  const double *target = in->target;
   size_t *seq = malloc((n + 1) * sizeof *seq);
   int *near = calloc((size_t)nparts + 1, sizeof *near);
-  if (state_init(&s, n, load, start, adj, ew, nparts, target, 0.0, part) != 0 || !seq || !near) {
+  if (state_init(&s, in, 0.0, part) != 0 || !seq || !near) {
     moves = -1;
     goto end;
   }
@@ -1202,7 +661,7 @@ long scotchlb_shed(size_t n, const double *load, const size_t *start, const size
      * objects of its run: on a border of few candidates (a chain, a ring)
      * the split overshoots the excess least. */
     for (size_t v = s.head[sl]; v != NONE; v = s.next[v])
-      for (size_t j = start[v]; j < start[v + 1]; j++) near[part[adj[j]]] = 1;
+      for (size_t j = s.start[v]; j < s.start[v + 1]; j++) near[part[s.adj[j]]] = 1;
     near[sl] = 0;
     int best = -1, second = -1;
     shed_trial tb = {0, 0.0, 0}, t2 = {0, 0.0, 0}, t;
@@ -1247,95 +706,5 @@ end:
   state_free(&s);
   free(seq);
   free(near);
-  return moves;
-}
-
-/* An object and its load, sorted for the visiting order of a move back. */
-typedef struct keyed {
-  double load;
-  size_t v;
-} keyed;
-
-static int heavier_first(const void *x, const void *y)
-{
-  const keyed *a = x, *b = y;
-  if (a->load != b->load) return a->load > b->load ? -1 : 1;
-  return (a->v > b->v) - (a->v < b->v);
-}
-
-static int lighter_first(const void *x, const void *y)
-{
-  const keyed *a = x, *b = y;
-  if (a->load != b->load) return a->load < b->load ? -1 : 1;
-  return (a->v > b->v) - (a->v < b->v);
-}
-
-long scotchlb_move_back(size_t n, const double *load, const size_t *start, const size_t *adj,
-                        const double *ew, int nparts, const double *target, const int *cur,
-                        double load_cap, double cut_limit, int visit, int *part)
-{
-  double *pload = calloc((size_t)nparts, sizeof *pload);
-  keyed *order = malloc((n + 1) * sizeof *order);
-  double total = 0.0, cut = 0.0, ewsum = 0.0;
-  long moves = 0;
-  if (!pload || !order) {
-    moves = -1;
-    goto end;
-  }
-  for (size_t i = 0; i < n; i++) {
-    pload[part[i]] += load[i];
-    total += load[i];
-    for (size_t j = start[i]; j < start[i + 1]; j++) {
-      ewsum += ew[j];
-      if (adj[j] > i && part[adj[j]] != part[i]) cut += ew[j];
-    }
-  }
-  for (size_t i = 0; i < n; i++) {
-    order[i].load = load[i];
-    order[i].v = i;
-  }
-  if (visit == SCOTCHLB_BACK_HEAVY) qsort(order, n, sizeof *order, heavier_first);
-  if (visit == SCOTCHLB_BACK_LIGHT) qsort(order, n, sizeof *order, lighter_first);
-  {
-    double worst = 0.0, mean_ew = start[n] > 0 ? ewsum / (double)start[n] : 1.0;
-    for (int q = 0; q < nparts; q++)
-      if (target[q] > 0.0 && total > 0.0 && pload[q] / (target[q] * total) > worst)
-        worst = pload[q] / (target[q] * total);
-    if (worst > load_cap) load_cap = worst;
-    /* Moves that cost no cut first, then ones that cost up to 1, 2, ...
-     * mean edges each: the cheap ones open the way for their neighbours. */
-    for (int level = 0; level <= SCOTCHLB_BACK_LEVELS; level++) {
-      double thr = level * mean_ew;
-      for (int pass = 0; pass < SCOTCHLB_CUT_PASSES; pass++) {
-        long m = 0;
-        for (size_t i = 0; i < n; i++) {
-          size_t v = order[i].v;
-          int a = cur[v], b = part[v];
-          if (a < 0 || a == b || target[a] <= 0.0) continue;
-          if (!scotchlb_within(pload[a] + load[v], load_cap * target[a] * total, total)) continue;
-          double wa = 0.0, wb = 0.0;
-          for (size_t j = start[v]; j < start[v + 1]; j++) {
-            int q = part[adj[j]];
-            if (q == a) wa += ew[j];
-            if (q == b) wb += ew[j];
-          }
-          /* The edges to a stop being cut, those to b start. */
-          double delta = wb - wa;
-          if (delta > thr || cut + delta > cut_limit) continue;
-          cut += delta;
-          pload[a] += load[v];
-          pload[b] -= load[v];
-          scotchlb_assert_load(pload[b], total);
-          part[v] = a;
-          m++;
-        }
-        moves += m;
-        if (m == 0) break;
-      }
-    }
-  }
-end:
-  free(pload);
-  free(order);
   return moves;
 }

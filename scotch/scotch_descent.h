@@ -15,51 +15,51 @@
  * no edges), or a neighbour of its objects into it (which saves cut at a
  * price in load).  Each move takes the largest time strictly down without
  * raising another part to it, so the descent ends; receivers keep their
- * loads within a bound.  A second phase moves objects to the connected part
- * that saves most cut, under that time.  Optionally, the pieces a part is
- * split into (all but its heaviest) then move whole to the part they have
- * most edges to, followed by the descent, and stay where the largest time
- * is no worse and the cut smaller.  Last, two neighbouring parts holding 14
- * objects or fewer together are re-solved exactly (every assignment of
- * their objects to the two, searched with bounds), which finds the trades
- * of several objects that single moves cannot; with many objects per part
- * this step does nothing.
+ * loads within a bound.  Optionally, the pieces a part is split into (all
+ * but its heaviest) then move whole to the part they have most edges to,
+ * followed by the descent, and stay where the largest time is no worse
+ * and the cut smaller.
  *
  * The move back spends the cut a REPARTITION may add on moving less.
  */
 
 #include <stddef.h>
 
-/* The passes of the descent and of the cut refinement, for their `passes`
- * argument (SCOTCHLB_DESCENT_ALL: every one).  SCOTCHLB_SKIP switches them
- * off by name for ablation studies (scotch_core.h). */
-#define SCOTCHLB_PASS_MERGE 0x01u /* cut-off pieces of parts move whole */
-#define SCOTCHLB_PASS_PAIRS 0x02u /* pairs of small parts re-solved exactly */
-#define SCOTCHLB_PASS_CHAIN 0x04u /* chain moves along a path of parts */
-#define SCOTCHLB_PASS_CUT   0x08u /* cut moves under the largest time */
-#define SCOTCHLB_DESCENT_ALL                                                                       \
-  (SCOTCHLB_PASS_MERGE | SCOTCHLB_PASS_PAIRS | SCOTCHLB_PASS_CHAIN | SCOTCHLB_PASS_CUT)
+/* One instance of the problem as the passes see it: n objects with their
+ * loads (>= 0), the symmetric graph in compressed rows (start, adj, ew: the
+ * same edge with the same weight on both sides, no self-loops) and the
+ * parts' target fractions (nparts, >= 0, summing to 1; a part of target 0
+ * receives nothing).  The passes read it and write only the assignment. */
+typedef struct scotchlb_instance {
+  size_t n;
+  const double *load;
+  const size_t *start, *adj;
+  const double *ew;
+  int nparts;
+  const double *target;
+} scotchlb_instance;
+
+/* The merge of cut-off pieces, for the `passes` argument of
+ * scotchlb_time_descent (SCOTCHLB_SKIP=MERGE switches it off, for ablation
+ * studies: scotch_core.h). */
+#define SCOTCHLB_PASS_MERGE 0x01u
 
 /*
  * scotchlb_time_descent - improves part (n entries in [0, nparts)) in place.
  * Not collective.
- * Input:  loads (n, >= 0); the symmetric graph in compressed rows (start,
- *         adj, ew: the same edge with the same weight on both sides, no
- *         self-loops); target fractions (nparts, >= 0, summing to 1; a part
- *         of target 0 receives nothing); comm_cost, the price of one unit
+ * Input:  the instance; comm_cost, the price of one unit
  *         of edge weight in load units; load_cap, the largest load / (target
  *         x total) a receiving part may reach (raised to the input's worst
  *         ratio when that is higher); max_moves, a bound on the moves;
- *         passes, the SCOTCHLB_PASS_* flags of the steps to run (the
- *         single moves always run).
+ *         passes: SCOTCHLB_PASS_MERGE to merge pieces after the descent
+ *         (the single moves always run).
  * Output: part, improved.  A part's time is (load + comm_cost x the weight
  *         of its edges to other parts) / target.
  * Returns the number of moves made, or -1 when memory ran out (part is
  * then a valid assignment, possibly partly improved).
  */
-long scotchlb_time_descent(size_t n, const double *load, const size_t *start, const size_t *adj,
-                           const double *ew, int nparts, const double *target, double comm_cost,
-                           double load_cap, long max_moves, unsigned passes, int *part);
+long scotchlb_time_descent(const scotchlb_instance *in, double comm_cost, double load_cap,
+                           long max_moves, unsigned passes, int *part);
 
 /*
  * scotchlb_shed - moves objects off the parts above load_cap (load /
@@ -77,46 +77,26 @@ long scotchlb_time_descent(size_t n, const double *load, const size_t *start, co
  * Output: part.
  * Returns the number of moves, or -1 when memory ran out (part unchanged).
  */
-long scotchlb_shed(size_t n, const double *load, const size_t *start, const size_t *adj,
-                   const double *ew, int nparts, const double *target, double load_cap,
-                   long max_moves, int *part);
+long scotchlb_shed(const scotchlb_instance *in, double load_cap, long max_moves, int *part);
 
 /*
- * scotchlb_cut_refine - lowers the cut of part under a load bound: passes
- * over the objects in index order, each moving to the connected part that
- * saves most cut when that part stays within load_cap (load / (target x
- * total), raised to the input's worst ratio when that is higher), until a
- * pass moves nothing, 8 passes or max_moves (SCOTCHLB_PASS_CUT); then,
- * with SCOTCHLB_PASS_MERGE, the
- * pieces a part is split into merge as in scotchlb_time_descent (with no
- * price on the cut); then, with SCOTCHLB_PASS_PAIRS, pairs of small
- * neighbouring parts are re-solved
- * as there, judged by load above load_cap, then cut.  Scotch's answers on small graphs with heavy objects leave cut
- * behind (14 edges where 10 fit on the Charm++ synthetic's ring).  Not
- * collective, deterministic.
- * Input:  as scotchlb_time_descent.
+ * scotchlb_merge - the merge of cut-off pieces of scotchlb_time_descent
+ * with no price on the cut, for PARTITION: a part's time is its load over
+ * its target, so the descent after each merge rebalances the loads within
+ * load_cap (raised to the input's worst ratio when that is higher), and a
+ * merge stays when the cut falls.  Scotch's answers under a tight balance
+ * leave cut-off pieces behind (scotch/README.md, "The cut left behind,
+ * from scratch").  The searches stop once they have visited max_work
+ * objects and edge ends in all (LONG_MAX: no bound; the merge under way
+ * finishes): a count, not a clock, so that the answer depends on the input
+ * only.  Not collective, deterministic.
+ * Input:  as scotchlb_time_descent, plus max_work.
  * Output: part.
  * Returns the number of moves, or -1 when memory ran out (part is then a
- * valid assignment, possibly partly refined).
+ * valid assignment, possibly partly improved).
  */
-long scotchlb_cut_refine(size_t n, const double *load, const size_t *start, const size_t *adj,
-                         const double *ew, int nparts, const double *target, double load_cap,
-                         long max_moves, unsigned passes, int *part);
-
-/*
- * scotchlb_cut_refine_work - scotchlb_cut_refine whose searches stop once
- * they have visited max_work objects and edge ends in all (each cut pass,
- * descent sweep, chain search and merge try counts what it visits; the
- * search under way when the bound is reached finishes).  A count, not a
- * clock: the answer depends on the input only.  scotchlb_cut_refine is
- * this with no bound (LONG_MAX).  SCOTCHLB's default path bounds it by a
- * multiple of the graph's size (scotch_core.c, SCOTCHLB_REFINE_SWEEPS), so
- * that the merges of pieces, whose tries each sweep the graph twice and
- * descend, stay linear in the graph.
- */
-long scotchlb_cut_refine_work(size_t n, const double *load, const size_t *start, const size_t *adj,
-                              const double *ew, int nparts, const double *target, double load_cap,
-                              long max_moves, long max_work, unsigned passes, int *part);
+long scotchlb_merge(const scotchlb_instance *in, double load_cap, long max_moves, long max_work,
+                    int *part);
 
 /* The orders in which scotchlb_move_back visits objects. */
 #define SCOTCHLB_BACK_INDEX  0
@@ -143,8 +123,7 @@ long scotchlb_cut_refine_work(size_t n, const double *load, const size_t *start,
  * Returns the number of objects moved back, or -1 when memory ran out
  * (part is then unchanged).
  */
-long scotchlb_move_back(size_t n, const double *load, const size_t *start, const size_t *adj,
-                        const double *ew, int nparts, const double *target, const int *cur,
-                        double load_cap, double cut_limit, int visit, int *part);
+long scotchlb_move_back(const scotchlb_instance *in, const int *cur, double load_cap,
+                        double cut_limit, int visit, int *part);
 
 #endif /* SCOTCH_DESCENT_H */

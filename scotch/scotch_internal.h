@@ -15,6 +15,7 @@
 #include <scotch.h>
 
 #include "scotch_core.h"
+#include "scotch_descent.h"
 
 /* A message into msg (cap bytes; nothing when msg is NULL or cap 0). */
 void scotchlb_say(char *msg, size_t cap, const char *fmt, ...)
@@ -53,5 +54,35 @@ int scotchlb_arch(SCOTCH_Arch *arch, SCOTCH_Num neff, int equal, SCOTCH_Num *pw,
 /* A context made ready: one thread, deterministic, its own generator
  * seeded and reset.  On failure *where names the Scotch function. */
 int scotchlb_context(SCOTCH_Context *ctx, long seed, const char **where);
+
+/* The problem in Scotch's integers (scotch_map.c), freed in one place. */
+typedef struct scotchlb_sgraph {
+  SCOTCH_Num *vert, *edge, *velo, *edlo;
+  SCOTCH_Num *pw;        /* weights of the parts with a positive target */
+  int *eff_to_part;      /* effective part -> part */
+  int *part_to_eff;      /* part -> effective part, -1 for target 0 */
+  SCOTCH_Num neff;       /* parts with a positive target */
+  int equal;             /* 1 when those parts all have the same weight */
+  SCOTCH_Num *old, *out; /* current and new effective parts */
+  SCOTCH_Num *vmlo;      /* migration cost of each object, in edge-load units */
+} scotchlb_sgraph;
+
+void scotchlb_sgraph_free(scotchlb_sgraph *g);
+
+/* Scaled integer loads, edge weights and part weights of the instance;
+ * for a remap (cur given, else NULL) the current parts and the migration
+ * costs (mig per object in units of the mean edge weight, times the
+ * object's move_cost over their mean when move_cost is given).  Returns
+ * SCOTCHLB_OK, SCOTCHLB_ENOMEM or SCOTCHLB_ETOOBIG (with msg); g is to be
+ * freed by scotchlb_sgraph_free either way. */
+int scotchlb_sgraph_build(const scotchlb_instance *in, const int *cur, double mig,
+                          const double *move_cost, scotchlb_sgraph *g, char *msg, size_t cap);
+
+/* One Scotch mapping of g's n objects into g->out (a remap from g->old
+ * when remap is 1), with the strategy o names, in a private, seeded,
+ * deterministic context.  Returns SCOTCHLB_OK, SCOTCHLB_ESTRAT or
+ * SCOTCHLB_ESCOTCH with msg naming the Scotch call. */
+int scotchlb_run(size_t n, scotchlb_sgraph *g, const scotchlb_options *o, int remap, char *msg,
+                 size_t cap);
 
 #endif /* SCOTCH_INTERNAL_H */

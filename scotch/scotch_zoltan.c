@@ -61,16 +61,15 @@ static const zp_param_def scotch_params[] = {
      "to " SCOTCHLB_STR(SCOTCHLB_REPART_MAX_RUNS) " Scotch runs); a value in (0, 1) is an error"},
     {"SCOTCHLB_EFFORT", ZP_PARAM_STRING, "DEFAULT", 0.0, 0.0, 0, effort_words,
      "LB_APPROACH=PARTITION without SCOTCHLB_COMM_COST, gathered path: what follows Scotch's "
-     "answer. DEFAULT: a cut refinement that stops after visiting 16 times the graph's objects "
-     "and edge ends (at least 2^24), and one more Scotch run (BALANCE) when the answer misses "
-     "the attainable balance, on graphs of at most 16384 objects only; FAST: Scotch's answer "
-     "and the polish (one Scotch run, nothing else); FULL: the refinement without a bound (its "
-     "merges of cut-off pieces can cost many sweeps of the graph) and the BALANCE run at any "
-     "size; prices in scotch/README.md, \"Cost of a call\""},
+     "answer. DEFAULT: the merge of the pieces Scotch cut off its parts (each moves whole to the "
+     "part it has most edges to, the loads rebalance, and it stays when the cut falls), which "
+     "stops after visiting 16 times the graph's objects and edge ends (at least 2^24); FAST: "
+     "Scotch's answer and the polish only; FULL: the merge without a bound (it can cost many "
+     "sweeps of the graph); prices in scotch/README.md, \"Cost of a call\""},
     {"SCOTCHLB_SKIP", ZP_PARAM_STRING, "NONE", 0.0, 0.0, 0, NULL,
      "for ablation studies: NONE, or a comma-separated list of the passes after Scotch's "
-     "answers to switch off: MERGE, PAIRS, CHAIN, CUT (of the descents), POLISH, REFINE, "
-     "BALANCE, STRATEGIES, DESCENT, SHED, FRESH, BACK, ORDERS (scotch/README.md, "
+     "answers to switch off: MERGE, POLISH, STRATEGIES, DESCENT, SHED, FRESH, BACK, ORDERS "
+     "(scotch/README.md, "
      "\"Ablation\"); an unknown name is an error naming it"},
     {"SCOTCHLB_PARALLEL_MIN", ZP_PARAM_INT, "1000000", 0.0, 2147483647.0, 0, NULL,
      "with PT-Scotch in the build, LB_APPROACH=PARTITION on more than one rank runs PT-Scotch "

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,8 +122,8 @@ static void descent_lowers_the_slowest_part_within_the_load_bound(void **state)
   }
   for (int q = 0; q < 6; q++) target[q] = 1.0 / 6;
   double lr0, lr1, t0 = max_time(&g, load, 6, part, 0.5, &lr0);
-  long m = scotchlb_time_descent(g.n, load, g.start, g.adj, g.ew, 6, target, 0.5, 1.05, (long)g.n,
-                                 SCOTCHLB_DESCENT_ALL, part);
+  long m = scotchlb_time_descent(&(scotchlb_instance){g.n, load, g.start, g.adj, g.ew, 6, target},
+                                 0.5, 1.05, (long)g.n, SCOTCHLB_PASS_MERGE, part);
   double t1 = max_time(&g, load, 6, part, 0.5, &lr1);
   print_message("slowest part %.4f -> %.4f in %ld moves, load ratio %.4f -> %.4f\n", t0, t1, m, lr0,
                 lr1);
@@ -135,32 +136,35 @@ static void descent_lowers_the_slowest_part_within_the_load_bound(void **state)
 }
 
 /* A piece of a part cut off inside another part costs cut for nothing:
- * the merge hands it to the part around it and rebalances, so every part
- * ends in one piece (cut = number of parts on a ring) at no greater time. */
+ * the merge hands it to the part around it and the descent rebalances.
+ * Parts 0 and 2 have traded two objects each (equal loads, two pieces
+ * cut off): single moves cannot lower the slowest part, so they leave the
+ * pieces; with the merge the cut falls at no greater time. */
 static void descent_merges_a_cut_off_piece(void **state)
 {
   (void)state;
   graph g;
   ring(&g, 40);
   double load[40], target[4] = {0.25, 0.25, 0.25, 0.25};
-  int part[40];
+  int part[40], plain[40];
   for (size_t i = 0; i < 40; i++) {
     load[i] = 1.0;
     part[i] = (int)(i / 10);
   }
-  /* Objects 24 and 25 belong to part 0, inside part 2; part 0 gave its
-   * objects 8 and 9 to part 1 in exchange, and part 2 holds 2 less. */
   part[24] = part[25] = 0;
-  part[8] = part[9] = 1;
-  part[20] = part[21] = 1;
+  part[8] = part[9] = 2;
+  memcpy(plain, part, sizeof plain);
   double t0 = max_time(&g, load, 4, part, 0.1, NULL), c0 = cut(&g, part);
-  long m = scotchlb_time_descent(g.n, load, g.start, g.adj, g.ew, 4, target, 0.1, 1.1, 40,
-                                 SCOTCHLB_DESCENT_ALL, part);
+  long m = scotchlb_time_descent(&(scotchlb_instance){g.n, load, g.start, g.adj, g.ew, 4, target},
+                                 0.1, 1.1, 40, SCOTCHLB_PASS_MERGE, part);
+  long m0 = scotchlb_time_descent(&(scotchlb_instance){g.n, load, g.start, g.adj, g.ew, 4, target},
+                                  0.1, 1.1, 40, 0, plain);
   double t1 = max_time(&g, load, 4, part, 0.1, NULL), c1 = cut(&g, part);
-  print_message("cut %g -> %g, slowest part %.4f -> %.4f, %ld moves\n", c0, c1, t0, t1, m);
+  print_message("cut %g -> %g (without the merge %g), slowest part %.4f -> %.4f, %ld moves\n", c0,
+                c1, cut(&g, plain), t0, t1, m);
+  assert_true(m0 == 0 && cut(&g, plain) == c0);
   assert_true(t1 <= t0 + 1e-12);
   assert_true(c1 < c0);
-  assert_true(c1 == 4.0);
   graph_free(&g);
 }
 
@@ -173,8 +177,8 @@ static void descent_sends_isolated_objects_anywhere(void **state)
   graph_alloc(&g, 4, 0);
   double load[4] = {1, 1, 1, 1}, target[2] = {0.5, 0.5};
   int part[4] = {0, 0, 0, 0};
-  long m = scotchlb_time_descent(4, load, g.start, g.adj, g.ew, 2, target, 1.0, 1.0, 10,
-                                 SCOTCHLB_DESCENT_ALL, part);
+  long m = scotchlb_time_descent(&(scotchlb_instance){4, load, g.start, g.adj, g.ew, 2, target},
+                                 1.0, 1.0, 10, SCOTCHLB_PASS_MERGE, part);
   assert_int_equal(m, 2);
   assert_int_equal((part[0] == 1) + (part[1] == 1) + (part[2] == 1) + (part[3] == 1), 2);
   graph_free(&g);
@@ -186,14 +190,14 @@ static void descent_sends_isolated_objects_anywhere(void **state)
  * in front of a heavy one (2 moves).  The greedy choice, heaviest border
  * object first, would go to part 2; the trial of each receiver finds the 2
  * moves, and the ring stays in three arcs. */
-/* The cut refinement on a ring of equal objects in 4 arcs of 6, with
+/* The merge of pieces on a ring of equal objects in 4 arcs of 6, with
  * objects 5 and 6 swapped across the first border (cut 6 where 4 fits).
  * With room for a seventh object (bound 1.2) the cut falls to 4 within the
  * bound.  At the exact share (bound 1.0) no part may take a seventh
  * object: the two objects trade places (the merge of pieces hands 5 over
  * and rebalances) and the loads stay equal.  Arcs already whole stay as
  * they are. */
-static void cut_refine_lowers_the_cut_within_the_load_bound(void **state)
+static void merge_lowers_the_cut_within_the_load_bound(void **state)
 {
   (void)state;
   enum { N = 24, P = 4 };
@@ -215,8 +219,8 @@ static void cut_refine_lowers_the_cut_within_the_load_bound(void **state)
       for (int i = 0; i < N; i++) part[i] = i / 6;
     double c0 = cut(&g, part);
     max_time(&g, load, P, part, 0.0, &lr0);
-    long m = scotchlb_cut_refine(N, load, g.start, g.adj, g.ew, P, target, cap, N,
-                                 SCOTCHLB_DESCENT_ALL, part);
+    long m = scotchlb_merge(&(scotchlb_instance){N, load, g.start, g.adj, g.ew, P, target}, cap, N,
+                            LONG_MAX, part);
     double c1 = cut(&g, part);
     max_time(&g, load, P, part, 0.0, &lr1);
     print_message("cap %.2f: cut %.0f -> %.0f in %ld moves, load ratio %.4f -> %.4f\n", cap, c0, c1,
@@ -227,50 +231,6 @@ static void cut_refine_lowers_the_cut_within_the_load_bound(void **state)
     if (k == 1) assert_true(m == 2 && c1 == 4.0 && lr1 <= 1.0 + 1e-9);
     if (k == 2) assert_true(m == 0 && c1 == 4.0);
   }
-  graph_free(&g);
-}
-
-/* Where single moves and chains are stuck, the exact re-solve of two
- * neighbouring parts is not: SCOTCHLB's earlier answer on the Charm++
- * synthetic's ring (8 parts, one message of 101.9 us per cut edge end,
- * bound 1.0752, the heaviest object's ratio) was a local optimum of the
- * descent, and the descent now lowers its slowest part within the bound,
- * conserving the objects. */
-static void descent_resolves_pairs_where_single_moves_stop(void **state)
-{
-  (void)state;
-  enum { N = 32, P = 8 };
-  static const int stuck[N] = {1, 1, 1, 5, 5, 5, 5, 4, 6, 7, 7, 7, 5, 5, 5, 6,
-                               6, 2, 2, 3, 3, 3, 2, 3, 3, 3, 3, 1, 1, 1, 0, 1};
-  graph g;
-  double load[N], target[P], wmax = 0.0, tot = 0.0, lr0, lr1;
-  int part[N];
-  graph_alloc(&g, N, 2 * N);
-  ct_charm_ring(N, 101.9, load, g.start, g.adj, g.ew);
-  for (int i = 0; i < N; i++) {
-    wmax = fmax(wmax, load[i]);
-    tot += load[i];
-  }
-  double cap = wmax / (tot / P);
-  for (int q = 0; q < P; q++) target[q] = 1.0 / P;
-  memcpy(part, stuck, sizeof part);
-  double t0 = max_time(&g, load, P, part, 1.0, &lr0);
-  long m = scotchlb_time_descent(N, load, g.start, g.adj, g.ew, P, target, 1.0, cap, N,
-                                 SCOTCHLB_DESCENT_ALL, part);
-  double t1 = max_time(&g, load, P, part, 1.0, &lr1);
-  print_message("slowest part %.4f -> %.4f (x mean load) in %ld moves, load ratio %.4f -> %.4f, "
-                "cut %.0f -> %.0f\n",
-                t0, t1, m, lr0, lr1, cut(&g, stuck), cut(&g, part));
-  assert_true(m > 0);
-  assert_true(t1 < t0 * (1.0 - 1e-9));
-  assert_true(lr1 <= cap * (1.0 + 1e-9));
-  /* With the pairs switched off (SCOTCHLB_SKIP=PAIRS) the same start does
-   * not improve: the other passes are where they stop, so the pairs are
-   * what the gain above comes from, and the switch does switch. */
-  memcpy(part, stuck, sizeof part);
-  scotchlb_time_descent(N, load, g.start, g.adj, g.ew, P, target, 1.0, cap, N,
-                        SCOTCHLB_DESCENT_ALL & ~SCOTCHLB_PASS_PAIRS, part);
-  assert_true(max_time(&g, load, P, part, 1.0, NULL) >= t0 * (1.0 - 1e-9));
   graph_free(&g);
 }
 
@@ -286,7 +246,8 @@ static void shed_takes_the_receiver_with_fewest_moves(void **state)
     part[i] = before[i] = i / 10;
   }
   double lr;
-  long m = scotchlb_shed(30, load, g.start, g.adj, g.ew, 3, target, 1.5, 30, part);
+  long m =
+      scotchlb_shed(&(scotchlb_instance){30, load, g.start, g.adj, g.ew, 3, target}, 1.5, 30, part);
   max_time(&g, load, 3, part, 0.0, &lr);
   print_message("%ld moves, load ratio %.4f, cut %g\n", m, lr, cut(&g, part));
   assert_int_equal(m, 2);
@@ -311,7 +272,8 @@ static void shed_splits_between_two_receivers(void **state)
     load[i] = i < 10 || i >= 20 ? 0.2 : i == 10 || i == 19 ? 3.0 : 1.0;
     part[i] = before[i] = i / 10;
   }
-  long m = scotchlb_shed(30, load, g.start, g.adj, g.ew, 3, target, cap, 30, part);
+  long m =
+      scotchlb_shed(&(scotchlb_instance){30, load, g.start, g.adj, g.ew, 3, target}, cap, 30, part);
   max_time(&g, load, 3, part, 0.0, &lr);
   print_message("%ld moves, load ratio %.4f (cap %.4f)\n", m, lr, cap);
   assert_int_equal(m, 2);
@@ -345,8 +307,8 @@ static void move_back_keeps_the_bounds_and_moves_less(void **state)
   /* Every visiting order keeps both bounds and moves objects back. */
   for (int visit = 0; visit < SCOTCHLB_BACK_ORDERS; visit++) {
     memcpy(part, squares, g.n * sizeof *part);
-    long m = scotchlb_move_back(g.n, load, g.start, g.adj, g.ew, 4, target, cur, 1.05, limit, visit,
-                                part);
+    long m = scotchlb_move_back(&(scotchlb_instance){g.n, load, g.start, g.adj, g.ew, 4, target},
+                                cur, 1.05, limit, visit, part);
     size_t m1 = moved(g.n, cur, part);
     max_time(&g, load, 4, part, 0.0, &lr1);
     print_message("order %d: moved %zu -> %zu (%ld back), cut %g -> %g (limit %g), load %.4f -> "
@@ -385,8 +347,7 @@ int main(void)
       cmocka_unit_test(descent_lowers_the_slowest_part_within_the_load_bound),
       cmocka_unit_test(descent_merges_a_cut_off_piece),
       cmocka_unit_test(descent_sends_isolated_objects_anywhere),
-      cmocka_unit_test(cut_refine_lowers_the_cut_within_the_load_bound),
-      cmocka_unit_test(descent_resolves_pairs_where_single_moves_stop),
+      cmocka_unit_test(merge_lowers_the_cut_within_the_load_bound),
       cmocka_unit_test(shed_takes_the_receiver_with_fewest_moves),
       cmocka_unit_test(shed_splits_between_two_receivers),
       cmocka_unit_test(move_back_keeps_the_bounds_and_moves_less),

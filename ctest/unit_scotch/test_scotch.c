@@ -403,9 +403,11 @@ static void comm_cost_picks_the_fastest_slowest_part(void **state)
 /* PARTITION when the tolerance cannot be met, with SCOTCHLB_COMM_COST and
  * without: the Charm++ synthetic's ring of 32 objects on 8 parts, whose
  * heaviest object alone is 1.0752 x the mean part load, above the 1.05
- * asked.  The answer keeps the bound that object sets (earlier versions
- * kept Scotch's 1.0883: the time descent with the cost, the polish without
- * it); with a tolerance it can meet, the tolerance holds. */
+ * asked.  With the cost, the answer keeps the bound that object sets (the
+ * time descent after each of the strategies' runs); without it, the call
+ * warns and reports the balance it reached (the pair re-solve that reached
+ * the bound there was removed: scotch/README.md, "Ablation").  With a
+ * tolerance it can meet, the tolerance holds either way. */
 static void partition_keeps_the_attainable_balance(void **state)
 {
   (void)state;
@@ -439,7 +441,7 @@ static void partition_keeps_the_attainable_balance(void **state)
     print_message("comm cost %g, tolerance %g: max/avg %.4f, bound %.4f, cut %.1f\n", o.comm_cost,
                   tol, worst, st.imbalance_bound, st.cut_after);
     assert_true(fabs(worst - st.imbalance_after) <= 1e-9);
-    assert_true(worst <= fmax(tol, bound) * (1.0 + 1e-9));
+    if (o.comm_cost > 0.0 || tol >= bound) assert_true(worst <= fmax(tol, bound) * (1.0 + 1e-9));
   }
 }
 
@@ -621,7 +623,8 @@ static void repart_without_fresh_candidate_still_answers(void **state)
 }
 
 /* SCOTCHLB_SKIP's values: NONE keeps every pass, names switch theirs off,
- * an unknown or empty name is refused with the name in the message. */
+ * an unknown or empty name is refused with the name in the message, and so
+ * are the passes the ablation removed (scotch/README.md, "Ablation"). */
 static void skip_list_parses_pass_names(void **state)
 {
   unsigned passes = 0;
@@ -629,12 +632,17 @@ static void skip_list_parses_pass_names(void **state)
   (void)state;
   assert_int_equal(scotchlb_parse_skip("NONE", &passes, msg, sizeof msg), SCOTCHLB_OK);
   assert_int_equal(passes, SCOTCHLB_PASSES_ALL);
-  assert_int_equal(scotchlb_parse_skip("PAIRS,ORDERS", &passes, msg, sizeof msg), SCOTCHLB_OK);
-  assert_int_equal(passes, SCOTCHLB_PASSES_ALL & ~(SCOTCHLB_PASS_PAIRS | SCOTCHLB_PASS_ORDERS));
-  assert_int_equal(scotchlb_parse_skip("PAIRS,PAIRSX", &passes, msg, sizeof msg), SCOTCHLB_EINVAL);
-  assert_non_null(strstr(msg, "'PAIRSX'"));
-  assert_int_equal(scotchlb_parse_skip("CUT,,MERGE", &passes, msg, sizeof msg), SCOTCHLB_EINVAL);
+  assert_int_equal(scotchlb_parse_skip("MERGE,ORDERS", &passes, msg, sizeof msg), SCOTCHLB_OK);
+  assert_int_equal(passes, SCOTCHLB_PASSES_ALL & ~(SCOTCHLB_PASS_MERGE | SCOTCHLB_PASS_ORDERS));
+  assert_int_equal(scotchlb_parse_skip("MERGE,MERGEX", &passes, msg, sizeof msg), SCOTCHLB_EINVAL);
+  assert_non_null(strstr(msg, "'MERGEX'"));
+  assert_int_equal(scotchlb_parse_skip("SHED,,MERGE", &passes, msg, sizeof msg), SCOTCHLB_EINVAL);
   assert_non_null(strstr(msg, "''"));
+  for (int k = 0; k < 5; k++) {
+    static const char *const gone[] = {"PAIRS", "CHAIN", "CUT", "REFINE", "BALANCE"};
+    assert_int_equal(scotchlb_parse_skip(gone[k], &passes, msg, sizeof msg), SCOTCHLB_EINVAL);
+    assert_non_null(strstr(msg, gone[k]));
+  }
 }
 
 int main(void)
