@@ -122,6 +122,60 @@ ZOLTAN_ID_TYPE first_holder(ZOLTAN_ID_TYPE g, long points, int holders)
 
 } // namespace
 
+// Rank 0's check of the assignment gathered from every rank (all, counts,
+// displs): every GID once, the weight conserved, max/avg within the bound;
+// prints the summary line and returns 1 on a failure.
+static int check_on_root(const std::vector<unsigned long long> &all, const std::vector<int> &counts,
+                         const std::vector<int> &displs, int size, long points, int holders,
+                         double bound, const std::string &method, bool copy)
+{
+  int fail = 0;
+  std::vector<int> owner(points, -1);
+  std::vector<double> load(size, 0.0);
+  double sum = 0.0, want = 0.0;
+  long moved = 0;
+  for (int r = 0; r < size; r++) {
+    for (int i = 0; i < counts[r]; i++) {
+      unsigned long long g = all[displs[r] + i];
+      if (g >= (unsigned long long)points || owner[g] != -1) {
+        std::printf("zp_cxx_app: FAIL: GID %llu held twice or unknown (rank %d)\n", g, r);
+        fail = 1;
+        continue;
+      }
+      owner[g] = r;
+      load[r] += make_point((ZOLTAN_ID_TYPE)g).w;
+      if ((int)first_holder((ZOLTAN_ID_TYPE)g, points, holders) != r) moved++;
+    }
+  }
+  for (long g = 0; g < points; g++) {
+    want += make_point((ZOLTAN_ID_TYPE)g).w;
+    if (owner[g] == -1) {
+      std::printf("zp_cxx_app: FAIL: GID %ld lost\n", g);
+      fail = 1;
+    }
+  }
+  for (int r = 0; r < size; r++) sum += load[r];
+  double maxavg = *std::max_element(load.begin(), load.end()) / (sum / size);
+  if (std::abs(sum - want) > 1e-9 * want) {
+    std::printf("zp_cxx_app: FAIL: weight %.6f after, %.6f before\n", sum, want);
+    fail = 1;
+  }
+  if (bound > 0.0 && maxavg > bound) {
+    std::printf("zp_cxx_app: FAIL: max/avg %.4f above the bound %.4f\n", maxavg, bound);
+    fail = 1;
+  }
+  uint64_t digest = 1469598103934665603ULL; // FNV-1a over (gid, rank)
+  for (long g = 0; g < points; g++) {
+    digest = (digest ^ (uint64_t)g) * 1099511628211ULL;
+    digest = (digest ^ (uint64_t)(owner[g] + 1)) * 1099511628211ULL;
+  }
+  std::printf(
+      "zp_cxx_app: %d ranks, LB_METHOD %s%s, max/avg %.4f, moved %ld, assignment %016llx, %s\n",
+      size, method.empty() ? "(Zoltan's default)" : method.c_str(), copy ? " on a copy" : "",
+      maxavg, moved, (unsigned long long)digest, fail ? "FAILED" : "passed");
+  return fail;
+}
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -229,51 +283,8 @@ int main(int argc, char **argv)
   }
   MPI_Gatherv(mine.data(), n, MPI_UNSIGNED_LONG_LONG, all.data(), counts.data(), displs.data(),
               MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
-  if (rank == 0 && !fail) {
-    std::vector<int> owner(points, -1);
-    std::vector<double> load(size, 0.0);
-    double sum = 0.0, want = 0.0;
-    long moved = 0;
-    for (int r = 0; r < size; r++) {
-      for (int i = 0; i < counts[r]; i++) {
-        unsigned long long g = all[displs[r] + i];
-        if (g >= (unsigned long long)points || owner[g] != -1) {
-          std::printf("zp_cxx_app: FAIL: GID %llu held twice or unknown (rank %d)\n", g, r);
-          fail = 1;
-          continue;
-        }
-        owner[g] = r;
-        load[r] += make_point((ZOLTAN_ID_TYPE)g).w;
-        if ((int)first_holder((ZOLTAN_ID_TYPE)g, points, holders) != r) moved++;
-      }
-    }
-    for (long g = 0; g < points; g++) {
-      want += make_point((ZOLTAN_ID_TYPE)g).w;
-      if (owner[g] == -1) {
-        std::printf("zp_cxx_app: FAIL: GID %ld lost\n", g);
-        fail = 1;
-      }
-    }
-    for (int r = 0; r < size; r++) sum += load[r];
-    double maxavg = *std::max_element(load.begin(), load.end()) / (sum / size);
-    if (std::abs(sum - want) > 1e-9 * want) {
-      std::printf("zp_cxx_app: FAIL: weight %.6f after, %.6f before\n", sum, want);
-      fail = 1;
-    }
-    if (bound > 0.0 && maxavg > bound) {
-      std::printf("zp_cxx_app: FAIL: max/avg %.4f above the bound %.4f\n", maxavg, bound);
-      fail = 1;
-    }
-    uint64_t digest = 1469598103934665603ULL; // FNV-1a over (gid, rank)
-    for (long g = 0; g < points; g++) {
-      digest = (digest ^ (uint64_t)g) * 1099511628211ULL;
-      digest = (digest ^ (uint64_t)(owner[g] + 1)) * 1099511628211ULL;
-    }
-    std::printf(
-        "zp_cxx_app: %d ranks, LB_METHOD %s%s, max/avg %.4f, moved %ld, assignment %016llx, %s\n",
-        size, method.empty() ? "(Zoltan's default)" : method.c_str(), copy ? " on a copy" : "",
-        maxavg, moved, (unsigned long long)digest, fail ? "FAILED" : "passed");
-  }
+  if (rank == 0 && !fail)
+    fail = check_on_root(all, counts, displs, size, points, holders, bound, method, copy);
   MPI_Bcast(&fail, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Finalize();
   return fail;
