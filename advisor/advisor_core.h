@@ -6,7 +6,7 @@
  * The advisor behind LB_METHOD=AUTO (Paradise, Krishnan and Kalé: measure a run's
  * characteristics, choose a scheme by rules, leave hints for the next run).
  * Pure C on plain arrays and the recorded problem (loaddb_dump): no MPI, no
- * Zoltan.  The layer's adapter (zoltan_plugins/zp_auto.c) gathers the
+ * Zoltan.  The adapter (advisor_zoltan.c) gathers the
  * problem, runs the candidates this module names, and lets it pick.
  *
  * The rules, in order (each that fires adds one line to the explanation):

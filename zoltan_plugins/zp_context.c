@@ -156,6 +156,22 @@ int zp_ctx_local_sizes(const zp_context *c, const double **sizes)
 const zp_params *zp_ctx_params(const zp_context *c) { return c->r->params; }
 struct Zoltan_Struct *zp_ctx_zz(const zp_context *c) { return c->r->zz; }
 int zp_ctx_debug_level(const zp_context *c) { return c->debug_level; }
+int zp_ctx_debug_proc(const zp_context *c) { return c->debug_proc; }
+int zp_ctx_callback_error(const zp_context *c) { return c->cb_failed; }
+unsigned zp_ctx_inputs(const zp_context *c)
+{
+  return (c->coords != NULL ? ZP_WANTS_GEOM : 0u) | (c->has_graph ? ZP_WANTS_GRAPH : 0u);
+}
+int zp_ctx_gather_inputs(zp_context *c, unsigned flags, const char *who)
+{
+  return zp_gather_inputs(c,
+                          flags & (ZP_NEEDS_GEOM | ZP_WANTS_GEOM | ZP_NEEDS_GRAPH | ZP_WANTS_GRAPH),
+                          who != NULL ? who : c->yo);
+}
+int zp_ctx_gather_dump(zp_context *c, const char *why, struct loaddb_dump *d, size_t **perm)
+{
+  return zp_dump_gather(c, c->r->method->name, why != NULL ? why : c->yo, 0, d, perm);
+}
 const char *zp_ctx_where(const zp_context *c) { return c->yo; }
 const char *zp_ctx_lb_approach(const zp_context *c)
 {

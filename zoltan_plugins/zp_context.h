@@ -160,6 +160,53 @@ ZP_API int zp_ctx_local_sizes(const zp_context *ctx, const double **sizes);
 ZP_API int zp_ctx_local_coords(const zp_context *ctx, int *dim, const double **coords);
 
 /*
+ * zp_ctx_debug_proc - DEBUG_PROCESSOR of the Zoltan struct: the rank that
+ * prints a method's explanations at DEBUG_LEVEL >= 1.  Local.
+ */
+ZP_API int zp_ctx_debug_proc(const zp_context *ctx);
+
+/*
+ * zp_ctx_gather_inputs - read the coordinates and the graph edges of the
+ * local objects now, as the flags ask (ZP_NEEDS_GEOM, ZP_WANTS_GEOM,
+ * ZP_NEEDS_GRAPH, ZP_WANTS_GRAPH of zp_method.h), for a method whose needs
+ * depend on what it finds (a NEEDS flag makes missing callbacks an error
+ * naming who).  Each callback is asked at most once per call, so a base
+ * run after it reads nothing again.  Collective; returns a ZOLTAN_* code,
+ * the same on every rank.  Afterwards zp_ctx_inputs says what is there.
+ */
+ZP_API int zp_ctx_gather_inputs(zp_context *ctx, unsigned flags, const char *who);
+
+/*
+ * zp_ctx_inputs - what the call has read so far: ZP_WANTS_GEOM when the
+ * local coordinates are there, ZP_WANTS_GRAPH when the local edges are.
+ * Local.
+ */
+ZP_API unsigned zp_ctx_inputs(const zp_context *ctx);
+
+/*
+ * zp_ctx_callback_error - the ZOLTAN_* code of an application callback
+ * that failed during this call (in a base run, for example), or ZOLTAN_OK.
+ * A method that tries several base methods tells with it a candidate that
+ * failed for want of its inputs (the others still count) from the
+ * application's own failure (the call must fail).  Local.
+ */
+ZP_API int zp_ctx_callback_error(const zp_context *ctx);
+
+/*
+ * zp_ctx_gather_dump - the problem as the method sees it, gathered on rank
+ * 0 in global-ID order as a LOADDB dump (loaddb_dump.h: weights, parts,
+ * edges; elsewhere *d is empty), with (*perm)[i] the position of the dump's
+ * object i in the rank-by-rank order of the local objects (rank 0's first),
+ * for placing other gathered arrays.  Coordinates are not gathered (the
+ * coordinate callbacks are asked, once, so that whether there are some is
+ * known).  why names the caller in messages.  Free with loaddb_dump_free
+ * and free.  Collective; returns a ZOLTAN_* code, the same on every rank.
+ */
+struct loaddb_dump;
+ZP_API int zp_ctx_gather_dump(zp_context *ctx, const char *why, struct loaddb_dump *d,
+                              size_t **perm);
+
+/*
  * zp_ctx_run_base - partition the same objects with another method and
  * other part sizes, and return the new part of each local object.
  * Collective.  method is a native Zoltan method (RCB, HSFC, RIB, PHG, GRAPH,
@@ -193,6 +240,18 @@ ZP_API int zp_ctx_run_base(zp_context *ctx, const char *method, const double *pa
  */
 ZP_API int zp_ctx_run_base_weighted(zp_context *ctx, const char *method, const double *part_sizes,
                                     const double *weights, int *new_part);
+
+/*
+ * zp_ctx_run_base_setting - zp_ctx_run_base with one setting changed for
+ * the length of the run: name is a parameter of the layer or of a
+ * registered method (a copy of the struct's parameters gets value), or
+ * IMBALANCE_TOL, whose first tolerance is lowered to value for the run
+ * (never raised).  name NULL runs zp_ctx_run_base.  Collective; returns a
+ * ZOLTAN_* code, the same on every rank (ZOLTAN_FATAL, naming the setting,
+ * when the name or the value is refused).
+ */
+ZP_API int zp_ctx_run_base_setting(zp_context *ctx, const char *method, const char *name,
+                                   const char *value, const double *part_sizes, int *new_part);
 
 #ifdef __cplusplus
 }

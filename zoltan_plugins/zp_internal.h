@@ -283,7 +283,7 @@ typedef struct zp_lb_args {
 int zp_partition(zp_record *r, int is_balance, zp_lb_args *a);
 /* Run our method of r as zp_partition does, except that LB_METHOD=AUTO
  * keeping its choice between re-evaluations runs the kept method straight
- * away (zp_auto.c), so that the call costs what that method's own costs.
+ * away (zp_delegate.c), so that the call costs what that method's own costs.
  * Collective. */
 int zp_dispatch(zp_record *r, int is_balance, zp_lb_args *a);
 

@@ -204,10 +204,12 @@ typedef struct zp_context zp_context;
  * zp_method.use_parallel (a method may then set both partition functions),
  * ZP_WANTS_SIZES, zp_ctx_local_nbr_gids, zp_ctx_global_index,
  * zp_ctx_local_sizes and zp_nbx; version 4 added zp_problem.layer and
- * zp_problem_scratch.  abi and name stay the first two fields in every
+ * zp_problem_scratch; version 5 added zp_method.delegate and delegated,
+ * zp_ctx_debug_proc, zp_ctx_gather_inputs, zp_ctx_inputs,
+ * zp_ctx_callback_error, zp_ctx_gather_dump and zp_ctx_run_base_setting.  abi and name stay the first two fields in every
  * version, so that the refusal can always name the method.
  */
-#define ZP_METHOD_ABI 4u
+#define ZP_METHOD_ABI 5u
 
 /* A load-balancing method.  Register it with zp_register_method.  Write it
  * with designated initialisers (.name = "MYLB", ...): fields left out are
@@ -253,6 +255,23 @@ typedef struct zp_method {
    * (ZP_GRAPH_FROM_HYPERGRAPH: that graph exists only on the root). */
   int (*use_parallel)(const zp_params *params, double num_global_obj, int num_procs,
                       const char *lb_approach, const void *state);
+  /* Optional, for a method that keeps a choice between calls (AUTO): let
+   * another method answer this call in its place.  Called on every rank
+   * before anything is gathered, with the method's parameters and state
+   * (created by an earlier call; the same on every rank when the state
+   * changes in collective calls only).  Returns 1 with spec (cap bytes)
+   * holding a method's name, or "NAME:PARAMETER=VALUE" for one setting of
+   * that method's parameters, to delegate; 0 to run as usual.  Must not
+   * fail.  The layer then runs the named method as a base run would (ours:
+   * its centralised function, a state of its own for the call; Zoltan's:
+   * on the application's struct, with the application's lists), keeping
+   * this method's name in messages, and calls delegated(state) first, on
+   * every rank.  Where a delegated call could answer or report otherwise
+   * than running spec as a base method, it runs this method as usual
+   * instead (docs/plugin_layer.md, "Delegation"); every rank takes the
+   * same path. */
+  int (*delegate)(const zp_params *params, const void *state, char *spec, size_t cap);
+  void (*delegated)(void *state);
 } zp_method;
 
 /*

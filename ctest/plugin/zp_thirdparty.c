@@ -116,6 +116,60 @@ static const zp_method keep_method = {.abi = ZP_METHOD_ABI,
                                       .summary = "test method",
                                       .partition_parallel = keep_partition};
 
+/* CHOOSER: a method that chooses once and then delegates, as AUTO does,
+ * through the public API only.  Its first call runs ROUNDROBIN with
+ * RR_OFFSET=1 as a base (zp_ctx_run_base_setting) and keeps that choice;
+ * every later call delegates to "ROUNDROBIN:RR_OFFSET=1", so that its own
+ * function does not run again.  A setting the registry refuses fails on
+ * every rank. */
+typedef struct chooser_state {
+  int chosen;
+} chooser_state;
+static int g_chooser_runs, g_chooser_delegated;
+
+static int chooser_create(void **state)
+{
+  *state = calloc(1, sizeof(chooser_state));
+  return *state != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR;
+}
+
+static int chooser_partition(zp_context *ctx, void *state, int *new_part)
+{
+  chooser_state *st = state;
+  int *scratch = malloc(((size_t)zp_ctx_num_local(ctx) + 1) * sizeof *scratch), bad;
+  g_chooser_runs++;
+  bad = scratch == NULL || zp_ctx_run_base_setting(ctx, "ROUNDROBIN", "RR_NOPE", "1",
+                                                   zp_ctx_part_sizes(ctx), scratch) != ZOLTAN_FATAL;
+  free(scratch);
+  CHECK(!bad, "CHOOSER: a refused setting did not fail");
+  st->chosen = 1;
+  return zp_ctx_run_base_setting(ctx, "ROUNDROBIN", "RR_OFFSET", "1", zp_ctx_part_sizes(ctx),
+                                 new_part);
+}
+
+static int chooser_delegate(const zp_params *params, const void *state, char *spec, size_t cap)
+{
+  (void)params;
+  if (!((const chooser_state *)state)->chosen) return 0;
+  snprintf(spec, cap, "ROUNDROBIN:RR_OFFSET=1");
+  return 1;
+}
+
+static void chooser_delegated(void *state)
+{
+  (void)state;
+  g_chooser_delegated++;
+}
+
+static const zp_method chooser_method = {.abi = ZP_METHOD_ABI,
+                                         .name = "CHOOSER",
+                                         .summary = "test method",
+                                         .create = chooser_create,
+                                         .destroy = free,
+                                         .partition_parallel = chooser_partition,
+                                         .delegate = chooser_delegate,
+                                         .delegated = chooser_delegated};
+
 /* SIZED: a method with both partition functions (SZ_PARALLEL chooses) that
  * reads the object sizes (ZP_WANTS_SIZES): each object's size is 8 x its
  * GID (size_multi below).  The centralised function answers ROUNDROBIN's
@@ -448,6 +502,7 @@ int main(int argc, char **argv)
   CHECK(zp_register_method(&rr_method) == ZOLTAN_OK, "ROUNDROBIN refused");
   CHECK(zp_register_method(&keep_method) == ZOLTAN_OK, "KEEPPARTS refused");
   CHECK(zp_register_method(&halfweight_method) == ZOLTAN_OK, "HALFWEIGHT refused");
+  CHECK(zp_register_method(&chooser_method) == ZOLTAN_OK, "CHOOSER refused");
   CHECK(zp_register_method(&rr_method) == ZOLTAN_FATAL, "duplicate ROUNDROBIN accepted");
   CHECK(zp_register_method(&clash) == ZOLTAN_FATAL, "parameter clash accepted");
   CHECK(zp_register_method(&native) == ZOLTAN_FATAL, "native name RCB accepted");
@@ -534,6 +589,16 @@ int main(int argc, char **argv)
     }
   }
   Zoltan_Set_Obj_Size_Multi_Fn(zz, NULL, NULL);
+
+  /* Delegation: CHOOSER's first call runs its own function, the next two
+   * are ROUNDROBIN's with RR_OFFSET=1 in its place, with the same lists. */
+  Zoltan_Set_Param(zz, "LB_METHOD", "CHOOSER");
+  Zoltan_Set_Param(zz, "RR_OFFSET", "0");
+  Zoltan_Set_Param(zz, "REMAP", "0");
+  for (i = 0; i < 3; i++) run(zz, P, 1, 1);
+  CHECK(g_chooser_runs == 1 && g_chooser_delegated == 2,
+        "CHOOSER ran %d times and delegated %d times (want 1 and 2)", g_chooser_runs,
+        g_chooser_delegated);
 
   /* A distributed method that keeps everything: no changes, empty lists. */
   Zoltan_Set_Param(zz, "LB_METHOD", "KEEPPARTS");
