@@ -5,7 +5,6 @@
 
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,15 +34,6 @@ void scotchlb_default_options(scotchlb_options *o)
   o->seed = 1;
   o->polish = 1;
   o->passes = SCOTCHLB_PASSES_ALL;
-}
-
-void scotchlb_say(char *msg, size_t cap, const char *fmt, ...)
-{
-  va_list ap;
-  if (msg == NULL || cap == 0) return;
-  va_start(ap, fmt);
-  vsnprintf(msg, cap, fmt, ap);
-  va_end(ap);
 }
 
 /* The names SCOTCHLB_SKIP takes, in the order of their bits. */

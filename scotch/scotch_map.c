@@ -2,6 +2,8 @@
 /* SCOTCHLB's calls of Scotch: the problem scaled into Scotch's integers and
  * one seeded, deterministic mapping or remapping; see scotch_internal.h. */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,17 @@
 #include <scotch.h>
 
 #include "scotch_internal.h"
+
+/* The messages of the whole core go through here (scotch_internal.h), at
+ * the bottom of its calls. */
+void scotchlb_say(char *msg, size_t cap, const char *fmt, ...)
+{
+  va_list ap;
+  if (msg == NULL || cap == 0) return;
+  va_start(ap, fmt);
+  vsnprintf(msg, cap, fmt, ap);
+  va_end(ap);
+}
 
 /* Integer ranges of the scaled loads, part sizes and edge weights. */
 #define SCOTCHLB_LOAD_MAX 1048576.0    /* 2^20 */

@@ -49,8 +49,27 @@ int zp_world_rank(void);
 
 /* --- the registry (zp_registry.c) --------------------------------------- */
 
-/* Register the methods shipped with the library; idempotent. */
+/* One built-in method folder, from its zp_add_builtin_method() call. */
+typedef struct zp_builtin {
+  const char *name;           /* NAME of the CMake call, for messages */
+  int (*register_fn)(void);   /* REGISTER: registers the methods below */
+  const char *const *methods; /* METHODS: LB_METHOD values, NULL-terminated */
+} zp_builtin;
+
+/* The built-in methods, ending with a row whose name is NULL
+ * (zp_builtin.c); the registry registers them on first use. */
+const zp_builtin *zp_builtin_table(void);
+
+/* Register the methods shipped with the library (zp_registry.c); idempotent. */
 void zp_builtin_init(void);
+
+/* Zoltan's own names (zp_native_names.c): whether a cleaned name is one of
+ * Zoltan's parameters, the first of them that starts with prefix (or
+ * NULL), and whether their table is in strcmp order (the binary search
+ * needs it; checked once at the first registration). */
+int zp_is_native_param(const char *clean_name);
+const char *zp_native_param_with_prefix(const char *prefix);
+int zp_native_params_sorted(void);
 
 /* Where a plugin parameter is defined. */
 typedef struct zp_param_ref {
