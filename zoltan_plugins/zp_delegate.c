@@ -183,10 +183,22 @@ int zp_dispatch(zp_record *r, int is_balance, zp_lb_args *a)
     zp_params_destroy(k.params);
     return zp_partition(r, is_balance, a);
   }
-  if (m->delegated != NULL) m->delegated(r->state);
   ierr = kind == ZP_DELEGATE_OURS ? zp_delegate_ours(r, &k, is_balance, a)
                                   : zp_delegate_native(r, &k, is_balance, a);
   zp_params_destroy(k.params);
+  /* Zoltan's method fails on some inputs that a base run of it handles
+   * (every weight zero: the base run hides the weights, and HSFC's search
+   * then has something to cut).  Where it failed on some rank and returned
+   * on every rank, the call starts again as a call of the delegating
+   * method, which reaches the same method as a base run. */
+  if (kind == ZP_DELEGATE_NATIVE && zp_agree_code(r->comm, ierr) < 0) {
+    Zoltan_LB_Free_Part(a->import_gids, a->import_lids, a->import_procs, a->import_to_part);
+    Zoltan_LB_Free_Part(a->export_gids, a->export_lids, a->export_procs, a->export_to_part);
+    *a->num_import = *a->num_export = -1;
+    *a->changes = 0;
+    return zp_partition(r, is_balance, a);
+  }
+  if (ierr >= 0 && m->delegated != NULL) m->delegated(r->state);
   return ierr;
 }
 

@@ -265,11 +265,12 @@ typedef struct zp_method {
    * fail.  The layer then runs the named method as a base run would (ours:
    * its centralised function, a state of its own for the call; Zoltan's:
    * on the application's struct, with the application's lists), keeping
-   * this method's name in messages, and calls delegated(state) first, on
-   * every rank.  Where a delegated call could answer or report otherwise
-   * than running spec as a base method, it runs this method as usual
-   * instead (docs/plugin_layer.md, "Delegation"); every rank takes the
-   * same path. */
+   * this method's name in messages, and calls delegated(state) when it
+   * returned without error, on every rank.  Where a delegated call could
+   * answer or report otherwise than running spec as a base method, it runs
+   * this method as usual instead, and so it does when Zoltan's method
+   * failed (docs/plugin_layer.md, "Delegation"); every rank takes the same
+   * path. */
   int (*delegate)(const zp_params *params, const void *state, char *spec, size_t cap);
   void (*delegated)(void *state);
 } zp_method;
