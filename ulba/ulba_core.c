@@ -2,6 +2,7 @@
 #include "ulba_core.h"
 
 #include <assert.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -66,6 +67,95 @@ int ulba_slope_fit(const ulba_slope_basis *b, const double *y, double *slope)
     sxy += ((b->t != NULL ? b->t[i] : (double)i) - b->tbar) * (y[i] - ybar);
   if (!(b->sxx > 0.0)) return ULBA_ERR_ARG;
   *slope = sxy / b->sxx;
+  return ULBA_OK;
+}
+
+int ulba_slope_fit_series(const ulba_slope_basis *b, size_t m, const double *const *y,
+                          double *slope)
+{
+  /* Series are fitted in blocks, sample by sample across the block: the
+   * inner loops then run over consecutive values of one snapshot, which the
+   * compiler vectorises, and each series still sees the operations of
+   * ulba_slope_fit in the same order. */
+  enum { BLOCK = 256 };
+  double ybar[BLOCK], sxy[BLOCK];
+  unsigned char ok[BLOCK];
+  size_t n, i0, j, k;
+  int usable;
+  if (b == NULL || (m > 0 && slope == NULL) || (m > 0 && b->n > 0 && y == NULL))
+    return ULBA_ERR_ARG;
+  n = b->n;
+  /* The conditions of ulba_slope_fit that do not depend on the series. */
+  usable = b->t_finite && (n < 2 || b->sxx > 0.0);
+  for (i0 = 0; i0 < m; i0 += BLOCK) {
+    size_t len = m - i0 < BLOCK ? m - i0 : BLOCK;
+    for (j = 0; j < len; j++) {
+      ybar[j] = 0.0;
+      ok[j] = (unsigned char)usable;
+    }
+    for (k = 0; k < n; k++) {
+      const double *yk = y[k] + i0;
+      for (j = 0; j < len; j++) {
+        ybar[j] += yk[j];
+        ok[j] &= (unsigned char)(fabs(yk[j]) <= DBL_MAX);
+      }
+    }
+    if (n < 2) {
+      for (j = 0; j < len; j++) slope[i0 + j] = ok[j] ? 0.0 : NAN;
+      continue;
+    }
+    for (j = 0; j < len; j++) {
+      ybar[j] /= (double)n;
+      sxy[j] = 0.0;
+    }
+    for (k = 0; k < n; k++) {
+      const double *yk = y[k] + i0;
+      double dt = (b->t != NULL ? b->t[k] : (double)k) - b->tbar;
+      for (j = 0; j < len; j++) sxy[j] += dt * (yk[j] - ybar[j]);
+    }
+    for (j = 0; j < len; j++) slope[i0 + j] = ok[j] ? sxy[j] / b->sxx : NAN;
+  }
+  return ULBA_OK;
+}
+
+int ulba_known_sums(size_t n, const double *w, size_t stride, const double *g, double sums[2])
+{
+  double w0 = 0.0, w1 = 0.0, g0 = 0.0, g1 = 0.0;
+  size_t i;
+  if ((n > 0 && (w == NULL || g == NULL)) || sums == NULL || stride < 1) return ULBA_ERR_ARG;
+  for (i = 0; i + 1 < n; i += 2) {
+    int k0 = !isnan(g[i]), k1 = !isnan(g[i + 1]);
+    w0 += k0 ? w[i * stride] : 0.0;
+    g0 += k0 ? g[i] : 0.0;
+    w1 += k1 ? w[(i + 1) * stride] : 0.0;
+    g1 += k1 ? g[i + 1] : 0.0;
+  }
+  if (i < n && !isnan(g[i])) {
+    w0 += w[i * stride];
+    g0 += g[i];
+  }
+  sums[0] = w0 + w1;
+  sums[1] = g0 + g1;
+  return ULBA_OK;
+}
+
+int ulba_sum_by_part(size_t n, const int *part, const double *v, size_t stride, size_t P,
+                     double *acc)
+{
+  size_t i = 0;
+  if ((n > 0 && (part == NULL || v == NULL || acc == NULL)) || stride < 1) return ULBA_ERR_ARG;
+  while (i < n) {
+    int p = part[i];
+    double s0 = 0.0, s1 = 0.0;
+    /* Two sums that do not wait for each other, then the run's tail. */
+    for (; i + 1 < n && part[i] == p && part[i + 1] == p; i += 2) {
+      double a = v[i * stride], c = v[(i + 1) * stride];
+      s0 += isnan(a) ? 0.0 : a;
+      s1 += isnan(c) ? 0.0 : c;
+    }
+    for (; i < n && part[i] == p; i++) s0 += isnan(v[i * stride]) ? 0.0 : v[i * stride];
+    if (p >= 0 && (size_t)p < P) acc[p] += s0 + s1;
+  }
   return ULBA_OK;
 }
 

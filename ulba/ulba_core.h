@@ -91,6 +91,53 @@ int ulba_slope_basis_init(size_t n, const double *t, ulba_slope_basis *b);
 int ulba_slope_fit(const ulba_slope_basis *b, const double *y, double *slope);
 
 /*
+ * ulba_slope_fit_series - ulba_slope_fit for m series at once, stored by
+ * sample: y[k][i] is sample k of series i (k < b->n, i < m), as an
+ * application's snapshots hold every object's load of one step.
+ * slope[i] receives exactly (bit for bit) what ulba_slope_fit gives for
+ * series i, or NaN where it returns an error (a non-finite sample, times
+ * that are not finite or all equal).  It exists because a call of
+ * ulba_slope_fit per object, with the series copied out first, cost more
+ * than the arithmetic at 10^5-10^6 objects per rank.
+ * Not collective.
+ * Input:  b from ulba_slope_basis_init; m series; y[b->n] arrays of m.
+ * Output: slope[m].
+ * Errors: ULBA_ERR_ARG (b or slope NULL with m > 0, y NULL with b->n > 0).
+ */
+int ulba_slope_fit_series(const ulba_slope_basis *b, size_t m, const double *const *y,
+                          double *slope);
+
+/*
+ * ulba_sum_by_part - acc[part[i]] += v[i * stride] for i < n, skipping a
+ * part outside [0, P) and a NaN value.  Objects mostly come in runs of one
+ * part (an application numbers its objects by place, and a part is a
+ * place), so each run is summed in two registers before it is added: a sum
+ * into acc[part[i]] object by object waits at every object for the store
+ * of the one before it.  The order of the additions is fixed by the input,
+ * so the result is deterministic; it is not the object-by-object sum bit
+ * for bit.
+ * Not collective.
+ * Input:  n objects, part[n], values v[n * stride] (stride >= 1), P parts.
+ * Output: acc[P] incremented (the caller zeroes it).
+ * Errors: ULBA_ERR_ARG (NULL with n > 0, stride < 1).
+ */
+int ulba_sum_by_part(size_t n, const int *part, const double *v, size_t stride, size_t P,
+                     double *acc);
+
+/*
+ * ulba_known_sums - the sums ulba_anticipate needs: sums[0] = the weights
+ * w[i * stride] and sums[1] = the rates g[i] of the objects whose rate is
+ * known (not NaN).  Even and odd objects are summed apart and then added,
+ * so that the two chains of additions do not wait for each other; the
+ * order is fixed by the input, so the sums are deterministic.
+ * Not collective (the caller reduces the sums over the ranks).
+ * Input:  n objects, w[n * stride] (stride >= 1), g[n].
+ * Output: sums[2].
+ * Errors: ULBA_ERR_ARG (NULL with n > 0, sums NULL, stride < 1).
+ */
+int ulba_known_sums(size_t n, const double *w, size_t stride, const double *g, double sums[2]);
+
+/*
  * ulba_zscores - the paper's z-scores: (x_i - mean) / population standard
  * deviation, 0 for every value when the deviation is 0.
  *

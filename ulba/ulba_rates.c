@@ -89,26 +89,22 @@ static int snapshots_in_order(struct Zoltan_Struct *zz, const zp_context *ctx, l
 
 /* The fast form of ulba_history_rates when snapshots_in_order holds: the same
  * series (oldest first) fitted as ulba_slope fits them, object by object in
- * local order, so the rates and their sums are those of the general form
- * bit for bit; the times are the same for every object, so their part of
- * the fit is done once (ulba_slope_basis_init).  yi is scratch of ns
- * entries.  Local. */
+ * local order, so the rates are those of the general form bit for bit (their
+ * sums per part are added run by run, ulba_sum_by_part); the times are the
+ * same for every object, so their part of the fit is done once
+ * (ulba_slope_basis_init).  Local. */
 static void rates_in_order(const zp_context *ctx, long ns, const double *t, const double *const *y,
-                           double *yi, double *local_rate, double *obj_rate)
+                           double *local_rate, double *obj_rate)
 {
   int n = zp_ctx_num_local(ctx), P = zp_ctx_num_parts(ctx);
   const int *cur = zp_ctx_local_parts(ctx);
   ulba_slope_basis basis;
   ulba_slope_basis_init((size_t)ns, t, &basis);
-  for (int i = 0; i < n; i++) {
-    double s = 0.0;
-    if (cur[i] < 0 || cur[i] >= P) continue;
-    for (long k = 0; k < ns; k++) yi[k] = y[k][i];
-    if (ulba_slope_fit(&basis, yi, &s) == ULBA_OK) {
-      local_rate[cur[i]] += s;
-      obj_rate[i] = s;
-    }
-  }
+  ulba_slope_fit_series(&basis, (size_t)n, y, obj_rate);
+  /* An object outside the parts has no rate, as in the general form. */
+  for (int i = 0; i < n; i++)
+    if (cur[i] < 0 || cur[i] >= P) obj_rate[i] = NAN;
+  ulba_sum_by_part((size_t)n, cur, obj_rate, 1, (size_t)P, local_rate);
 }
 
 /*
@@ -134,18 +130,18 @@ int ulba_history_rates(const zp_context *ctx, double *local_rate, double *obj_ra
   for (int p = 0; p < P; p++) local_rate[p] = 0.0;
   *num_snap = ns;
   if (ns < 2 || n == 0) return ZOLTAN_OK;
-  for (int i = 0; i < n; i++) obj_rate[i] = NAN;
-  /* First the fast form: ns steps, ns load arrays and ns scratch values. */
-  ts = malloc(2 * (size_t)ns * sizeof *ts);
+  /* First the fast form: ns steps and ns load arrays. */
+  ts = malloc((size_t)ns * sizeof *ts);
   yk = malloc((size_t)ns * sizeof *yk);
   if (ts == NULL || yk == NULL) {
     ierr = ZOLTAN_MEMERR;
     goto end;
   }
   if (snapshots_in_order(zz, ctx, ns, ts, yk)) {
-    rates_in_order(ctx, ns, ts, yk, ts + ns, local_rate, obj_rate);
+    rates_in_order(ctx, ns, ts, yk, local_rate, obj_rate);
     goto end;
   }
+  for (int i = 0; i < n; i++) obj_rate[i] = NAN;
   free(ts);
   ts = malloc((size_t)n * (size_t)ns * sizeof *ts);
   ys = malloc((size_t)n * (size_t)ns * sizeof *ys);
@@ -176,8 +172,7 @@ int ulba_part_loads(const zp_context *ctx, const int *part, double *local, doubl
   int n = zp_ctx_num_local(ctx), wd = zp_ctx_wgt_dim(ctx), P = zp_ctx_num_parts(ctx);
   const double *w = zp_ctx_local_wgts(ctx);
   for (int p = 0; p < P; p++) local[p] = 0.0;
-  for (int i = 0; i < n; i++)
-    if (part[i] >= 0 && part[i] < P) local[part[i]] += w[(size_t)i * wd];
+  ulba_sum_by_part((size_t)n, part, w, (size_t)wd, (size_t)P, local);
   return MPI_Allreduce(local, global, P, MPI_DOUBLE, MPI_SUM, zp_ctx_comm(ctx)) == MPI_SUCCESS
              ? ZOLTAN_OK
              : ZOLTAN_FATAL;

@@ -513,10 +513,18 @@ static int object_model(ulba_call *c, const double *given, const int *new_part)
     free(extra);
     return ZOLTAN_MEMERR;
   }
-  for (i = 0; i < n; i++) {
-    if (new_part[i] < 0 || new_part[i] >= P) continue;
-    extra[new_part[i]] += given[i] - w[(size_t)i * wd];
-    if (!isnan(c->obj_rate[i])) extra[P + new_part[i]] += c->obj_rate[i];
+  /* Run by run of one new part, as ulba_sum_by_part adds (why there). */
+  for (i = 0; i < n;) {
+    int q = new_part[i];
+    double e = 0.0, r = 0.0;
+    for (; i < n && new_part[i] == q; i++) {
+      e += given[i] - w[(size_t)i * wd];
+      r += isnan(c->obj_rate[i]) ? 0.0 : c->obj_rate[i];
+    }
+    if (q >= 0 && q < P) {
+      extra[q] += e;
+      extra[P + q] += r;
+    }
   }
   if (MPI_Allreduce(MPI_IN_PLACE, extra, 2 * P, MPI_DOUBLE, MPI_SUM, c->comm) != MPI_SUCCESS) {
     free(extra);
@@ -557,12 +565,8 @@ static int balance_objects(ulba_call *c, int *new_part)
   const double *w = zp_ctx_local_wgts(c->ctx), *app_sizes = zp_ctx_part_sizes(c->ctx);
   double sums[2] = {0.0, 0.0}, alpha, H, *given = c->obj_work;
   long h = zp_history_step_times(zp_ctx_zz(c->ctx), NULL, 0), hmax = 0;
-  int i, ierr;
-  for (i = 0; i < c->n; i++)
-    if (!isnan(c->obj_rate[i])) {
-      sums[0] += w[(size_t)i * c->wd];
-      sums[1] += c->obj_rate[i];
-    }
+  int ierr;
+  ulba_known_sums((size_t)c->n, w, (size_t)c->wd, c->obj_rate, sums);
   if (MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, c->comm) != MPI_SUCCESS ||
       MPI_Allreduce(&h, &hmax, 1, MPI_LONG, MPI_MAX, c->comm) != MPI_SUCCESS)
     return ZOLTAN_FATAL;

@@ -46,6 +46,18 @@ static int zp_make_list(const zp_context *c, const int *sel, int count, const in
   l->parts = zp_zmalloc((size_t)count * sizeof *l->parts);
   if (l->gids == NULL || (c->nlid && l->lids == NULL) || l->procs == NULL || l->parts == NULL)
     return ZOLTAN_MEMERR;
+  if (c->ngid == 1 && c->nlid <= 1) {
+    /* One ID entry each (the common case): no call of memcpy per object. */
+    for (i = 0, k = 0; i < c->n; i++) {
+      if (sel != NULL && !sel[i]) continue;
+      l->gids[k] = c->gids[i];
+      if (c->nlid) l->lids[k] = c->lids[i];
+      l->procs[k] = procs[i];
+      l->parts[k] = parts[i];
+      k++;
+    }
+    return ZOLTAN_OK;
+  }
   for (i = 0, k = 0; i < c->n; i++) {
     if (sel != NULL && !sel[i]) continue;
     memcpy(l->gids + (size_t)k * c->ngid, c->gids + (size_t)i * c->ngid,
@@ -224,23 +236,29 @@ static int zp_answer_changes(const zp_context *c, const int *sel, int nexp, cons
 
 int zp_answer(const zp_context *c, const int *new_part, double t_part, zp_lb_args *a, int *warn)
 {
-  int *new_proc = malloc(((size_t)c->n + 1) * sizeof *new_proc),
-      *sel = calloc((size_t)c->n + 1, sizeof *sel);
+  /* When part p is simply on rank p, the new ranks are the new parts and
+   * need no array of their own. */
+  int *new_proc = c->pdist == NULL ? NULL : malloc(((size_t)c->n + 1) * sizeof *new_proc),
+      *sel = malloc(((size_t)c->n + 1) * sizeof *sel);
+  const int *procs = c->pdist == NULL ? new_part : new_proc;
   int i, nexp = 0, most = 0,
-         ierr = zp_agree_step(c, new_proc && sel ? ZOLTAN_OK : ZOLTAN_MEMERR, warn);
+         ierr = zp_agree_step(c, (c->pdist == NULL || new_proc) && sel ? ZOLTAN_OK : ZOLTAN_MEMERR,
+                              warn);
   if (ierr < 0) goto End;
+  for (i = 0; new_proc != NULL && i < c->n; i++) /* A part on one rank needs no call per object. */
+    new_proc[i] = c->single_proc ? c->pdist[new_part[i]]
+                                 : zp_part_to_proc(c, new_part[i], c->gids + (size_t)i * c->ngid);
   for (i = 0; i < c->n; i++) {
-    new_proc[i] = zp_part_to_proc(c, new_part[i], c->gids + (size_t)i * c->ngid);
     /* Zoltan lists an object when its rank or its part changes. */
-    sel[i] = new_proc[i] != c->r->rank || new_part[i] != c->in_parts[i];
+    sel[i] = procs[i] != c->r->rank || new_part[i] != c->in_parts[i];
     nexp += sel[i];
   }
   MPI_Allreduce(&nexp, &most, 1, MPI_INT, MPI_MAX, c->r->comm);
   if (most > 0) {
-    ierr = zp_answer_changes(c, sel, nexp, new_proc, new_part, t_part, a, warn);
+    ierr = zp_answer_changes(c, sel, nexp, procs, new_part, t_part, a, warn);
   } else if (c->return_lists == ZP_RL_PARTS) {
     /* A complete list even when nothing changes, as Zoltan gives. */
-    ierr = zp_give_parts(c, new_proc, new_part, a, warn);
+    ierr = zp_give_parts(c, procs, new_part, a, warn);
   }
 End:
   free(new_proc);

@@ -194,7 +194,12 @@ static int zp_native_find(const zp_context *c, const ZOLTAN_ID_TYPE *g, size_t *
 {
   size_t n = (size_t)c->n, ng = (size_t)c->ngid;
   if (!*mapped) {
-    while (*pos < n && memcmp(c->gids + *pos * ng, g, ng * sizeof *g) != 0) ++*pos;
+    /* One ID entry (the common case) is compared inline: a call of memcmp
+     * per local object cost more than the rest of the scan. */
+    if (ng == 1)
+      while (*pos < n && c->gids[*pos] != *g) ++*pos;
+    else
+      while (*pos < n && memcmp(c->gids + *pos * ng, g, ng * sizeof *g) != 0) ++*pos;
     if (*pos < n) {
       *li = (long)(*pos)++;
       return ZOLTAN_OK;
