@@ -123,10 +123,18 @@ void advisor_candidates(const advisor_traits *t, double comm_threshold, double c
   add(c, "GREEDYREFINE");
   add(c, "GREEDY");
   add(c, "REFINE");
-  if (t->has_geom) {
+  if (t->has_geom && t->rcb_out == NULL && t->hsfc_out == NULL) {
     note(c, "R3 coordinates: RCB, HSFC");
     add(c, "RCB");
     add(c, "HSFC");
+  } else if (t->has_geom && (t->rcb_out == NULL || t->hsfc_out == NULL)) {
+    /* Zoltan's method would fail on some ranks only, and the others wait. */
+    note(c, "R3 coordinates: %s (not %s: %s, where Zoltan's %s can fail on one rank)",
+         t->rcb_out == NULL ? "RCB" : "HSFC", t->rcb_out == NULL ? "HSFC" : "RCB",
+         t->rcb_out == NULL ? t->hsfc_out : t->rcb_out, t->rcb_out == NULL ? "HSFC" : "RCB");
+    add(c, t->rcb_out == NULL ? "RCB" : "HSFC");
+  } else if (t->has_geom) {
+    note(c, "R3 not fired: %s, where Zoltan's RCB and HSFC can fail on one rank", t->hsfc_out);
   }
   if (t->has_graph && t->comm_ratio >= comm_threshold && comm_cost > 0.0) {
     /* SCOTCHLB told the step's own price of communication searches the
@@ -382,6 +390,14 @@ int advisor_hints_apply(const advisor_hints *h, const advisor_traits *now, char 
   }
   if (graph && !now->has_graph) {
     snprintf(note, cap, "hints: %s needs a graph, which this problem has not; not used", h->method);
+    return 0;
+  }
+  if ((strcmp(h->method, "HSFC") == 0 && now->hsfc_out != NULL) ||
+      (strcmp(h->method, "RCB") == 0 && now->rcb_out != NULL)) {
+    snprintf(note, cap,
+             "hints: %s is not run where %s (Zoltan's %s can fail on one rank and the others "
+             "wait); not used",
+             h->method, strcmp(h->method, "HSFC") == 0 ? now->hsfc_out : now->rcb_out, h->method);
     return 0;
   }
   if (was->objects != now->objects || was->parts != now->parts || was->ranks != now->ranks)

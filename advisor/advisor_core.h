@@ -13,7 +13,10 @@
  *   R1 fewer than 2 objects per part: GREEDY only (cuts and refinement have
  *      nothing to work with).
  *   R2 always: GREEDYREFINE, GREEDY and REFINE (load-only methods).
- *   R3 coordinates: RCB and HSFC (geometric cuts keep neighbours together).
+ *   R3 coordinates: RCB and HSFC (geometric cuts keep neighbours together),
+ *      each only within the bounds where Zoltan 13.2's method was never
+ *      seen to fail (zp_native_bounds: outside them it fails on some inputs
+ *      on one rank only, and the other ranks wait for ever).
  *   R4 a graph whose edges weigh at least comm_threshold of the load:
  *      SCOTCHLB, and SCOTCHLB with SCOTCHLB_COMM_COST set to the step's
  *      comm_cost (a graph partitioner sees the communication; told its
@@ -47,18 +50,22 @@ extern "C" {
 
 /* What the advisor measures of a problem. */
 typedef struct advisor_traits {
-  double objects;     /* objects */
-  int parts;          /* parts to produce */
-  int ranks;          /* ranks of the run */
-  double imbalance;   /* max/avg of the current parts (first weight) */
-  double weight_cv;   /* standard deviation / mean of the object weights */
-  double grain;       /* heaviest object / average part load */
-  int has_geom;       /* coordinates exist */
-  int has_graph;      /* edges exist */
-  double comm_ratio;  /* total edge weight (each edge once) / total load */
-  int has_growth;     /* growth was measured (object-load history) */
-  double growth;      /* relative growth of the total load per step */
-  double growth_conc; /* share of the positive growth in the fastest-growing
+  double objects;       /* objects */
+  int parts;            /* parts to produce */
+  int ranks;            /* ranks of the run */
+  double imbalance;     /* max/avg of the current parts (first weight) */
+  double weight_cv;     /* standard deviation / mean of the object weights */
+  double grain;         /* heaviest object / average part load */
+  const char *hsfc_out; /* why Zoltan's HSFC may not run on the problem
+                            (zp_native_bounds), NULL when it may; set by the
+                            adapter at each decision, not in hints files */
+  const char *rcb_out;  /* the same for RCB */
+  int has_geom;         /* coordinates exist */
+  int has_graph;        /* edges exist */
+  double comm_ratio;    /* total edge weight (each edge once) / total load */
+  int has_growth;       /* growth was measured (object-load history) */
+  double growth;        /* relative growth of the total load per step */
+  double growth_conc;   /* share of the positive growth in the fastest-growing
                           tenth of the objects, in [0, 1] */
 } advisor_traits;
 

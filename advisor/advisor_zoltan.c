@@ -231,6 +231,9 @@ static int auto_try_hints(zp_context *c, auto_state *st)
   auto_rank(c, &now.ranks);
   now.has_geom = (zp_ctx_inputs(c) & ZP_WANTS_GEOM) != 0;
   now.has_graph = (zp_ctx_inputs(c) & ZP_WANTS_GRAPH) != 0;
+  /* Whether a hinted RCB or HSFC may run on these objects and sizes. */
+  now.hsfc_out = zp_ctx_native_bounds(c, "HSFC");
+  now.rcb_out = zp_ctx_native_bounds(c, "RCB");
   if (auto_rank(c, NULL) == 0) {
     msg.rc = auto_read_hints(path, &now, &h, msg.note, sizeof msg.note);
     if (msg.rc == 1) {
@@ -341,6 +344,7 @@ static int auto_decide(zp_context *c, auto_state *st, int *new_part)
   loaddb_eval ev[ADVISOR_MAX_CANDIDATES];
   int ok[ADVISOR_MAX_CANDIDATES] = {0}, *cand = NULL, root = auto_rank(c, NULL) == 0, ierr;
   double thr = 0.02, slack = 0.01, cost = 1.0;
+  const char *hsfc_out, *rcb_out;
   zp_param_double(zp_ctx_params(c), "AUTOLB_COMM_THRESHOLD", &thr, NULL);
   zp_param_double(zp_ctx_params(c), "AUTOLB_COMM_COST", &cost, NULL);
   zp_param_double(zp_ctx_params(c), "AUTOLB_STEP_SLACK", &slack, NULL);
@@ -351,8 +355,14 @@ static int auto_decide(zp_context *c, auto_state *st, int *new_part)
    * stay on their ranks (a third of what would travel on a 2-D mesh). */
   ierr = zp_ctx_gather_dump(c, "LB_METHOD=AUTO", &d, &perm);
   if (ierr < 0) return ierr;
+  /* Rule R3 runs Zoltan's RCB and HSFC only where they cannot fail on
+   * some ranks only (collective: every rank asks). */
+  hsfc_out = zp_ctx_native_bounds(c, "HSFC");
+  rcb_out = zp_ctx_native_bounds(c, "RCB");
   if (root) {
     advisor_traits_measure(&d, zp_ctx_num_parts(c), &t);
+    t.hsfc_out = hsfc_out;
+    t.rcb_out = rcb_out;
     int gdim = 0;
     const double *xyz = NULL;
     t.has_geom = zp_ctx_local_coords(c, &gdim, &xyz) && gdim > 0;
@@ -414,9 +424,14 @@ static int auto_partition(zp_context *c, void *state, int *new_part)
     if (ierr < 0) return ierr;
   }
   /* A choice from hints or from the last decision, while it is fresh. */
-  if (st->method[0] != '\0' && st->since < reeval) {
+  /* A kept Zoltan RCB or HSFC that this call's objects put outside
+   * zp_native_bounds would be refused: the candidates are tried again, as
+   * when the kept method fails for another reason than an application
+   * callback (which fails the call). */
+  if (st->method[0] != '\0' && st->since < reeval && zp_ctx_native_bounds(c, st->method) == NULL) {
     st->since++;
-    return auto_run(c, st->method, new_part);
+    ierr = auto_run(c, st->method, new_part);
+    if (ierr >= 0 || zp_ctx_callback_error(c) < 0) return ierr;
   }
   return auto_decide(c, st, new_part);
 }

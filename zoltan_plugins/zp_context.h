@@ -253,6 +253,33 @@ ZP_API int zp_ctx_run_base_weighted(zp_context *ctx, const char *method, const d
 ZP_API int zp_ctx_run_base_setting(zp_context *ctx, const char *method, const char *name,
                                    const char *value, const double *part_sizes, int *new_part);
 
+/*
+ * zp_native_bounds - why Zoltan 13.2's method may fail on one rank only on
+ * a problem, or NULL when it is within the bounds where it was never seen
+ * to fail.  Outside them Zoltan's HSFC ends some inputs with "BSEARCH
+ * RETURNED ERROR", and RCB with several parts on a rank ends some with
+ * "Memory error", on the ranks concerned only, while the other ranks wait
+ * inside Zoltan for ever.  The bounds: every part of positive size, some
+ * positive weight, and no object heavier than half the smallest part's
+ * load (HSFC; RCB when parts > ranks); no bound for other methods.  parts and ranks of the run, heavy
+ * and total the heaviest object's and all objects' first weights,
+ * smallest_share the smallest positive part size over the sum of the
+ * sizes, zero_part 1 when some part has size zero.  Not collective; the
+ * returned text is static.
+ */
+ZP_API const char *zp_native_bounds(const char *method, int parts, int ranks, double heavy,
+                                    double total, double smallest_share, int zero_part);
+
+/*
+ * zp_ctx_native_bounds - zp_native_bounds for the context's objects (first
+ * weights; when every weight is zero, counts, as a base run balances them)
+ * and part sizes: the reason, the same on every rank, or NULL.
+ * The layer's base runs (zp_ctx_run_base) refuse a method outside its
+ * bounds with ZOLTAN_FATAL and this reason, and a delegated call does not
+ * hand it to Zoltan (docs/plugin_layer.md, "Delegation").  Collective.
+ */
+ZP_API const char *zp_ctx_native_bounds(zp_context *ctx, const char *method);
+
 #ifdef __cplusplus
 }
 #endif

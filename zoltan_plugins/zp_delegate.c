@@ -179,6 +179,11 @@ int zp_dispatch(zp_record *r, int is_balance, zp_lb_args *a)
     kind = zp_delegate_kind(r, spec, &k);
   if (m != NULL && m->delegate != NULL && r->state_owner == m && r->state != NULL)
     kind = zp_delegate_agree(r, kind, &k);
+  /* Outside the bounds where Zoltan's method never failed, it may fail on
+   * one rank and hang the others: the delegating method's own call runs,
+   * whose base run refuses it (zp_native_bounds). */
+  if (kind == ZP_DELEGATE_NATIVE && !zp_native_within_bounds(r, k.method, is_balance))
+    kind = ZP_DELEGATE_NONE;
   if (kind == ZP_DELEGATE_NONE) {
     zp_params_destroy(k.params);
     return zp_partition(r, is_balance, a);

@@ -355,6 +355,14 @@ int zp_layer_active(const zp_record *r);
  * zp_layer_active(r).  Collective. */
 int zp_layer_native(zp_record *r, const char *method, int is_balance, zp_lb_args *a);
 
+/* 1 when Zoltan's method can be handed this call of the struct: within
+ * zp_native_bounds for its objects and part sizes (read for RCB and HSFC
+ * only, and for RCB only with more parts than ranks); 0 otherwise, and
+ * when capacities are on or reading failed (the call then runs as the
+ * delegating method's, which reports).  Collective; the same on every
+ * rank. */
+int zp_native_within_bounds(zp_record *r, const char *method, int is_balance);
+
 /* --- the real Zoltan entry points (zp_real.c) --------------------------- */
 
 /* Each calls the Zoltan function the layer stands in front of, with the

@@ -206,7 +206,9 @@ typedef struct zp_context zp_context;
  * zp_ctx_local_sizes and zp_nbx; version 4 added zp_problem.layer and
  * zp_problem_scratch; version 5 added zp_method.delegate and delegated,
  * zp_ctx_debug_proc, zp_ctx_gather_inputs, zp_ctx_inputs,
- * zp_ctx_callback_error, zp_ctx_gather_dump and zp_ctx_run_base_setting.  abi and name stay the first two fields in every
+ * zp_ctx_callback_error, zp_ctx_gather_dump and zp_ctx_run_base_setting
+ * (and later, without a change of layout, zp_native_bounds and
+ * zp_ctx_native_bounds).  abi and name stay the first two fields in every
  * version, so that the refusal can always name the method.
  */
 #define ZP_METHOD_ABI 5u

@@ -248,6 +248,64 @@ End:
   return zp_agree(c, ierr);
 }
 
+/* zp_ctx_native_bounds with the given part sizes (nparts * wdim, the same
+ * on every rank); when every weight is zero and counts is 1, the objects
+ * count one each, as a base run balances them.  Collective. */
+static const char *zp_native_bounds_sized(const zp_context *c, const char *method,
+                                          const double *sizes, int counts)
+{
+  double local[3] = {0.0, 0.0, (double)c->n}, global[3] = {0.0, 0.0, 0.0}, sum = 0.0, smin = 0.0;
+  int i, zero = 0;
+  if (zp_native_bounds(method, 2, 1, 0.0, 0.0, 0.0, 1) == NULL) return NULL;
+  for (i = 0; i < c->n; i++) {
+    double w = c->w[(size_t)i * c->wdim];
+    local[0] = w > local[0] ? w : local[0];
+    local[1] += w;
+  }
+  MPI_Allreduce(&local[0], &global[0], 1, MPI_DOUBLE, MPI_MAX, c->r->comm);
+  MPI_Allreduce(&local[1], &global[1], 2, MPI_DOUBLE, MPI_SUM, c->r->comm);
+  if (!(global[1] > 0.0) && counts) {
+    global[0] = global[2] > 0.0 ? 1.0 : 0.0;
+    global[1] = global[2];
+  }
+  for (i = 0; i < c->nparts; i++) sum += sizes[(size_t)i * c->wdim];
+  for (i = 0; sum > 0.0 && i < c->nparts; i++) {
+    double s = sizes[(size_t)i * c->wdim] / sum;
+    if (s <= 0.0) zero = 1;
+    if (s > 0.0 && (smin == 0.0 || s < smin)) smin = s;
+  }
+  return zp_native_bounds(method, c->nparts, c->r->size, global[0], global[1], smin, zero);
+}
+
+const char *zp_ctx_native_bounds(zp_context *c, const char *method)
+{
+  return c == NULL ? NULL : zp_native_bounds_sized(c, method, c->part_sizes, c->obj_wgt_dim <= 1);
+}
+
+int zp_native_within_bounds(zp_record *r, const char *method, int is_balance)
+{
+  zp_context c;
+  int ierr, ok = 0;
+  /* Only the bounded methods are read for; RCB with one part per rank at
+   * most has no bound, which the settings alone tell. */
+  if (zp_native_bounds(method, 2, 1, 0.0, 0.0, 0.0, 1) == NULL) return 1;
+  /* Capacities change the part sizes: such a call runs as the delegating
+   * method's, whose base run checks what Zoltan would get. */
+  if (zp_capacity_active(r)) return 0;
+  zp_ctx_init(&c, r, is_balance);
+  ierr = zp_agree(&c, zp_read_settings(&c));
+  if (ierr >= 0) ierr = zp_agree(&c, zp_build_part_dist(&c));
+  if (ierr >= 0) ierr = zp_build_part_sizes(&c);
+  if (ierr >= 0 && zp_native_bounds(method, c.nparts, r->size, 0.0, 0.0, 0.0, 1) == NULL)
+    ok = 1;
+  else if (ierr >= 0)
+    ierr = zp_agree(&c, zp_gather_objects(&c));
+  /* A delegated call hands Zoltan the weights as they are, zero ones too. */
+  if (ierr >= 0 && !ok) ok = zp_native_bounds_sized(&c, method, c.part_sizes, 0) == NULL;
+  zp_ctx_free(&c);
+  return ierr < 0 ? 0 : ok;
+}
+
 /* Run a native Zoltan method on the struct with the given part sizes and
  * read the complete assignment back; every setting the application made is
  * restored afterwards, whatever happens.  who names the base in messages. */
@@ -258,7 +316,18 @@ static int zp_run_native(zp_context *c, const char *method, const double *sizes,
   ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
   zp_lb_args a = {&changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep, &epa};
   int zero_weights = 0, guarded = 0, ierr = zp_check_native_inputs(c, method, who);
+  const char *outside;
   if (ierr < 0 || zp_native_trivial(c, new_part, &zero_weights)) return ierr;
+  /* Zoltan's method would fail on some ranks only and hang the others. */
+  outside = zp_native_bounds_sized(c, method, sizes, c->obj_wgt_dim <= 1);
+  if (outside != NULL) {
+    if (c->r->rank == c->debug_proc)
+      zp_error(c->yo,
+               "%s not run: %s, where Zoltan's %s can fail on some ranks and leave the others "
+               "waiting (docs/reliability.md, finding S2)",
+               who, outside, method);
+    return ZOLTAN_FATAL;
+  }
   /* Zoltan's method reads callbacks the checks above do not (object sizes,
    * parts): the guard reads them all and agrees before Zoltan runs. */
   if (zp_guard_on(c->r) && c->guard == NULL) {

@@ -174,6 +174,48 @@ static void candidates_follow_the_rules(void **state)
   assert_non_null(strstr(c.notes, "R1 10 objects for 8 parts"));
 }
 
+/* Rule R3 runs Zoltan's RCB and HSFC only within zp_native_bounds (the
+ * adapter sets why each may not run): the method outside is left out and
+ * named, both out leave R3 unfired, and a hints file naming a method
+ * outside its bounds is not used. */
+static void r3_leaves_out_methods_outside_zoltans_bounds(void **state)
+{
+  advisor_traits t;
+  advisor_choice c;
+  advisor_hints h;
+  char note[256];
+  (void)state;
+  memset(&t, 0, sizeof t);
+  t.objects = 100;
+  t.parts = 4;
+  t.ranks = 2;
+  t.has_geom = 1;
+  advisor_candidates(&t, 0.02, 1.0, &c);
+  assert_int_equal(c.ncand, 5);
+  assert_string_equal(c.cand[4], "HSFC");
+  t.hsfc_out = "an object outweighs half the smallest part";
+  advisor_candidates(&t, 0.02, 1.0, &c);
+  assert_int_equal(c.ncand, 4);
+  assert_string_equal(c.cand[3], "RCB");
+  assert_non_null(strstr(c.notes, "R3 coordinates: RCB (not HSFC: an object outweighs"));
+  t.rcb_out = t.hsfc_out = "a part has size zero";
+  advisor_candidates(&t, 0.02, 1.0, &c);
+  assert_int_equal(c.ncand, 3);
+  assert_non_null(strstr(c.notes, "R3 not fired: a part has size zero"));
+  t.hsfc_out = NULL;
+  advisor_candidates(&t, 0.02, 1.0, &c);
+  assert_int_equal(c.ncand, 4);
+  assert_string_equal(c.cand[3], "HSFC");
+  memset(&h, 0, sizeof h);
+  snprintf(h.method, sizeof h.method, "RCB");
+  snprintf(h.policy, sizeof h.policy, "ZHAI");
+  h.traits = t;
+  assert_int_equal(advisor_hints_apply(&h, &t, note, sizeof note), 0);
+  assert_non_null(strstr(note, "hints: RCB is not run where a part has size zero"));
+  snprintf(h.method, sizeof h.method, "HSFC");
+  assert_int_equal(advisor_hints_apply(&h, &t, note, sizeof note), 1);
+}
+
 static void pick_is_smallest_step_then_least_moves(void **state)
 {
   advisor_traits t;
@@ -330,6 +372,7 @@ int main(void)
       cmocka_unit_test(traits_of_the_chain),
       cmocka_unit_test(growth_concentrated_or_spread),
       cmocka_unit_test(candidates_follow_the_rules),
+      cmocka_unit_test(r3_leaves_out_methods_outside_zoltans_bounds),
       cmocka_unit_test(pick_is_smallest_step_then_least_moves),
       cmocka_unit_test(growth_in_few_objects_suggests_ulba),
       cmocka_unit_test(hints_round_trip_and_apply),
