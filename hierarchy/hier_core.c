@@ -278,6 +278,71 @@ End:
   return count;
 }
 
+/* The shed of a graph method: objects peeled from the group's border
+ * inwards, so that what leaves is a layer next to another group and not
+ * objects scattered through the group's interior, each of which would cut
+ * every one of its edges. */
+size_t hier_select_near(const double *w, size_t n, const size_t *adj_start, const size_t *adj,
+                        int *near, double amount, hier_shed_mode mode, size_t *order,
+                        unsigned char *take, double *shed)
+{
+  size_t i, head = 0, tail = 0, count = 0;
+  double left = amount, sum = 0.0;
+  long next = -1;
+  /* Breadth first from the border (objects with near >= 0), in index
+   * order; each object inherits the near rank of the border object it was
+   * reached from.  take marks the visited objects meanwhile. */
+  for (i = 0; i < n; i++) {
+    take[i] = near[i] >= 0;
+    if (take[i]) order[tail++] = i;
+  }
+  while (head < tail) {
+    size_t o = order[head++], e;
+    for (e = adj_start[o]; e < adj_start[o + 1]; e++) {
+      size_t t = adj[e];
+      if (t >= n || take[t]) continue;
+      take[t] = 1;
+      near[t] = near[o];
+      order[tail++] = t;
+    }
+  }
+  /* Objects no path joins to the border follow, in index order. */
+  for (i = 0; i < n; i++) {
+    if (!take[i]) order[tail++] = i;
+    take[i] = (unsigned char)(mode == HIER_SHED_ALL);
+  }
+  if (mode == HIER_SHED_ALL) {
+    for (i = 0; i < n; i++) sum += w[i];
+    *shed = sum;
+    return n;
+  }
+  *shed = 0.0;
+  if (!(amount > 0.0) || n == 0) return 0;
+  for (i = 0; i < n && left > 0.0; i++) {
+    size_t o = order[i];
+    if (w[o] > 0.0 && w[o] <= left) {
+      take[o] = 1;
+      left -= w[o];
+      sum += w[o];
+      count++;
+    }
+  }
+  /* One more: the first left in the peel's order (nearest the border)
+   * that brings the shed closer to the amount, or any with a load for at
+   * least the amount. */
+  for (i = 0; left > 0.0 && next < 0 && i < n; i++) {
+    size_t o = order[i];
+    if (!take[o] && w[o] > 0.0 && (mode == HIER_SHED_AT_LEAST || w[o] < 2.0 * left)) next = (long)o;
+  }
+  if (next >= 0) {
+    take[next] = 1;
+    sum += w[next];
+    count++;
+  }
+  *shed = sum;
+  return count;
+}
+
 /* ---- where tokens go ------------------------------------------------------ */
 
 /* Max-heap of children by room, ties by lower index. */
@@ -300,20 +365,37 @@ static void heap_down(int *heap, int m, const double *room, int at)
   }
 }
 
-size_t hier_place(const double *w, size_t n, double *room, const double *slack,
-                  const unsigned char *open, int m, int must, size_t *order, int *heap, int *child)
+size_t hier_place_near(const double *w, const int *near, size_t n, double *room,
+                       const double *slack, const unsigned char *open, int m, int must,
+                       size_t *order, int *heap, int *child)
 {
   size_t k, placed = 0;
   int c, h = 0;
   for (k = 0; k < n; k++) child[k] = -1;
+  if (n == 0) return 0;
+  (void)order_desc(w, n, order);
+  /* First each token that names a child goes there, heaviest first, when
+   * it brings that child closer to its target: a graph method's token then
+   * joins the group its edges lead to, and the cut the move makes stays
+   * small. */
+  for (k = 0; near != NULL && k < n; k++) {
+    size_t o = order[k];
+    int t = near[o];
+    if (t < 0 || t >= m || !open[t] || !(w[o] < 2.0 * room[t]) ||
+        (slack != NULL && w[o] > room[t] + slack[t]))
+      continue;
+    child[o] = t;
+    room[t] -= w[o];
+    placed++;
+  }
   for (c = 0; c < m; c++)
     if (open[c]) heap[h++] = c;
-  if (h == 0 || n == 0) return 0;
+  if (h == 0) return placed;
   for (c = h / 2; c-- > 0;) heap_down(heap, h, room, c);
-  (void)order_desc(w, n, order);
   for (k = 0; k < n; k++) {
     size_t o = order[k];
     int top = heap[0];
+    if (child[o] >= 0) continue;
     /* The child of most room: if the token does not bring it closer to
      * its target, no child's would. */
     if (!must && (!(w[o] < 2.0 * room[top]) || (slack != NULL && w[o] > room[top] + slack[top])))
@@ -324,6 +406,12 @@ size_t hier_place(const double *w, size_t n, double *room, const double *slack,
     heap_down(heap, h, room, 0);
   }
   return placed;
+}
+
+size_t hier_place(const double *w, size_t n, double *room, const double *slack,
+                  const unsigned char *open, int m, int must, size_t *order, int *heap, int *child)
+{
+  return hier_place_near(w, NULL, n, room, slack, open, m, must, order, heap, child);
 }
 
 double hier_room(const double *room, const unsigned char *open, int m)

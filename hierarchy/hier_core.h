@@ -112,6 +112,24 @@ size_t hier_select_refine(const double *w, const int *part, size_t n, const doub
                           double *shed);
 
 /*
+ * hier_select_near - hier_select for a graph method: the objects are taken
+ * in breadth-first order from the group's border inwards instead of
+ * heaviest first.  adj_start (n + 1 entries) and adj hold the edges among
+ * the group's n objects (entries >= n are ignored).  near[i] >= 0 marks a
+ * border object (one with an edge out of the group: the rank its heaviest
+ * such edge leads to); on return every object reached from the border
+ * carries the near rank of the border object it was reached from, and the
+ * others -1.  Objects with no path to the border come last, in index
+ * order.  In that order, each object that fits into what is left of the
+ * amount is taken, then the first one left that brings the shed closer to
+ * the amount (HIER_SHED_AT_LEAST: any).  mode, amount, take and *shed as
+ * hier_select; order is scratch of n entries.  Returns the number shed.  Not collective; deterministic.
+ */
+size_t hier_select_near(const double *w, size_t n, const size_t *adj_start, const size_t *adj,
+                        int *near, double amount, hier_shed_mode mode, size_t *order,
+                        unsigned char *take, double *shed);
+
+/*
  * hier_place - place n tokens of loads w into m children with room room[c]
  * (target minus load, may be negative), heaviest token first (ties by
  * index) into the child of most room (ties by lowest index), the LPT rule.
@@ -127,6 +145,17 @@ size_t hier_select_refine(const double *w, const int *part, size_t n, const doub
  */
 size_t hier_place(const double *w, size_t n, double *room, const double *slack,
                   const unsigned char *open, int m, int must, size_t *order, int *heap, int *child);
+
+/*
+ * hier_place_near - hier_place where token k names the child it should
+ * join, near[k] (-1: none).  First, heaviest first, each token that names
+ * an open child goes there when it brings that child closer to its target
+ * (and within its slack); the rest are then placed by hier_place's rule.
+ * near may be NULL (hier_place).  Not collective; deterministic.
+ */
+size_t hier_place_near(const double *w, const int *near, size_t n, double *room,
+                       const double *slack, const unsigned char *open, int m, int must,
+                       size_t *order, int *heap, int *child);
 
 /*
  * hier_room - the room a node reports to its parent: the sum of its

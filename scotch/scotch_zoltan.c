@@ -337,11 +337,14 @@ static int scotch_partition_parallel(zp_context *ctx, void *state, int *new_part
 }
 #endif
 
-/* The graph always; object sizes when they may weigh the migration. */
+/* The graph always; object sizes when they may weigh the migration.  It
+ * runs by groups (HIERARCHY): the layer sheds a group's surplus from its
+ * border and sends it towards the ranks its edges lead to
+ * (docs/hierarchy.md). */
 static unsigned scotch_needs(const zp_params *params)
 {
   int sizes = 1;
-  unsigned needs = ZP_NEEDS_GRAPH | ZP_STRICT_GRAPH | ZP_GRAPH_FROM_HYPERGRAPH;
+  unsigned needs = ZP_NEEDS_GRAPH | ZP_STRICT_GRAPH | ZP_GRAPH_FROM_HYPERGRAPH | ZP_HIERARCHICAL;
   if (zp_param_int(params, "SCOTCHLB_MIGRATION_SIZES", &sizes, NULL) == ZOLTAN_OK && sizes)
     needs |= ZP_WANTS_SIZES;
   return needs;
@@ -354,7 +357,7 @@ static const zp_method scotch_method = {
                "current parts with a migration cost",
     .params = scotch_params,
     .num_params = sizeof(scotch_params) / sizeof(scotch_params[0]),
-    .needs = ZP_NEEDS_GRAPH | ZP_STRICT_GRAPH | ZP_GRAPH_FROM_HYPERGRAPH,
+    .needs = ZP_NEEDS_GRAPH | ZP_STRICT_GRAPH | ZP_GRAPH_FROM_HYPERGRAPH | ZP_HIERARCHICAL,
     .create = state_create,
     .destroy = state_destroy,
     .copy = state_copy,

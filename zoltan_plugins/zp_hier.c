@@ -95,6 +95,7 @@ static int zp_hier_build(const zp_record *r, const hier_spec *spec, zp_hier_comm
       root = sub == 0;
       if (root) {
         h->m[j] = m;
+        h->end[j] = j < h->nup && (color + 1) * span < r->size ? (color + 1) * span : r->size;
         h->roots[j] = malloc((size_t)m * sizeof *h->roots[j]);
         h->recs[j] = malloc(4 * (size_t)m * sizeof *h->recs[j]);
         h->cnt[j] = malloc((size_t)m * sizeof *h->cnt[j]);

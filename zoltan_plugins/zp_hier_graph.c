@@ -7,6 +7,7 @@
  * group's object, or to a token, is cut by the tree, not by the method.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "zp_hier_internal.h"
 
@@ -37,13 +38,25 @@ int zp_hier_gather_graph(zp_hrun *x)
       x->nedges = malloc((x->n + 1) * sizeof *x->nedges);
       x->estart = malloc((x->n + 1) * sizeof *x->estart);
       x->nbr = malloc((E * x->ngid + 1) * sizeof *x->nbr);
+      x->nbrp = malloc((E + 1) * sizeof *x->nbrp);
       if (x->edim > 0) x->ew = malloc((E * x->edim + 1) * sizeof *x->ew);
-      if (!x->nedges || !x->estart || !x->nbr || (x->edim > 0 && !x->ew)) ierr = ZOLTAN_MEMERR;
+      if (!x->nedges || !x->estart || !x->nbr || !x->nbrp || (x->edim > 0 && !x->ew))
+        ierr = ZOLTAN_MEMERR;
     }
   }
   ierr = zp_hier_agree(x, ierr);
   if (ierr < 0) goto End;
   MPI_Gatherv(c->nedges, c->n, MPI_INT, x->nedges, x->cnt, x->displ, MPI_INT, 0, g);
+  if (c->nbr_procs != NULL) {
+    MPI_Gatherv(c->nbr_procs, mine, MPI_INT, x->nbrp, ecnt, edsp, MPI_INT, 0, g);
+  } else {
+    /* No ranks from the callbacks (a graph read from a hypergraph): no
+     * object names where its edges lead. */
+    int *none = malloc(((size_t)mine + 1) * sizeof *none);
+    for (i = 0; none != NULL && i < mine; i++) none[i] = -1;
+    MPI_Gatherv(none, none ? mine : 0, MPI_INT, x->nbrp, ecnt, edsp, MPI_INT, 0, g);
+    free(none);
+  }
   for (i = 0; x->groot && i < x->gsize; i++) {
     ecnt[i] *= x->ngid;
     edsp[i] *= x->ngid;
@@ -68,4 +81,42 @@ End:
   free(ecnt);
   free(edsp);
   return ierr;
+}
+
+size_t zp_hier_graph_shed(zp_hrun *x, const double *w0, double amount, hier_shed_mode mode,
+                          size_t *order, int *near, double *shed)
+{
+  size_t k, e, at = 0, E = 0, G = (size_t)x->ngid, n = (size_t)-1;
+  size_t *adj_start = malloc((x->n + 1) * sizeof *adj_start), *adj;
+  zp_gidmap map;
+  memset(&map, 0, sizeof map);
+  for (k = 0; k < x->n; k++) E += (size_t)x->nedges[k];
+  adj = malloc((E + 1) * sizeof *adj);
+  if (adj_start == NULL || adj == NULL || zp_gidmap_build(&map, x->gids, x->n, x->ngid) < 0)
+    goto End;
+  for (k = 0; k < x->n; k++) {
+    double best_w = -1.0;
+    adj_start[k] = at;
+    near[k] = -1;
+    for (e = x->estart[k]; e < x->estart[k] + (size_t)x->nedges[k]; e++) {
+      long t = zp_gidmap_find(&map, x->nbr + e * G);
+      double ew = x->edim > 0 ? x->ew[e * (size_t)x->edim] : 1.0;
+      int p = x->nbrp[e];
+      if (t >= 0) {
+        if ((size_t)t != k) adj[at++] = (size_t)t;
+      } else if (p >= 0 && p < x->c->r->size && (ew > best_w || (ew == best_w && p < near[k]))) {
+        /* The heaviest edge out of the group names where the object
+         * belongs (ties: the lowest rank, for determinism). */
+        best_w = ew;
+        near[k] = p;
+      }
+    }
+  }
+  adj_start[x->n] = at;
+  n = hier_select_near(w0, x->n, adj_start, adj, near, amount, mode, order, x->take, shed);
+End:
+  zp_gidmap_free(&map);
+  free(adj_start);
+  free(adj);
+  return n;
 }

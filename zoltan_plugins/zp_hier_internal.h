@@ -41,6 +41,8 @@ struct zp_hier_comms {
   double *recs[HIER_MAX_LEVELS + 1]; /* 4 * m: the children's records */
   int *cnt[HIER_MAX_LEVELS + 1];     /* m: counts of a gather or scatter */
   int *displ[HIER_MAX_LEVELS + 1];   /* m: its displacements */
+  int end[HIER_MAX_LEVELS + 1];      /* one past the last rank of the node's
+                                        subtree (its ranks are consecutive) */
 };
 
 /* Tokens placed at one level's root, kept from step 3 for step 4. */
@@ -54,6 +56,7 @@ typedef struct zp_hier_level {
   double *slack;       /* how far above its target each child may go
                          (refining methods), or NULL */
   int *roots;          /* each child's root in the struct's communicator */
+  int end;             /* one past the last rank of this node's subtree */
 } zp_hier_level;
 
 /* Everything one run holds; the group arrays exist on bottom roots only. */
@@ -86,6 +89,8 @@ typedef struct zp_hrun {
   int *nedges;         /* root: edges of each group object */
   size_t *estart;      /* root: first edge of each group object */
   ZOLTAN_ID_TYPE *nbr; /* root: neighbour global IDs */
+  int *nbrp;           /* root: the rank of each neighbour (as the callbacks
+                          gave it) */
   double *ew;          /* root: edim weights per edge, or NULL */
   unsigned char *down; /* tokens received from the level above */
   size_t ndown;
@@ -109,24 +114,34 @@ static inline int zp_local_part(const zp_hrun *x, int p)
 
 /* ---- tokens ------------------------------------------------------------------ */
 
-/* A token: ngid IDs, wdim weights, the size when sizes travel, the rank of
+/* A token: ngid IDs, wdim weights, the size when sizes travel, the rank
+ * its edges lead to (near: a graph method's shed, else -1), the rank of
  * the root it came from and its index there. */
 static inline size_t zp_tok_bytes(const zp_hrun *x)
 {
   size_t b = (size_t)x->ngid * sizeof(ZOLTAN_ID_TYPE) + (size_t)x->wdim * sizeof(double) +
-             (x->with_sizes ? sizeof(double) : 0) + 2 * sizeof(int);
+             (x->with_sizes ? sizeof(double) : 0) + 3 * sizeof(int);
   return (b + 7) / 8 * 8;
 }
 
-static inline void zp_tok_put(const zp_hrun *x, unsigned char *t, size_t i, int origin)
+static inline void zp_tok_put(const zp_hrun *x, unsigned char *t, size_t i, int origin, int near)
 {
   size_t g = (size_t)x->ngid * sizeof(ZOLTAN_ID_TYPE), wb = (size_t)x->wdim * sizeof(double);
   int idx = (int)i;
   memcpy(t, x->gids + i * x->ngid, g);
   memcpy(t + g, x->w + i * x->wdim, wb);
   if (x->with_sizes) memcpy(t + g + wb, x->sizes + i, sizeof(double));
+  memcpy(t + x->rec - 3 * sizeof(int), &near, sizeof(int));
   memcpy(t + x->rec - 2 * sizeof(int), &origin, sizeof(int));
   memcpy(t + x->rec - sizeof(int), &idx, sizeof(int));
+}
+
+/* The rank a token's edges lead to, or -1. */
+static inline int zp_tok_near(const zp_hrun *x, const unsigned char *t)
+{
+  int near;
+  memcpy(&near, t + x->rec - 3 * sizeof(int), sizeof(int));
+  return near;
 }
 
 static inline double zp_tok_w0(const zp_hrun *x, const unsigned char *t)
@@ -168,6 +183,15 @@ int zp_hier_solve(zp_hrun *x, int **tok_part);
 /* Step 1b, when x->with_graph: the group's edges on its root
  * (zp_hier_graph.c).  Collective; the outcome is agreed. */
 int zp_hier_gather_graph(zp_hrun *x);
+
+/* Root of a bottom group, for a graph method that does not refine: the
+ * objects to shed (x->take, *shed their load) peeled from the group's
+ * border inwards (hier_select_near, with mode and amount as hier_select),
+ * and near[k] for each group object, the rank its edges lead to (-1 for
+ * none).  order is scratch of x->n entries.  Returns the number shed, or
+ * (size_t)-1 when memory is short.  Local (zp_hier_graph.c). */
+size_t zp_hier_graph_shed(zp_hrun *x, const double *w0, double amount, hier_shed_mode mode,
+                          size_t *order, int *near, double *shed);
 
 /* Step 6: the tokens' parts back to the roots they came from, into their
  * x->answer.  Collective over the struct's communicator. */

@@ -38,6 +38,7 @@ static void zp_hrun_free(zp_hrun *x)
   free(x->nedges);
   free(x->estart);
   free(x->nbr);
+  free(x->nbrp);
   free(x->ew);
   for (j = 0; j <= HIER_MAX_LEVELS; j++) {
     free(x->lev[j].tok);
@@ -163,7 +164,7 @@ static int zp_hier_bottom(zp_hrun *x)
   size_t k, *order = NULL;
   double target = 0.0, load = 0.0, shed = 0.0, w_total, amount;
   size_t nshed, t = 0;
-  int p, d, ierr = ZOLTAN_OK;
+  int p, d, ierr = ZOLTAN_OK, *near = NULL;
   /* A weight that is zero everywhere is counted instead, as the flat path
    * does (x->total holds the global sums). */
   for (d = 0; d < x->wdim; d++)
@@ -200,21 +201,32 @@ static int zp_hier_bottom(zp_hrun *x)
       for (k = 0; k < x->n; k++) w1[k] = x->w[k * x->wdim];
       w0 = w1;
     }
-    if (!x->open || !(c->needs & ZP_REFINES))
-      nshed = hier_select(w0, x->n, amount, x->open ? HIER_SHED_CLOSE : HIER_SHED_ALL, order,
-                          x->take, &shed);
-    else
+    hier_shed_mode mode = x->open ? HIER_SHED_CLOSE : HIER_SHED_ALL;
+    /* A graph method's tokens are peeled from the group's border and say
+     * which rank their edges lead to (zp_hier_graph.c); the others are the
+     * heaviest objects, or a refining method's excess. */
+    if (x->with_graph && !(c->needs & ZP_REFINES)) {
+      near = malloc((x->n + 1) * sizeof *near);
+      nshed = near ? zp_hier_graph_shed(x, w0, amount, mode, order, near, &shed) : (size_t)-1;
+    } else if (!x->open || !(c->needs & ZP_REFINES)) {
+      nshed = hier_select(w0, x->n, amount, mode, order, x->take, &shed);
+    } else {
       nshed = zp_hier_refine_shed(x, w_total, w0, order, &shed);
-    if (nshed == (size_t)-1) return ZOLTAN_MEMERR;
+    }
+    if (nshed == (size_t)-1) {
+      free(near);
+      return ZOLTAN_MEMERR;
+    }
   }
   x->room = target - (load - shed);
   x->up = malloc(nshed * x->rec + 1);
   /* Each shed object's part comes back as one (index, part) pair. */
   x->reply = malloc((2 * nshed + 1) * sizeof *x->reply);
-  if (x->up == NULL || x->reply == NULL) return ZOLTAN_MEMERR;
-  for (k = 0; k < x->n; k++)
-    if (x->take[k]) zp_tok_put(x, x->up + (t++) * x->rec, k, c->r->rank);
-  x->nup = nshed;
+  if (x->up == NULL || x->reply == NULL) ierr = ZOLTAN_MEMERR;
+  for (k = 0; ierr == ZOLTAN_OK && k < x->n; k++)
+    if (x->take[k]) zp_tok_put(x, x->up + (t++) * x->rec, k, c->r->rank, near ? near[k] : -1);
+  x->nup = ierr == ZOLTAN_OK ? nshed : 0;
+  free(near);
   return ierr;
 }
 
@@ -229,6 +241,14 @@ static int zp_child_of(const zp_hier_level *L, int origin)
   return c;
 }
 
+/* The child of a level's root that a token's near rank lies under, or -1
+ * when that rank is outside the node's subtree (or the token names none). */
+static int zp_near_child(const zp_hrun *x, const zp_hier_level *L, const unsigned char *t)
+{
+  int near = zp_tok_near(x, t);
+  return near >= 0 && L->m > 0 && near >= L->roots[0] && near < L->end ? zp_child_of(L, near) : -1;
+}
+
 /* Root of level j: places the tokens its children passed up and keeps
  * what does not fit to pass on.  At the top every token is placed; for a
  * refining method, a token that fits nowhere within the tolerance goes
@@ -239,13 +259,14 @@ static int zp_hier_place_up(zp_hrun *x, zp_hier_level *L, const double *recs, in
   double *w0 = malloc((n + 1) * sizeof *w0);
   size_t *order = malloc((n + 1) * sizeof *order);
   int *heap = malloc(((size_t)L->m + 1) * sizeof *heap), c;
+  int *near = malloc((n + 1) * sizeof *near);
   int refine = (x->c->needs & ZP_REFINES) != 0, ierr = ZOLTAN_OK;
   L->child = malloc((n + 1) * sizeof *L->child);
   L->room = malloc(((size_t)L->m + 1) * sizeof *L->room);
   L->slack = malloc(((size_t)L->m + 1) * sizeof *L->slack);
   L->open = malloc((size_t)L->m + 1);
   x->up = malloc(n * x->rec + 1);
-  if (!w0 || !order || !heap || !L->child || !L->room || !L->slack || !L->open || !x->up) {
+  if (!w0 || !order || !heap || !near || !L->child || !L->room || !L->slack || !L->open || !x->up) {
     ierr = ZOLTAN_MEMERR;
     goto End;
   }
@@ -258,9 +279,12 @@ static int zp_hier_place_up(zp_hrun *x, zp_hier_level *L, const double *recs, in
     x->open |= L->open[c];
     if (L->open[c]) x->slack += L->slack[c];
   }
-  for (k = 0; k < n; k++) w0[k] = zp_tok_w0(x, L->tok + k * x->rec);
-  (void)hier_place(w0, n, L->room, refine ? L->slack : NULL, L->open, L->m, top && !refine, order,
-                   heap, L->child);
+  for (k = 0; k < n; k++) {
+    w0[k] = zp_tok_w0(x, L->tok + k * x->rec);
+    near[k] = zp_near_child(x, L, L->tok + k * x->rec);
+  }
+  (void)hier_place_near(w0, near, n, L->room, refine ? L->slack : NULL, L->open, L->m,
+                        top && !refine, order, heap, L->child);
   for (k = 0; k < n; k++) {
     unsigned char *t = L->tok + k * x->rec;
     int origin, idx, home;
@@ -279,6 +303,7 @@ End:
   free(w0);
   free(order);
   free(heap);
+  free(near);
   return ierr;
 }
 
@@ -297,6 +322,7 @@ static int zp_hier_up(zp_hrun *x, int j)
     MPI_Comm_rank(u, &me);
     L->m = x->h->m[j];
     L->roots = x->h->roots[j];
+    L->end = x->h->end[j];
     mine[0] = x->room;
     mine[1] = x->open;
     mine[2] = (double)x->nup;
@@ -353,11 +379,12 @@ static int zp_hier_pack_down(zp_hrun *x, zp_hier_level *L, unsigned char **buf, 
   }
   {
     size_t placed = 0, want = 0;
-    int *pick = malloc((n + 1) * sizeof *pick);
+    int *pick = malloc((n + 1) * sizeof *pick), *near = malloc((n + 1) * sizeof *near);
     double *pw = malloc((n + 1) * sizeof *pw);
     size_t *map = malloc((n + 1) * sizeof *map);
-    if (pick == NULL || pw == NULL || map == NULL) {
+    if (pick == NULL || near == NULL || pw == NULL || map == NULL) {
       free(pick);
+      free(near);
       free(pw);
       free(map);
       ierr = ZOLTAN_MEMERR;
@@ -366,11 +393,13 @@ static int zp_hier_pack_down(zp_hrun *x, zp_hier_level *L, unsigned char **buf, 
     for (k = 0; k < n; k++)
       if (dchild[k] < 0) {
         map[want] = k;
+        near[want] = zp_near_child(x, L, x->down + k * x->rec);
         pw[want++] = w0[k];
       }
-    placed = hier_place(pw, want, L->room, NULL, L->open, L->m, 1, order, heap, pick);
+    placed = hier_place_near(pw, near, want, L->room, NULL, L->open, L->m, 1, order, heap, pick);
     for (k = 0; k < want; k++) dchild[map[k]] = pick[k];
     free(pick);
+    free(near);
     free(pw);
     free(map);
     if (placed != want) {

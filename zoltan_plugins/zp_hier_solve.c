@@ -212,41 +212,68 @@ static void zp_hgroup_tol(zp_hgroup *g, const zp_hrun *x)
   }
 }
 
-/* The edges between the group's kept objects, in the sorted order (an edge
- * to a token or to another group's object is left out: the other end's
- * list is not here, and the graph must stay symmetric for a partitioner).
- * Local. */
+/* The edges of the group's problem, in the sorted order: those between
+ * the kept objects and, for a graph method that does not refine, those
+ * between a kept object and a token, taken from the kept object's list and
+ * mirrored, so that the token lands next to the objects its edges reach
+ * and the graph stays symmetric.  An edge between two tokens, or to
+ * another group's object, is left out: neither list is here.  Local. */
 static int zp_hgroup_graph(zp_hgroup *g, const zp_hrun *x)
 {
-  size_t k, e, total = 0, at = 0, G = (size_t)x->ngid, ed = (size_t)x->edim;
+  size_t k, e, total = 0, G = (size_t)x->ngid, ed = (size_t)x->edim, *fill = NULL;
+  int tokens = !(x->c->needs & ZP_REFINES), pass, ierr;
   zp_gidmap map;
-  int ierr;
-  for (k = 0; k < x->n; k++)
-    if (!x->take[k]) total += (size_t)x->nedges[k];
-  g->adj_start = malloc((g->N + 1) * sizeof *g->adj_start);
-  g->adj = malloc((total + 1) * sizeof *g->adj);
-  if (ed > 0) g->aw = malloc((total * ed + 1) * sizeof *g->aw);
-  if (!g->adj_start || !g->adj || (ed > 0 && !g->aw)) return ZOLTAN_MEMERR;
-  ierr = zp_gidmap_build(&map, g->sgids, g->N, x->ngid);
-  if (ierr < 0) {
-    zp_gidmap_free(&map);
-    return ierr;
+  g->adj_start = calloc(g->N + 1, sizeof *g->adj_start);
+  fill = malloc((g->N + 1) * sizeof *fill);
+  if (!g->adj_start || !fill) {
+    free(fill);
+    return ZOLTAN_MEMERR;
   }
-  for (k = 0; k < g->N; k++) {
-    size_t o = g->from[g->idx[k]];
-    g->adj_start[k] = at;
-    if (o >= x->n) continue; /* a token: its edges stayed with its group */
-    for (e = x->estart[o]; e < x->estart[o] + (size_t)x->nedges[o]; e++) {
-      long t = zp_gidmap_find(&map, x->nbr + e * G);
-      if (t < 0 || (size_t)t == k || g->from[g->idx[t]] >= x->n) continue;
-      g->adj[at] = (size_t)t;
-      if (ed > 0) memcpy(g->aw + at * ed, x->ew + e * ed, ed * sizeof *g->aw);
-      at++;
+  ierr = zp_gidmap_build(&map, g->sgids, g->N, x->ngid);
+  /* Pass 0 counts each object's entries, pass 1 writes them. */
+  for (pass = 0; ierr >= 0 && pass < 2; pass++) {
+    if (pass == 1) {
+      for (k = 0; k < g->N; k++) {
+        fill[k] = total;
+        total += g->adj_start[k];
+      }
+      for (k = 0; k < g->N; k++) g->adj_start[k] = fill[k];
+      g->adj_start[g->N] = total;
+      g->adj = malloc((total + 1) * sizeof *g->adj);
+      if (ed > 0) g->aw = malloc((total * ed + 1) * sizeof *g->aw);
+      if (!g->adj || (ed > 0 && !g->aw)) {
+        ierr = ZOLTAN_MEMERR;
+        break;
+      }
+    }
+    for (k = 0; k < g->N; k++) {
+      size_t o = g->from[g->idx[k]];
+      if (o >= x->n) continue; /* a token: its list stayed with its group */
+      for (e = x->estart[o]; e < x->estart[o] + (size_t)x->nedges[o]; e++) {
+        long t = zp_gidmap_find(&map, x->nbr + e * G);
+        int token;
+        if (t < 0 || (size_t)t == k) continue;
+        token = g->from[g->idx[t]] >= x->n;
+        if (token && !tokens) continue;
+        if (pass == 0) {
+          g->adj_start[k]++;
+          if (token) g->adj_start[t]++;
+          continue;
+        }
+        g->adj[fill[k]] = (size_t)t;
+        if (ed > 0) memcpy(g->aw + fill[k] * ed, x->ew + e * ed, ed * sizeof *g->aw);
+        fill[k]++;
+        if (token) {
+          g->adj[fill[t]] = k;
+          if (ed > 0) memcpy(g->aw + fill[t] * ed, x->ew + e * ed, ed * sizeof *g->aw);
+          fill[t]++;
+        }
+      }
     }
   }
-  g->adj_start[g->N] = at;
   zp_gidmap_free(&map);
-  return ZOLTAN_OK;
+  free(fill);
+  return ierr;
 }
 
 /* For a method that keeps objects in place (ZP_NO_REMAP: REFINE,

@@ -279,6 +279,87 @@ static void place_is_deterministic_with_ties(void **state)
   assert_int_equal(a[2], 2);
 }
 
+/* A graph method's shed on a path of n objects whose first object borders
+ * another group (near rank 7): the objects leave from that end inwards,
+ * each named for rank 7, and the shed load is close to the amount. */
+static void select_near_peels_from_the_border(void **state)
+{
+  enum { N = 60 };
+  double w[N], shed = 0.0, got = 0.0;
+  size_t adj_start[N + 1], adj[2 * N], order[N], n, at = 0, k, last = 0;
+  int near[N];
+  unsigned char take[N];
+  zp_rng rng;
+  (void)state;
+  zp_rng_seed(&rng, 5);
+  for (k = 0; k < N; k++) {
+    w[k] = zp_rng_range(&rng, 1.0, 2.0);
+    near[k] = k == 0 ? 7 : -1;
+    adj_start[k] = at;
+    if (k > 0) adj[at++] = k - 1;
+    if (k + 1 < N) adj[at++] = k + 1;
+  }
+  adj_start[N] = at;
+  n = hier_select_near(w, N, adj_start, adj, near, 20.0, HIER_SHED_CLOSE, order, take, &shed);
+  assert_true(n > 0 && n < N);
+  for (k = 0; k < N; k++) {
+    assert_int_equal(near[k], 7); /* every object is reached from the border */
+    if (take[k]) {
+      got += w[k];
+      last = k;
+    }
+  }
+  assert_true(fabs(got - shed) <= 1e-12 * got);
+  assert_true(fabs(shed - 20.0) <= 2.0); /* within one object of the amount */
+  /* The shed is a run from the border: every object taken lies within
+   * the first n + 2 of the path (objects that did not fit are left). */
+  assert_true(last < n + 2);
+  /* Every object of a group without parts leaves, and one with no path to
+   * the border names no rank. */
+  for (k = 0; k < N; k++) near[k] = -1;
+  near[0] = 3;
+  adj_start[N] = adj_start[N - 1]; /* the last object loses its edges */
+  for (k = 0; k < adj_start[N]; k++)
+    if (adj[k] == N - 1) adj[k] = N; /* entries >= n are ignored */
+  n = hier_select_near(w, N, adj_start, adj, near, 0.0, HIER_SHED_ALL, order, take, &shed);
+  assert_int_equal(n, N);
+  assert_int_equal(near[N - 1], -1);
+  assert_int_equal(near[N - 2], 3);
+  for (k = 0; k < N; k++) assert_int_equal(take[k], 1);
+}
+
+/* Tokens that name a child go there while it has room; the others follow
+ * the LPT rule; the rooms account for every token. */
+static void place_near_prefers_the_named_child(void **state)
+{
+  enum { N = 40, M = 4 };
+  double w[N], room[M], room0[M], total = 0.0;
+  size_t order[N], placed;
+  int near[N], child[N], heap[M], k, c;
+  unsigned char open[M] = {1, 1, 1, 1};
+  (void)state;
+  for (k = 0; k < N; k++) {
+    w[k] = 1.0;
+    near[k] = k < 10 ? 2 : -1;
+    total += w[k];
+  }
+  for (c = 0; c < M; c++) room0[c] = room[c] = total / M;
+  placed = hier_place_near(w, near, N, room, NULL, open, M, 1, order, heap, child);
+  assert_int_equal(placed, N);
+  for (k = 0; k < 10; k++) assert_int_equal(child[k], 2);
+  for (c = 0; c < M; c++) {
+    double got = 0.0;
+    for (k = 0; k < N; k++)
+      if (child[k] == c) got += w[k];
+    assert_true(fabs(room0[c] - got - room[c]) <= 1e-12);
+    assert_true(fabs(got - total / M) <= 1.0); /* LPT fills the rest evenly */
+  }
+  /* A named child without room does not take the token. */
+  for (c = 0; c < M; c++) room[c] = c == 2 ? 0.0 : total / 3;
+  (void)hier_place_near(w, near, N, room, NULL, open, M, 0, order, heap, child);
+  for (k = 0; k < N; k++) assert_int_not_equal(child[k], 2);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -291,6 +372,8 @@ int main(void)
       cmocka_unit_test(place_fills_rooms_and_keeps_closed_children_empty),
       cmocka_unit_test(place_respects_slack),
       cmocka_unit_test(place_is_deterministic_with_ties),
+      cmocka_unit_test(select_near_peels_from_the_border),
+      cmocka_unit_test(place_near_prefers_the_named_child),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
