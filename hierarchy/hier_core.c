@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "hier_core.h"
 
+#include "diffusion_core.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -341,6 +343,102 @@ size_t hier_select_near(const double *w, size_t n, const size_t *adj_start, cons
   }
   *shed = sum;
   return count;
+}
+
+/* ---- flows between groups (graph methods) ----------------------------------- */
+
+size_t hier_peel(const double *w, size_t n, const size_t *adj_start, const size_t *adj,
+                 const unsigned char *seed, double amount, size_t *queue, unsigned char *seen,
+                 unsigned char *take, double *shed)
+{
+  size_t i, head = 0, tail = 0, count = 0;
+  double left = amount;
+  long next = -1;
+  *shed = 0.0;
+  if (!(amount > 0.0)) return 0;
+  for (i = 0; i < n; i++) {
+    seen[i] = take[i] || seed[i];
+    if (!take[i] && seed[i]) queue[tail++] = i;
+  }
+  /* Breadth first from the seeds through objects not taken yet: the order
+   * in which the border with the neighbour moves inwards. */
+  while (head < tail) {
+    size_t o = queue[head++], e;
+    for (e = adj_start[o]; e < adj_start[o + 1]; e++) {
+      size_t t = adj[e];
+      if (t >= n || seen[t] || take[t]) continue;
+      seen[t] = 1;
+      queue[tail++] = t;
+    }
+  }
+  for (i = 0; i < tail && left > 0.0; i++) {
+    size_t o = queue[i];
+    if (w[o] > 0.0 && w[o] <= left) {
+      take[o] = 1;
+      left -= w[o];
+      *shed += w[o];
+      count++;
+    }
+  }
+  for (i = 0; left > 0.0 && next < 0 && i < tail; i++)
+    if (!take[queue[i]] && w[queue[i]] > 0.0 && w[queue[i]] < 2.0 * left) next = (long)queue[i];
+  if (next >= 0) {
+    take[next] = 1;
+    *shed += w[next];
+    count++;
+  }
+  return count;
+}
+
+int hier_group_flows(int m, const double *load, const double *target, const size_t *start,
+                     const int *adj, double efficiency, double *flow)
+{
+  diffusion_graph g;
+  diffusion_options o;
+  double *cap = malloc(((size_t)m + 1) * sizeof *cap), *l = malloc(((size_t)m + 1) * sizeof *l);
+  size_t *s2 = malloc(((size_t)m + 1) * sizeof *s2), k, at = 0;
+  int *a2 = malloc((start[m] + 1) * sizeof *a2), q, rc = -1;
+  if (cap == NULL || l == NULL || s2 == NULL || a2 == NULL) goto End;
+  /* A group without a target (no parts) or without load takes no part in
+   * the diffusion: it keeps no link, and the tree moves its objects. */
+  for (q = 0; q < m; q++) {
+    int in = target[q] > 0.0 && load[q] > 0.0;
+    cap[q] = in ? target[q] : 1.0;
+    l[q] = in ? load[q] : 1.0;
+  }
+  for (q = 0; q < m; q++) {
+    s2[q] = at;
+    for (k = start[q]; k < start[q + 1]; k++) {
+      int t = adj[k];
+      if (target[q] > 0.0 && load[q] > 0.0 && target[t] > 0.0 && load[t] > 0.0) a2[at++] = t;
+    }
+  }
+  s2[m] = at;
+  g.nranks = m;
+  g.start = s2;
+  g.adj = a2;
+  diffusion_default_options(&o);
+  o.efficiency = efficiency;
+  o.max_rounds = 1000;
+  {
+    double *f2 = malloc((at + 1) * sizeof *f2);
+    if (f2 == NULL) goto End;
+    rc = diffusion_simulate(&g, cap, l, &o, f2, NULL, NULL) < 0 ? -1 : 0;
+    /* Back onto the caller's links (those left out carry nothing). */
+    for (q = 0, at = 0; q < m; q++)
+      for (k = start[q]; k < start[q + 1]; k++) {
+        int t = adj[k];
+        int kept = target[q] > 0.0 && load[q] > 0.0 && target[t] > 0.0 && load[t] > 0.0;
+        flow[k] = kept && rc == 0 ? f2[at++] : 0.0;
+      }
+    free(f2);
+  }
+End:
+  free(cap);
+  free(l);
+  free(s2);
+  free(a2);
+  return rc;
 }
 
 /* ---- where tokens go ------------------------------------------------------ */

@@ -130,6 +130,36 @@ size_t hier_select_near(const double *w, size_t n, const size_t *adj_start, cons
                         unsigned char *take, double *shed);
 
 /*
+ * hier_peel - the objects to send over one link between groups, peeled
+ * from the border with the neighbour inwards: breadth first from the
+ * objects with seed[i] != 0 through the group's edges (adj_start, adj as
+ * in hier_select_near), among the objects not taken yet (take[i] == 0),
+ * each that fits into what is left of amount is taken, then the first left
+ * that brings the shed closer to amount.  take is updated (objects already
+ * taken stay taken); *shed receives the load taken now.  queue and seen are
+ * scratch of n entries.  Returns the number taken now.  Not collective;
+ * deterministic.
+ */
+size_t hier_peel(const double *w, size_t n, const size_t *adj_start, const size_t *adj,
+                 const unsigned char *seed, double amount, size_t *queue, unsigned char *seen,
+                 unsigned char *take, double *shed);
+
+/*
+ * hier_group_flows - the load each link of the group graph carries so that
+ * every group ends near its target: the implicit diffusion of
+ * diffusion_simulate over the m groups (capacities the targets), until
+ * the largest load over target is at most 1 / efficiency (in (0, 1]) times
+ * the average, or 1000 rounds.  start (m + 1 entries) and adj: each group's
+ * neighbours, symmetric, without repeats; a group with no target or no
+ * load keeps no link.  Output flow[k], one per adj entry: the load group q
+ * sends to adj[k] (negative: receives).  Returns 0, or -1 when memory is
+ * short or the input is not a graph (the flows are then zero).  Not
+ * collective; deterministic.
+ */
+int hier_group_flows(int m, const double *load, const double *target, const size_t *start,
+                     const int *adj, double efficiency, double *flow);
+
+/*
  * hier_place - place n tokens of loads w into m children with room room[c]
  * (target minus load, may be negative), heaviest token first (ties by
  * index) into the child of most room (ties by lowest index), the LPT rule.

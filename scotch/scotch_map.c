@@ -127,6 +127,53 @@ int scotchlb_context(SCOTCH_Context *ctx, long seed, const char **where)
 /* Scaled integer loads, edge weights and part weights; for a remap (cur
  * given, else NULL) the current parts and the migration costs (mig per
  * object, in units of edge weight). */
+/* Every part of the old mapping gets at least one object.  Scotch's remap
+ * takes no "no old part" (-1 crashed it inside its weighted complete-graph
+ * target), and Scotch 7.0.3's band refinement reads memory it never set,
+ * and can crash, when a part of the old mapping holds no object: a group of
+ * HIERARCHY whose border parts sent all their objects to the next group
+ * has such parts (docs/hierarchy.md).  So the objects without a current
+ * part (old < 0, at no migration cost: Scotch may place them anywhere) are
+ * said to come from the empty parts in turn, or from the first part when
+ * none is empty; then each part still empty takes one object of the part
+ * that holds the most, at no migration cost either.  Returns -1 when
+ * memory is short. */
+static int fill_old_parts(size_t n, scotchlb_sgraph *g)
+{
+  SCOTCH_Num neff = g->neff, ne = 0, k = 0, q, big = 0;
+  SCOTCH_Num *empty = malloc(((size_t)neff + 1) * sizeof *empty);
+  size_t *count = calloc((size_t)neff + 1, sizeof *count);
+  if (empty == NULL || count == NULL) {
+    free(empty);
+    free(count);
+    return -1;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (g->old[i] >= 0) count[g->old[i]]++;
+  for (q = 0; q < neff; q++)
+    if (count[q] == 0) empty[ne++] = q;
+  for (size_t i = 0; i < n; i++)
+    if (g->old[i] < 0) {
+      g->old[i] = ne > 0 ? empty[(k++) % ne] : 0;
+      count[g->old[i]]++;
+    }
+  k = 0;
+  for (q = 0, ne = 0; q < neff; q++) {
+    if (count[q] > count[big]) big = q;
+    if (count[q] == 0) empty[ne++] = q;
+  }
+  /* The last objects of the largest part, one per part still empty. */
+  for (size_t i = n; ne > 0 && k < ne && i-- > 0 && count[big] > 1;)
+    if (g->old[i] == big) {
+      g->old[i] = empty[k++];
+      g->vmlo[i] = 0;
+      count[big]--;
+    }
+  free(empty);
+  free(count);
+  return 0;
+}
+
 int scotchlb_sgraph_build(const scotchlb_instance *in, const int *cur, double mig,
                           const double *move_cost, scotchlb_sgraph *g, char *msg, size_t cap)
 {
@@ -183,17 +230,13 @@ int scotchlb_sgraph_build(const scotchlb_instance *in, const int *cur, double mi
   }
   scotchlb_parts(nparts, in->target, g->pw, g->eff_to_part, g->part_to_eff, &g->neff, &g->equal);
   /* An object outside every part of positive size (its part has size zero,
-   * or it has none) must move anyway: Scotch's remap takes no "no old part"
-   * (-1 crashed it inside its weighted complete-graph target), so it gets
-   * the first part as its old one at no migration cost, which leaves Scotch
-   * free to place it. */
+   * or it has none) must move anyway: it gets an old part at no migration
+   * cost (fill_old_parts), which leaves Scotch free to place it. */
   for (size_t i = 0; cur && i < n; i++) {
     g->old[i] = cur[i] >= 0 && cur[i] < nparts ? g->part_to_eff[cur[i]] : -1;
-    if (g->old[i] < 0) {
-      g->old[i] = 0;
-      g->vmlo[i] = 0;
-    }
+    if (g->old[i] < 0) g->vmlo[i] = 0;
   }
+  if (cur && fill_old_parts(n, g) < 0) return SCOTCHLB_ENOMEM;
   return SCOTCHLB_OK;
 }
 

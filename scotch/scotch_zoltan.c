@@ -338,9 +338,9 @@ static int scotch_partition_parallel(zp_context *ctx, void *state, int *new_part
 #endif
 
 /* The graph always; object sizes when they may weigh the migration.  It
- * runs by groups (HIERARCHY): the layer sheds a group's surplus from its
- * border and sends it towards the ranks its edges lead to
- * (docs/hierarchy.md). */
+ * runs by groups (HIERARCHY): the layer routes the load between
+ * neighbouring groups along the graph, and each group's root maps its
+ * own objects and those that came to it (docs/hierarchy.md). */
 static unsigned scotch_needs(const zp_params *params)
 {
   int sizes = 1;

@@ -106,7 +106,8 @@ static const zp_method guard_layer = {
 
 static const zp_param_def hier_params[] = {
     {"HIERARCHY", ZP_PARAM_STRING, "AUTO", 0, 0, 0, NULL,
-     "centralised methods that can (GREEDY, REFINE, GREEDYREFINE, and ULBA or AUTO over them) "
+     "centralised methods that can (GREEDY, REFINE, GREEDYREFINE, SCOTCHLB, and ULBA or AUTO over "
+     "them) "
      "run by groups of ranks instead of on one root: NONE = one root; NODE = one group per "
      "shared-memory node; g1,g2,... = groups of g1 ranks, groups of g2 such groups, ...; AUTO = "
      "one root below HIERARCHY_MIN_RANKS ranks and HIERARCHY_MAX_BYTES, else groups from "

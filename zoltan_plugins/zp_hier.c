@@ -23,6 +23,7 @@ static void zp_hier_comms_free(zp_hier_comms *h)
     if (h->group != MPI_COMM_NULL) MPI_Comm_free(&h->group);
     for (j = 1; j <= h->nup; j++)
       if (h->up[j] != MPI_COMM_NULL) MPI_Comm_free(&h->up[j]);
+    if (h->bottom_roots != MPI_COMM_NULL) MPI_Comm_free(&h->bottom_roots);
   }
   for (j = 0; j <= HIER_MAX_LEVELS; j++) {
     free(h->roots[j]);
@@ -69,6 +70,7 @@ static int zp_hier_build(const zp_record *r, const hier_spec *spec, zp_hier_comm
   if (h == NULL) return ZOLTAN_MEMERR;
   h->spec = *spec;
   h->group = MPI_COMM_NULL;
+  h->bottom_roots = MPI_COMM_NULL;
   for (j = 0; j <= HIER_MAX_LEVELS; j++) h->up[j] = MPI_COMM_NULL;
   if (spec->kind == HIER_NODE) {
     MPI_Comm_split_type(r->comm, MPI_COMM_TYPE_SHARED, r->rank, MPI_INFO_NULL, &h->group);
@@ -79,6 +81,10 @@ static int zp_hier_build(const zp_record *r, const hier_spec *spec, zp_hier_comm
   }
   MPI_Comm_rank(h->group, &sub);
   root = sub == 0;
+  /* Every bottom root, in group order, for the flows between groups
+   * (zp_hier_flow.c): groups of consecutive ranks only. */
+  if (spec->kind == HIER_SIZES)
+    MPI_Comm_split(r->comm, root ? 0 : MPI_UNDEFINED, r->rank, &h->bottom_roots);
   span = spec->kind == HIER_NODE ? 1 : spec->size[0];
   for (j = 1; j <= h->nup; j++) {
     /* Level j joins size[j] nodes of level j - 1; the last level all. */

@@ -76,6 +76,7 @@ int zp_hier_gather_graph(zp_hrun *x)
       x->estart[k] = at;
       at += (size_t)x->nedges[k];
     }
+    x->estart[x->n] = at;
   }
 End:
   free(ecnt);
@@ -83,40 +84,62 @@ End:
   return ierr;
 }
 
+int zp_hier_group_csr(zp_hrun *x)
+{
+  size_t k, e, at = 0, E = 0, G = (size_t)x->ngid;
+  int s0 = x->h->spec.kind == HIER_SIZES ? x->h->spec.size[0] : 0, size = x->c->r->size;
+  zp_gidmap map;
+  memset(&map, 0, sizeof map);
+  if (x->gadj_start != NULL) return ZOLTAN_OK;
+  for (k = 0; k < x->n; k++) E += (size_t)x->nedges[k];
+  x->gadj_start = malloc((x->n + 1) * sizeof *x->gadj_start);
+  x->gadj = malloc((E + 1) * sizeof *x->gadj);
+  x->egroup = malloc((E + 1) * sizeof *x->egroup);
+  if (!x->gadj_start || !x->gadj || !x->egroup ||
+      zp_gidmap_build(&map, x->gids, x->n, x->ngid) < 0) {
+    zp_gidmap_free(&map);
+    return ZOLTAN_MEMERR;
+  }
+  for (k = 0; k < x->n; k++) {
+    x->gadj_start[k] = at;
+    for (e = x->estart[k]; e < x->estart[k] + (size_t)x->nedges[k]; e++) {
+      long t = zp_gidmap_find(&map, x->nbr + e * G);
+      int p = x->nbrp[e];
+      x->egroup[e] = -1;
+      if (t >= 0) {
+        if ((size_t)t != k) x->gadj[at++] = (size_t)t;
+      } else {
+        /* Another group's object: its group when the groups are runs of
+         * consecutive ranks and the callbacks named a rank, else -2. */
+        x->egroup[e] = s0 > 0 && p >= 0 && p < size ? p / s0 : -2;
+      }
+    }
+  }
+  x->gadj_start[x->n] = at;
+  zp_gidmap_free(&map);
+  return ZOLTAN_OK;
+}
+
 size_t zp_hier_graph_shed(zp_hrun *x, const double *w0, double amount, hier_shed_mode mode,
                           size_t *order, int *near, double *shed)
 {
-  size_t k, e, at = 0, E = 0, G = (size_t)x->ngid, n = (size_t)-1;
-  size_t *adj_start = malloc((x->n + 1) * sizeof *adj_start), *adj;
-  zp_gidmap map;
-  memset(&map, 0, sizeof map);
-  for (k = 0; k < x->n; k++) E += (size_t)x->nedges[k];
-  adj = malloc((E + 1) * sizeof *adj);
-  if (adj_start == NULL || adj == NULL || zp_gidmap_build(&map, x->gids, x->n, x->ngid) < 0)
-    goto End;
+  size_t k, e;
+  if (zp_hier_group_csr(x) < 0) return (size_t)-1;
   for (k = 0; k < x->n; k++) {
     double best_w = -1.0;
-    adj_start[k] = at;
     near[k] = -1;
     for (e = x->estart[k]; e < x->estart[k] + (size_t)x->nedges[k]; e++) {
-      long t = zp_gidmap_find(&map, x->nbr + e * G);
       double ew = x->edim > 0 ? x->ew[e * (size_t)x->edim] : 1.0;
       int p = x->nbrp[e];
-      if (t >= 0) {
-        if ((size_t)t != k) adj[at++] = (size_t)t;
-      } else if (p >= 0 && p < x->c->r->size && (ew > best_w || (ew == best_w && p < near[k]))) {
-        /* The heaviest edge out of the group names where the object
-         * belongs (ties: the lowest rank, for determinism). */
+      if (x->egroup[e] == -1 || p < 0 || p >= x->c->r->size) continue;
+      /* The heaviest edge out of the group names where the object belongs
+       * (ties: the lowest rank, for determinism). */
+      if (ew > best_w || (ew == best_w && p < near[k])) {
         best_w = ew;
         near[k] = p;
       }
     }
   }
-  adj_start[x->n] = at;
-  n = hier_select_near(w0, x->n, adj_start, adj, near, amount, mode, order, x->take, shed);
-End:
-  zp_gidmap_free(&map);
-  free(adj_start);
-  free(adj);
-  return n;
+  return hier_select_near(w0, x->n, x->gadj_start, x->gadj, near, amount, mode, order, x->take,
+                          shed);
 }

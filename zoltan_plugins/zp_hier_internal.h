@@ -43,6 +43,9 @@ struct zp_hier_comms {
   int *displ[HIER_MAX_LEVELS + 1];   /* m: its displacements */
   int end[HIER_MAX_LEVELS + 1];      /* one past the last rank of the node's
                                         subtree (its ranks are consecutive) */
+  MPI_Comm bottom_roots;             /* every bottom group's root, in group
+                                        order (groups of consecutive ranks
+                                        only; else MPI_COMM_NULL) */
 };
 
 /* Tokens placed at one level's root, kept from step 3 for step 4. */
@@ -94,6 +97,21 @@ typedef struct zp_hrun {
   double *ew;          /* root: edim weights per edge, or NULL */
   unsigned char *down; /* tokens received from the level above */
   size_t ndown;
+  const double *w0;      /* root: the first weight of each group object */
+  size_t *gadj_start;    /* root: the edges among the group's objects (x->n + 1) */
+  size_t *gadj;          /*   their other ends */
+  int *egroup;           /* root: per edge, the group its other end is in when
+                          that is another group, else -1 */
+  unsigned char *flowed; /* root: 1 for an object a flow sent (zp_hier_flow.c) */
+  size_t nflowed;        /* root: how many */
+  double flow_out;       /* root: their load */
+  double flow_in;        /* root: the load of the tokens flows brought */
+  unsigned char *fin;    /* root: those tokens */
+  size_t nfin;
+  int *fin_ne;             /* root: the edges each of them brought */
+  size_t *fin_es;          /*   where each one's start (nfin + 1 entries) */
+  ZOLTAN_ID_TYPE *fin_nbr; /* their neighbours' global IDs */
+  double *fin_ew;          /*   their weights, edim each */
   zp_hier_level lev[HIER_MAX_LEVELS + 1];
 } zp_hrun;
 
@@ -192,6 +210,36 @@ int zp_hier_gather_graph(zp_hrun *x);
  * (size_t)-1 when memory is short.  Local (zp_hier_graph.c). */
 size_t zp_hier_graph_shed(zp_hrun *x, const double *w0, double amount, hier_shed_mode mode,
                           size_t *order, int *near, double *shed);
+
+/* Root of a bottom group: the edges among its objects and, per edge, the
+ * group the other end is in (x->gadj_start, x->gadj, x->egroup), built
+ * once per call.  Local (zp_hier_graph.c). */
+int zp_hier_group_csr(zp_hrun *x);
+
+/* 1 when this call routes load between groups along the group graph
+ * first (zp_hier_flow.c): a graph method that does not refine, on groups
+ * of consecutive ranks.  The same on every rank. */
+int zp_hier_flows_on(const zp_hrun *x);
+
+/* With flows, how far above its target a group may stay: half of
+ * IMBALANCE_TOL's allowance (1 + (tol - 1) / 2), so that the flows move no
+ * more load than the tolerance requires, and the method inside the group
+ * keeps the other half for its parts (its tolerance is rescaled to the
+ * global one, zp_hier_solve.c).  Local. */
+double zp_hier_flow_headroom(const zp_hrun *x);
+
+/* Step 1c, when zp_hier_flows_on: the top of the tree solves the flows of
+ * load between neighbouring groups (hier_group_flows) from one record per
+ * group, and each group peels the amount of each of its links from its
+ * border with that neighbour (hier_peel) and sends the objects straight to
+ * the neighbour's root (x->flowed, x->fin).  Collective over the struct's
+ * communicator; the outcome is agreed. */
+int zp_hier_flows(zp_hrun *x);
+
+/* Root of a bottom group, after step 4: the tokens the flows brought
+ * (x->fin) join those the tree sent down (x->down); a failure waits in
+ * x->pending.  Local (zp_hier_flow.c). */
+int zp_hier_join_flows(zp_hrun *x);
 
 /* Step 6: the tokens' parts back to the roots they came from, into their
  * x->answer.  Collective over the struct's communicator. */

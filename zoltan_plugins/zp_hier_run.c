@@ -40,6 +40,15 @@ static void zp_hrun_free(zp_hrun *x)
   free(x->nbr);
   free(x->nbrp);
   free(x->ew);
+  free(x->gadj_start);
+  free(x->gadj);
+  free(x->egroup);
+  free(x->flowed);
+  free(x->fin);
+  free(x->fin_ne);
+  free(x->fin_es);
+  free(x->fin_nbr);
+  free(x->fin_ew);
   for (j = 0; j <= HIER_MAX_LEVELS; j++) {
     free(x->lev[j].tok);
     free(x->lev[j].child);
@@ -157,32 +166,55 @@ static size_t zp_hier_refine_shed(zp_hrun *x, double w_total, const double *w0, 
 }
 
 /* Root: which parts are the group's (those of its members), the group's
- * target, and the tokens it sheds.  Local; agreed by the caller. */
-static int zp_hier_bottom(zp_hrun *x)
+ * target and the first weight of each object (x->w0).  Local; agreed by
+ * the caller. */
+static int zp_hier_target(zp_hrun *x)
 {
   zp_context *c = x->c;
-  size_t k, *order = NULL;
-  double target = 0.0, load = 0.0, shed = 0.0, w_total, amount;
-  size_t nshed, t = 0;
-  int p, d, ierr = ZOLTAN_OK, *near = NULL;
+  size_t k;
+  double target = 0.0, w_total;
+  int p, d;
   /* A weight that is zero everywhere is counted instead, as the flat path
    * does (x->total holds the global sums). */
   for (d = 0; d < x->wdim; d++)
     if (x->total[d] == 0.0)
       for (k = 0; k < x->n; k++) x->w[k * x->wdim + d] = 1.0;
   x->lp = malloc(((size_t)c->nparts + 1) * sizeof *x->lp);
-  /* Kept buffers, free until the solve (which uses them for its order). */
-  order = zp_record_scratch(c->r, ZP_SCR_ORDER, x->n * sizeof *order);
-  if (x->lp == NULL || order == NULL) return ZOLTAN_MEMERR;
+  if (x->lp == NULL) return ZOLTAN_MEMERR;
   for (p = 0; p < c->nparts; p++)
     if (zp_is_member(x->h, zp_part_owner(c, p))) {
       x->lp[x->mq++] = p;
       target += c->part_sizes[(size_t)p * x->wdim];
     }
   w_total = x->total[0] == 0.0 ? x->total[x->wdim] : x->total[0];
-  target *= w_total;
-  for (k = 0; k < x->n; k++) load += x->w[k * x->wdim];
-  x->open = x->mq > 0 && target > 0.0;
+  x->target = target * w_total;
+  x->open = x->mq > 0 && x->target > 0.0;
+  x->w0 = x->w;
+  if (x->wdim > 1) {
+    double *w1 = zp_record_scratch(c->r, ZP_SCR_H_W0, x->n * sizeof *w1);
+    if (w1 == NULL) return ZOLTAN_MEMERR;
+    for (k = 0; k < x->n; k++) w1[k] = x->w[k * x->wdim];
+    x->w0 = w1;
+  }
+  return ZOLTAN_OK;
+}
+
+/* Root: the tokens the group sheds, after what the flows sent and
+ * brought (zp_hier_flow.c).  Local; agreed by the caller. */
+static int zp_hier_bottom(zp_hrun *x)
+{
+  zp_context *c = x->c;
+  size_t k, *order = NULL;
+  double target = x->target, load = 0.0, shed = 0.0, w_total, amount;
+  size_t nshed, t = 0;
+  int ierr = ZOLTAN_OK, *near = NULL;
+  double *masked = NULL;
+  /* Kept buffers, free until the solve (which uses them for its order). */
+  order = zp_record_scratch(c->r, ZP_SCR_ORDER, x->n * sizeof *order);
+  if (order == NULL) return ZOLTAN_MEMERR;
+  w_total = x->total[0] == 0.0 ? x->total[x->wdim] : x->total[0];
+  for (k = 0; k < x->n; k++) load += x->w0[k];
+  load += x->flow_in - x->flow_out;
   /* A group sheds its surplus, down to its target, so that the method's
    * tolerance inside the group is the tolerance over all groups.  A
    * refining method (ZP_REFINES) moves as little as the flat one: its
@@ -191,28 +223,40 @@ static int zp_hier_bottom(zp_hrun *x)
    * mean the global one, zp_hier_solve.c); it takes tokens only within the
    * tolerance (slack). */
   amount = load > target ? load - target : 0.0;
+  /* With flows, the group keeps the headroom they left it (their
+   * tokens place the rest with regard to the graph; the tree's do not). */
+  if (x->flowed != NULL) {
+    double keep = target * zp_hier_flow_headroom(x);
+    amount = load > keep ? load - keep : 0.0;
+  }
   x->target = target;
   x->slack = (c->needs & ZP_REFINES) ? (c->tol[0] - 1.0) * target : 0.0;
   {
-    const double *w0 = x->w;
-    if (x->wdim > 1) {
-      double *w1 = zp_record_scratch(c->r, ZP_SCR_H_W0, x->n * sizeof *w1);
-      if (w1 == NULL) return ZOLTAN_MEMERR;
-      for (k = 0; k < x->n; k++) w1[k] = x->w[k * x->wdim];
-      w0 = w1;
-    }
+    const double *w0 = x->w0;
     hier_shed_mode mode = x->open ? HIER_SHED_CLOSE : HIER_SHED_ALL;
     /* A graph method's tokens are peeled from the group's border and say
      * which rank their edges lead to (zp_hier_graph.c); the others are the
      * heaviest objects, or a refining method's excess. */
     if (x->with_graph && !(c->needs & ZP_REFINES)) {
+      /* Objects a flow sent are gone: they weigh nothing to this shed. */
+      if (x->flowed != NULL) {
+        masked = malloc((x->n + 1) * sizeof *masked);
+        for (k = 0; masked != NULL && k < x->n; k++) masked[k] = x->flowed[k] ? 0.0 : w0[k];
+        w0 = masked;
+      }
       near = malloc((x->n + 1) * sizeof *near);
-      nshed = near ? zp_hier_graph_shed(x, w0, amount, mode, order, near, &shed) : (size_t)-1;
+      nshed = near && w0 ? zp_hier_graph_shed(x, w0, amount, mode, order, near, &shed) : (size_t)-1;
+      for (k = 0; nshed != (size_t)-1 && x->flowed != NULL && k < x->n; k++)
+        if (x->flowed[k]) {
+          nshed -= x->take[k];
+          x->take[k] = 1;
+        }
     } else if (!x->open || !(c->needs & ZP_REFINES)) {
       nshed = hier_select(w0, x->n, amount, mode, order, x->take, &shed);
     } else {
       nshed = zp_hier_refine_shed(x, w_total, w0, order, &shed);
     }
+    free(masked);
     if (nshed == (size_t)-1) {
       free(near);
       return ZOLTAN_MEMERR;
@@ -220,11 +264,13 @@ static int zp_hier_bottom(zp_hrun *x)
   }
   x->room = target - (load - shed);
   x->up = malloc(nshed * x->rec + 1);
-  /* Each shed object's part comes back as one (index, part) pair. */
-  x->reply = malloc((2 * nshed + 1) * sizeof *x->reply);
+  /* Each shed object's part comes back as one (index, part) pair, those
+   * the flows sent included. */
+  x->reply = malloc((2 * (nshed + x->nflowed) + 1) * sizeof *x->reply);
   if (x->up == NULL || x->reply == NULL) ierr = ZOLTAN_MEMERR;
   for (k = 0; ierr == ZOLTAN_OK && k < x->n; k++)
-    if (x->take[k]) zp_tok_put(x, x->up + (t++) * x->rec, k, c->r->rank, near ? near[k] : -1);
+    if (x->take[k] && !(x->flowed && x->flowed[k]))
+      zp_tok_put(x, x->up + (t++) * x->rec, k, c->r->rank, near ? near[k] : -1);
   x->nup = ierr == ZOLTAN_OK ? nshed : 0;
   free(near);
   return ierr;
@@ -533,11 +579,14 @@ int zp_run_hier(zp_context *c, zp_hier_comms *h, const double *totals, int *new_
   if (ierr >= 0 && x.groot) {
     size_t k;
     for (k = 0; k < x.n; k++) x.answer[k] = -1;
-    x.pending = zp_hier_bottom(&x);
+    x.pending = zp_hier_target(&x);
   }
+  if (ierr >= 0 && zp_hier_flows_on(&x)) ierr = zp_hier_flows(&x);
+  if (ierr >= 0 && x.groot && x.pending == ZOLTAN_OK) x.pending = zp_hier_bottom(&x);
   for (j = 1; ierr >= 0 && j <= h->nup; j++) ierr = zp_hier_up(&x, j);
   for (j = h->nup; ierr >= 0 && j >= 1; j--) ierr = zp_hier_down(&x, j);
-  if (ierr >= 0 && x.groot) x.pending = zp_hier_solve(&x, &tok_part);
+  if (ierr >= 0 && x.groot && x.nfin > 0) ierr = zp_hier_join_flows(&x);
+  if (ierr >= 0 && x.groot && x.pending == ZOLTAN_OK) x.pending = zp_hier_solve(&x, &tok_part);
   if (ierr >= 0) ierr = zp_hier_reply(&x, tok_part);
   if (ierr >= 0) ierr = zp_agree(c, x.groot ? zp_hier_complete(&x) : ZOLTAN_OK);
   if (ierr >= 0)

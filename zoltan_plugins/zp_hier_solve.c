@@ -212,12 +212,36 @@ static void zp_hgroup_tol(zp_hgroup *g, const zp_hrun *x)
   }
 }
 
-/* The edges of the group's problem, in the sorted order: those between
- * the kept objects and, for a graph method that does not refine, those
- * between a kept object and a token, taken from the kept object's list and
- * mirrored, so that the token lands next to the objects its edges reach
- * and the graph stays symmetric.  An edge between two tokens, or to
- * another group's object, is left out: neither list is here.  Local. */
+/* The edge list of the object at sorted position k, when the group has it:
+ * a kept object's, or a token's that a flow brought with its edges
+ * (zp_hier_flow.c; those are the last x->nfin tokens).  Returns 0 for a
+ * token of the tree, whose list stayed with its group. */
+static int zp_hgroup_list(const zp_hgroup *g, const zp_hrun *x, size_t k, size_t *n,
+                          const ZOLTAN_ID_TYPE **nbr, const double **ew)
+{
+  size_t o = g->from[g->idx[k]], G = (size_t)x->ngid, ed = (size_t)x->edim, first, j;
+  if (o < x->n) {
+    *n = (size_t)x->nedges[o];
+    *nbr = x->nbr + x->estart[o] * G;
+    *ew = ed > 0 ? x->ew + x->estart[o] * ed : NULL;
+    return 1;
+  }
+  first = x->ndown - x->nfin;
+  if (o - x->n < first) return 0;
+  j = o - x->n - first;
+  *n = (size_t)x->fin_ne[j];
+  *nbr = x->fin_nbr + x->fin_es[j] * G;
+  *ew = ed > 0 ? x->fin_ew + x->fin_es[j] * ed : NULL;
+  return 1;
+}
+
+/* The edges of the group's problem, in the sorted order, from the lists
+ * the group has: the kept objects' and those the flows' tokens brought.
+ * An edge from such an object to a token of the tree (whose list is not
+ * here) is mirrored, so that the token lands next to the objects its edges
+ * reach and the graph stays symmetric; an edge between two tokens of the
+ * tree, or to another group's object, is left out.  A refining method
+ * sees the edges between kept objects only, as it always has.  Local. */
 static int zp_hgroup_graph(zp_hgroup *g, const zp_hrun *x)
 {
   size_t k, e, total = 0, G = (size_t)x->ngid, ed = (size_t)x->edim, *fill = NULL;
@@ -247,25 +271,32 @@ static int zp_hgroup_graph(zp_hgroup *g, const zp_hrun *x)
       }
     }
     for (k = 0; k < g->N; k++) {
-      size_t o = g->from[g->idx[k]];
-      if (o >= x->n) continue; /* a token: its list stayed with its group */
-      for (e = x->estart[o]; e < x->estart[o] + (size_t)x->nedges[o]; e++) {
-        long t = zp_gidmap_find(&map, x->nbr + e * G);
-        int token;
+      size_t n;
+      const ZOLTAN_ID_TYPE *nbr;
+      const double *ew;
+      int mine_kept = g->from[g->idx[k]] < x->n;
+      if (!zp_hgroup_list(g, x, k, &n, &nbr, &ew)) continue;
+      if (!mine_kept && !tokens) continue;
+      for (e = 0; e < n; e++) {
+        long t = zp_gidmap_find(&map, nbr + e * G);
+        size_t tn;
+        const ZOLTAN_ID_TYPE *tnbr;
+        const double *tew;
+        int mirror;
         if (t < 0 || (size_t)t == k) continue;
-        token = g->from[g->idx[t]] >= x->n;
-        if (token && !tokens) continue;
+        if (!tokens && g->from[g->idx[t]] >= x->n) continue;
+        mirror = !zp_hgroup_list(g, x, (size_t)t, &tn, &tnbr, &tew);
         if (pass == 0) {
           g->adj_start[k]++;
-          if (token) g->adj_start[t]++;
+          if (mirror) g->adj_start[t]++;
           continue;
         }
         g->adj[fill[k]] = (size_t)t;
-        if (ed > 0) memcpy(g->aw + fill[k] * ed, x->ew + e * ed, ed * sizeof *g->aw);
+        if (ed > 0) memcpy(g->aw + fill[k] * ed, ew + e * ed, ed * sizeof *g->aw);
         fill[k]++;
-        if (token) {
+        if (mirror) {
           g->adj[fill[t]] = k;
-          if (ed > 0) memcpy(g->aw + fill[t] * ed, x->ew + e * ed, ed * sizeof *g->aw);
+          if (ed > 0) memcpy(g->aw + fill[t] * ed, ew + e * ed, ed * sizeof *g->aw);
           fill[t]++;
         }
       }
@@ -295,7 +326,7 @@ static int zp_hgroup_start(zp_hgroup *g, const zp_hrun *x)
    * the group's. */
   for (k = 0; k < g->N; k++) nt += g->cur[k] < 0;
   room = malloc(((size_t)M + 1) * sizeof *room);
-  w = malloc((nt + 1) * sizeof *w);
+  w = calloc(nt + 1, sizeof *w);
   at = malloc((nt + 1) * sizeof *at);
   order = malloc((nt + 1) * sizeof *order);
   heap = malloc(((size_t)M + 1) * sizeof *heap);

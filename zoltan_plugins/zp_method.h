@@ -180,10 +180,13 @@ typedef struct zp_context zp_context;
  * ranks at a time (HIERARCHY, docs/hierarchy.md): the layer then gives it
  * a group's objects, the objects other groups shed to it (cur_part -1,
  * cur_proc -1) and the group's parts (num_parts, part_sizes rescaled),
- * without coordinates or edges.  A method sets it when its answer on a
- * group is a sound piece of the whole answer (GREEDY, REFINE); one that
- * needs the whole problem at once (a graph partitioner) leaves it out and
- * is gathered on one rank whatever HIERARCHY says. */
+ * without coordinates.  A method that reads the graph gets the group's
+ * edges; one that does not refine (ZP_REFINES unset, SCOTCHLB) also gets
+ * the load routed between neighbouring groups along the graph first, and
+ * the edges of the objects that came to it.  A method sets it when its
+ * answer on a group is a sound piece of the whole answer (GREEDY, REFINE,
+ * SCOTCHLB); one that needs the whole problem at once leaves it out and is
+ * gathered on one rank whatever HIERARCHY says. */
 #define ZP_HIERARCHICAL 0x200u
 /* The method moves objects only off parts above their target times the
  * tolerance (REFINE): by groups, a group whose parts are all within the

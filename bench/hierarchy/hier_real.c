@@ -23,7 +23,7 @@
  *   --check  exit 1 unless every answer passes the checks, and by groups
  *            max/avg is within 1.02x of the flat method's and the moved weight
  *            within 1.2x (GREEDY: at most the flat GREEDY's; SCOTCHLB: the
- *            cut within 2x the flat SCOTCHLB's instead)
+ *            cut within 1.2x the flat SCOTCHLB's instead)
  */
 #include <math.h>
 #include <mpi.h>
@@ -204,6 +204,7 @@ static outcome run(app *a, struct Zoltan_Struct *zz)
   dt = MPI_Wtime() - t0;
   MPI_Allreduce(&dt, &o.t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   o.bad = rc != ZOLTAN_OK && rc != ZOLTAN_WARN;
+  if (o.bad && a->rank == 0) fprintf(stderr, "hier_real: Zoltan_LB_Partition returned %d\n", rc);
   for (i = 0; i < a->n; i++) part[i] = a->rank;
   for (i = 0; !o.bad && i < nexp; i++) {
     if (epa[i] < 0 || epa[i] >= a->size || el[i] >= (ZOLTAN_ID_TYPE)a->n)
@@ -321,12 +322,13 @@ int main(int argc, char **argv)
     }
     if (g.bad) fail = 1;
     if (f.bad || h.bad) fail = 1;
-    /* SCOTCHLB's claims are on the balance and the cut (its moves are
-     * printed: a graph partitioner by groups shifts the load through each
-     * group's interior, docs/hierarchy.md). */
+    /* SCOTCHLB's claims are on the balance and the cut.  Its moves are
+     * printed, not claimed: by groups the load travels from group to group
+     * along the graph, where flat Scotch may send some of it straight to a
+     * far part, which moves less and cuts more (docs/hierarchy.md). */
     if (check &&
         (h.maxavg > 1.02 * f.maxavg || (m < 2 && h.moved > (m ? 1.2 : 1.0) * f.moved + 1e-12) ||
-         (m == 2 && h.cut > 2.0 * f.cut))) {
+         (m == 2 && h.cut > 1.2 * f.cut))) {
       if (a.rank == 0)
         printf("CLAIM FAILED: %s by groups: max/avg %.4f (flat %.4f), moved %.4f (flat %.4f), "
                "cut %.4f (flat %.4f)\n",

@@ -360,6 +360,68 @@ static void place_near_prefers_the_named_child(void **state)
   for (k = 0; k < N; k++) assert_int_not_equal(child[k], 2);
 }
 
+/* A peel on a grid 10 wide whose first row borders the neighbour: the
+ * objects leave row by row from that border, objects already taken stay
+ * taken and are not counted again, and the load is within one object of
+ * the amount. */
+static void peel_moves_the_border_row_by_row(void **state)
+{
+  enum { W = 10, H = 8, N = W * H };
+  double w[N], shed = 0.0;
+  size_t adj_start[N + 1], adj[4 * N], queue[N], at = 0, k, n;
+  unsigned char seed[N], seen[N], take[N];
+  (void)state;
+  for (k = 0; k < N; k++) {
+    w[k] = 1.0;
+    seed[k] = k < W; /* the first row touches the neighbour */
+    take[k] = 0;
+    adj_start[k] = at;
+    if (k % W > 0) adj[at++] = k - 1;
+    if (k % W < W - 1) adj[at++] = k + 1;
+    if (k >= W) adj[at++] = k - W;
+    if (k + W < N) adj[at++] = k + W;
+  }
+  adj_start[N] = at;
+  take[N - 1] = 1; /* taken by an earlier link */
+  n = hier_peel(w, N, adj_start, adj, seed, 25.0, queue, seen, take, &shed);
+  assert_int_equal(n, 25);
+  assert_true(fabs(shed - 25.0) < 1e-12);
+  for (k = 0; k < 2 * W; k++) assert_int_equal(take[k], 1); /* two whole rows */
+  for (k = 3 * W; k < N - 1; k++) assert_int_equal(take[k], 0);
+  assert_int_equal(take[N - 1], 1);
+  /* Nothing to seed from: nothing moves. */
+  memset(seed, 0, sizeof seed);
+  n = hier_peel(w, N, adj_start, adj, seed, 10.0, queue, seen, take, &shed);
+  assert_int_equal(n, 0);
+  assert_true(shed == 0.0);
+}
+
+/* Flows on a path of four groups, the first hot: each link carries what
+ * the groups beyond it need, the flows of a link are opposite on its two
+ * ends, and a group without a target keeps no link. */
+static void group_flows_route_load_along_the_path(void **state)
+{
+  double load[4] = {16.0, 8.0, 8.0, 8.0}, target[4] = {10.0, 10.0, 10.0, 10.0}, flow[6];
+  size_t start[5] = {0, 1, 3, 5, 6};
+  int adj[6] = {1, 0, 2, 1, 3, 2}, q;
+  (void)state;
+  assert_int_equal(hier_group_flows(4, load, target, start, adj, 0.999, flow), 0);
+  assert_true(fabs(flow[0] + flow[1]) < 1e-9); /* 0 -> 1 and 1 -> 0 */
+  assert_true(fabs(flow[2] + flow[3]) < 1e-9);
+  assert_true(fabs(flow[4] + flow[5]) < 1e-9);
+  assert_true(fabs(flow[0] - 6.0) < 0.1); /* 6 leave the hot group */
+  assert_true(fabs(flow[2] - 4.0) < 0.1); /* 4 go on past group 1 */
+  assert_true(fabs(flow[4] - 2.0) < 0.1); /* 2 reach the last */
+  /* A looser efficiency moves less. */
+  assert_int_equal(hier_group_flows(4, load, target, start, adj, 1.0 / 1.1, flow), 0);
+  assert_true(flow[0] < 6.0 && flow[0] > 4.0);
+  /* Group 3 has no target: no flow reaches it. */
+  target[3] = 0.0;
+  assert_int_equal(hier_group_flows(4, load, target, start, adj, 0.999, flow), 0);
+  assert_true(flow[4] == 0.0 && flow[5] == 0.0);
+  for (q = 0; q < 6; q++) assert_true(isfinite(flow[q]));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -374,6 +436,8 @@ int main(void)
       cmocka_unit_test(place_is_deterministic_with_ties),
       cmocka_unit_test(select_near_peels_from_the_border),
       cmocka_unit_test(place_near_prefers_the_named_child),
+      cmocka_unit_test(peel_moves_the_border_row_by_row),
+      cmocka_unit_test(group_flows_route_load_along_the_path),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

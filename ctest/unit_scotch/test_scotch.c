@@ -13,6 +13,7 @@
 #include "core_testutil.h"
 #include "scotch_core.h"
 #include "scotch_descent.h"
+#include "scotch_internal.h"
 #include "zp_rng.h"
 
 /* A side x side mesh in compressed rows, unit edge weights. */
@@ -645,6 +646,61 @@ static void skip_list_parses_pass_names(void **state)
   }
 }
 
+/* Every part of the old mapping Scotch's remap sees holds an object (an
+ * empty one made Scotch 7.0.3 read memory it had not set): the objects
+ * without a current part fill the empty parts first, then the largest part
+ * lends one object per part still empty, at no migration cost; every other
+ * object keeps its part and its cost.  The remap then assigns everything. */
+static void remap_sees_no_empty_old_part(void **state)
+{
+  (void)state;
+  mesh m;
+  mesh_make(&m, 20);
+  double *w = malloc(m.n * sizeof *w), *ew = malloc(m.start[m.n] * sizeof *ew);
+  double target[6] = {1.0 / 6, 1.0 / 6, 1.0 / 6, 1.0 / 6, 1.0 / 6, 1.0 / 6};
+  int *cur = malloc(m.n * sizeof *cur), *out = malloc(m.n * sizeof *out), lent = 0;
+  size_t i, j;
+  for (i = 0; i < m.n; i++) {
+    w[i] = 1.0;
+    cur[i] = i < 200 ? 0 : i < 300 ? 1 : i < 302 ? -1 : 3; /* parts 2, 4, 5 empty */
+  }
+  for (j = 0; j < m.start[m.n]; j++) ew[j] = 1.0;
+  scotchlb_instance in = {m.n, w, m.start, m.adj, ew, 6, target};
+  scotchlb_sgraph g;
+  char msg[200];
+  memset(&g, 0, sizeof g);
+  assert_int_equal(scotchlb_sgraph_build(&in, cur, 1.0, NULL, &g, msg, sizeof msg), SCOTCHLB_OK);
+  for (int q = 0; q < 6; q++) {
+    size_t held = 0;
+    for (i = 0; i < m.n; i++) held += g.old[i] == q;
+    assert_true(held >= 1);
+  }
+  for (i = 0; i < m.n; i++) {
+    if (cur[i] < 0) {
+      assert_int_equal(g.vmlo[i], 0);
+    } else if (g.old[i] != cur[i]) {
+      assert_int_equal(cur[i], 0); /* lent by the largest part */
+      assert_int_equal(g.vmlo[i], 0);
+      lent++;
+    } else {
+      assert_true(g.vmlo[i] > 0);
+    }
+  }
+  assert_int_equal(lent, 1); /* two empty parts took the free objects, one is lent */
+  scotchlb_sgraph_free(&g);
+  scotchlb_options o;
+  opts(&o, SCOTCHLB_REPARTITION, 1.05);
+  assert_int_equal(
+      scotchlb_partition(m.n, 1, w, m.start, m.adj, NULL, 6, target, cur, &o, out, NULL, NULL, 0),
+      SCOTCHLB_OK);
+  assert_int_equal(ct_check_assignment(m.n, 1, w, 6, target, 1, out), 0);
+  free(w);
+  free(ew);
+  free(cur);
+  free(out);
+  mesh_free(&m);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -665,6 +721,7 @@ int main(void)
       cmocka_unit_test(odd_graphs_still_assign_every_object),
       cmocka_unit_test(two_weights_balance_the_combined_load),
       cmocka_unit_test(bad_input_is_named),
+      cmocka_unit_test(remap_sees_no_empty_old_part),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
