@@ -137,8 +137,9 @@ size_t hier_select_near(const double *w, size_t n, const size_t *adj_start, cons
  * each that fits into what is left of amount is taken, then the first left
  * that brings the shed closer to amount.  take is updated (objects already
  * taken stay taken); *shed receives the load taken now.  queue and seen are
- * scratch of n entries.  Returns the number taken now.  Not collective;
- * deterministic.
+ * scratch of n entries; on return queue begins with the objects in the
+ * order they were reached, every object taken now among them.  Returns the
+ * number taken now.  Not collective; deterministic.
  */
 size_t hier_peel(const double *w, size_t n, const size_t *adj_start, const size_t *adj,
                  const unsigned char *seed, double amount, size_t *queue, unsigned char *seen,
@@ -158,6 +159,36 @@ size_t hier_peel(const double *w, size_t n, const size_t *adj_start, const size_
  */
 int hier_group_flows(int m, const double *load, const double *target, const size_t *start,
                      const int *adj, double efficiency, double *flow);
+
+/* One route of the flows between groups: group src sends amount of load,
+ * peeled from its border with group first, to group dst, hops links away
+ * (dst == first when hops is 1). */
+typedef struct hier_route {
+  int src, first, dst, hops;
+  double amount;
+} hier_route;
+
+/*
+ * hier_flow_routes - how the flows of hier_group_flows travel.  The flows
+ * (start, adj, flow as hier_group_flows's output, m groups) are split into
+ * paths from a group that sends more than it receives to one that receives
+ * more than it sends, following the links of largest flow (a cycle met on
+ * the way is cancelled: it changes no group's balance).  A path of h >= 2
+ * links of amount a goes straight from its first group to its last when
+ * border[k] (the edge weight between the first group and the next one,
+ * one value per adj entry) is at most (h - 1) a unit[src], unit being a
+ * group's mean edge weight times its objects per unit of load: the layer
+ * peeled from that border, sent straight, cuts about its edges once, while
+ * sent hop by hop its load moves h times (one moved object costing one mean
+ * edge).  Otherwise it becomes h one-link routes.  Output: *routes
+ * (malloc'd, caller frees) and *nroutes, one route per (src, first, dst),
+ * sorted by src, first, hops, dst; the net load each group sends is the
+ * flows'.  Returns 0, or -1 when memory is short or adj names a group
+ * outside 0..m-1.  Not collective; deterministic.
+ */
+int hier_flow_routes(int m, const size_t *start, const int *adj, const double *flow,
+                     const double *border, const double *unit, hier_route **routes,
+                     size_t *nroutes);
 
 /*
  * hier_place - place n tokens of loads w into m children with room room[c]

@@ -8,12 +8,13 @@
  * the boundaries of every part between the region and the cold ones.  So
  * the load first travels along the group graph (two groups are neighbours
  * when an edge joins them), as DIFFUSION sends it between ranks: the top
- * of the tree solves the diffusion over one record per group, and each
- * group sends the amount of each of its links as the layer of objects on
- * its border with that neighbour, straight to the neighbour's root.  A
- * group that passes load on sends its own far border, so the whole chain
- * of boundaries moves.  What the flows leave (objects are whole, and groups
- * without a path between them) goes through the tree as before.
+ * of the tree solves the diffusion over one record per group and splits
+ * the flows into routes (hier_flow_routes: hop by hop, or straight to the
+ * group that takes the load when that cuts less than it saves in moves),
+ * and each group sends each route's amount as the layer of objects on its
+ * border with the route's first neighbour, straight to the destination's
+ * root.  What the flows leave (objects are whole, and groups without a
+ * path between them) goes through the tree as before.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,9 @@ double zp_hier_flow_headroom(const zp_hrun *x)
   return 1.0 + 0.5 * (tol - 1.0);
 }
 
+/* The doubles of a group's record before its (neighbour, weight) pairs. */
+#define ZP_FLOW_HEAD 5
+
 /* A pair (neighbour group, weight) of a group's record. */
 static int zp_by_pair(const void *a, const void *b)
 {
@@ -42,15 +46,16 @@ static int zp_by_pair(const void *a, const void *b)
   return p[0] < q[0] ? -1 : p[0] > q[0];
 }
 
-/* Root: this group's record: its load, its target, the number of
- * neighbour groups, then (group, edge weight to it) for each, ascending.
- * *rec is malloc'd; *len its doubles. */
+/* Root: this group's record: its load, its target, its object count, its
+ * mean edge weight, the number of neighbour groups, then (group, edge
+ * weight to it) for each, ascending.  *rec is malloc'd; *len its doubles. */
 static int zp_flow_record(zp_hrun *x, int me, double **rec, int *len)
 {
   size_t k, e, E = x->estart[x->n], np = 0, u = 0;
-  double load = 0.0, *pairs = malloc((2 * E + 1) * sizeof *pairs);
+  double load = 0.0, ew = 0.0, *pairs = malloc((2 * E + 1) * sizeof *pairs);
   if (pairs == NULL) return ZOLTAN_MEMERR;
   for (k = 0; k < x->n; k++) load += x->w0[k];
+  for (e = 0; e < E; e++) ew += x->edim > 0 ? x->ew[e * (size_t)x->edim] : 1.0;
   for (e = 0; e < E; e++)
     if (x->egroup[e] >= 0 && x->egroup[e] != me) {
       pairs[2 * np] = (double)x->egroup[e];
@@ -67,41 +72,56 @@ static int zp_flow_record(zp_hrun *x, int me, double **rec, int *len)
     pairs[2 * u + 1] = pairs[2 * k + 1];
     u++;
   }
-  *rec = malloc((3 + 2 * u) * sizeof **rec);
+  *rec = malloc((ZP_FLOW_HEAD + 2 * u) * sizeof **rec);
   if (*rec == NULL) {
     free(pairs);
     return ZOLTAN_MEMERR;
   }
   (*rec)[0] = load;
   (*rec)[1] = x->open ? x->target : 0.0;
-  (*rec)[2] = (double)u;
-  memcpy(*rec + 3, pairs, 2 * u * sizeof *pairs);
-  *len = (int)(3 + 2 * u);
+  (*rec)[2] = (double)x->n;
+  (*rec)[3] = E > 0 ? ew / (double)E : 1.0;
+  (*rec)[4] = (double)u;
+  memcpy(*rec + ZP_FLOW_HEAD, pairs, 2 * u * sizeof *pairs);
+  *len = (int)(ZP_FLOW_HEAD + 2 * u);
   free(pairs);
   return ZOLTAN_OK;
 }
 
-/* Top: the flows of every group from the records (all, m groups, group
- * q's record at displ[q]); out[q] receives (neighbour, amount > 0) pairs
- * of what q sends, ocnt[q] their doubles, odsp[q] where they start.
- * Local. */
+/* The edge weight group q's record gives to group t, 0 when none. */
+static double zp_flow_pair(const double *r, int t)
+{
+  size_t k;
+  for (k = 0; k < (size_t)r[4]; k++)
+    if ((int)r[ZP_FLOW_HEAD + 2 * k] == t) return r[ZP_FLOW_HEAD + 2 * k + 1];
+  return 0.0;
+}
+
+/* Top: the routes of every group from the records (all, m groups, group
+ * q's record at displ[q]); out[q] receives (destination, amount > 0,
+ * border group) triples of what q sends, ocnt[q] their doubles, odsp[q]
+ * where they start.  Local. */
 static int zp_flow_solve(int m, const double *all, const int *displ, double headroom, double **out,
                          int *ocnt, int *odsp)
 {
   double *load = malloc(((size_t)m + 1) * sizeof *load);
   double *target = malloc(((size_t)m + 1) * sizeof *target);
-  size_t *start = calloc((size_t)m + 1, sizeof *start), total = 0, k, *fill = NULL;
+  double *unit = malloc(((size_t)m + 1) * sizeof *unit);
+  size_t *start = calloc((size_t)m + 1, sizeof *start), total = 0, k, *fill = NULL, nr = 0;
   int *adj = NULL, q, ierr = ZOLTAN_MEMERR;
-  double *flow = NULL;
-  if (!load || !target || !start) goto End;
+  double *flow = NULL, *border = NULL;
+  hier_route *r = NULL;
+  if (!load || !target || !unit || !start) goto End;
   /* Links in both directions (an edge may be listed on one side only),
    * without repeats: count, fill, then sort and squeeze each row. */
   for (q = 0; q < m; q++) {
-    const double *r = all + displ[q];
-    load[q] = r[0];
-    target[q] = r[1];
-    for (k = 0; k < (size_t)r[2]; k++) {
-      int t = (int)r[3 + 2 * k];
+    const double *rq = all + displ[q];
+    load[q] = rq[0];
+    target[q] = rq[1];
+    /* What moving one unit of load costs in mean edges (objects per load). */
+    unit[q] = rq[0] > 0.0 ? rq[3] * rq[2] / rq[0] : 0.0;
+    for (k = 0; k < (size_t)rq[4]; k++) {
+      int t = (int)rq[ZP_FLOW_HEAD + 2 * k];
       if (t < 0 || t >= m || t == q) continue;
       start[q]++;
       start[t]++;
@@ -116,12 +136,13 @@ static int zp_flow_solve(int m, const double *all, const int *displ, double head
   adj = malloc((total + 1) * sizeof *adj);
   fill = malloc(((size_t)m + 1) * sizeof *fill);
   flow = malloc((total + 1) * sizeof *flow);
-  if (!adj || !fill || !flow) goto End;
+  border = malloc((total + 1) * sizeof *border);
+  if (!adj || !fill || !flow || !border) goto End;
   for (q = 0; q < m; q++) fill[q] = start[q];
   for (q = 0; q < m; q++) {
-    const double *r = all + displ[q];
-    for (k = 0; k < (size_t)r[2]; k++) {
-      int t = (int)r[3 + 2 * k];
+    const double *rq = all + displ[q];
+    for (k = 0; k < (size_t)rq[4]; k++) {
+      int t = (int)rq[ZP_FLOW_HEAD + 2 * k];
       if (t < 0 || t >= m || t == q) continue;
       adj[fill[q]++] = t;
       adj[fill[t]++] = q;
@@ -145,32 +166,36 @@ static int zp_flow_solve(int m, const double *all, const int *displ, double head
     }
     start[m] = at;
   }
-  if (hier_group_flows(m, load, target, start, adj, 1.0 / headroom, flow) < 0) goto End;
-  {
-    size_t n = 0;
-    for (k = 0; k < start[m]; k++) n += flow[k] > 0.0;
-    *out = malloc((2 * n + 1) * sizeof **out);
-    if (*out == NULL) goto End;
-    n = 0;
-    for (q = 0; q < m; q++) {
-      odsp[q] = (int)(2 * n);
-      for (k = start[q]; k < start[q + 1]; k++)
-        if (flow[k] > 0.0) {
-          (*out)[2 * n] = (double)adj[k];
-          (*out)[2 * n + 1] = flow[k];
-          n++;
-        }
-      ocnt[q] = (int)(2 * n) - odsp[q];
+  for (q = 0; q < m; q++)
+    for (k = start[q]; k < start[q + 1]; k++) {
+      double w = zp_flow_pair(all + displ[q], adj[k]);
+      border[k] = w > 0.0 ? w : zp_flow_pair(all + displ[adj[k]], q);
     }
+  if (hier_group_flows(m, load, target, start, adj, 1.0 / headroom, flow) < 0 ||
+      hier_flow_routes(m, start, adj, flow, border, unit, &r, &nr) < 0)
+    goto End;
+  *out = malloc((3 * nr + 1) * sizeof **out);
+  if (*out == NULL) goto End;
+  for (q = 0; q < m; q++) ocnt[q] = odsp[q] = 0;
+  for (k = 0; k < nr; k++) {
+    /* Routes come sorted by source: each group's triples are contiguous. */
+    if (ocnt[r[k].src] == 0) odsp[r[k].src] = (int)(3 * k);
+    ocnt[r[k].src] += 3;
+    (*out)[3 * k] = (double)r[k].dst;
+    (*out)[3 * k + 1] = r[k].amount;
+    (*out)[3 * k + 2] = (double)r[k].first;
   }
   ierr = ZOLTAN_OK;
 End:
   free(load);
   free(target);
+  free(unit);
   free(start);
   free(adj);
   free(fill);
   free(flow);
+  free(border);
+  free(r);
   return ierr;
 }
 
@@ -188,8 +213,8 @@ static int zp_flow_exchange(zp_hrun *x, double **mine, int *nmine)
   if (x->pending < 0 || zp_hier_group_csr(x) < 0 || zp_flow_record(x, me, &rec, &len) < 0) {
     /* A record that asks for nothing; the error is agreed after. */
     free(rec);
-    rec = calloc(3, sizeof *rec);
-    len = rec ? 3 : 0;
+    rec = calloc(ZP_FLOW_HEAD, sizeof *rec);
+    len = rec ? ZP_FLOW_HEAD : 0;
     err = ZOLTAN_MEMERR;
   }
   if (me == 0) {
@@ -211,7 +236,8 @@ static int zp_flow_exchange(zp_hrun *x, double **mine, int *nmine)
   if (me == 0 && all != NULL && ocnt != NULL && odsp != NULL) {
     /* A group whose record is short (its root failed) asks for nothing. */
     for (q = 0; q < m; q++)
-      if (cnt[q] < 3 || cnt[q] != 3 + 2 * (int)all[dsp[q] + 2]) err = ZOLTAN_FATAL;
+      if (cnt[q] < ZP_FLOW_HEAD || cnt[q] != ZP_FLOW_HEAD + 2 * (int)all[dsp[q] + 4])
+        err = ZOLTAN_FATAL;
     if (err == ZOLTAN_OK &&
         zp_flow_solve(m, all, dsp, zp_hier_flow_headroom(x), &out, ocnt, odsp) < 0)
       err = ZOLTAN_MEMERR;
@@ -309,18 +335,22 @@ static void zp_flow_recv(void *data, const MPI_Status *st)
   free(msg);
 }
 
-/* Root: peel each outgoing link's amount (x->flowed, x->take) and pack
- * each link's message into buf (malloc'd), link l's from byte at[l] (nl + 1
- * entries).  Local. */
+/* Root: peel each route's amount (x->flowed, x->take) and pack each
+ * route's message into buf (malloc'd), route l's from byte at[l] (nl + 1
+ * entries).  The routes that leave from the same border are peeled as one
+ * layer, shared out in the order the border moves inwards: the nearest
+ * objects to the neighbour itself, the deeper ones to groups further away.
+ * Local. */
 static int zp_flow_peel(zp_hrun *x, const double *mine, int nl, unsigned char **buf, size_t *at)
 {
   size_t k, e, bytes = 0, G = (size_t)x->ngid, ed = (size_t)x->edim;
   size_t *queue = malloc((x->n + 1) * sizeof *queue);
   unsigned char *seed = malloc(x->n + 1), *seen = malloc(x->n + 1);
-  int l, ierr = ZOLTAN_OK, *link = malloc((x->n + 1) * sizeof *link);
+  int l, l2, ierr = ZOLTAN_OK, *link = malloc((x->n + 1) * sizeof *link);
+  double *left = malloc(((size_t)nl + 1) * sizeof *left);
   x->flowed = calloc(x->n + 1, 1);
   *buf = NULL;
-  if (!queue || !seed || !seen || !link || !x->flowed) {
+  if (!queue || !seed || !seen || !link || !left || !x->flowed) {
     ierr = ZOLTAN_MEMERR;
     goto End;
   }
@@ -328,22 +358,35 @@ static int zp_flow_peel(zp_hrun *x, const double *mine, int nl, unsigned char **
     x->take[k] = 0;
     link[k] = -1;
   }
-  for (l = 0; l < nl; l++) {
-    int q = (int)mine[2 * l];
-    double shed = 0.0;
-    size_t nt = 0, ne = 0;
+  for (l = 0; l < nl; l = l2) {
+    int q = (int)mine[3 * l + 2], r = l;
+    double shed = 0.0, sum = 0.0;
+    size_t i, now, got = 0;
+    for (l2 = l; l2 < nl && (int)mine[3 * l2 + 2] == q; l2++) {
+      left[l2] = mine[3 * l2 + 1];
+      sum += left[l2];
+    }
     for (k = 0; k < x->n; k++) {
       seed[k] = 0;
       for (e = x->estart[k]; !seed[k] && e < x->estart[k + 1]; e++) seed[k] = x->egroup[e] == q;
     }
-    (void)hier_peel(x->w0, x->n, x->gadj_start, x->gadj, seed, mine[2 * l + 1], queue, seen,
-                    x->take, &shed);
+    now = hier_peel(x->w0, x->n, x->gadj_start, x->gadj, seed, sum, queue, seen, x->take, &shed);
     x->flow_out += shed;
+    for (i = 0; got < now && i < x->n; i++) {
+      size_t o = queue[i];
+      if (!x->take[o] || link[o] >= 0) continue;
+      while (r + 1 < l2 && left[r] < 0.5 * x->w0[o]) r++;
+      link[o] = r;
+      left[r] -= x->w0[o];
+      x->flowed[o] = 1;
+      x->nflowed++;
+      got++;
+    }
+  }
+  for (l = 0; l < nl; l++) {
+    size_t nt = 0, ne = 0;
     for (k = 0; k < x->n; k++)
-      if (x->take[k] && link[k] < 0) {
-        link[k] = l;
-        x->flowed[k] = 1;
-        x->nflowed++;
+      if (link[k] == l) {
         nt++;
         ne += (size_t)x->nedges[k];
       }
@@ -360,7 +403,7 @@ static int zp_flow_peel(zp_hrun *x, const double *mine, int nl, unsigned char **
     unsigned char *m = *buf + at[l];
     long long nt = 0;
     size_t t = 0, off, E = 0, ne_at, nbr_at, ew_at;
-    int root = (int)mine[2 * l] * x->h->spec.size[0];
+    int root = (int)mine[3 * l] * x->h->spec.size[0];
     if (at[l + 1] == at[l]) continue;
     for (k = 0; k < x->n; k++)
       if (link[k] == l) {
@@ -389,6 +432,7 @@ End:
   free(seed);
   free(seen);
   free(link);
+  free(left);
   return ierr;
 }
 
@@ -400,7 +444,7 @@ int zp_hier_flows(zp_hrun *x)
   size_t *at = NULL;
   MPI_Request *req = NULL;
   if (x->groot) ierr = zp_flow_exchange(x, &mine, &nmine);
-  nl = nmine / 2;
+  nl = nmine / 3;
   if (x->groot && ierr == ZOLTAN_OK) {
     at = malloc(((size_t)nl + 1) * sizeof *at);
     req = malloc(((size_t)nl + 1) * sizeof *req);
@@ -411,7 +455,7 @@ int zp_hier_flows(zp_hrun *x)
   for (l = 0; x->groot && l < nl; l++)
     if (at[l + 1] > at[l])
       MPI_Issend(buf + at[l], (int)(at[l + 1] - at[l]), MPI_BYTE,
-                 (int)mine[2 * l] * x->h->spec.size[0], ZP_HIER_FLOW_TAG, x->c->r->comm,
+                 (int)mine[3 * l] * x->h->spec.size[0], ZP_HIER_FLOW_TAG, x->c->r->comm,
                  &req[nsend++]);
   zp_nbx(x->c->r->comm, ZP_HIER_FLOW_TAG, nsend, req, zp_flow_recv, x);
   if (x->nfin > 0) {

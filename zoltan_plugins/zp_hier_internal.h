@@ -230,10 +230,11 @@ double zp_hier_flow_headroom(const zp_hrun *x);
 
 /* Step 1c, when zp_hier_flows_on: the top of the tree solves the flows of
  * load between neighbouring groups (hier_group_flows) from one record per
- * group, and each group peels the amount of each of its links from its
- * border with that neighbour (hier_peel) and sends the objects straight to
- * the neighbour's root (x->flowed, x->fin).  Collective over the struct's
- * communicator; the outcome is agreed. */
+ * group and splits them into routes (hier_flow_routes); each group peels
+ * the routes that leave from one border as one layer (hier_peel) and sends
+ * each route's objects straight to its destination's root (x->flowed,
+ * x->fin).  Collective over the struct's communicator; the outcome is
+ * agreed. */
 int zp_hier_flows(zp_hrun *x);
 
 /* Root of a bottom group, after step 4: the tokens the flows brought

@@ -422,6 +422,94 @@ static void group_flows_route_load_along_the_path(void **state)
   for (q = 0; q < 6; q++) assert_true(isfinite(flow[q]));
 }
 
+/* What each group sends net over the routes (sent minus received). */
+static void route_net(const hier_route *r, size_t n, int m, double *net)
+{
+  size_t k;
+  int q;
+  for (q = 0; q < m; q++) net[q] = 0.0;
+  for (k = 0; k < n; k++) {
+    net[r[k].src] += r[k].amount;
+    net[r[k].dst] -= r[k].amount;
+  }
+}
+
+/* Flows 6, 4, 2 down a path of four groups from the hot first one.  With
+ * short borders and heavy moves the load goes straight from the hot group
+ * to each group that takes it, peeled from its one border; with long
+ * borders it goes hop by hop.  Either way every group sends, net, what the
+ * flows send. */
+static void flow_routes_go_straight_when_the_border_is_short(void **state)
+{
+  double flow[6] = {6.0, -6.0, 4.0, -4.0, 2.0, -2.0}, border[6], unit[4] = {1, 1, 1, 1};
+  double net[4], want[4] = {6.0, -2.0, -2.0, -2.0};
+  size_t start[5] = {0, 1, 3, 5, 6}, n = 0, k;
+  int adj[6] = {1, 0, 2, 1, 3, 2}, q;
+  hier_route *r = NULL;
+  (void)state;
+  for (k = 0; k < 6; k++) border[k] = 1.0;
+  assert_int_equal(hier_flow_routes(4, start, adj, flow, border, unit, &r, &n), 0);
+  assert_int_equal(n, 3);
+  for (k = 0; k < n; k++) {
+    assert_int_equal(r[k].src, 0);
+    assert_int_equal(r[k].first, 1);
+    assert_int_equal(r[k].dst, (int)k + 1); /* the nearest first */
+    assert_int_equal(r[k].hops, (int)k + 1);
+    assert_true(fabs(r[k].amount - 2.0) < 1e-12);
+  }
+  route_net(r, n, 4, net);
+  for (q = 0; q < 4; q++) assert_true(fabs(net[q] - want[q]) < 1e-12);
+  free(r);
+  /* A border of 3 costs more than 2 units moved once more, less than 2
+   * units moved twice more: the far route goes straight, the middle one
+   * hop by hop. */
+  for (k = 0; k < 6; k++) border[k] = 3.0;
+  assert_int_equal(hier_flow_routes(4, start, adj, flow, border, unit, &r, &n), 0);
+  route_net(r, n, 4, net);
+  for (q = 0; q < 4; q++) assert_true(fabs(net[q] - want[q]) < 1e-12);
+  for (k = 0; k < n; k++) assert_true(r[k].hops == 1 || (r[k].dst == 3 && r[k].src == 0));
+  assert_int_equal(n, 3); /* 0 -> 1 (twice, merged), 1 -> 2, 0 -> 3 straight */
+  free(r);
+  for (k = 0; k < 6; k++) border[k] = 100.0;
+  assert_int_equal(hier_flow_routes(4, start, adj, flow, border, unit, &r, &n), 0);
+  assert_int_equal(n, 3);
+  for (k = 0; k < n; k++) {
+    assert_int_equal(r[k].src, (int)k);
+    assert_int_equal(r[k].dst, (int)k + 1);
+    assert_int_equal(r[k].hops, 1);
+    assert_true(fabs(r[k].amount - 6.0 + 2.0 * (double)k) < 1e-12);
+  }
+  route_net(r, n, 4, net);
+  for (q = 0; q < 4; q++) assert_true(fabs(net[q] - want[q]) < 1e-12);
+  free(r);
+}
+
+/* A cycle in the flows (0 -> 1 -> 2 -> 0) is cancelled: the routes send
+ * net what the flows send, and no route runs from the taker back. */
+static void flow_routes_cancel_cycles_and_check_groups(void **state)
+{
+  /* Triangle: links 0-1, 0-2, 1-2. */
+  size_t start[4] = {0, 2, 4, 6}, n = 0, k;
+  int adj[6] = {1, 2, 0, 2, 0, 1}, bad[6] = {1, 2, 0, 7, 0, 1}, q;
+  double flow[6] = {3.0, -1.0, -3.0, 3.0, 1.0, -3.0}, border[6], unit[3] = {1, 1, 1};
+  double net[3], want[3] = {2.0, 0.0, -2.0};
+  hier_route *r = NULL;
+  (void)state;
+  for (k = 0; k < 6; k++) border[k] = 1.0;
+  assert_int_equal(hier_flow_routes(3, start, adj, flow, border, unit, &r, &n), 0);
+  route_net(r, n, 3, net);
+  for (q = 0; q < 3; q++) assert_true(fabs(net[q] - want[q]) < 1e-12);
+  for (k = 0; k < n; k++) {
+    assert_int_not_equal(r[k].src, 2);
+    assert_true(r[k].amount > 0.0);
+  }
+  free(r);
+  r = NULL;
+  assert_int_equal(hier_flow_routes(3, start, bad, flow, border, unit, &r, &n), -1);
+  assert_null(r);
+  assert_int_equal(n, 0);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -438,6 +526,8 @@ int main(void)
       cmocka_unit_test(place_near_prefers_the_named_child),
       cmocka_unit_test(peel_moves_the_border_row_by_row),
       cmocka_unit_test(group_flows_route_load_along_the_path),
+      cmocka_unit_test(flow_routes_go_straight_when_the_border_is_short),
+      cmocka_unit_test(flow_routes_cancel_cycles_and_check_groups),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
