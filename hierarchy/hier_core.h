@@ -181,8 +181,8 @@ typedef struct hier_route {
  * peeled from that border, sent straight, cuts about its edges once, while
  * sent hop by hop its load moves h times (one moved object costing one mean
  * edge).  Otherwise it becomes h one-link routes.  Output: *routes
- * (malloc'd, caller frees) and *nroutes, one route per (src, first, dst),
- * sorted by src, first, hops, dst; the net load each group sends is the
+ * (malloc'd, caller frees) and *nroutes, one route per (src, first, hops,
+ * dst), sorted by src, first, hops, dst; the net load each group sends is the
  * flows'.  Returns 0, or -1 when memory is short or adj names a group
  * outside 0..m-1.  Not collective; deterministic.
  */

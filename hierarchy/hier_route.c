@@ -54,12 +54,14 @@ static int hier_route_add(hier_route **r, size_t *n, size_t *cap, int src, int f
  * first group that still takes load (need > eps), into path (its groups)
  * and lk (its links); a cycle met on the way is cancelled and the walk
  * starts again.  onpath holds -1 for every group on entry and on return.
+ * Each cancelled cycle empties one of the E links: at most E + 1 walks.
  * Returns the path's group count (>= 2), or 0 when no path is left. */
 static int hier_walk(int m, const size_t *start, const int *adj, double *f, const double *need,
                      double eps, int s, int *path, long *lk, int *onpath)
 {
-  int len, guard;
-  for (guard = 0; guard <= m; guard++) {
+  size_t guard, E = start[m];
+  int len;
+  for (guard = 0; guard <= E; guard++) {
     int u = s, cyc = -1, i;
     len = 1;
     path[0] = s;

@@ -200,7 +200,8 @@ End:
 }
 
 /* Root: the records of every group on the top, the flows back.  *mine
- * (malloc'd, *nmine doubles) receives this group's outgoing pairs.
+ * (malloc'd, *nmine doubles) receives this group's routes, as
+ * (destination, amount, border group) triples.
  * Collective over the roots' communicator. */
 static int zp_flow_exchange(zp_hrun *x, double **mine, int *nmine)
 {
