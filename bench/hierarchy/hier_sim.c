@@ -33,7 +33,7 @@
 #include "greedy_core.h"
 #include "hier_core.h"
 #include "refine_core.h"
-#include "zp_rng.h"
+#include "hier_workload.h"
 
 #define OBJ_BYTES   20.0
 #define ANS_BYTES   4.0
@@ -381,7 +381,6 @@ static void by_groups(sim *s, int refine, const int *size, int L, result *r)
 /* The workload of diffusion_sim on a side x side grid of ranks. */
 static void make(sim *s, int side, int K)
 {
-  zp_rng rng;
   size_t N;
   s->P = side * side;
   s->K = K;
@@ -390,17 +389,7 @@ static void make(sim *s, int side, int K)
   s->part = xmalloc(N * sizeof *s->part);
   s->bytes = calloc((size_t)s->P, sizeof *s->bytes);
   s->work = calloc((size_t)s->P, sizeof *s->work);
-  s->total = 0.0;
-  zp_rng_seed(&rng, 2026);
-  for (int r = 0; r < s->P; r++) {
-    double x = r % side - 0.3 * side, y = r / side - 0.4 * side;
-    double hot = 1.0 + 0.5 * exp(-(x * x + y * y) / 4.0);
-    for (int i = 0; i < K; i++) {
-      double u = zp_rng_uniform(&rng);
-      s->w[(size_t)r * K + i] = (10.0 + 990.0 * u * u * u * u) * hot;
-      s->total += s->w[(size_t)r * K + i];
-    }
-  }
+  s->total = hier_workload_loads(side, K, s->w);
 }
 
 static void unmake(sim *s)
@@ -419,12 +408,7 @@ int main(int argc, char **argv)
   FILE *out = NULL;
   for (i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--sides") && i + 1 < argc) {
-      char *p = argv[++i];
-      nsides = 0;
-      while (*p && nsides < 8) {
-        sides[nsides++] = (int)strtol(p, &p, 10);
-        if (*p == ',') p++;
-      }
+      if ((nsides = hier_workload_sides(argv[++i], sides, 8)) < 0) return 2;
     } else if (!strcmp(argv[i], "--objects") && i + 1 < argc) {
       K = atoi(argv[++i]);
     } else if (!strcmp(argv[i], "--fan") && i + 1 < argc) {
