@@ -35,6 +35,14 @@
  *   --methods LIST  only these rows (names as printed, comma-separated)
  *   --csv FILE      one line per (size, row): times, ratios, memory
  *   --quick         sizes 2000 and 5000, 1 repeat, 2 drift calls (the smoke test)
+ *   --layout L      blocks (default): rank r holds a block of consecutive
+ *                   GIDs, in order; cyclic: the GIDs are dealt to the
+ *                   ranks in turn; shuffled: dealt, and each rank lists its
+ *                   objects in a shuffled order, as after a migration
+ *   --answers       after each call, print a fingerprint of the answer (a
+ *                   sum over the objects of a hash of the global ID and its
+ *                   new part), so that two builds of the library can be
+ *                   compared answer by answer
  *   --warm-heap     keep freed memory in the C library's heap (glibc: no
  *                   trimming, blocks up to 32 MB from the heap), for every
  *                   method alike, so that a call costs its work rather than
@@ -58,8 +66,13 @@
 typedef struct app {
   long n_total; /* objects of the whole problem */
   long side;    /* the grid is side x side (the last row may be short) */
-  long first;   /* index (GID - 1) of this rank's first object */
+  long first;   /* index (GID - 1) of this rank's first object (blocks) */
   int n;        /* objects on this rank */
+  int rank;     /* this rank, and how many there are */
+  int size;
+  long *gidx;   /* index (GID - 1) of each local object */
+  int *local;   /* local index of the k-th object this rank holds by GID
+                   order (the inverse of gidx, for --layout shuffled) */
   double *w;    /* this rank's weights, by local index */
   double hot_x; /* the hot spot's centre (grid units) */
   double hot_y;
@@ -78,7 +91,7 @@ static void app_weights(app *a)
 {
   int i;
   for (i = 0; i < a->n; i++) {
-    long k = a->first + i;
+    long k = a->gidx[i];
     double f = 1.0;
     if (a->hot_r > 0.0) {
       double dx = (double)(k % a->side) - a->hot_x, dy = (double)(k / a->side) - a->hot_y;
@@ -103,7 +116,7 @@ static void cb_obj_list(void *d, int ng, int nl, ZOLTAN_ID_PTR gids, ZOLTAN_ID_P
   (void)ng;
   (void)nl;
   for (i = 0; i < a->n; i++) {
-    gids[i] = (ZOLTAN_ID_TYPE)(a->first + i + 1);
+    gids[i] = (ZOLTAN_ID_TYPE)(a->gidx[i] + 1);
     lids[i] = (ZOLTAN_ID_TYPE)i;
     if (wdim > 0) wgts[i] = (float)a->w[i];
   }
@@ -127,7 +140,7 @@ static void cb_geom_multi(void *d, int ng, int nl, int num, ZOLTAN_ID_PTR gids, 
   (void)gids;
   (void)dim;
   for (i = 0; i < num; i++) {
-    long k = a->first + (long)lids[i];
+    long k = a->gidx[lids[i]];
     xy[2 * i] = (double)(k % a->side) + 0.5;
     xy[2 * i + 1] = (double)(k / a->side) + 0.5;
   }
@@ -145,9 +158,16 @@ static int neighbours(const app *a, long k, long *nb)
   return (int)n;
 }
 
-/* The rank that holds object index k (the same blocks as app_init). */
+/* --layout: blocks of consecutive GIDs rank by rank (the default), GIDs
+ * dealt to the ranks in turn, or dealt and then listed in a shuffled
+ * order (as after a migration). */
+enum { LAYOUT_BLOCKS, LAYOUT_CYCLIC, LAYOUT_SHUFFLED };
+static int layout;
+
+/* The rank that holds object index k (the layout of app_init). */
 static int owner(const app *a, long k, int size)
 {
+  if (layout != LAYOUT_BLOCKS) return (int)(k % size);
   int r = (int)((double)k * size / (double)a->n_total);
   while (r > 0 && k < a->n_total * r / size) r--;
   while (r + 1 < size && k >= a->n_total * (r + 1) / size) r++;
@@ -163,7 +183,7 @@ static void cb_num_edges_multi(void *d, int ng, int nl, int num, ZOLTAN_ID_PTR g
   (void)ng;
   (void)nl;
   (void)gids;
-  for (i = 0; i < num; i++) ne[i] = neighbours(a, a->first + (long)lids[i], nb);
+  for (i = 0; i < num; i++) ne[i] = neighbours(a, a->gidx[lids[i]], nb);
   *ierr = ZOLTAN_OK;
 }
 
@@ -181,7 +201,7 @@ static void cb_edge_list_multi(void *d, int ng, int nl, int num, ZOLTAN_ID_PTR g
   (void)gids;
   (void)ne;
   for (i = 0; i < num; i++) {
-    int m = neighbours(a, a->first + (long)lids[i], nb);
+    int m = neighbours(a, a->gidx[lids[i]], nb);
     for (j = 0; j < m; j++, e++) {
       nbr[e] = (ZOLTAN_ID_TYPE)(nb[j] + 1);
       procs[e] = owner(a, nb[j], world_size);
@@ -196,9 +216,29 @@ static void app_init(app *a, long n_total, int rank, int size)
   memset(a, 0, sizeof *a);
   a->n_total = n_total;
   a->side = (long)ceil(sqrt((double)n_total));
+  long i;
+  a->rank = rank;
+  a->size = size;
   a->first = n_total * rank / size;
   a->n = (int)(n_total * (rank + 1) / size - a->first);
+  if (layout != LAYOUT_BLOCKS) a->n = (int)((n_total - rank + size - 1) / size);
   a->w = malloc(((size_t)a->n + 1) * sizeof *a->w);
+  a->gidx = malloc(((size_t)a->n + 1) * sizeof *a->gidx);
+  a->local = malloc(((size_t)a->n + 1) * sizeof *a->local);
+  for (i = 0; i < a->n; i++) {
+    a->gidx[i] = layout == LAYOUT_BLOCKS ? a->first + i : rank + i * (long)size;
+    a->local[i] = (int)i;
+  }
+  if (layout == LAYOUT_SHUFFLED) {
+    /* A fixed shuffle (Fisher-Yates from the project's generator). */
+    uint64_t st = 12345u + (uint64_t)rank;
+    for (i = a->n - 1; i > 0; i--) {
+      long j = (long)(zp_splitmix64(&st) % (uint64_t)(i + 1)), t = a->gidx[i];
+      a->gidx[i] = a->gidx[j];
+      a->gidx[j] = t;
+    }
+    for (i = 0; i < a->n; i++) a->local[(a->gidx[i] - rank) / size] = (int)i;
+  }
   app_weights(a);
 }
 
@@ -315,9 +355,38 @@ static void hwm_reset(void)
   fclose(f);
 }
 
+/* --answers: print a fingerprint of every call's answer. */
+static int print_answers;
+
+/* The local index of the object of index k (GID - 1), held here. */
+static int local_of(const app *a, long k)
+{
+  if (layout == LAYOUT_BLOCKS) return (int)(k - a->first);
+  return a->local[(k - a->rank) / a->size];
+}
+
+/* The answer's fingerprint: over every object of every rank, a hash of its
+ * global ID and its new part (an object not exported stays in its current
+ * part, which is its rank's), added modulo 2^64 so that the ranks' shares
+ * combine in any order. */
+static unsigned long long answer_print(const app *a, int rank, int nexp, const ZOLTAN_ID_TYPE *eg,
+                                       const int *epa)
+{
+  int *part = malloc(((size_t)a->n + 1) * sizeof *part), i;
+  unsigned long long mine = 0, all = 0;
+  for (i = 0; i < a->n; i++) part[i] = rank;
+  for (i = 0; i < nexp; i++) part[local_of(a, (long)eg[i] - 1)] = epa[i];
+  for (i = 0; i < a->n; i++)
+    mine += zp_mix64((uint64_t)(a->gidx[i] + 1) * 0x100000001B3ull + (uint64_t)part[i]);
+  free(part);
+  MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  return all;
+}
+
 /* One call: returns its wall time (largest over ranks) or -1 on a wrong
  * answer or an error (every rank agrees). */
-static double one_call(struct Zoltan_Struct *zz, int nparts)
+static double one_call(struct Zoltan_Struct *zz, int nparts, const app *a, const char *name,
+                       int call)
 {
   int changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa, rc, bad = 0, i;
   ZOLTAN_ID_PTR ig, il, eg, el;
@@ -338,6 +407,13 @@ static double one_call(struct Zoltan_Struct *zz, int nparts)
   MPI_Allreduce(counts, sums, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (sums[0] != sums[1]) bad = 1;
   MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (print_answers && !bad) {
+    int rank;
+    unsigned long long f;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    f = answer_print(a, rank, nexp, eg, epa);
+    if (rank == 0) printf("answer %ld %s %d %016llx\n", a->n_total, name, call, f);
+  }
   if (rc == ZOLTAN_OK || rc == ZOLTAN_WARN) {
     Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
     Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
@@ -361,7 +437,7 @@ static void drift_to(app *a, int k, int calls)
 static void report(adaptive_trigger *t, const app *a, ZOLTAN_ID_TYPE *g)
 {
   int i;
-  for (i = 0; i < a->n; i++) g[i] = (ZOLTAN_ID_TYPE)(a->first + i + 1);
+  for (i = 0; i < a->n; i++) g[i] = (ZOLTAN_ID_TYPE)(a->gidx[i] + 1);
   adaptive_report_objects(t, a->n, 1, g, a->w);
   adaptive_should_balance(t, 1e-3);
 }
@@ -401,13 +477,13 @@ static int run_row(app *a, const row *r, int drift, double *first, double *drift
     adaptive_set_param(t, "ADAPTIVE_POLICY", "NEVER");
     adaptive_attach(t, zz);
   }
-  *first = one_call(zz, size);
+  *first = one_call(zz, size, a, r->name, 0);
   if (*first < 0) ok = -1;
   for (k = 1; ok == 0 && k <= drift; k++) {
     if (t != NULL) report(t, a, g);
     drift_to(a, k, drift);
     if (t != NULL) report(t, a, g);
-    drifts[k - 1] = one_call(zz, size);
+    drifts[k - 1] = one_call(zz, size, a, r->name, k);
     if (drifts[k - 1] < 0) ok = -1;
   }
   rss_read(&rss1, &hwm1);
@@ -474,7 +550,16 @@ int main(int argc, char **argv)
       csv_path = argv[++i];
     else if (!strcmp(argv[i], "--warm-heap"))
       warm_heap = 1;
-    else if (!strcmp(argv[i], "--quick")) {
+    else if (!strcmp(argv[i], "--answers"))
+      print_answers = 1;
+    else if (!strcmp(argv[i], "--layout") && i + 1 < argc) {
+      i++;
+      layout = !strcmp(argv[i], "blocks")     ? LAYOUT_BLOCKS
+               : !strcmp(argv[i], "cyclic")   ? LAYOUT_CYCLIC
+               : !strcmp(argv[i], "shuffled") ? LAYOUT_SHUFFLED
+                                              : -1;
+      if (layout < 0) nsizes = -1;
+    } else if (!strcmp(argv[i], "--quick")) {
       nsizes = 2;
       sizes[0] = 2000;
       sizes[1] = 5000;
@@ -507,8 +592,12 @@ int main(int argc, char **argv)
   if (rank == 0)
     printf("bench_path: %d ranks, mesh graph with coordinates, weights 1 + 999 U^4, one call then "
            "%d drifting calls, no migration; wall time of Zoltan_LB_Partition (max over ranks), "
-           "median of %d repeats with the methods alternating%s%s\n",
-           size, drift, reps, warm_heap ? "; warm heap (freed memory kept)" : "",
+           "median of %d repeats with the methods alternating; objects in %s%s%s\n",
+           size, drift, reps,
+           layout == LAYOUT_BLOCKS   ? "blocks of GIDs"
+           : layout == LAYOUT_CYCLIC ? "GIDs dealt in turn"
+                                     : "GIDs dealt in turn, listed shuffled",
+           warm_heap ? "; warm heap (freed memory kept)" : "",
            size > 2 ? "; more ranks than the machine's 2 cores (oversubscribed)" : "");
   for (s = 0; s < nsizes && status == 0; s++) {
     app a;
@@ -566,6 +655,8 @@ int main(int argc, char **argv)
     free(drifts);
     free(mem);
     free(a.w);
+    free(a.gidx);
+    free(a.local);
   }
   if (csv != NULL) fclose(csv);
   MPI_Finalize();

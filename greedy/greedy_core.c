@@ -46,6 +46,32 @@ static int parts_in_range(size_t n, const int *part, int nparts)
   return 1;
 }
 
+/* Each dimension's total, as a reproducible sum (greedy_util.h): the same
+ * bits for any order of the objects and however a caller split them into
+ * partial sums, so that the parts' targets, and the answer, do not depend on
+ * how many ranks held the objects.  Checks the weights on the way:
+ * GREEDY_EINVAL for a NaN, infinite or negative one. */
+static int sum_totals(greedy_ctx *c)
+{
+  size_t n = c->n, wd = (size_t)c->wdim;
+  const double *w = c->w;
+  /* The largest weight of each dimension, in c->total until it is a total. */
+  for (size_t i = 0; i < n; i++)
+    for (size_t d = 0; d < wd; d++) {
+      double x = w[i * wd + d];
+      if (!isfinite(x) || x < 0.0) return GREEDY_EINVAL;
+      if (x > c->total[d]) c->total[d] = x;
+    }
+  for (size_t d = 0; d < wd; d++) {
+    greedy_rscale s;
+    greedy_rsum a = {0, 0};
+    greedy_rscale_of(c->total[d], &s);
+    for (size_t i = 0; i < n; i++) greedy_rsum_add(&a, &s, w[i * wd + d]);
+    c->total[d] = greedy_rsum_value(&a, &s);
+  }
+  return GREEDY_OK;
+}
+
 /* Check the common arguments once (with the n part ids of part, when the
  * entry point takes an assignment) and build the normalised capacities. */
 static int ctx_init(greedy_ctx *c, size_t n, int wdim, const double *w, int nparts,
@@ -69,14 +95,7 @@ static int ctx_init(greedy_ctx *c, size_t n, int wdim, const double *w, int npar
     rc = GREEDY_ENOMEM;
     goto fail;
   }
-  /* Object by object, each dimension's sum in object order: no division
-   * per weight to find its dimension. */
-  for (size_t i = 0; i < n; i++)
-    for (int d = 0; d < wdim; d++) {
-      double x = w[i * (size_t)wdim + (size_t)d];
-      if (!isfinite(x) || x < 0.0) goto fail;
-      c->total[d] += x;
-    }
+  if (sum_totals(c) != GREEDY_OK) goto fail;
   for (int d = 0; d < wdim; d++) {
     double sum = 0.0;
     for (int p = 0; p < nparts; p++) {
@@ -256,6 +275,98 @@ int greedy_assign_ordered(size_t n, int wdim, const double *w, int nparts,
     rc = place_rest(&c, order, part_out);
   }
   free(owned);
+  ctx_free(&c);
+  return rc;
+}
+
+/* An entry of place_in_order's heap: the order of greedy_heap's entries. */
+typedef struct top_entry {
+  double key;  /* relative load */
+  double key2; /* object count */
+  int id;      /* part */
+} top_entry;
+
+static inline int top_less(const top_entry *a, const top_entry *b)
+{
+  if (a->key == b->key) return (a->key2 < b->key2) | ((a->key2 == b->key2) & (a->id < b->id));
+  return a->key < b->key;
+}
+
+/* Move the entry at the root of e[0..m-1] down to its place. */
+static inline void top_sift(top_entry *e, int m)
+{
+  top_entry x = e[0];
+  int i = 0;
+  for (;;) {
+    int ch = 2 * i + 1;
+    if (ch >= m) break;
+    if (ch + 1 < m) ch += top_less(&e[ch + 1], &e[ch]);
+    if (!top_less(&e[ch], &x)) break;
+    e[i] = e[ch];
+    i = ch;
+  }
+  e[i] = x;
+}
+
+/*
+ * The placement of objects already in GREEDY's order, object k k-th.  The
+ * part that receives is always the least one, and its keys only grow, so a
+ * heap over the parts needs one sift-down from its root per object and no
+ * index of positions (greedy_heap keeps one for callers that change any
+ * part's key).  The order (relative load, count, part) is strict, so the
+ * least part, and hence the answer, is the one place_rest finds.
+ */
+static int place_in_order(greedy_ctx *c, int *part_out)
+{
+  top_entry *e = malloc((size_t)c->nparts * sizeof *e);
+  int m = 0;
+  if (!e) return GREEDY_ENOMEM;
+  for (int p = 0; p < c->nparts; p++) {
+    if (!c->eligible[p]) continue;
+    /* Inserted with a sift-up, so that e is a heap at every step. */
+    top_entry x = {rel_load(c, p, NULL), c->count[p], p};
+    int i = m++;
+    while (i > 0 && top_less(&x, &e[(i - 1) / 2])) {
+      e[i] = e[(i - 1) / 2];
+      i = (i - 1) / 2;
+    }
+    e[i] = x;
+  }
+  if (c->wdim == 1 && c->total[0] > 0.0) {
+    /* One weight: rel_load's first case, written out (every eligible part
+     * has a positive capacity), the same operations in the same order. */
+    for (size_t k = 0; k < c->n; k++) {
+      int p = e[0].id;
+      part_out[k] = p;
+      c->load[p] += c->w[k];
+      c->count[p] += 1.0;
+      e[0].key = c->load[p] / c->cap[p];
+      e[0].key2 = c->count[p];
+      top_sift(e, m);
+    }
+  } else {
+    for (size_t k = 0; k < c->n; k++) {
+      int p = e[0].id;
+      part_out[k] = p;
+      add_object(c, p, k);
+      e[0].key = rel_load(c, p, NULL);
+      e[0].key2 = c->count[p];
+      top_sift(e, m);
+    }
+  }
+  free(e);
+  return GREEDY_OK;
+}
+
+int greedy_assign_in_order(size_t n, int wdim, const double *w, int nparts,
+                           const double *target_frac, int *part_out)
+{
+  greedy_ctx c;
+  int rc;
+  if (n > 0 && !part_out) return GREEDY_EINVAL;
+  rc = ctx_init(&c, n, wdim, w, nparts, target_frac, NULL);
+  if (rc) return rc;
+  rc = place_in_order(&c, part_out);
   ctx_free(&c);
   return rc;
 }

@@ -119,6 +119,18 @@ int greedy_assign_keep_ordered(size_t n, int wdim, const double *w, int nparts,
                                size_t *moved);
 
 /*
+ * greedy_assign_in_order - GREEDY's placement of objects that are already
+ * in the order GREEDY takes them: object k is placed k-th.  With the
+ * objects of greedy_assign permuted by greedy_order, the parts are those
+ * greedy_assign gives (permuted alike); the layer calls it with every
+ * object's weight sorted heaviest first across the ranks.
+ * Not collective.  Inputs and output as greedy_assign.  Cost O(n log
+ * nparts).  Returns GREEDY_OK, GREEDY_EINVAL or GREEDY_ENOMEM.
+ */
+int greedy_assign_in_order(size_t n, int wdim, const double *w, int nparts,
+                           const double *target_frac, int *part_out);
+
+/*
  * greedy_imbalance - the largest relative load over all parts of an
  * assignment (1.0 = every part exactly at its target; +inf when a part of
  * zero target holds weight; 0 when all weights are zero).

@@ -2,6 +2,7 @@
 #include "greedy_util.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,28 @@ static void digit_offsets(const uint64_t *k, size_t n, int shift, size_t *count)
     size_t c = count[d];
     count[d] = sum;
     sum += c;
+  }
+}
+
+/* digit_offsets for the three digits of packed_sort's upper halves (bits
+ * 32-42, 43-53 and 54-63) at once: count[d * RADIX_SIZE + v] is the first
+ * position of digit value v in pass d. */
+static void digit_offsets3(const uint64_t *k, size_t n, size_t *count)
+{
+  memset(count, 0, 3 * RADIX_SIZE * sizeof(size_t));
+  for (size_t i = 0; i < n; i++) {
+    uint64_t v = k[i];
+    count[(v >> 32) & (RADIX_SIZE - 1)]++;
+    count[RADIX_SIZE + ((v >> 43) & (RADIX_SIZE - 1))]++;
+    count[2 * RADIX_SIZE + ((v >> 54) & (RADIX_SIZE - 1))]++;
+  }
+  for (size_t d = 0; d < 3; d++) {
+    size_t sum = 0, *c = count + d * RADIX_SIZE;
+    for (size_t v = 0; v < RADIX_SIZE; v++) {
+      size_t x = c[v];
+      c[v] = sum;
+      sum += x;
+    }
   }
 }
 
@@ -250,7 +273,7 @@ static int packed_sort(size_t n, const double *key, size_t *order, int desc, uin
   uint64_t *a = malloc((n ? n : 1) * sizeof(uint64_t));
 #endif
   uint64_t *b = ws != NULL ? ws : malloc((n ? n : 1) * sizeof(uint64_t));
-  size_t *count = malloc(RADIX_SIZE * sizeof(size_t));
+  size_t *count = malloc(3 * RADIX_SIZE * sizeof(size_t));
   uint64_t *const first = a, *const second = b;
   if (!a || !b || !count) goto end;
   uint64_t all_or = 0, all_and = ~(uint64_t)0;
@@ -261,11 +284,14 @@ static int packed_sort(size_t n, const double *key, size_t *order, int desc, uin
     all_or |= a[i];
     all_and &= a[i];
   }
-  for (int shift = 32; shift < 64; shift += RADIX_BITS) {
+  /* The counts of all three digits in one pass over the words (their
+   * multiset does not change from pass to pass). */
+  digit_offsets3(a, n, count);
+  for (int pass = 0, shift = 32; shift < 64; pass++, shift += RADIX_BITS) {
     uint64_t mask = (uint64_t)(RADIX_SIZE - 1) << shift;
     if (((all_or ^ all_and) & mask) == 0) continue;
-    digit_offsets(a, n, shift, count);
-    for (size_t i = 0; i < n; i++) b[count[(a[i] >> shift) & (RADIX_SIZE - 1)]++] = a[i];
+    size_t *cnt = count + (size_t)pass * RADIX_SIZE;
+    for (size_t i = 0; i < n; i++) b[cnt[(a[i] >> shift) & (RADIX_SIZE - 1)]++] = a[i];
     uint64_t *t = a;
     a = b;
     b = t;
@@ -318,4 +344,212 @@ int greedy_sort_asc_ws(size_t n, const double *key, size_t *order, uint64_t *ws)
 int greedy_sort_asc(size_t n, const double *key, size_t *order)
 {
   return greedy_sort_asc_ws(n, key, order, NULL);
+}
+
+void greedy_rscale_of(double max, greedy_rscale *s)
+{
+  /* max lies in [2^e, 2^(e+1)); the scale 2^(e-62) keeps every truncated
+   * multiple below 2^63.  The factor 2^(62-e) spans 2^-961 to 2^1136, more
+   * than one double holds, so it is split in two. */
+  int k = max > 0.0 ? 62 - ilogb(max) : 0;
+  int k1 = k / 2, k2 = k - k1;
+  s->to_int[0] = ldexp(1.0, k1);
+  s->to_int[1] = ldexp(1.0, k2);
+  s->from_int[0] = ldexp(1.0, -k1);
+  s->from_int[1] = ldexp(1.0, -k2);
+}
+
+void greedy_rsum_merge(greedy_rsum *a, const greedy_rsum *b)
+{
+  a->lo += b->lo;
+  a->hi += b->hi + (a->lo < b->lo);
+}
+
+double greedy_rsum_value(const greedy_rsum *a, const greedy_rscale *s)
+{
+  double v = (double)a->hi * 0x1p64 + (double)a->lo;
+  return v * s->from_int[0] * s->from_int[1];
+}
+
+double greedy_rsum_array(size_t n, const double *x, size_t stride)
+{
+  double max = 0.0;
+  greedy_rscale s;
+  greedy_rsum a = {0, 0};
+  for (size_t i = 0; i < n; i++)
+    if (x[i * stride] > max) max = x[i * stride];
+  greedy_rscale_of(max, &s);
+  for (size_t i = 0; i < n; i++) greedy_rsum_add(&a, &s, x[i * stride]);
+  return greedy_rsum_value(&a, &s);
+}
+
+/* The merge's state: each run's next key and its end. */
+typedef struct merge_runs {
+  const double *key;
+  const uint64_t *tie; /* beside key, or NULL */
+  size_t *next;        /* index of each run's next key */
+  size_t *end;         /* one past each run's last key */
+} merge_runs;
+
+/* Whether run a's next key goes before run b's: the larger key, on equal
+ * keys the smaller tie, then the lower run; an empty run goes last. */
+static int run_first(const merge_runs *mr, int a, int b)
+{
+  int ea = mr->next[a] == mr->end[a], eb = mr->next[b] == mr->end[b];
+  if (ea || eb) return !ea || (eb && a < b);
+  double ka = mr->key[mr->next[a]], kb = mr->key[mr->next[b]];
+  if (ka != kb) return ka > kb;
+  if (mr->tie != NULL && mr->tie[mr->next[a]] != mr->tie[mr->next[b]])
+    return mr->tie[mr->next[a]] < mr->tie[mr->next[b]];
+  return a < b;
+}
+
+/* The two runs of the commonest case: one comparison per key, written so
+ * that it needs no branch (which run wins is a coin flip). */
+static void merge_two(merge_runs *mr, double *out, int *src)
+{
+  const double *key = mr->key;
+  const uint64_t *tie = mr->tie;
+  size_t a = mr->next[0], b = mr->next[1], k = 0;
+  while (a < mr->end[0] && b < mr->end[1]) {
+    double ka = key[a], kb = key[b];
+    /* Equal keys: the smaller tie, else the lower run. */
+    int take_b = kb > ka || (kb == ka && tie != NULL && tie[b] < tie[a]);
+    out[k] = take_b ? kb : ka;
+    src[k++] = take_b;
+    a += (size_t)!take_b;
+    b += (size_t)take_b;
+  }
+  for (; a < mr->end[0]; a++, k++) {
+    out[k] = key[a];
+    src[k] = 0;
+  }
+  for (; b < mr->end[1]; b++, k++) {
+    out[k] = key[b];
+    src[k] = 1;
+  }
+}
+
+int greedy_merge_desc(int m, const double *key, const uint64_t *tie, const size_t *first,
+                      const size_t *count, double *out, int *src)
+{
+  size_t n = 0, leaves = 1;
+  int rc = -2, r;
+  merge_runs mr = {key, tie, NULL, NULL};
+  int *win = NULL;
+  for (r = 0; r < m; r++) n += count[r];
+  while (leaves < (size_t)m) leaves *= 2;
+  /* Padding runs past m are empty: their next is their end. */
+  mr.next = calloc(leaves, sizeof *mr.next);
+  mr.end = calloc(leaves, sizeof *mr.end);
+  win = malloc(2 * leaves * sizeof *win);
+  if (mr.next == NULL || mr.end == NULL || win == NULL) goto end;
+  for (r = 0; r < m; r++) {
+    mr.next[r] = first[r];
+    mr.end[r] = first[r] + count[r];
+  }
+  if (m == 2) {
+    merge_two(&mr, out, src);
+  } else {
+    /* A tournament: win[i] is the run whose next key wins the subtree of
+     * node i (leaves at leaves .. 2 leaves - 1); after each key, only the
+     * path from the winner's leaf to the root is played again. */
+    for (size_t i = 0; i < leaves; i++) win[leaves + i] = (int)i;
+    for (size_t i = leaves - 1; i >= 1; i--)
+      win[i] = run_first(&mr, win[2 * i], win[2 * i + 1]) ? win[2 * i] : win[2 * i + 1];
+    for (size_t k = 0; k < n; k++) {
+      int w = win[1];
+      out[k] = key[mr.next[w]++];
+      src[k] = w;
+      for (size_t i = (leaves + (size_t)w) / 2; i >= 1; i /= 2)
+        win[i] = run_first(&mr, win[2 * i], win[2 * i + 1]) ? win[2 * i] : win[2 * i + 1];
+    }
+  }
+  rc = 0;
+end:
+  free(mr.next);
+  free(mr.end);
+  free(win);
+  return rc;
+}
+
+/* An index with its tie, for the long stretches of greedy_break_ties. */
+typedef struct tied {
+  uint64_t t; /* the tie */
+  size_t i;   /* the index */
+} tied;
+
+/* digit_offsets over the ties of len tied entries. */
+static void digit_offsets_tied(const tied *a, size_t len, int shift, size_t *count)
+{
+  memset(count, 0, RADIX_SIZE * sizeof(size_t));
+  for (size_t j = 0; j < len; j++) count[(a[j].t >> shift) & (RADIX_SIZE - 1)]++;
+  size_t sum = 0;
+  for (size_t d = 0; d < RADIX_SIZE; d++) {
+    size_t c = count[d];
+    count[d] = sum;
+    sum += c;
+  }
+}
+
+/* Stable LSD radix sort of len tied entries by t (a is sorted in place, b
+ * is scratch); digits that are equal in every entry are skipped. */
+static void radix_tied(tied *a, tied *b, size_t len, size_t *count)
+{
+  uint64_t all_or = 0, all_and = ~(uint64_t)0;
+  for (size_t j = 0; j < len; j++) {
+    all_or |= a[j].t;
+    all_and &= a[j].t;
+  }
+  for (int shift = 0; shift < 64; shift += RADIX_BITS) {
+    if ((((all_or ^ all_and) >> shift) & (RADIX_SIZE - 1)) == 0) continue;
+    digit_offsets_tied(a, len, shift, count);
+    for (size_t j = 0; j < len; j++) b[count[(a[j].t >> shift) & (RADIX_SIZE - 1)]++] = a[j];
+    memcpy(a, b, len * sizeof *a);
+  }
+}
+
+/* Order the stretch order[0..len-1] by tie (stable). */
+static int sort_stretch(size_t *order, size_t len, const uint64_t *tie)
+{
+  if (len <= SORT_RUN_INSERTION_MAX) {
+    for (size_t j = 1; j < len; j++) {
+      size_t v = order[j], m = j;
+      while (m > 0 && tie[order[m - 1]] > tie[v]) {
+        order[m] = order[m - 1];
+        m--;
+      }
+      order[m] = v;
+    }
+    return 0;
+  }
+  tied *a = malloc(len * sizeof *a), *b = malloc(len * sizeof *b);
+  size_t *count = malloc(RADIX_SIZE * sizeof *count);
+  int rc = -2;
+  if (a != NULL && b != NULL && count != NULL) {
+    for (size_t j = 0; j < len; j++) {
+      a[j].t = tie[order[j]];
+      a[j].i = order[j];
+    }
+    radix_tied(a, b, len, count);
+    for (size_t j = 0; j < len; j++) order[j] = a[j].i;
+    rc = 0;
+  }
+  free(a);
+  free(b);
+  free(count);
+  return rc;
+}
+
+int greedy_break_ties(size_t n, const double *key, const uint64_t *tie, size_t *order)
+{
+  size_t k = 0, e;
+  while (k < n) {
+    double v = key[order[k]];
+    for (e = k + 1; e < n && key[order[e]] == v; e++) {
+    }
+    if (e - k > 1 && sort_stretch(order + k, e - k, tie) != 0) return -2;
+    k = e;
+  }
+  return 0;
 }

@@ -3,8 +3,9 @@
 #define GREEDY_UTIL_H
 
 /*
- * Building blocks shared by the GREEDY and REFINE cores: an indexed binary
- * min-heap over the parts, and a stable radix sort of non-negative keys.
+ * Building blocks shared by the GREEDY and REFINE cores and the layer: an
+ * indexed binary min-heap over the parts, a stable radix sort of
+ * non-negative keys and a reproducible sum of non-negative weights.
  * Pure C, no MPI, no Zoltan, no I/O.  None of these functions is collective.
  */
 
@@ -80,6 +81,84 @@ int greedy_sort_asc(size_t n, const double *key, size_t *order);
  */
 int greedy_sort_desc_ws(size_t n, const double *key, size_t *order, uint64_t *ws);
 int greedy_sort_asc_ws(size_t n, const double *key, size_t *order, uint64_t *ws);
+
+/*
+ * greedy_merge_desc - merge m runs of keys, each sorted largest first, into
+ * one: run r is key[first[r]] .. key[first[r] + count[r] - 1].  Of two
+ * equal keys of different runs, the one with the smaller tie (tie[i] beside
+ * key[i]) comes first, or with tie NULL the one of the lower run; within a
+ * run, keys keep their run's order.  So runs holding consecutive stretches
+ * of one stable order (tie NULL), or runs each sorted by (key, tie) (ties
+ * unique), merge into that order.  Outputs: out[n] (n the sum of the
+ * counts), the merged keys, and src[k], the run out[k] came from.  Cost
+ * O(n log m).  Not collective.  Returns 0, or -2 when memory runs out.
+ */
+int greedy_merge_desc(int m, const double *key, const uint64_t *tie, const size_t *first,
+                      const size_t *count, double *out, int *src);
+
+/*
+ * greedy_break_ties - after a sort of key largest first (order[n], equal
+ * keys in index order), put each stretch of equal keys in the order of
+ * their ties, smallest first (tie[i] for index i; equal ties keep their
+ * order).  Linear in n but for the stretches, each sorted in O(length)
+ * (radix) or less.  Not collective.  Returns 0, or -2 when memory runs out.
+ */
+int greedy_break_ties(size_t n, const double *key, const uint64_t *tie, size_t *order);
+
+/*
+ * A reproducible sum of non-negative weights.  A floating-point sum depends
+ * on the order of its additions, so a total summed over the objects of one
+ * rank and then over the ranks differs, in the last bits, from the same
+ * total summed object by object on one rank; an answer that compares such
+ * sums (GREEDY's part targets, REMAP's shared weights) would then depend on
+ * the number of ranks.  Here each weight is truncated to a multiple of
+ * 2^scale, the scale set by the largest weight of the whole set (which every
+ * rank can know), and the multiples are added as 128-bit integers, exactly.
+ * The value is therefore the same for any order and any split into partial
+ * sums, and within n * 2^scale (n * max * 2^-62) of the exact sum of the n
+ * weights.
+ */
+typedef struct greedy_rscale {
+  double to_int[2];   /* weight * to_int[0] * to_int[1] = weight / 2^scale */
+  double from_int[2]; /* the inverse factors */
+} greedy_rscale;
+
+typedef struct greedy_rsum {
+  uint64_t lo; /* low 64 bits of the sum of the truncated multiples */
+  uint64_t hi; /* high 64 bits */
+} greedy_rsum;
+
+/*
+ * greedy_rscale_of - the scale for weights whose largest is max (finite,
+ * >= 0; 0 gives a scale at which every weight is 0).  Every partial sum of
+ * one total must use the scale of the same max.
+ */
+void greedy_rscale_of(double max, greedy_rscale *s);
+
+/* greedy_rsum_add - add the weight w (0 <= w <= the scale's max). */
+static inline void greedy_rsum_add(greedy_rsum *a, const greedy_rscale *s, double w)
+{
+  /* Two exact multiplications by powers of two (one alone could overflow
+   * for a tiny max), then the truncation to an integer below 2^63. */
+  uint64_t q = (uint64_t)(w * s->to_int[0] * s->to_int[1]);
+  a->lo += q;
+  a->hi += a->lo < q;
+}
+
+/* greedy_rsum_merge - add the partial sum b to a. */
+void greedy_rsum_merge(greedy_rsum *a, const greedy_rsum *b);
+
+/* greedy_rsum_value - the sum as a double (a function of the integer sum
+ * alone, hence as reproducible as it). */
+double greedy_rsum_value(const greedy_rsum *a, const greedy_rscale *s);
+
+/*
+ * greedy_rsum_array - the reproducible sum of x[0], x[stride], ... (n
+ * values, each finite and >= 0), at the scale of their own largest value.
+ * The same as adding, at that scale, any split of the values into partial
+ * sums.
+ */
+double greedy_rsum_array(size_t n, const double *x, size_t stride);
 
 #ifdef __cplusplus
 }

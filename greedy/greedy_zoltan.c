@@ -21,14 +21,10 @@ static size_t *kept_order(const zp_problem *pb, int *rc)
   return order;
 }
 
-static int greedy_partition(const zp_problem *pb, void *state, int *new_part)
+/* The core's return code as the layer's, with the messages, and the
+ * balance at DEBUG_LEVEL 1. */
+static int greedy_report(const zp_problem *pb, int rc, const int *new_part)
 {
-  (void)state;
-  int rc;
-  const size_t *order = kept_order(pb, &rc);
-  if (rc == GREEDY_OK)
-    rc = greedy_assign_ordered(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts, pb->part_sizes,
-                               order, new_part);
   if (rc == GREEDY_ENOMEM) {
     zp_error("GREEDY", "out of memory for %zu objects and %d parts", pb->num_obj, pb->num_parts);
     return ZOLTAN_MEMERR;
@@ -52,12 +48,34 @@ static int greedy_partition(const zp_problem *pb, void *state, int *new_part)
   return ZOLTAN_OK;
 }
 
+static int greedy_partition(const zp_problem *pb, void *state, int *new_part)
+{
+  (void)state;
+  int rc;
+  const size_t *order = kept_order(pb, &rc);
+  if (rc == GREEDY_OK)
+    rc = greedy_assign_ordered(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts, pb->part_sizes,
+                               order, new_part);
+  return greedy_report(pb, rc, new_part);
+}
+
+/* The layer's sorted path (zp_method.partition_sorted): the objects come
+ * heaviest first already, so the placement reads them in sequence. */
+static int greedy_partition_sorted(const zp_problem *pb, void *state, int *new_part)
+{
+  (void)state;
+  return greedy_report(
+      pb, greedy_assign_in_order(pb->num_obj, 1, pb->wgts, pb->num_parts, pb->part_sizes, new_part),
+      new_part);
+}
+
 /* No parameters: GREEDY has no knob worth exposing. */
 static const zp_method greedy_method = {
     .abi = ZP_METHOD_ABI,
     .name = "GREEDY",
     .summary = "heaviest object first onto the part of least relative load (LPT, min-heap)",
     .needs = ZP_HIERARCHICAL,
-    .partition_serial = greedy_partition};
+    .partition_serial = greedy_partition,
+    .partition_sorted = greedy_partition_sorted};
 
 int greedy_register(void) { return zp_register_method(&greedy_method); }

@@ -233,8 +233,13 @@ int zp_run_central(zp_context *c, int *new_part)
     spec.kind = HIER_NONE;
   }
   if (spec.kind == HIER_NONE) {
-    ierr = (c->needs & ZP_GATHER_CANDIDATES) ? zp_run_serial_candidates(c, new_part)
-                                             : zp_run_serial(c, new_part);
+    int sorted = 0;
+    /* A method of the weights in weight order runs without the gather when
+     * the objects allow it (zp_sorted.c), with the same answer. */
+    ierr = zp_run_sorted(c, new_part, &sorted);
+    if (!sorted)
+      ierr = (c->needs & ZP_GATHER_CANDIDATES) ? zp_run_serial_candidates(c, new_part)
+                                               : zp_run_serial(c, new_part);
     return ierr == ZOLTAN_OK && warned ? ZOLTAN_WARN : ierr;
   }
   if (c->r->hier == NULL || !zp_hier_same(&c->r->hier->spec, &spec)) {

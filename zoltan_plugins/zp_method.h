@@ -211,10 +211,10 @@ typedef struct zp_context zp_context;
  * zp_ctx_debug_proc, zp_ctx_gather_inputs, zp_ctx_inputs,
  * zp_ctx_callback_error, zp_ctx_gather_dump and zp_ctx_run_base_setting
  * (and later, without a change of layout, zp_native_bounds and
- * zp_ctx_native_bounds).  abi and name stay the first two fields in every
+ * zp_ctx_native_bounds); version 6 added zp_method.partition_sorted.  abi and name stay the first two fields in every
  * version, so that the refusal can always name the method.
  */
-#define ZP_METHOD_ABI 5u
+#define ZP_METHOD_ABI 6u
 
 /* A load-balancing method.  Register it with zp_register_method.  Write it
  * with designated initialisers (.name = "MYLB", ...): fields left out are
@@ -278,6 +278,22 @@ typedef struct zp_method {
    * path. */
   int (*delegate)(const zp_params *params, const void *state, char *spec, size_t cap);
   void (*delegated)(void *state);
+  /* Optional, beside partition_serial, for a centralised method whose answer
+   * depends only on the objects' single weights taken heaviest first (ties
+   * in global-ID order) and on the parts' target sizes (GREEDY).  When the
+   * application gives OBJ_WEIGHT_DIM 0 or 1, its objects arrive in global-ID
+   * order (ranks in rank order, each rank's objects by increasing ID) and
+   * no other input or memory capacity is in use, the layer sorts each
+   * rank's weights where they are, merges the sorted weights on the root
+   * instead of gathering the objects, and calls this function there with a
+   * zp_problem whose wgts are the num_obj weights in that order (wgt_dim 1)
+   * and whose gids, cur_part, cur_proc, coords, graph and obj_sizes are
+   * NULL (num_gid_entries 0); the rest is as for partition_serial.  It
+   * fills new_part[k] for the k-th object of that order, and must give the
+   * parts partition_serial gives the same objects, so that the answer does
+   * not depend on which of the two ran; REMAP and the other steps are the
+   * layer's, as for partition_serial.  Otherwise partition_serial runs. */
+  int (*partition_sorted)(const zp_problem *pb, void *state, int *new_part);
 } zp_method;
 
 /*

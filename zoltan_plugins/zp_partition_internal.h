@@ -9,6 +9,7 @@
  *   zp_parts.c      parts to ranks and part sizes, as Zoltan computes them
  *   zp_gather.c     the application's objects, coordinates and edges
  *   zp_serial.c     centralised methods: gather on one rank, sort, scatter
+ *   zp_sorted.c     methods of the weights in weight order: sort, merge, scatter
  *   zp_remap.c      REMAP: relabel a centralised method's parts
  *   zp_native.c     base methods run by a distributed method (zp_ctx_run_base)
  *   zp_capacity.c   the capacity model: rank capacities into part sizes
@@ -200,6 +201,14 @@ int zp_check_hypergraph(zp_context *c, int *registered, const char *who);
  * on rank 0; new_part receives the part of each local object.  Collective;
  * the outcome is agreed. */
 int zp_run_serial(zp_context *c, int *new_part);
+/* The sorted path of a method with partition_sorted (zp_sorted.c): each
+ * rank sorts its weights, the root merges them and runs the method, and the
+ * parts come back; the answer is zp_run_serial's.  *ran is 0, on every
+ * rank, when the method, the settings or the objects do not allow it (then
+ * nothing was done and the caller runs zp_run_serial).  Collective; the
+ * outcome is agreed. */
+int zp_run_sorted(zp_context *c, int *new_part, int *ran);
+
 /* ---- fixed objects (zp_fixed.c) ------------------------------------------ */
 
 /* Put every fixed object of this rank (ZOLTAN_FIXED_OBJ_LIST_FN) in its
@@ -381,6 +390,15 @@ typedef struct zp_remap_in {
  * current part; nothing happens unless the part sizes are uniform.
  * Returns ZOLTAN_OK or ZOLTAN_MEMERR.  Local. */
 int zp_remap(const zp_remap_in *in, size_t N, const double *w, const int *cur, int *newp);
+
+/* zp_remap for objects spread over the ranks of comm: each rank's n objects
+ * (weights w, in->wdim per object, current parts cur, new parts newp, which
+ * is relabelled in place), max_w the largest first weight of all objects.
+ * The relabelling is the one zp_remap gives the same objects gathered on one
+ * rank, whatever their split: the shared weights are reproducible sums.
+ * Returns ZOLTAN_OK or ZOLTAN_MEMERR, the same on every rank.  Collective. */
+int zp_remap_parallel(const zp_remap_in *in, MPI_Comm comm, size_t n, const double *w,
+                      const int *cur, double max_w, int *newp);
 
 /* ---- the answer (zp_lists.c) --------------------------------------------- */
 

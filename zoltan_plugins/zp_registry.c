@@ -246,6 +246,10 @@ static int zp_check_description(const zp_method *m)
              m->name);
     return ZOLTAN_FATAL;
   }
+  if (m->partition_sorted != NULL && m->partition_serial == NULL) {
+    zp_error(yo, "method %s sets partition_sorted without partition_serial", m->name);
+    return ZOLTAN_FATAL;
+  }
   if ((m->create == NULL) != (m->destroy == NULL)) {
     zp_error(yo, "method %s must set both create and destroy, or neither", m->name);
     return ZOLTAN_FATAL;

@@ -438,6 +438,211 @@ static void greedy_heap_matches_linear_scan(void **state)
   greedy_heap_free(&h);
 }
 
+/* The reproducible sum gives the same bits in any order and for any split
+ * into partial sums, is exact on integers, and stays within the bound of
+ * greedy_util.h of a long double sum, at every scale. */
+static void greedy_rsum_is_independent_of_order_and_split(void **state)
+{
+  (void)state;
+  enum { N = 4000 };
+  zp_rng rng;
+  zp_rng_seed(&rng, 77);
+  double *x = malloc(N * sizeof(double));
+  for (int trial = 0; trial < 60; trial++) {
+    /* Scales from tiny to huge, heavy tails, zeros and integers. */
+    double scale = ldexp(1.0, (int)zp_rng_below(&rng, 1900) - 1000);
+    int integers = trial % 5 == 0;
+    long double ref = 0.0L;
+    double max = 0.0;
+    for (size_t i = 0; i < N; i++) {
+      double u = zp_rng_uniform(&rng);
+      x[i] = integers                      ? (double)zp_rng_below(&rng, 1000)
+             : zp_rng_below(&rng, 10) == 0 ? 0.0
+                                           : scale * (1.0 + 999.0 * u * u * u * u);
+      ref += x[i];
+      if (x[i] > max) max = x[i];
+    }
+    double whole = greedy_rsum_array(N, x, 1);
+    if (integers) assert_true(whole == (double)ref);
+    assert_true(fabsl((long double)whole - ref) <= ref * 1e-15L + (long double)max * N * 0x1p-61);
+    /* Shuffled, and cut into random partial sums that are merged. */
+    for (size_t i = N - 1; i > 0; i--) {
+      size_t j = zp_rng_below(&rng, i + 1);
+      double t = x[i];
+      x[i] = x[j];
+      x[j] = t;
+    }
+    greedy_rscale sc;
+    greedy_rscale_of(max, &sc);
+    greedy_rsum total = {0, 0}, part = {0, 0};
+    for (size_t i = 0; i < N; i++) {
+      greedy_rsum_add(&part, &sc, x[i]);
+      if (zp_rng_below(&rng, 300) == 0 || i == N - 1) {
+        greedy_rsum_merge(&total, &part);
+        part.lo = part.hi = 0;
+      }
+    }
+    assert_true(greedy_rsum_value(&total, &sc) == whole);
+    assert_true(greedy_rsum_array(N, x, 1) == whole);
+  }
+  /* Every weight zero sums to zero. */
+  memset(x, 0, N * sizeof(double));
+  assert_true(greedy_rsum_array(N, x, 1) == 0.0);
+  free(x);
+}
+
+/* The tie of the k-th merged key: its run's next unread one, found by
+ * counting the keys taken from that run before k. */
+static uint64_t tie_of(const double *key, const uint64_t *tie, size_t n, const double *out,
+                       const int *src, const size_t *first, size_t k)
+{
+  size_t taken = 0;
+  (void)key;
+  (void)n;
+  (void)out;
+  for (size_t q = 0; q < k; q++) taken += src[q] == src[k];
+  return tie[first[src[k]] + taken];
+}
+
+/* Merging sorted runs gives the stable order of their concatenation:
+ * heaviest first, equal keys by run and then by position, for 1 to 9 runs
+ * with ties, empty runs and a run of one key. */
+static void greedy_merge_desc_is_the_stable_sort_of_the_runs(void **state)
+{
+  (void)state;
+  enum { MAXN = 3000, MAXM = 9 };
+  zp_rng rng;
+  zp_rng_seed(&rng, 5);
+  double *key = malloc(MAXN * sizeof(double)), *out = malloc(MAXN * sizeof(double));
+  double *sorted = malloc(MAXN * sizeof(double));
+  size_t *o = malloc(MAXN * sizeof(size_t)), first[MAXM], count[MAXM];
+  int *src = malloc(MAXN * sizeof(int)), *run_of = malloc(MAXN * sizeof(int));
+  uint64_t *tie = malloc(MAXN * sizeof(uint64_t)), *tie_sorted = malloc(MAXN * sizeof(uint64_t));
+  for (int trial = 0; trial < 200; trial++) {
+    int m = 1 + (int)zp_rng_below(&rng, MAXM);
+    size_t n = 0;
+    for (int r = 0; r < m; r++) {
+      size_t c = zp_rng_below(&rng, 4) == 0 ? zp_rng_below(&rng, 2) : zp_rng_below(&rng, 300);
+      first[r] = n;
+      count[r] = c;
+      /* Each run sorted heaviest first; few distinct keys, so ties cross
+       * runs. */
+      for (size_t i = 0; i < c; i++) {
+        key[n + i] = (double)zp_rng_below(&rng, 20);
+        run_of[n + i] = r;
+      }
+      assert_int_equal(greedy_sort_desc(c, key + n, o), 0);
+      for (size_t i = 0; i < c; i++) sorted[i] = key[n + o[i]];
+      memcpy(key + n, sorted, c * sizeof(double));
+      n += c;
+    }
+    assert_int_equal(greedy_merge_desc(m, key, NULL, first, count, out, src), 0);
+    assert_int_equal(greedy_sort_desc(n, key, o), 0);
+    for (size_t k = 0; k < n; k++) {
+      assert_true(out[k] == key[o[k]]);
+      assert_int_equal(src[k], run_of[o[k]]);
+    }
+    /* With ties: unique ties dealt at random to the runs, each run sorted
+     * by (key, tie); the merge is the order by (key desc, tie asc). */
+    for (size_t i = 0; i < n; i++) tie[i] = i * 7919u % 100003u;
+    for (int r = 0; r < m; r++) {
+      /* The run is sorted already: its order is the identity. */
+      for (size_t i = 0; i < count[r]; i++) o[i] = i;
+      assert_int_equal(greedy_break_ties(count[r], key + first[r], tie + first[r], o), 0);
+      for (size_t i = 0; i < count[r]; i++) tie_sorted[i] = tie[first[r] + o[i]];
+      memcpy(tie + first[r], tie_sorted, count[r] * sizeof(uint64_t));
+    }
+    assert_int_equal(greedy_merge_desc(m, key, tie, first, count, out, src), 0);
+    for (size_t k = 1; k < n; k++) {
+      assert_true(out[k - 1] >= out[k]);
+      if (out[k - 1] == out[k])
+        assert_true(tie_of(key, tie, n, out, src, first, k - 1) <
+                    tie_of(key, tie, n, out, src, first, k));
+    }
+  }
+  free(key);
+  free(out);
+  free(sorted);
+  free(o);
+  free(src);
+  free(run_of);
+  free(tie);
+  free(tie_sorted);
+}
+
+/* Equal keys end in the order of their ties, other keys where the sort put
+ * them, for short stretches (in place) and long ones (radix). */
+static void greedy_break_ties_orders_equal_keys_by_tie(void **state)
+{
+  (void)state;
+  enum { N = 5000 };
+  zp_rng rng;
+  zp_rng_seed(&rng, 19);
+  double *key = malloc(N * sizeof(double));
+  uint64_t *tie = malloc(N * sizeof(uint64_t));
+  size_t *o = malloc(N * sizeof(size_t));
+  for (int trial = 0; trial < 6; trial++) {
+    for (size_t i = 0; i < N; i++) {
+      /* Few distinct keys (long stretches) or many (short ones); ties of
+       * every size, repeated ones included. */
+      key[i] = (double)zp_rng_below(&rng, trial < 3 ? 3 : 2000);
+      tie[i] = trial % 2 ? zp_rng_next(&rng) : zp_rng_below(&rng, 50);
+    }
+    assert_int_equal(greedy_sort_desc(N, key, o), 0);
+    assert_int_equal(greedy_break_ties(N, key, tie, o), 0);
+    char *seen = calloc(N, 1);
+    for (size_t k = 0; k < N; k++) {
+      assert_false(seen[o[k]]);
+      seen[o[k]] = 1;
+      if (k == 0) continue;
+      double a = key[o[k - 1]], b = key[o[k]];
+      assert_true(a >= b);
+      if (a == b) {
+        assert_true(tie[o[k - 1]] <= tie[o[k]]);
+        if (tie[o[k - 1]] == tie[o[k]]) assert_true(o[k - 1] < o[k]);
+      }
+    }
+    free(seen);
+  }
+  free(key);
+  free(tie);
+  free(o);
+}
+
+/* The placement of objects given in GREEDY's order is greedy_assign's, for
+ * any number of parts, part sizes (zeros included), ties and zero weights. */
+static void greedy_in_order_matches_greedy_assign(void **state)
+{
+  (void)state;
+  enum { MAXN = 2000 };
+  zp_rng rng;
+  zp_rng_seed(&rng, 12);
+  double *w = malloc(MAXN * sizeof(double)), *ws = malloc(MAXN * sizeof(double));
+  double sizes[40];
+  size_t *o = malloc(MAXN * sizeof(size_t));
+  int *part = malloc(MAXN * sizeof(int)), *part2 = malloc(MAXN * sizeof(int));
+  for (int trial = 0; trial < 300; trial++) {
+    size_t n = zp_rng_below(&rng, MAXN);
+    int p = 1 + (int)zp_rng_below(&rng, 40), sized = trial % 3 == 0;
+    for (size_t i = 0; i < n; i++) {
+      double u = zp_rng_uniform(&rng);
+      w[i] = trial % 4 == 0 ? (double)zp_rng_below(&rng, 3) : 1.0 + 999.0 * u * u * u * u;
+    }
+    for (int q = 0; q < p; q++) sizes[q] = zp_rng_below(&rng, 5) == 0 ? 0.0 : zp_rng_uniform(&rng);
+    sizes[0] += 0.5; /* some part may receive */
+    assert_int_equal(greedy_assign(n, 1, w, p, sized ? sizes : NULL, part), GREEDY_OK);
+    assert_int_equal(greedy_order(n, 1, w, o), GREEDY_OK);
+    for (size_t k = 0; k < n; k++) ws[k] = w[o[k]];
+    assert_int_equal(greedy_assign_in_order(n, 1, ws, p, sized ? sizes : NULL, part2), GREEDY_OK);
+    for (size_t k = 0; k < n; k++) assert_int_equal(part2[k], part[o[k]]);
+  }
+  free(w);
+  free(ws);
+  free(o);
+  free(part);
+  free(part2);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -454,6 +659,10 @@ int main(void)
       cmocka_unit_test(greedy_sort_orders_by_key_then_index),
       cmocka_unit_test(greedy_sort_short_and_long_runs),
       cmocka_unit_test(greedy_heap_matches_linear_scan),
+      cmocka_unit_test(greedy_rsum_is_independent_of_order_and_split),
+      cmocka_unit_test(greedy_merge_desc_is_the_stable_sort_of_the_runs),
+      cmocka_unit_test(greedy_in_order_matches_greedy_assign),
+      cmocka_unit_test(greedy_break_ties_orders_equal_keys_by_tie),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

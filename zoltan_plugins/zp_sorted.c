@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Centralised methods that read the weights in weight order only
+ * (zp_method.partition_sorted: GREEDY).  zp_run_serial gathers every object
+ * on the root (IDs, weights, parts) and the method sorts them there.  Here
+ * every rank sorts its own weights heaviest first, all at the same time; the
+ * root receives the sorted weights and merges them; the method runs on the
+ * merged order; and each rank gets back the new parts in its own sorted
+ * order.  REMAP's shared weights are summed where the objects are, and only
+ * the sums travel (zp_remap_parallel).
+ *
+ * The answer is zp_run_serial's, bit for bit.  That run sorts by global ID
+ * before the method sorts by weight, so equal weights go in ID order; here
+ * the merge must break ties the same way, in one of two modes:
+ *  - blocks: every rank's IDs increase and come after those of the ranks
+ *    before it (objects numbered rank by rank, before any migration).  Then
+ *    the lower rank holds the smaller ID, only the weights travel (8 bytes
+ *    per object), and IDs are unique as they stand.
+ *  - IDs: any order, single-entry IDs within a span of at most 8 times the
+ *    number of objects (numbered 0..N-1, 1..N, or with gaps).  Each rank puts
+ *    its equal weights in ID order, the IDs travel beside the weights
+ *    (8 more bytes per object), the merge compares them on equal weights,
+ *    and the root checks that no ID is given twice with one bit per ID of
+ *    the span (the gathered run's check, with its message).
+ * Every sum that the answer compares is a reproducible sum (greedy_util.h),
+ * whose value does not depend on how the objects were split over ranks.
+ * When neither mode applies (IDs of several entries or too sparse, more than
+ * INT_MAX objects, every weight zero), every rank returns without running
+ * and the caller gathers as before.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "greedy_util.h"
+#include "zp_partition_internal.h"
+
+/* What each rank tells the others before anything else. */
+enum {
+  ZP_SR_N,     /* its object count */
+  ZP_SR_ORDER, /* 1 when its IDs increase strictly */
+  ZP_SR_MAX,   /* its largest weight */
+  ZP_SR_ERR,   /* 1 when memory ran out here */
+  ZP_SR_IDS,   /* 1 when its IDs have one entry each, below 2^53 (exact in
+                  a double) */
+  ZP_SR_GMIN,  /* its smallest ID, when ZP_SR_IDS */
+  ZP_SR_GMAX,  /* its largest ID, when ZP_SR_IDS */
+  ZP_SR_FIELDS
+};
+
+/* How ties between ranks are broken (see the top of the file). */
+enum { ZP_SORTED_NONE, ZP_SORTED_BLOCKS, ZP_SORTED_IDS };
+
+/* The IDs mode's largest span of IDs per object: the root's bitmap then
+ * holds at most one byte per object. */
+#define ZP_SORTED_SPAN 8.0
+
+/* The layout every rank derives from the exchanged records, and this
+ * rank's sorted objects. */
+typedef struct zp_sorted {
+  int P;            /* ranks */
+  int mode;         /* ZP_SORTED_* */
+  int in_order;     /* 1 when this rank's IDs increase */
+  int *cnt;         /* objects of each rank */
+  int *displ;       /* index of each rank's first object among all */
+  size_t num_obj;   /* objects of all ranks */
+  double max_w;     /* the largest weight of all */
+  double gmin;      /* the smallest ID of all (IDs mode) */
+  double gspan;     /* largest ID - smallest ID + 1 (IDs mode) */
+  size_t *order;    /* local: the local objects heaviest first */
+  double *sorted_w; /* local: their weights in that order */
+  uint64_t *ids;    /* local: their IDs in that order (IDs mode), or NULL */
+  int *reply;       /* local: their new parts in that order */
+} zp_sorted;
+
+/* Whether the method and the call's settings allow the sorted path; the
+ * same on every rank (the settings are agreed). */
+static int zp_sorted_wanted(const zp_context *c)
+{
+  const unsigned inputs = ZP_NEEDS_GEOM | ZP_NEEDS_GRAPH | ZP_WANTS_GEOM | ZP_WANTS_GRAPH |
+                          ZP_GATHER_CANDIDATES | ZP_WANTS_SIZES;
+  return c->r->method->partition_sorted != NULL && c->wdim == 1 && !(c->needs & inputs) &&
+         c->mem_limit == NULL;
+}
+
+/* Local: whether this rank's IDs increase strictly. */
+static int zp_sorted_in_order(const zp_context *c)
+{
+  int i;
+  if (c->ngid == 1) {
+    for (i = 1; i < c->n; i++)
+      if (c->gids[i - 1] >= c->gids[i]) return 0;
+    return 1;
+  }
+  for (i = 1; i < c->n; i++)
+    if (zp_gid_cmp(c->gids + (size_t)(i - 1) * c->ngid, c->gids + (size_t)i * c->ngid,
+                   c->ngid) >= 0)
+      return 0;
+  return 1;
+}
+
+/* Local: this rank's record (the sort already done unless err). */
+static void zp_sorted_record(const zp_context *c, const zp_sorted *s, int err, double *rec)
+{
+  int i;
+  double lo = 0.0, hi = 0.0;
+  rec[ZP_SR_N] = c->n;
+  rec[ZP_SR_ORDER] = s->in_order;
+  rec[ZP_SR_MAX] = c->n > 0 && !err ? s->sorted_w[0] : 0.0;
+  rec[ZP_SR_ERR] = err;
+  rec[ZP_SR_IDS] = c->ngid == 1;
+  for (i = 0; c->ngid == 1 && i < c->n; i++) {
+    double g = (double)c->gids[i];
+    if (i == 0 || g < lo) lo = g;
+    if (i == 0 || g > hi) hi = g;
+  }
+  if (hi >= 0x1p53) rec[ZP_SR_IDS] = 0;
+  rec[ZP_SR_GMIN] = lo;
+  rec[ZP_SR_GMAX] = hi;
+}
+
+/* From every rank's record and first and last IDs: the counts, the
+ * displacements and the mode, the same on every rank. */
+static int zp_sorted_mode(const zp_context *c, zp_sorted *s, const double *all,
+                          const ZOLTAN_ID_TYPE *ends)
+{
+  int r, prev = -1, blocks = 1, ids = c->ngid == 1, g = c->ngid, seen = 0;
+  long long total = 0;
+  double lo = 0.0, hi = 0.0;
+  s->max_w = 0.0;
+  for (r = 0; r < s->P; r++) {
+    const double *a = all + (size_t)r * ZP_SR_FIELDS;
+    s->cnt[r] = (int)a[ZP_SR_N];
+    s->displ[r] = (int)total;
+    total += s->cnt[r];
+    if (a[ZP_SR_MAX] > s->max_w) s->max_w = a[ZP_SR_MAX];
+    if (s->cnt[r] == 0) continue;
+    if (a[ZP_SR_ORDER] == 0.0) blocks = 0;
+    if (a[ZP_SR_IDS] == 0.0) ids = 0;
+    if (!seen || a[ZP_SR_GMIN] < lo) lo = a[ZP_SR_GMIN];
+    if (!seen || a[ZP_SR_GMAX] > hi) hi = a[ZP_SR_GMAX];
+    seen = 1;
+    /* The first ID of this rank must follow the last one of the previous
+     * rank that has objects. */
+    if (prev >= 0 &&
+        zp_gid_cmp(ends + ((size_t)prev * 2 + 1) * g, ends + (size_t)r * 2 * g, g) >= 0)
+      blocks = 0;
+    prev = r;
+  }
+  s->num_obj = (size_t)total;
+  s->gmin = lo;
+  s->gspan = hi - lo + 1.0;
+  /* Every weight zero is zp_run_serial's to warn about (it then counts
+   * objects), and MPI's counts are ints. */
+  if (total == 0 || total > INT_MAX || !(s->max_w > 0.0)) return ZP_SORTED_NONE;
+  if (blocks) return ZP_SORTED_BLOCKS;
+  if (ids && s->gspan <= ZP_SORTED_SPAN * (double)total) return ZP_SORTED_IDS;
+  return ZP_SORTED_NONE;
+}
+
+/* Collective: exchange the records and the first and last IDs of every
+ * rank, after this rank sorted its weights (err: it could not).  Returns
+ * the mode, the same everywhere, or -1 when memory ran out somewhere. */
+static int zp_sorted_decide(const zp_context *c, zp_sorted *s, int err)
+{
+  int P = c->r->size, g = c->ngid, mode = -1, any_err;
+  double mine[ZP_SR_FIELDS], *all = malloc((size_t)P * ZP_SR_FIELDS * sizeof *all);
+  ZOLTAN_ID_TYPE *ends = malloc((size_t)P * 2 * (size_t)g * sizeof *ends);
+  ZOLTAN_ID_TYPE *my_ends = calloc(2 * (size_t)g, sizeof *my_ends);
+  err = err || all == NULL || ends == NULL || my_ends == NULL;
+  zp_sorted_record(c, s, err, mine);
+  if (my_ends != NULL && c->n > 0) {
+    memcpy(my_ends, c->gids, (size_t)g * sizeof *my_ends);
+    memcpy(my_ends + g, c->gids + (size_t)(c->n - 1) * g, (size_t)g * sizeof *my_ends);
+  }
+  /* An allocation that failed on some rank must not leave the others in
+   * the next collective: the verdict travels first. */
+  MPI_Allreduce(&err, &any_err, 1, MPI_INT, MPI_MAX, c->r->comm);
+  if (!any_err) {
+    MPI_Allgather(mine, ZP_SR_FIELDS, MPI_DOUBLE, all, ZP_SR_FIELDS, MPI_DOUBLE, c->r->comm);
+    MPI_Allgather(my_ends, 2 * g, ZOLTAN_ID_MPI_TYPE, ends, 2 * g, ZOLTAN_ID_MPI_TYPE, c->r->comm);
+    mode = zp_sorted_mode(c, s, all, ends);
+  }
+  free(all);
+  free(ends);
+  free(my_ends);
+  return mode;
+}
+
+/* Local: sort this rank's weights heaviest first (ties by local index). */
+static int zp_sorted_sort(const zp_context *c, zp_sorted *s)
+{
+  size_t n = (size_t)c->n, j;
+  uint64_t *ws = zp_record_scratch(c->r, ZP_SCR_W_SORTED, (n + 1) * sizeof *ws);
+  s->order = zp_record_scratch(c->r, ZP_SCR_W_ORDER, (n + 1) * sizeof *s->order);
+  s->reply = zp_record_scratch(c->r, ZP_SCR_W_REPLY, (n + 1) * sizeof *s->reply);
+  if (ws == NULL || s->order == NULL || s->reply == NULL) return ZOLTAN_MEMERR;
+  if (greedy_sort_desc_ws(n, c->w, s->order, ws) != 0) return ZOLTAN_MEMERR;
+  /* The sort's second buffer is free again: it takes the sorted weights. */
+  s->sorted_w = (double *)(void *)ws;
+  for (j = 0; j < n; j++) s->sorted_w[j] = c->w[s->order[j]];
+  return ZOLTAN_OK;
+}
+
+/* Local, IDs mode: equal weights in ID order (already so when the IDs
+ * increase), and the IDs in the sorted order, for the root's merge. */
+static int zp_sorted_ids(const zp_context *c, zp_sorted *s)
+{
+  size_t n = (size_t)c->n, j;
+  uint64_t *by_index = NULL;
+  s->ids = zp_record_scratch(c->r, ZP_SCR_W_IDS, (n + 1) * sizeof *s->ids);
+  if (s->ids == NULL) return ZOLTAN_MEMERR;
+  if (!s->in_order) {
+    /* The IDs by local index first, in the same buffer, then in place
+     * through a second one: greedy_break_ties reads them by index. */
+    by_index = malloc((n + 1) * sizeof *by_index);
+    if (by_index == NULL) return ZOLTAN_MEMERR;
+    for (j = 0; j < n; j++) by_index[j] = (uint64_t)c->gids[j];
+    if (greedy_break_ties(n, c->w, by_index, s->order) != 0) {
+      free(by_index);
+      return ZOLTAN_MEMERR;
+    }
+    /* The ties moved objects only among equal weights: sorted_w stands. */
+  }
+  for (j = 0; j < n; j++) s->ids[j] = (uint64_t)c->gids[s->order[j]];
+  free(by_index);
+  return ZOLTAN_OK;
+}
+
+/* Root, IDs mode: every ID given once, with one bit per ID of the span;
+ * otherwise the gathered run's error, naming the ID and both ranks. */
+static int zp_sorted_unique(const zp_context *c, const zp_sorted *s, const uint64_t *ids)
+{
+  size_t span = (size_t)s->gspan, k, q;
+  uint64_t lo = (uint64_t)s->gmin;
+  unsigned char *seen = calloc(span / 8 + 1, 1);
+  int r = 0, first = 0;
+  if (seen == NULL) return ZOLTAN_MEMERR;
+  for (k = 0; k < s->num_obj; k++) {
+    size_t b = (size_t)(ids[k] - lo);
+    while (r + 1 < s->P && (int)k >= s->displ[r + 1]) r++;
+    if (!(seen[b / 8] & (1u << (b % 8)))) {
+      seen[b / 8] |= (unsigned char)(1u << (b % 8));
+      continue;
+    }
+    for (q = 0; q < k && ids[q] != ids[k]; q++) {
+    }
+    while (first + 1 < s->P && (int)q >= s->displ[first + 1]) first++;
+    free(seen);
+    {
+      ZOLTAN_ID_TYPE g = (ZOLTAN_ID_TYPE)ids[k];
+      char text[ZP_GID_TEXT];
+      zp_format_gid(&g, 1, text, sizeof text);
+      zp_error(c->yo, "GID %s is given by rank %d and by rank %d; global IDs must be unique", text,
+               first, r);
+    }
+    return ZOLTAN_FATAL;
+  }
+  free(seen);
+  return ZOLTAN_OK;
+}
+
+/* Root: merge the ranks' sorted weights (ids beside them in IDs mode, else
+ * NULL), run the method on the merged order, check its parts, and lay them
+ * out rank by rank in each rank's sorted order (into reply, which may be
+ * the memory of streams). */
+static int zp_sorted_solve(const zp_context *c, zp_sorted *s, const double *streams,
+                           const uint64_t *ids, int *reply)
+{
+  const zp_method *m = c->r->method;
+  size_t N = s->num_obj, k;
+  size_t *first = malloc((size_t)s->P * sizeof *first), *count = malloc((size_t)s->P * sizeof *count);
+  size_t *next = malloc((size_t)s->P * sizeof *next);
+  double *merged = zp_record_scratch(c->r, ZP_SCR_S_WGTS, N * sizeof *merged);
+  int *src = zp_record_scratch(c->r, ZP_SCR_PROCS, N * sizeof *src);
+  int *part = zp_record_scratch(c->r, ZP_SCR_NEW, N * sizeof *part);
+  int r, ierr = ZOLTAN_MEMERR;
+  zp_problem pb;
+  if (first == NULL || count == NULL || next == NULL || merged == NULL || src == NULL ||
+      part == NULL)
+    goto End;
+  if (ids != NULL && (ierr = zp_sorted_unique(c, s, ids)) < 0) goto End;
+  ierr = ZOLTAN_MEMERR;
+  for (r = 0; r < s->P; r++) {
+    first[r] = next[r] = (size_t)s->displ[r];
+    count[r] = (size_t)s->cnt[r];
+  }
+  if (greedy_merge_desc(s->P, streams, ids, first, count, merged, src) != 0) goto End;
+  zp_problem_common(&pb, c);
+  pb.num_gid_entries = 0;
+  pb.num_obj = N;
+  pb.wgt_dim = 1;
+  pb.wgts = merged;
+  pb.num_parts = c->nparts;
+  pb.num_procs = s->P;
+  pb.part_sizes = c->part_sizes;
+  pb.imbalance_tol = c->tol;
+  ierr = m->partition_sorted(&pb, c->r->state, part);
+  if (ierr < 0) goto End;
+  if (zp_check_answer(c, part, N, c->nparts) < 0) {
+    ierr = ZOLTAN_FATAL;
+    goto End;
+  }
+  if ((size_t)c->nparts > N) {
+    zp_warn(c->yo, "%d parts requested for %zu objects; %zu parts will be empty", c->nparts, N,
+            (size_t)c->nparts - N);
+    ierr = ZOLTAN_WARN;
+  }
+  /* The merge has read every stream: reply may now overwrite them. */
+  for (k = 0; k < N; k++) reply[next[src[k]]++] = part[k];
+End:
+  free(first);
+  free(count);
+  free(next);
+  return ierr;
+}
+
+/* Collective: the weights (and IDs) to the root, the method there, and the
+ * answer back into new_part. */
+static int zp_sorted_run(zp_context *c, zp_sorted *s, int *new_part)
+{
+  int root = c->r->rank == ZP_ROOT, ierr = ZOLTAN_OK, status;
+  double *streams = NULL;
+  uint64_t *ids = NULL;
+  size_t j;
+  if (s->mode == ZP_SORTED_IDS) ierr = zp_sorted_ids(c, s);
+  if (root) {
+    streams = zp_record_scratch(c->r, ZP_SCR_WGTS, s->num_obj * sizeof *streams);
+    if (s->mode == ZP_SORTED_IDS)
+      ids = zp_record_scratch(c->r, ZP_SCR_GIDS, s->num_obj * sizeof *ids);
+    if (streams == NULL || (s->mode == ZP_SORTED_IDS && ids == NULL)) ierr = ZOLTAN_MEMERR;
+  }
+  ierr = zp_agree(c, ierr);
+  if (ierr < 0) return ierr;
+  MPI_Gatherv(s->sorted_w, c->n, MPI_DOUBLE, streams, s->cnt, s->displ, MPI_DOUBLE, ZP_ROOT,
+              c->r->comm);
+  if (s->mode == ZP_SORTED_IDS)
+    MPI_Gatherv(s->ids, c->n, MPI_UINT64_T, ids, s->cnt, s->displ, MPI_UINT64_T, ZP_ROOT,
+                c->r->comm);
+  /* The answer overwrites the weights in the root's buffer, as ints. */
+  status = root ? zp_sorted_solve(c, s, streams, ids, (int *)(void *)streams) : ZOLTAN_OK;
+  MPI_Bcast(&status, 1, MPI_INT, ZP_ROOT, c->r->comm);
+  if (status < 0) return status;
+  MPI_Scatterv(streams, s->cnt, s->displ, MPI_INT, s->reply, c->n, MPI_INT, ZP_ROOT, c->r->comm);
+  for (j = 0; j < (size_t)c->n; j++) new_part[s->order[j]] = s->reply[j];
+  return status;
+}
+
+int zp_run_sorted(zp_context *c, int *new_part, int *ran)
+{
+  zp_sorted s;
+  int ierr = ZOLTAN_OK, step, err;
+  *ran = 0;
+  if (!zp_sorted_wanted(c)) return ZOLTAN_OK;
+  memset(&s, 0, sizeof s);
+  s.P = c->r->size;
+  s.cnt = malloc((size_t)s.P * sizeof *s.cnt);
+  s.displ = malloc((size_t)s.P * sizeof *s.displ);
+  s.in_order = zp_sorted_in_order(c);
+  /* The sort comes first, so that the largest weight is the first sorted
+   * one; it is lost work only when the objects allow neither mode. */
+  err = s.cnt == NULL || s.displ == NULL || zp_sorted_sort(c, &s) < 0;
+  s.mode = zp_sorted_decide(c, &s, err);
+  if (s.mode < 0) ierr = ZOLTAN_MEMERR;
+  if (s.mode > 0) ierr = zp_sorted_run(c, &s, new_part);
+  if (s.mode > 0 && ierr >= 0 && c->remap && !(c->needs & ZP_NO_REMAP) && c->pdist == NULL) {
+    zp_remap_in in = {c->r, c->nparts, c->wdim, c->part_sizes};
+    step = zp_remap_parallel(&in, c->r->comm, (size_t)c->n, c->w, c->parts, s.max_w, new_part);
+    if (step < 0) ierr = step;
+  }
+  *ran = s.mode != ZP_SORTED_NONE;
+  free(s.cnt);
+  free(s.displ);
+  return ierr;
+}
