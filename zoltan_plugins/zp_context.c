@@ -75,22 +75,47 @@ static int zp_return_lists_value(const char *v)
 int zp_read_settings(zp_context *c)
 {
   zp_record *r = c->r;
-  int local[3], global[3], d;
-  /* Like Zoltan, take the largest value over ranks so that all agree. */
+  /* Settings that decide which collectives run: every rank must use the
+   * same value, or one rank waits for ever in a collective the others
+   * skip (a debug print's reduction, a gather of a second weight).  The
+   * first five take the largest value over ranks, as Zoltan does for the
+   * ID lengths (DEBUG_LEVEL only prints, DEBUG_PROCESSOR the smallest);
+   * for the rest a difference is the application's error, named here. */
+  static const char *const names[] = {"NUM_GID_ENTRIES", "NUM_LID_ENTRIES", "RETURN_LISTS",
+                                      "DEBUG_LEVEL",     "DEBUG_PROCESSOR", "OBJ_WEIGHT_DIM",
+                                      "EDGE_WEIGHT_DIM", "AUTO_MIGRATE",    "REMAP"};
+  enum { NSET = 9, FIRST_STRICT = 5 };
+  int local[2 * NSET], global[2 * NSET], d, i;
   local[0] = zp_record_native_int(r, "NUM_GID_ENTRIES", 1);
   local[1] = zp_record_native_int(r, "NUM_LID_ENTRIES", 1);
   local[2] = zp_return_lists_value(zp_record_native_get(r, "RETURN_LISTS", -1));
-  MPI_Allreduce(local, global, 3, MPI_INT, MPI_MAX, r->comm);
+  local[3] = zp_record_native_int(r, "DEBUG_LEVEL", 1);
+  local[4] = -zp_record_native_int(r, "DEBUG_PROCESSOR", 0);
+  local[5] = zp_record_native_int(r, "OBJ_WEIGHT_DIM", 0);
+  local[6] = zp_record_native_int(r, "EDGE_WEIGHT_DIM", 0);
+  local[7] = zp_record_native_int(r, "AUTO_MIGRATE", 0);
+  local[8] = zp_record_native_int(r, "REMAP", 1);
+  /* One reduction: the largest values, and the largest negated values
+   * (the smallest). */
+  for (i = 0; i < NSET; i++) local[NSET + i] = -local[i];
+  MPI_Allreduce(local, global, 2 * NSET, MPI_INT, MPI_MAX, r->comm);
+  for (i = FIRST_STRICT; i < NSET; i++)
+    if (global[i] != -global[NSET + i]) {
+      if (r->rank == 0)
+        zp_error(c->yo, "%s is %d on some ranks and %d on others; every rank must set the same value",
+                 names[i], -global[NSET + i], global[i]);
+      return ZOLTAN_FATAL;
+    }
   c->ngid = global[0];
   c->nlid = global[1];
   c->return_lists = global[2];
-  c->obj_wgt_dim = zp_record_native_int(r, "OBJ_WEIGHT_DIM", 0);
+  c->debug_level = global[3];
+  c->debug_proc = -global[4];
+  c->obj_wgt_dim = global[5];
   c->wdim = c->obj_wgt_dim > 0 ? c->obj_wgt_dim : 1;
-  c->edge_wgt_dim = zp_record_native_int(r, "EDGE_WEIGHT_DIM", 0);
-  c->auto_migrate = zp_record_native_int(r, "AUTO_MIGRATE", 0);
-  c->debug_level = zp_record_native_int(r, "DEBUG_LEVEL", 1);
-  c->debug_proc = zp_record_native_int(r, "DEBUG_PROCESSOR", 0);
-  c->remap = zp_record_native_int(r, "REMAP", 1);
+  c->edge_wgt_dim = global[6];
+  c->auto_migrate = global[7];
+  c->remap = global[8];
   c->tol = malloc((size_t)c->wdim * sizeof *c->tol);
   if (c->tol == NULL) return ZOLTAN_MEMERR;
   for (d = 0; d < c->wdim; d++) c->tol[d] = zp_record_native_double(r, "IMBALANCE_TOL", d, 1.1);

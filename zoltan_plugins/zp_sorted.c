@@ -30,6 +30,7 @@
  */
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -370,6 +371,12 @@ int zp_run_sorted(zp_context *c, int *new_part, int *ran)
     if (step < 0) ierr = step;
   }
   *ran = s.mode != ZP_SORTED_NONE;
+  if (s.mode > 0 && ierr >= 0 && c->debug_level >= ZP_DEBUG_PARAMS &&
+      c->r->rank == c->debug_proc) {
+    printf("ZOLTAN %s: the weights sorted on each of %d ranks and merged on rank %d, ties by %s\n",
+           c->r->method->name, s.P, ZP_ROOT, s.mode == ZP_SORTED_BLOCKS ? "rank" : "global ID");
+    fflush(stdout);
+  }
   free(s.cnt);
   free(s.displ);
   return ierr;

@@ -21,6 +21,9 @@
  * Options:
  *   --method M            LB_METHOD (default GREEDY)
  *   --param NAME=VALUE    any Zoltan or plugin parameter (repeatable)
+ *   --param-last NAME=VALUE  one parameter set on the last rank only (the
+ *                         application's mistake, or a setting that may
+ *                         differ, such as DEBUG_LEVEL)
  *   --objects M           global number of objects (default 1000)
  *   --seed S              weight seed (default 1)
  *   --weights unit|heavy|zero|extreme|nan-on-last   weight model (default heavy;
@@ -460,6 +463,7 @@ static void check_lists(int nimp, ZOLTAN_ID_PTR ig, int *ipa, int nexp, ZOLTAN_I
 typedef struct opts {
   const char *method, *weights, *dump, *rl, *lists, *target_scale, *memory;
   const char *params[64];
+  const char *param_last; /* --param-last: set on the last rank only */
   int nparams, M, warn_on, empty0, dup, psizes, migrate, balance_api, copy, serialize, init_mod;
   int zmem, rounds, expect_error, expect_warn, then_still;
   unsigned long seed;
@@ -485,6 +489,8 @@ static int parse_options(int argc, char **argv, int rank, opts *o)
       o->method = v, used = 2;
     else if (v && !strcmp(k, "--param") && o->nparams < 64)
       o->params[o->nparams++] = v, used = 2;
+    else if (v && !strcmp(k, "--param-last"))
+      o->param_last = v, used = 2;
     else if (v && !strcmp(k, "--objects"))
       o->M = atoi(v), used = 2;
     else if (v && !strcmp(k, "--seed"))
@@ -631,6 +637,15 @@ static struct Zoltan_Struct *make_struct(opts *o, app *a, int *errors_seen)
   }
   if (Zoltan_Set_Param(zz, "LB_METHOD", o->method) != ZOLTAN_OK) *errors_seen = 1;
   if (o->migrate) Zoltan_Set_Param(zz, "AUTO_MIGRATE", "TRUE");
+  if (o->param_last != NULL && a->rank == a->size - 1) {
+    char name[128], *eq;
+    snprintf(name, sizeof name, "%s", o->param_last);
+    eq = strchr(name, '=');
+    if (eq != NULL) {
+      *eq = '\0';
+      if (Zoltan_Set_Param(zz, name, eq + 1) != ZOLTAN_OK) *errors_seen = 1;
+    }
+  }
   return zz;
 }
 
