@@ -391,19 +391,6 @@ typedef struct merge_runs {
   size_t *end;         /* one past each run's last key */
 } merge_runs;
 
-/* Whether run a's next key goes before run b's: the larger key, on equal
- * keys the smaller tie, then the lower run; an empty run goes last. */
-static int run_first(const merge_runs *mr, int a, int b)
-{
-  int ea = mr->next[a] == mr->end[a], eb = mr->next[b] == mr->end[b];
-  if (ea || eb) return !ea || (eb && a < b);
-  double ka = mr->key[mr->next[a]], kb = mr->key[mr->next[b]];
-  if (ka != kb) return ka > kb;
-  if (mr->tie != NULL && mr->tie[mr->next[a]] != mr->tie[mr->next[b]])
-    return mr->tie[mr->next[a]] < mr->tie[mr->next[b]];
-  return a < b;
-}
-
 /* The two runs of the commonest case: one comparison per key, written so
  * that it needs no branch (which run wins is a coin flip). */
 static void merge_two(merge_runs *mr, double *out, int *src)
@@ -430,6 +417,59 @@ static void merge_two(merge_runs *mr, double *out, int *src)
   }
 }
 
+/* The tournament's view of a run: its next key and tie; an empty run's key
+ * is below every weight, so that it never wins while a key is left. */
+typedef struct run_head {
+  double k;   /* the next key, or -inf */
+  uint64_t t; /* its tie (0 without ties), or the largest value */
+} run_head;
+
+static inline int head_first(const run_head *h, int a, int b)
+{
+  if (h[a].k != h[b].k) return h[a].k > h[b].k;
+  if (h[a].t != h[b].t) return h[a].t < h[b].t;
+  return a < b;
+}
+
+static void head_load(const merge_runs *mr, run_head *h, int r)
+{
+  if (mr->next[r] < mr->end[r]) {
+    h[r].k = mr->key[mr->next[r]];
+    h[r].t = mr->tie != NULL ? mr->tie[mr->next[r]] : 0;
+  } else {
+    h[r].k = -INFINITY;
+    h[r].t = UINT64_MAX;
+  }
+}
+
+/* More than two runs: a tournament, where win[i] is the run whose next key
+ * wins the subtree of node i (leaves at leaves .. 2 leaves - 1); after each
+ * key only the path from the winner's leaf to the root is played again, on
+ * the heads kept beside the tree (a match reads two entries of one small
+ * array).  The order: the larger key, on equal keys the smaller tie, then
+ * the lower run, as merge_two. */
+static void merge_tournament(merge_runs *mr, size_t leaves, run_head *head, int *win, size_t n,
+                             double *out, int *src)
+{
+  for (size_t i = 0; i < leaves; i++) {
+    head_load(mr, head, (int)i);
+    win[leaves + i] = (int)i;
+  }
+  for (size_t i = leaves - 1; i >= 1; i--)
+    win[i] = head_first(head, win[2 * i], win[2 * i + 1]) ? win[2 * i] : win[2 * i + 1];
+  for (size_t k = 0; k < n; k++) {
+    int w = win[1];
+    out[k] = head[w].k;
+    src[k] = w;
+    mr->next[w]++;
+    head_load(mr, head, w);
+    for (size_t i = (leaves + (size_t)w) / 2; i >= 1; i /= 2) {
+      int a = win[2 * i], b = win[2 * i + 1];
+      win[i] = head_first(head, a, b) ? a : b;
+    }
+  }
+}
+
 int greedy_merge_desc(int m, const double *key, const uint64_t *tie, const size_t *first,
                       const size_t *count, double *out, int *src)
 {
@@ -437,6 +477,7 @@ int greedy_merge_desc(int m, const double *key, const uint64_t *tie, const size_
   int rc = -2, r;
   merge_runs mr = {key, tie, NULL, NULL};
   int *win = NULL;
+  run_head *head = NULL;
   for (r = 0; r < m; r++) n += count[r];
   while (leaves < (size_t)m) leaves *= 2;
   /* Padding runs past m are empty: their next is their end. */
@@ -451,25 +492,16 @@ int greedy_merge_desc(int m, const double *key, const uint64_t *tie, const size_
   if (m == 2) {
     merge_two(&mr, out, src);
   } else {
-    /* A tournament: win[i] is the run whose next key wins the subtree of
-     * node i (leaves at leaves .. 2 leaves - 1); after each key, only the
-     * path from the winner's leaf to the root is played again. */
-    for (size_t i = 0; i < leaves; i++) win[leaves + i] = (int)i;
-    for (size_t i = leaves - 1; i >= 1; i--)
-      win[i] = run_first(&mr, win[2 * i], win[2 * i + 1]) ? win[2 * i] : win[2 * i + 1];
-    for (size_t k = 0; k < n; k++) {
-      int w = win[1];
-      out[k] = key[mr.next[w]++];
-      src[k] = w;
-      for (size_t i = (leaves + (size_t)w) / 2; i >= 1; i /= 2)
-        win[i] = run_first(&mr, win[2 * i], win[2 * i + 1]) ? win[2 * i] : win[2 * i + 1];
-    }
+    head = malloc(leaves * sizeof *head);
+    if (head == NULL) goto end;
+    merge_tournament(&mr, leaves, head, win, n, out, src);
   }
   rc = 0;
 end:
   free(mr.next);
   free(mr.end);
   free(win);
+  free(head);
   return rc;
 }
 
