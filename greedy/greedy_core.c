@@ -118,7 +118,7 @@ fail:
 }
 
 /* Relative load of part p if extra (wdim weights, or NULL) were added. */
-static double rel_load(const greedy_ctx *c, int p, const double *extra)
+static inline double rel_load(const greedy_ctx *c, int p, const double *extra)
 {
   if (c->wdim == 1 && c->total[0] > 0.0 && c->cap[p] > 0.0)
     return (c->load[p] + (extra ? extra[0] : 0.0)) / c->cap[p];
@@ -137,7 +137,7 @@ static double rel_load(const greedy_ctx *c, int p, const double *extra)
   return r;
 }
 
-static void add_object(greedy_ctx *c, int p, size_t i)
+static inline void add_object(greedy_ctx *c, int p, size_t i)
 {
   for (int d = 0; d < c->wdim; d++) c->load[(size_t)p * c->wdim + d] += c->w[i * c->wdim + d];
   c->count[p] += 1.0;
