@@ -102,7 +102,8 @@ int zp_read_settings(zp_context *c)
   for (i = FIRST_STRICT; i < NSET; i++)
     if (global[i] != -global[NSET + i]) {
       if (r->rank == 0)
-        zp_error(c->yo, "%s is %d on some ranks and %d on others; every rank must set the same value",
+        zp_error(c->yo,
+                 "%s is %d on some ranks and %d on others; every rank must set the same value",
                  names[i], -global[NSET + i], global[i]);
       return ZOLTAN_FATAL;
     }

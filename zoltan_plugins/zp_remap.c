@@ -73,15 +73,19 @@ static uint64_t zp_ab(int a, int b) { return (uint64_t)(unsigned)a << 32 | (unsi
 /* The pairs of n objects through a matrix of the new labels by the D
  * current labels present, when that matrix is no larger than the objects
  * and parts (the common case: a rank holds one or a few current parts). */
-static long zp_sums_dense(size_t n, const double *w, size_t ws, const int *cur, const int *newp,
-                          int P, const int *slot_of, const int *label_of, int D,
+static long zp_sums_dense(zp_record *r, size_t n, const double *w, size_t ws, const int *cur,
+                          const int *newp, int P, const int *slot_of, const int *label_of, int D,
                           const greedy_rscale *sc, zp_pair_sum *out)
 {
   size_t cells = (size_t)P * (size_t)D, i, k;
-  greedy_rsum *acc = calloc(cells + 1, sizeof *acc);
-  unsigned char *hit = calloc(cells + 1, 1);
+  /* The matrix in the struct's kept buffers: a struct balanced again
+   * reuses mapped pages (at 10^3 parts it is megabytes). */
+  greedy_rsum *acc = zp_record_scratch(r, ZP_SCR_REMAP, (cells + 1) * sizeof *acc);
+  unsigned char *hit = zp_record_scratch(r, ZP_SCR_TMP, cells + 1);
   long np = -1;
-  if (acc == NULL || hit == NULL) goto End;
+  if (acc == NULL || hit == NULL) return -1;
+  memset(acc, 0, cells * sizeof *acc);
+  memset(hit, 0, cells);
   for (i = 0; i < n; i++) {
     if (cur[i] < 0) continue;
     k = (size_t)newp[i] * (size_t)D + (size_t)slot_of[cur[i]];
@@ -94,9 +98,6 @@ static long zp_sums_dense(size_t n, const double *w, size_t ws, const int *cur, 
       out[np].ab = zp_ab((int)(k / (size_t)D), label_of[k % (size_t)D]);
       out[np++].s = acc[k];
     }
-End:
-  free(acc);
-  free(hit);
   return np;
 }
 
@@ -154,23 +155,26 @@ End:
 /* The (new, current) pairs of n objects with their shared weights, into
  * *out (malloc'd; free it).  Returns the number of pairs, -1 when memory is
  * short. */
-static long zp_pair_sums(size_t n, const double *w, int wdim, const int *cur, const int *newp,
-                         int P, const greedy_rscale *sc, zp_pair_sum **out)
+static long zp_pair_sums(zp_record *r, size_t n, const double *w, int wdim, const int *cur,
+                         const int *newp, int P, const greedy_rscale *sc, zp_pair_sum **out)
 {
-  int *slot_of = malloc((size_t)P * sizeof *slot_of), *label_of = NULL, D = 0, p;
+  int *slot_of = malloc((size_t)P * sizeof *slot_of), *label_of = NULL, D = 0, p, dense;
   size_t i;
   long np = -1;
-  *out = malloc((n + 1) * sizeof **out);
-  if (slot_of == NULL || *out == NULL) goto End;
+  *out = NULL;
+  if (slot_of == NULL) goto End;
   for (p = 0; p < P; p++) slot_of[p] = -1;
   for (i = 0; i < n; i++)
     if (cur[i] >= 0 && slot_of[cur[i]] < 0) slot_of[cur[i]] = D++;
   label_of = malloc(((size_t)D + 1) * sizeof *label_of);
-  if (label_of == NULL) goto End;
+  dense = (size_t)P * (size_t)D <= n + (size_t)P;
+  /* At most one pair per cell of the matrix, or per object. */
+  *out = malloc(((dense ? (size_t)P * (size_t)D : n) + 1) * sizeof **out);
+  if (label_of == NULL || *out == NULL) goto End;
   for (p = 0; p < P; p++)
     if (slot_of[p] >= 0) label_of[slot_of[p]] = p;
-  if ((size_t)P * (size_t)D <= n + (size_t)P)
-    np = zp_sums_dense(n, w, (size_t)wdim, cur, newp, P, slot_of, label_of, D, sc, *out);
+  if (dense)
+    np = zp_sums_dense(r, n, w, (size_t)wdim, cur, newp, P, slot_of, label_of, D, sc, *out);
   else
     np = zp_sums_sorted(n, w, (size_t)wdim, cur, newp, P, sc, *out);
 End:
@@ -238,7 +242,7 @@ int zp_remap(const zp_remap_in *in, size_t N, const double *w, const int *cur, i
     if (w[i * (size_t)in->wdim] > max_w) max_w = w[i * (size_t)in->wdim];
   greedy_rscale_of(max_w, &sc);
   perm = malloc((size_t)P * sizeof *perm);
-  np = zp_pair_sums(N, w, in->wdim, cur, newp, P, &sc, &ps);
+  np = zp_pair_sums(in->r, N, w, in->wdim, cur, newp, P, &sc, &ps);
   if (perm == NULL || np < 0 || zp_match_sums(ps, (size_t)np, P, &sc, perm) != ZOLTAN_OK) goto End;
   for (i = 0; i < N; i++) newp[i] = perm[newp[i]];
   ierr = ZOLTAN_OK;
@@ -298,7 +302,7 @@ int zp_remap_parallel(const zp_remap_in *in, MPI_Comm comm, size_t n, const doub
   greedy_rscale_of(max_w, &sc);
   perm = malloc(((size_t)P + 1) * sizeof *perm);
   if (rank == ZP_ROOT) counts = malloc((size_t)size * sizeof *counts);
-  np = zp_pair_sums(n, w, in->wdim, cur, newp, P, &sc, &ps);
+  np = zp_pair_sums(in->r, n, w, in->wdim, cur, newp, P, &sc, &ps);
   ierr = zp_agree_code(comm, perm == NULL || np < 0 || np > INT_MAX / 3 ||
                                      (rank == ZP_ROOT && counts == NULL)
                                  ? ZOLTAN_MEMERR

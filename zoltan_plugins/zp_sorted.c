@@ -72,7 +72,8 @@ typedef struct zp_sorted {
   size_t *order;    /* local: the local objects heaviest first */
   double *sorted_w; /* local: their weights in that order */
   uint64_t *ids;    /* local: their IDs in that order (IDs mode), or NULL */
-  int *reply;       /* local: their new parts in that order */
+  int *reply;       /* local: their new parts in that order (in sorted_w's
+                       buffer, once the weights are sent) */
 } zp_sorted;
 
 /* Whether the method and the call's settings allow the sorted path; the
@@ -95,8 +96,8 @@ static int zp_sorted_in_order(const zp_context *c)
     return 1;
   }
   for (i = 1; i < c->n; i++)
-    if (zp_gid_cmp(c->gids + (size_t)(i - 1) * c->ngid, c->gids + (size_t)i * c->ngid,
-                   c->ngid) >= 0)
+    if (zp_gid_cmp(c->gids + (size_t)(i - 1) * c->ngid, c->gids + (size_t)i * c->ngid, c->ngid) >=
+        0)
       return 0;
   return 1;
 }
@@ -195,11 +196,12 @@ static int zp_sorted_sort(const zp_context *c, zp_sorted *s)
   size_t n = (size_t)c->n, j;
   uint64_t *ws = zp_record_scratch(c->r, ZP_SCR_W_SORTED, (n + 1) * sizeof *ws);
   s->order = zp_record_scratch(c->r, ZP_SCR_W_ORDER, (n + 1) * sizeof *s->order);
-  s->reply = zp_record_scratch(c->r, ZP_SCR_W_REPLY, (n + 1) * sizeof *s->reply);
-  if (ws == NULL || s->order == NULL || s->reply == NULL) return ZOLTAN_MEMERR;
+  if (ws == NULL || s->order == NULL) return ZOLTAN_MEMERR;
   if (greedy_sort_desc_ws(n, c->w, s->order, ws) != 0) return ZOLTAN_MEMERR;
-  /* The sort's second buffer is free again: it takes the sorted weights. */
+  /* The sort's second buffer is free again: it takes the sorted weights,
+   * and once they are sent, the new parts that come back (as ints). */
   s->sorted_w = (double *)(void *)ws;
+  s->reply = (int *)(void *)ws;
   for (j = 0; j < n; j++) s->sorted_w[j] = c->w[s->order[j]];
   return ZOLTAN_OK;
 }
@@ -264,23 +266,22 @@ static int zp_sorted_unique(const zp_context *c, const zp_sorted *s, const uint6
 
 /* Root: merge the ranks' sorted weights (ids beside them in IDs mode, else
  * NULL), run the method on the merged order, check its parts, and lay them
- * out rank by rank in each rank's sorted order (into reply, which may be
- * the memory of streams). */
-static int zp_sorted_solve(const zp_context *c, zp_sorted *s, const double *streams,
-                           const uint64_t *ids, int *reply)
+ * out rank by rank in each rank's sorted order.  Once merged, the streams'
+ * buffer (8 bytes per object) holds the method's parts in its upper half
+ * and the parts laid out for the ranks in its lower half. */
+static int zp_sorted_solve(const zp_context *c, zp_sorted *s, double *streams, const uint64_t *ids)
 {
   const zp_method *m = c->r->method;
   size_t N = s->num_obj, k;
-  size_t *first = malloc((size_t)s->P * sizeof *first), *count = malloc((size_t)s->P * sizeof *count);
+  size_t *first = malloc((size_t)s->P * sizeof *first),
+         *count = malloc((size_t)s->P * sizeof *count);
   size_t *next = malloc((size_t)s->P * sizeof *next);
   double *merged = zp_record_scratch(c->r, ZP_SCR_S_WGTS, N * sizeof *merged);
   int *src = zp_record_scratch(c->r, ZP_SCR_PROCS, N * sizeof *src);
-  int *part = zp_record_scratch(c->r, ZP_SCR_NEW, N * sizeof *part);
+  int *reply = (int *)(void *)streams, *part = reply + N;
   int r, ierr = ZOLTAN_MEMERR;
   zp_problem pb;
-  if (first == NULL || count == NULL || next == NULL || merged == NULL || src == NULL ||
-      part == NULL)
-    goto End;
+  if (first == NULL || count == NULL || next == NULL || merged == NULL || src == NULL) goto End;
   if (ids != NULL && (ierr = zp_sorted_unique(c, s, ids)) < 0) goto End;
   ierr = ZOLTAN_MEMERR;
   for (r = 0; r < s->P; r++) {
@@ -308,7 +309,6 @@ static int zp_sorted_solve(const zp_context *c, zp_sorted *s, const double *stre
             (size_t)c->nparts - N);
     ierr = ZOLTAN_WARN;
   }
-  /* The merge has read every stream: reply may now overwrite them. */
   for (k = 0; k < N; k++) reply[next[src[k]]++] = part[k];
 End:
   free(first);
@@ -339,8 +339,7 @@ static int zp_sorted_run(zp_context *c, zp_sorted *s, int *new_part)
   if (s->mode == ZP_SORTED_IDS)
     MPI_Gatherv(s->ids, c->n, MPI_UINT64_T, ids, s->cnt, s->displ, MPI_UINT64_T, ZP_ROOT,
                 c->r->comm);
-  /* The answer overwrites the weights in the root's buffer, as ints. */
-  status = root ? zp_sorted_solve(c, s, streams, ids, (int *)(void *)streams) : ZOLTAN_OK;
+  status = root ? zp_sorted_solve(c, s, streams, ids) : ZOLTAN_OK;
   MPI_Bcast(&status, 1, MPI_INT, ZP_ROOT, c->r->comm);
   if (status < 0) return status;
   MPI_Scatterv(streams, s->cnt, s->displ, MPI_INT, s->reply, c->n, MPI_INT, ZP_ROOT, c->r->comm);
@@ -371,8 +370,7 @@ int zp_run_sorted(zp_context *c, int *new_part, int *ran)
     if (step < 0) ierr = step;
   }
   *ran = s.mode != ZP_SORTED_NONE;
-  if (s.mode > 0 && ierr >= 0 && c->debug_level >= ZP_DEBUG_PARAMS &&
-      c->r->rank == c->debug_proc) {
+  if (s.mode > 0 && ierr >= 0 && c->debug_level >= ZP_DEBUG_PARAMS && c->r->rank == c->debug_proc) {
     printf("ZOLTAN %s: the weights sorted on each of %d ranks and merged on rank %d, ties by %s\n",
            c->r->method->name, s.P, ZP_ROOT, s.mode == ZP_SORTED_BLOCKS ? "rank" : "global ID");
     fflush(stdout);

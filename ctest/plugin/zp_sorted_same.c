@@ -50,9 +50,9 @@ static const config configs[] = {
 typedef struct app {
   const config *cf;
   long n_total;
-  int n;      /* local objects */
-  long *idx;  /* index of each local object */
-  int parts;  /* NUM_GLOBAL_PARTS */
+  int n;     /* local objects */
+  long *idx; /* index of each local object */
+  int parts; /* NUM_GLOBAL_PARTS */
 } app;
 
 static double weight_of(long i)
