@@ -573,12 +573,12 @@ static int sort_stretch(size_t *order, size_t len, const uint64_t *tie)
   return rc;
 }
 
-int greedy_break_ties(size_t n, const double *key, const uint64_t *tie, size_t *order)
+int greedy_break_ties(size_t n, const double *sorted, const uint64_t *tie, size_t *order)
 {
   size_t k = 0, e;
   while (k < n) {
-    double v = key[order[k]];
-    for (e = k + 1; e < n && key[order[e]] == v; e++) {
+    double v = sorted[k];
+    for (e = k + 1; e < n && sorted[e] == v; e++) {
     }
     if (e - k > 1 && sort_stretch(order + k, e - k, tie) != 0) return -2;
     k = e;

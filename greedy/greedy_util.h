@@ -97,13 +97,15 @@ int greedy_merge_desc(int m, const double *key, const uint64_t *tie, const size_
                       const size_t *count, double *out, int *src);
 
 /*
- * greedy_break_ties - after a sort of key largest first (order[n], equal
+ * greedy_break_ties - after a sort of keys largest first (order[n], equal
  * keys in index order), put each stretch of equal keys in the order of
  * their ties, smallest first (tie[i] for index i; equal ties keep their
- * order).  Linear in n but for the stretches, each sorted in O(length)
- * (radix) or less.  Not collective.  Returns 0, or -2 when memory runs out.
+ * order).  sorted[k] is the key of order[k], so that the stretches are
+ * found in one pass in sequence.  Linear in n but for the stretches, each
+ * sorted in O(length) (radix) or less.  Not collective.  Returns 0, or -2
+ * when memory runs out.
  */
-int greedy_break_ties(size_t n, const double *key, const uint64_t *tie, size_t *order);
+int greedy_break_ties(size_t n, const double *sorted, const uint64_t *tie, size_t *order);
 
 /*
  * A reproducible sum of non-negative weights.  A floating-point sum depends

@@ -109,7 +109,7 @@ static void zp_sorted_record(const zp_context *c, const zp_sorted *s, int err, d
   double lo = 0.0, hi = 0.0;
   rec[ZP_SR_N] = c->n;
   rec[ZP_SR_ORDER] = s->in_order;
-  rec[ZP_SR_MAX] = c->n > 0 && !err ? s->sorted_w[0] : 0.0;
+  rec[ZP_SR_MAX] = c->n > 0 && !err ? c->w[s->order[0]] : 0.0;
   rec[ZP_SR_ERR] = err;
   rec[ZP_SR_IDS] = c->ngid == 1;
   for (i = 0; c->ngid == 1 && i < c->n; i++) {
@@ -193,7 +193,7 @@ static int zp_sorted_decide(const zp_context *c, zp_sorted *s, int err)
 /* Local: sort this rank's weights heaviest first (ties by local index). */
 static int zp_sorted_sort(const zp_context *c, zp_sorted *s)
 {
-  size_t n = (size_t)c->n, j;
+  size_t n = (size_t)c->n;
   uint64_t *ws = zp_record_scratch(c->r, ZP_SCR_W_SORTED, (n + 1) * sizeof *ws);
   s->order = zp_record_scratch(c->r, ZP_SCR_W_ORDER, (n + 1) * sizeof *s->order);
   if (ws == NULL || s->order == NULL) return ZOLTAN_MEMERR;
@@ -202,32 +202,39 @@ static int zp_sorted_sort(const zp_context *c, zp_sorted *s)
    * and once they are sent, the new parts that come back (as ints). */
   s->sorted_w = (double *)(void *)ws;
   s->reply = (int *)(void *)ws;
-  for (j = 0; j < n; j++) s->sorted_w[j] = c->w[s->order[j]];
   return ZOLTAN_OK;
 }
 
-/* Local, IDs mode: equal weights in ID order (already so when the IDs
- * increase), and the IDs in the sorted order, for the root's merge. */
-static int zp_sorted_ids(const zp_context *c, zp_sorted *s)
+/* Local: the weights in the sorted order, and in the IDs mode the IDs too,
+ * with equal weights put in ID order first (they are already when this
+ * rank's IDs increase).  One pass reads both where the objects are. */
+static int zp_sorted_fill(const zp_context *c, zp_sorted *s)
 {
   size_t n = (size_t)c->n, j;
-  uint64_t *by_index = NULL;
-  s->ids = zp_record_scratch(c->r, ZP_SCR_W_IDS, (n + 1) * sizeof *s->ids);
-  if (s->ids == NULL) return ZOLTAN_MEMERR;
-  if (!s->in_order) {
-    /* The IDs by local index first, in the same buffer, then in place
-     * through a second one: greedy_break_ties reads them by index. */
-    by_index = malloc((n + 1) * sizeof *by_index);
-    if (by_index == NULL) return ZOLTAN_MEMERR;
-    for (j = 0; j < n; j++) by_index[j] = (uint64_t)c->gids[j];
-    if (greedy_break_ties(n, c->w, by_index, s->order) != 0) {
-      free(by_index);
-      return ZOLTAN_MEMERR;
-    }
-    /* The ties moved objects only among equal weights: sorted_w stands. */
+  uint64_t *by_index;
+  if (s->mode == ZP_SORTED_IDS) {
+    s->ids = zp_record_scratch(c->r, ZP_SCR_W_IDS, (n + 1) * sizeof *s->ids);
+    if (s->ids == NULL) return ZOLTAN_MEMERR;
   }
-  for (j = 0; j < n; j++) s->ids[j] = (uint64_t)c->gids[s->order[j]];
-  free(by_index);
+  if (s->mode != ZP_SORTED_IDS || s->in_order) {
+    for (j = 0; j < n; j++) {
+      size_t i = s->order[j];
+      s->sorted_w[j] = c->w[i];
+      if (s->ids != NULL) s->ids[j] = (uint64_t)c->gids[i];
+    }
+    return ZOLTAN_OK;
+  }
+  /* greedy_break_ties reads the IDs by local index (in a kept buffer that
+   * nothing else of the sorted path uses); the stretches of equal weights
+   * it reorders leave the sorted weights as they are. */
+  by_index = zp_record_scratch(c->r, ZP_SCR_TMP, (n + 1) * sizeof *by_index);
+  if (by_index == NULL) return ZOLTAN_MEMERR;
+  for (j = 0; j < n; j++) {
+    s->sorted_w[j] = c->w[s->order[j]];
+    by_index[j] = (uint64_t)c->gids[j];
+  }
+  if (greedy_break_ties(n, s->sorted_w, by_index, s->order) != 0) return ZOLTAN_MEMERR;
+  for (j = 0; j < n; j++) s->ids[j] = by_index[s->order[j]];
   return ZOLTAN_OK;
 }
 
@@ -325,7 +332,7 @@ static int zp_sorted_run(zp_context *c, zp_sorted *s, int *new_part)
   double *streams = NULL;
   uint64_t *ids = NULL;
   size_t j;
-  if (s->mode == ZP_SORTED_IDS) ierr = zp_sorted_ids(c, s);
+  ierr = zp_sorted_fill(c, s);
   if (root) {
     streams = zp_record_scratch(c->r, ZP_SCR_WGTS, s->num_obj * sizeof *streams);
     if (s->mode == ZP_SORTED_IDS)
