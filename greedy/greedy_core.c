@@ -332,9 +332,13 @@ static int place_in_order(greedy_ctx *c, int *part_out)
     }
     e[i] = x;
   }
-  if (c->wdim == 1 && c->total[0] > 0.0) {
-    /* One weight: rel_load's first case, written out (every eligible part
-     * has a positive capacity), the same operations in the same order. */
+  int positive = c->wdim == 1 && c->total[0] > 0.0;
+  for (int p = 0; positive && p < c->nparts; p++)
+    if (c->eligible[p] && !(c->cap[p] > 0.0)) positive = 0;
+  if (positive) {
+    /* One weight and every eligible part of a positive capacity (a target
+     * times the total can round to zero): rel_load's first case, written
+     * out, the same operations in the same order. */
     for (size_t k = 0; k < c->n; k++) {
       int p = e[0].id;
       part_out[k] = p;

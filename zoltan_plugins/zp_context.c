@@ -85,7 +85,8 @@ int zp_read_settings(zp_context *c)
                                       "DEBUG_LEVEL",     "DEBUG_PROCESSOR", "OBJ_WEIGHT_DIM",
                                       "EDGE_WEIGHT_DIM", "AUTO_MIGRATE",    "REMAP"};
   enum { NSET = 9, FIRST_STRICT = 5 };
-  int local[2 * NSET], global[2 * NSET], d, i;
+  long long local[2 * NSET], global[2 * NSET];
+  int d, i;
   local[0] = zp_record_native_int(r, "NUM_GID_ENTRIES", 1);
   local[1] = zp_record_native_int(r, "NUM_LID_ENTRIES", 1);
   local[2] = zp_return_lists_value(zp_record_native_get(r, "RETURN_LISTS", -1));
@@ -96,27 +97,27 @@ int zp_read_settings(zp_context *c)
   local[7] = zp_record_native_int(r, "AUTO_MIGRATE", 0);
   local[8] = zp_record_native_int(r, "REMAP", 1);
   /* One reduction: the largest values, and the largest negated values
-   * (the smallest). */
+   * (the smallest), in 64 bits, where no int's negation overflows. */
   for (i = 0; i < NSET; i++) local[NSET + i] = -local[i];
-  MPI_Allreduce(local, global, 2 * NSET, MPI_INT, MPI_MAX, r->comm);
+  MPI_Allreduce(local, global, 2 * NSET, MPI_LONG_LONG, MPI_MAX, r->comm);
   for (i = FIRST_STRICT; i < NSET; i++)
     if (global[i] != -global[NSET + i]) {
       if (r->rank == 0)
         zp_error(c->yo,
-                 "%s is %d on some ranks and %d on others; every rank must set the same value",
+                 "%s is %lld on some ranks and %lld on others; every rank must set the same value",
                  names[i], -global[NSET + i], global[i]);
       return ZOLTAN_FATAL;
     }
-  c->ngid = global[0];
-  c->nlid = global[1];
-  c->return_lists = global[2];
-  c->debug_level = global[3];
-  c->debug_proc = -global[4];
-  c->obj_wgt_dim = global[5];
+  c->ngid = (int)global[0];
+  c->nlid = (int)global[1];
+  c->return_lists = (int)global[2];
+  c->debug_level = (int)global[3];
+  c->debug_proc = (int)-global[4];
+  c->obj_wgt_dim = (int)global[5];
   c->wdim = c->obj_wgt_dim > 0 ? c->obj_wgt_dim : 1;
-  c->edge_wgt_dim = global[6];
-  c->auto_migrate = global[7];
-  c->remap = global[8];
+  c->edge_wgt_dim = (int)global[6];
+  c->auto_migrate = (int)global[7];
+  c->remap = (int)global[8];
   c->tol = malloc((size_t)c->wdim * sizeof *c->tol);
   if (c->tol == NULL) return ZOLTAN_MEMERR;
   for (d = 0; d < c->wdim; d++) c->tol[d] = zp_record_native_double(r, "IMBALANCE_TOL", d, 1.1);

@@ -281,11 +281,13 @@ typedef struct zp_method {
   /* Optional, beside partition_serial, for a centralised method whose answer
    * depends only on the objects' single weights taken heaviest first (ties
    * in global-ID order) and on the parts' target sizes (GREEDY).  When the
-   * application gives OBJ_WEIGHT_DIM 0 or 1, its objects arrive in global-ID
-   * order (ranks in rank order, each rank's objects by increasing ID) and
-   * no other input or memory capacity is in use, the layer sorts each
-   * rank's weights where they are, merges the sorted weights on the root
-   * instead of gathering the objects, and calls this function there with a
+   * application gives OBJ_WEIGHT_DIM 0 or 1, no other input or memory
+   * capacity is in use, and the global IDs either come in blocks (ranks in
+   * rank order, each rank's objects by increasing ID) or have one entry
+   * each within a span of at most 8 times the number of objects, the layer
+   * sorts each rank's weights where they are, merges the sorted weights on
+   * the root instead of gathering the objects (docs/plugin_layer.md, "The
+   * sorted path"), and calls this function there with a
    * zp_problem whose wgts are the num_obj weights in that order (wgt_dim 1)
    * and whose gids, cur_part, cur_proc, coords, graph and obj_sizes are
    * NULL (num_gid_entries 0); the rest is as for partition_serial.  It

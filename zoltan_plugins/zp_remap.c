@@ -252,74 +252,80 @@ End:
   return ierr;
 }
 
-/* Root of zp_remap_parallel: every rank's pair sums (counts[r] of them)
- * into one relabelling. */
-static int zp_remap_root(MPI_Comm comm, int size, const int *counts, zp_pair_sum *mine, long np,
-                         int P, const greedy_rscale *sc, int *perm)
+/* zp_remap_parallel's gather: every rank's pair sums (the root's counts
+ * hold how many each rank sends) into *all on the root.  The root makes
+ * room first and every rank learns whether it could before anybody enters
+ * the gather, so that a shortage is an error on every rank instead of a
+ * gather that half of the ranks skip.  Returns the number gathered (on the
+ * root), or -1 on every rank when memory ran out.  Collective. */
+static long zp_remap_gather(MPI_Comm comm, int rank, int size, const int *counts, zp_pair_sum *mine,
+                            int np, zp_pair_sum **all)
 {
-  int *cnt = malloc((size_t)size * sizeof *cnt), *displ = malloc((size_t)size * sizeof *displ), r;
+  int *displ = NULL, r, ok = 1;
   long long total = 0;
-  zp_pair_sum *all = NULL;
-  int ierr = ZOLTAN_MEMERR;
-  if (cnt != NULL && displ != NULL) {
-    for (r = 0; r < size; r++) {
-      displ[r] = (int)(3 * total);
-      cnt[r] = 3 * counts[r];
+  MPI_Datatype rec;
+  *all = NULL;
+  if (rank == ZP_ROOT) {
+    displ = malloc((size_t)size * sizeof *displ);
+    for (r = 0; displ != NULL && r < size; r++) {
+      displ[r] = (int)total;
       total += counts[r];
     }
-    if (3 * total <= INT_MAX) all = malloc(((size_t)total + 1) * sizeof *all);
+    /* At most one pair per object, and the objects' count is an int. */
+    if (displ != NULL && total <= INT_MAX) *all = malloc(((size_t)total + 1) * sizeof **all);
+    ok = *all != NULL;
   }
-  /* The others are in the gather whatever happened here; the root joins it
-   * with a buffer or leaves it with an error after it. */
-  if (all != NULL) {
-    MPI_Gatherv(mine, (int)(3 * np), MPI_UINT64_T, all, cnt, displ, MPI_UINT64_T, ZP_ROOT, comm);
-    ierr = zp_match_sums(all, (size_t)total, P, sc, perm);
-  } else {
-    zp_pair_sum dummy[1];
-    int *zero = calloc((size_t)size, sizeof *zero);
-    if (zero != NULL)
-      MPI_Gatherv(mine, (int)(3 * np), MPI_UINT64_T, dummy, zero, zero, MPI_UINT64_T, ZP_ROOT,
-                  comm);
-    free(zero);
+  MPI_Bcast(&ok, 1, MPI_INT, ZP_ROOT, comm);
+  if (ok) {
+    /* One record is three 64-bit words: the counts stay counts of pairs. */
+    MPI_Type_contiguous(3, MPI_UINT64_T, &rec);
+    MPI_Type_commit(&rec);
+    MPI_Gatherv(mine, np, rec, *all, counts, displ, rec, ZP_ROOT, comm);
+    MPI_Type_free(&rec);
   }
-  free(all);
-  free(cnt);
   free(displ);
-  return ierr;
+  return ok ? (long)total : -1;
 }
 
 int zp_remap_parallel(const zp_remap_in *in, MPI_Comm comm, size_t n, const double *w,
                       const int *cur, double max_w, int *newp)
 {
-  int P = in->nparts, rank, size, ierr, mine_np, *counts = NULL, *perm = NULL;
+  int P = in->nparts, rank, size, ierr, mine_np, *counts = NULL, *perm = NULL, uniform;
   size_t i;
-  long np;
+  long np, total;
   greedy_rscale sc;
-  zp_pair_sum *ps = NULL;
-  if (!zp_remap_uniform(in)) return ZOLTAN_OK;
+  zp_pair_sum *ps = NULL, *all = NULL;
+  /* The sizes are the same everywhere; the verdict is agreed all the same,
+   * since it decides whether the collectives below run. */
+  uniform = zp_remap_uniform(in);
+  MPI_Allreduce(MPI_IN_PLACE, &uniform, 1, MPI_INT, MPI_MIN, comm);
+  if (!uniform) return ZOLTAN_OK;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   greedy_rscale_of(max_w, &sc);
   perm = malloc(((size_t)P + 1) * sizeof *perm);
   if (rank == ZP_ROOT) counts = malloc((size_t)size * sizeof *counts);
   np = zp_pair_sums(in->r, n, w, in->wdim, cur, newp, P, &sc, &ps);
-  ierr = zp_agree_code(comm, perm == NULL || np < 0 || np > INT_MAX / 3 ||
-                                     (rank == ZP_ROOT && counts == NULL)
-                                 ? ZOLTAN_MEMERR
-                                 : ZOLTAN_OK);
+  ierr = zp_agree_code(comm,
+                       perm == NULL || np < 0 || np > INT_MAX || (rank == ZP_ROOT && counts == NULL)
+                           ? ZOLTAN_MEMERR
+                           : ZOLTAN_OK);
   if (ierr < 0) goto End;
   mine_np = (int)np;
   MPI_Gather(&mine_np, 1, MPI_INT, counts, 1, MPI_INT, ZP_ROOT, comm);
-  if (rank == ZP_ROOT)
-    ierr = zp_remap_root(comm, size, counts, ps, np, P, &sc, perm);
-  else
-    MPI_Gatherv(ps, 3 * mine_np, MPI_UINT64_T, NULL, NULL, NULL, MPI_UINT64_T, ZP_ROOT, comm);
+  total = zp_remap_gather(comm, rank, size, counts, ps, mine_np, &all);
+  if (total < 0) {
+    ierr = ZOLTAN_MEMERR;
+    goto End;
+  }
+  if (rank == ZP_ROOT) ierr = zp_match_sums(all, (size_t)total, P, &sc, perm);
   MPI_Bcast(&ierr, 1, MPI_INT, ZP_ROOT, comm);
   if (ierr < 0) goto End;
   MPI_Bcast(perm, P, MPI_INT, ZP_ROOT, comm);
   for (i = 0; i < n; i++) newp[i] = perm[newp[i]];
 End:
   free(ps);
+  free(all);
   free(perm);
   free(counts);
   return ierr;
