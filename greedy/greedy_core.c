@@ -17,15 +17,16 @@
 
 /* Normalised view of a problem that every entry point shares. */
 typedef struct greedy_ctx {
-  size_t n;        /* number of objects */
-  int wdim;        /* weights per object */
-  const double *w; /* n * wdim weights */
-  int nparts;      /* number of parts */
-  double *cap;     /* nparts * wdim: target share times total weight */
-  double *total;   /* wdim totals */
-  char *eligible;  /* nparts flags: part may receive objects */
-  double *load;    /* nparts * wdim current loads */
-  double *count;   /* nparts object counts (heap tie-break) */
+  size_t n;             /* number of objects */
+  int wdim;             /* weights per object */
+  const double *w;      /* n * wdim weights */
+  int nparts;           /* number of parts */
+  double *cap;          /* nparts * wdim: target share times total weight */
+  double *total;        /* wdim totals */
+  char *eligible;       /* nparts flags: part may receive objects */
+  double *load;         /* nparts * wdim current loads */
+  double *count;        /* nparts object counts (heap tie-break) */
+  greedy_rscale *scale; /* wdim scales of the reproducible sums (totals, loads) */
 } greedy_ctx;
 
 static void ctx_free(greedy_ctx *c)
@@ -35,6 +36,7 @@ static void ctx_free(greedy_ctx *c)
   free(c->eligible);
   free(c->load);
   free(c->count);
+  free(c->scale);
   memset(c, 0, sizeof(*c));
 }
 
@@ -63,11 +65,10 @@ static int sum_totals(greedy_ctx *c)
       if (x > c->total[d]) c->total[d] = x;
     }
   for (size_t d = 0; d < wd; d++) {
-    greedy_rscale s;
     greedy_rsum a = {0, 0};
-    greedy_rscale_of(c->total[d], &s);
-    for (size_t i = 0; i < n; i++) greedy_rsum_add(&a, &s, w[i * wd + d]);
-    c->total[d] = greedy_rsum_value(&a, &s);
+    greedy_rscale_of(c->total[d], &c->scale[d]);
+    for (size_t i = 0; i < n; i++) greedy_rsum_add(&a, &c->scale[d], w[i * wd + d]);
+    c->total[d] = greedy_rsum_value(&a, &c->scale[d]);
   }
   return GREEDY_OK;
 }
@@ -91,7 +92,8 @@ static int ctx_init(greedy_ctx *c, size_t n, int wdim, const double *w, int npar
   c->eligible = calloc((size_t)nparts, 1);
   c->load = calloc(pw, sizeof(double));
   c->count = calloc((size_t)nparts, sizeof(double));
-  if (!c->cap || !c->total || !c->eligible || !c->load || !c->count) {
+  c->scale = malloc((size_t)wdim * sizeof *c->scale);
+  if (!c->cap || !c->total || !c->eligible || !c->load || !c->count || !c->scale) {
     rc = GREEDY_ENOMEM;
     goto fail;
   }
@@ -460,7 +462,20 @@ int greedy_imbalance(size_t n, int wdim, const double *w, int nparts, const doub
   if (!imbalance || (n > 0 && !part)) return GREEDY_EINVAL;
   rc = ctx_init(&c, n, wdim, w, nparts, target_frac, part);
   if (rc) return rc;
-  for (size_t i = 0; i < n; i++) add_object(&c, part[i], i);
+  /* The part loads as reproducible sums, like the totals: the figure is
+   * then the same for the objects in any order (GREEDYREFINE compares it
+   * with its bounds, on the objects in ID order or in weight order). */
+  size_t pw = (size_t)nparts * (size_t)wdim;
+  greedy_rsum *acc = calloc(pw + 1, sizeof *acc);
+  if (!acc) {
+    ctx_free(&c);
+    return GREEDY_ENOMEM;
+  }
+  for (size_t i = 0; i < n; i++)
+    for (int d = 0; d < wdim; d++)
+      greedy_rsum_add(&acc[(size_t)part[i] * wdim + d], &c.scale[d], w[i * (size_t)wdim + d]);
+  for (size_t k = 0; k < pw; k++) c.load[k] = greedy_rsum_value(&acc[k], &c.scale[k % wdim]);
+  free(acc);
   double worst = 0.0;
   for (int p = 0; p < nparts; p++) {
     double r = rel_load(&c, p, NULL);

@@ -324,8 +324,21 @@ end:
   return rc;
 }
 
+/* Keys already in the order asked for (equal keys in any order: the
+ * stable order keeps them in index order) need no sort: the identity.  The
+ * check stops at the first key out of order, within a few keys for keys
+ * in no order. */
+static int already_sorted(size_t n, const double *key, size_t *order, int desc)
+{
+  for (size_t i = 1; i < n; i++)
+    if (desc ? key[i - 1] < key[i] : key[i - 1] > key[i]) return 0;
+  for (size_t i = 0; i < n; i++) order[i] = i;
+  return 1;
+}
+
 int greedy_sort_desc_ws(size_t n, const double *key, size_t *order, uint64_t *ws)
 {
+  if (already_sorted(n, key, order, 1)) return 0;
   if (n < ((size_t)1 << 32)) return packed_sort(n, key, order, 1, ws);
   return radix_sort(n, key, order, 1);
 }
@@ -337,6 +350,7 @@ int greedy_sort_desc(size_t n, const double *key, size_t *order)
 
 int greedy_sort_asc_ws(size_t n, const double *key, size_t *order, uint64_t *ws)
 {
+  if (already_sorted(n, key, order, 0)) return 0;
   if (n < ((size_t)1 << 32)) return packed_sort(n, key, order, 0, ws);
   return radix_sort(n, key, order, 0);
 }

@@ -48,7 +48,9 @@ typedef struct refine_state {
    * binary search. */
   size_t *nxt;           /* m + 1: nxt[k] == k when k is alive or k == m */
   size_t *prv;           /* m + 1, shifted by one: prv[k+1] for entry k */
+  greedy_rscale scale;   /* of the reproducible sums of s (total, part loads) */
   const refine_graph *g; /* graph for comm-aware receivers, or NULL */
+  greedy_rsum *acc;      /* nparts + 1 sums of scalar_imbalance */
   double *conn;          /* nparts scratch: connection of one object per part */
   int *touched;          /* nparts scratch: parts with conn != 0 */
 } refine_state;
@@ -66,6 +68,7 @@ static void state_free(refine_state *r)
   free(r->prv);
   free(r->conn);
   free(r->touched);
+  free(r->acc);
 }
 
 static double rel_of(double load, double cap)
@@ -337,7 +340,9 @@ static int scalarise(size_t n, int wdim, const double *w, int nparts, const doub
   int rc = REFINE_ENOMEM, used = 0;
   if (!tot || !s || !frac) goto fail;
   rc = REFINE_EINVAL;
-  for (size_t i = 0; i < n * (size_t)wdim; i++) tot[i % (size_t)wdim] += w[i];
+  /* Each dimension's total as a reproducible sum (the same for the objects
+   * in any order, as the part loads below). */
+  for (int d = 0; d < wdim; d++) tot[d] = greedy_rsum_array(n, w + d, (size_t)wdim);
   for (int d = 0; d < wdim; d++) {
     double sum = 0.0;
     for (int p = 0; p < nparts; p++) {
@@ -373,12 +378,18 @@ fail:
   return rc;
 }
 
-/* Largest relative load and its part, from scratch. */
+/* Largest relative load and its part, from scratch.  The part loads are
+ * reproducible sums at scale sc (greedy_util.h), so that they, and every
+ * move that starts from them, are the same for the objects in any order
+ * (the layer hands GREEDYREFINE its objects in ID order or in weight
+ * order).  acc holds nparts sums. */
 static double scalar_imbalance(size_t n, const double *s, int nparts, const double *cap,
-                               const int *part, double *load, int *worst)
+                               const int *part, const greedy_rscale *sc, greedy_rsum *acc,
+                               double *load, int *worst)
 {
-  memset(load, 0, (size_t)nparts * sizeof(double));
-  for (size_t i = 0; i < n; i++) load[part[i]] += s[i];
+  memset(acc, 0, (size_t)nparts * sizeof *acc);
+  for (size_t i = 0; i < n; i++) greedy_rsum_add(&acc[part[i]], sc, s[i]);
+  for (int p = 0; p < nparts; p++) load[p] = greedy_rsum_value(&acc[p], sc);
   double m = 0.0;
   *worst = 0;
   for (int p = 0; p < nparts; p++) {
@@ -410,9 +421,16 @@ static int state_init(refine_state *r, size_t n, const double *s, int nparts, co
   r->load = calloc((size_t)nparts, sizeof(double));
   r->donor = calloc((size_t)nparts, 1);
   r->seg = calloc((size_t)nparts + 1, sizeof(size_t));
-  if (!r->cap || !r->limit || !r->load || !r->donor || !r->seg) return REFINE_ENOMEM;
-  double total = 0.0;
-  for (size_t i = 0; i < n; i++) total += s[i];
+  r->acc = calloc((size_t)nparts + 1, sizeof *r->acc);
+  if (!r->cap || !r->limit || !r->load || !r->donor || !r->seg || !r->acc) return REFINE_ENOMEM;
+  /* The total as a reproducible sum, like the part loads. */
+  double total, max = 0.0;
+  for (size_t i = 0; i < n; i++)
+    if (s[i] > max) max = s[i];
+  greedy_rscale_of(max, &r->scale);
+  memset(r->acc, 0, sizeof *r->acc);
+  for (size_t i = 0; i < n; i++) greedy_rsum_add(&r->acc[0], &r->scale, s[i]);
+  total = greedy_rsum_value(&r->acc[0], &r->scale);
   for (int p = 0; p < nparts; p++) {
     r->cap[p] = frac[p] * total;
     r->limit[p] = tol * r->cap[p];
@@ -561,10 +579,12 @@ static int judge_result(refine_state *r, const int *cur, refine_stats *st)
 {
   size_t n = r->n;
   int worst;
-  st->imbalance_after = scalar_imbalance(n, r->s, r->nparts, r->cap, r->out, r->load, &worst);
+  st->imbalance_after =
+      scalar_imbalance(n, r->s, r->nparts, r->cap, r->out, &r->scale, r->acc, r->load, &worst);
   if (st->imbalance_after > st->imbalance_before) {
     memcpy(r->out, cur, n * sizeof(int));
-    st->imbalance_after = scalar_imbalance(n, r->s, r->nparts, r->cap, r->out, r->load, &worst);
+    st->imbalance_after =
+        scalar_imbalance(n, r->s, r->nparts, r->cap, r->out, &r->scale, r->acc, r->load, &worst);
     st->pass = REFINE_PASS_NONE;
   }
   st->worst_part = worst;
@@ -589,7 +609,8 @@ static int refine_scalar(size_t n, const double *s, int nparts, const double *fr
   int rc = state_init(&r, n, s, nparts, frac, tol, comm_graph, out);
   if (rc) goto end;
   memcpy(out, cur, n * sizeof(int));
-  st->imbalance_before = scalar_imbalance(n, s, nparts, r.cap, cur, r.load, &worst);
+  st->imbalance_before =
+      scalar_imbalance(n, s, nparts, r.cap, cur, &r.scale, r.acc, r.load, &worst);
   st->pass = REFINE_PASS_NONE;
   if (mark_donors(&r) > 0) {
     st->pass = REFINE_PASS_REFINE;

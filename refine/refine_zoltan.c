@@ -245,6 +245,16 @@ static unsigned refine_needs(const zp_params *params)
   return ZP_NO_REMAP | ZP_HIERARCHICAL | (comm ? ZP_WANTS_GRAPH : 0u);
 }
 
+/* GREEDYREFINE's answer depends on the weights in weight order and on the
+ * current parts only: without the graph, the layer's sorted path runs it
+ * with the current parts (ZP_SORTED_PARTS), and its passes then read the
+ * objects in sequence.  (REFINE sorts only the overloaded parts' objects,
+ * which costs less than the sorted path's sort of all of them.) */
+static unsigned greedyrefine_needs(const zp_params *params)
+{
+  return refine_needs(params) | ZP_SORTED_PARTS;
+}
+
 /* REFINE_DISTRIBUTED as a number: 0, 1, 2, or -1 for AUTO. */
 static int distributed_mode(const zp_params *params)
 {
@@ -341,7 +351,8 @@ static const zp_method greedyrefine_method = {
     .num_params = sizeof(greedyrefine_params) / sizeof(greedyrefine_params[0]),
     .needs = ZP_WANTS_GRAPH | ZP_NO_REMAP,
     .partition_serial = greedyrefine_partition,
-    .needs_for = refine_needs};
+    .partition_sorted = greedyrefine_partition,
+    .needs_for = greedyrefine_needs};
 
 int refine_register(void)
 {

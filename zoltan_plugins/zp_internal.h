@@ -155,11 +155,13 @@ enum {
   ZP_SCR_REMAP, /* REMAP's shared-weight matrix */
   /* This rank's arrays of the sorted path (zp_sorted.c), whose root uses
    * the slots above for the streams and then the answer (ZP_SCR_WGTS, and
-   * ZP_SCR_GIDS for the IDs) and the merge (ZP_SCR_S_WGTS, ZP_SCR_PROCS). */
+   * ZP_SCR_GIDS for the IDs, ZP_SCR_PARTS for the current parts) and the
+   * merge (ZP_SCR_S_WGTS, ZP_SCR_PROCS, ZP_SCR_S_PARTS). */
   ZP_SCR_W_ORDER,  /* the local objects heaviest first */
   ZP_SCR_W_SORTED, /* the sort's second buffer, the sorted weights, then
                       the new parts in that order */
   ZP_SCR_W_IDS,    /* the global IDs in that order (the IDs mode) */
+  ZP_SCR_W_PARTS,  /* the current parts in that order (ZP_SORTED_PARTS) */
   ZP_SCR_M0,       /* zp_problem_scratch's slots, ZP_PROBLEM_SCRATCH_SLOTS of them */
   ZP_SCR_M1,
   ZP_SCR_M2,

@@ -192,6 +192,11 @@ typedef struct zp_context zp_context;
  * tolerance (REFINE): by groups, a group whose parts are all within the
  * tolerance then keeps its objects, as the flat method would. */
 #define ZP_REFINES 0x400u
+/* With partition_sorted: the sorted problem also carries each object's
+ * current part (zp_problem.cur_part, in the same order as the weights),
+ * for a method whose answer depends on the weights in weight order and on
+ * where the objects are now (REFINE, GREEDYREFINE). */
+#define ZP_SORTED_PARTS 0x800u
 
 /*
  * ZP_METHOD_ABI - the version of the method interface this header describes:
@@ -289,8 +294,9 @@ typedef struct zp_method {
    * the root instead of gathering the objects (docs/plugin_layer.md, "The
    * sorted path"), and calls this function there with a
    * zp_problem whose wgts are the num_obj weights in that order (wgt_dim 1)
-   * and whose gids, cur_part, cur_proc, coords, graph and obj_sizes are
-   * NULL (num_gid_entries 0); the rest is as for partition_serial.  It
+   * and whose gids, cur_proc, coords, graph and obj_sizes are NULL
+   * (num_gid_entries 0), as is cur_part unless the method's needs include
+   * ZP_SORTED_PARTS; the rest is as for partition_serial.  It
    * fills new_part[k] for the k-th object of that order, and must give the
    * parts partition_serial gives the same objects, so that the answer does
    * not depend on which of the two ran; REMAP and the other steps are the

@@ -9,6 +9,10 @@
  * order.  REMAP's shared weights are summed where the objects are, and only
  * the sums travel (zp_remap_parallel).
  *
+ * A method that also reads where the objects are now (ZP_SORTED_PARTS:
+ * REFINE, GREEDYREFINE) gets the current parts beside the weights, in the
+ * same order (4 more bytes per object).
+ *
  * The answer is zp_run_serial's, bit for bit.  That run sorts by global ID
  * before the method sorts by weight, so equal weights go in ID order; here
  * the merge must break ties the same way, in one of two modes:
@@ -72,6 +76,8 @@ typedef struct zp_sorted {
   size_t *order;    /* local: the local objects heaviest first */
   double *sorted_w; /* local: their weights in that order */
   uint64_t *ids;    /* local: their IDs in that order (IDs mode), or NULL */
+  int *parts;       /* local: their current parts in that order
+                       (ZP_SORTED_PARTS), or NULL */
   int *reply;       /* local: their new parts in that order (in sorted_w's
                        buffer, once the weights are sent) */
 } zp_sorted;
@@ -82,6 +88,8 @@ static int zp_sorted_wanted(const zp_context *c)
 {
   const unsigned inputs = ZP_NEEDS_GEOM | ZP_NEEDS_GRAPH | ZP_WANTS_GEOM | ZP_WANTS_GRAPH |
                           ZP_GATHER_CANDIDATES | ZP_WANTS_SIZES;
+  /* A graph wanted (REFINE_COMM_AWARE) or candidates only
+   * (REFINE_DISTRIBUTED) take the gathered run. */
   return c->r->method->partition_sorted != NULL && c->wdim == 1 && !(c->needs & inputs) &&
          c->mem_limit == NULL;
 }
@@ -216,11 +224,16 @@ static int zp_sorted_fill(const zp_context *c, zp_sorted *s)
     s->ids = zp_record_scratch(c->r, ZP_SCR_W_IDS, (n + 1) * sizeof *s->ids);
     if (s->ids == NULL) return ZOLTAN_MEMERR;
   }
+  if (c->needs & ZP_SORTED_PARTS) {
+    s->parts = zp_record_scratch(c->r, ZP_SCR_W_PARTS, (n + 1) * sizeof *s->parts);
+    if (s->parts == NULL) return ZOLTAN_MEMERR;
+  }
   if (s->mode != ZP_SORTED_IDS || s->in_order) {
     for (j = 0; j < n; j++) {
       size_t i = s->order[j];
       s->sorted_w[j] = c->w[i];
       if (s->ids != NULL) s->ids[j] = (uint64_t)c->gids[i];
+      if (s->parts != NULL) s->parts[j] = c->parts[i];
     }
     return ZOLTAN_OK;
   }
@@ -234,7 +247,10 @@ static int zp_sorted_fill(const zp_context *c, zp_sorted *s)
     by_index[j] = (uint64_t)c->gids[j];
   }
   if (greedy_break_ties(n, s->sorted_w, by_index, s->order) != 0) return ZOLTAN_MEMERR;
-  for (j = 0; j < n; j++) s->ids[j] = by_index[s->order[j]];
+  for (j = 0; j < n; j++) {
+    s->ids[j] = by_index[s->order[j]];
+    if (s->parts != NULL) s->parts[j] = c->parts[s->order[j]];
+  }
   return ZOLTAN_OK;
 }
 
@@ -276,7 +292,8 @@ static int zp_sorted_unique(const zp_context *c, const zp_sorted *s, const uint6
  * out rank by rank in each rank's sorted order.  Once merged, the streams'
  * buffer (8 bytes per object) holds the method's parts in its upper half
  * and the parts laid out for the ranks in its lower half. */
-static int zp_sorted_solve(const zp_context *c, zp_sorted *s, double *streams, const uint64_t *ids)
+static int zp_sorted_solve(const zp_context *c, zp_sorted *s, double *streams, const uint64_t *ids,
+                           const int *cur_streams)
 {
   const zp_method *m = c->r->method;
   size_t N = s->num_obj, k;
@@ -285,10 +302,13 @@ static int zp_sorted_solve(const zp_context *c, zp_sorted *s, double *streams, c
   size_t *next = malloc((size_t)s->P * sizeof *next);
   double *merged = zp_record_scratch(c->r, ZP_SCR_S_WGTS, N * sizeof *merged);
   int *src = zp_record_scratch(c->r, ZP_SCR_PROCS, N * sizeof *src);
-  int *reply = (int *)(void *)streams, *part = reply + N;
+  int *reply = (int *)(void *)streams, *part = reply + N, *cur = NULL;
   int r, ierr = ZOLTAN_MEMERR;
   zp_problem pb;
-  if (first == NULL || count == NULL || next == NULL || merged == NULL || src == NULL) goto End;
+  if (cur_streams != NULL) cur = zp_record_scratch(c->r, ZP_SCR_S_PARTS, N * sizeof *cur);
+  if (first == NULL || count == NULL || next == NULL || merged == NULL || src == NULL ||
+      (cur_streams != NULL && cur == NULL))
+    goto End;
   if (ids != NULL && (ierr = zp_sorted_unique(c, s, ids)) < 0) goto End;
   ierr = ZOLTAN_MEMERR;
   for (r = 0; r < s->P; r++) {
@@ -296,11 +316,15 @@ static int zp_sorted_solve(const zp_context *c, zp_sorted *s, double *streams, c
     count[r] = (size_t)s->cnt[r];
   }
   if (greedy_merge_desc(s->P, streams, ids, first, count, merged, src) != 0) goto End;
+  /* The current parts follow the merge: each rank's in its sorted order. */
+  for (k = 0; cur != NULL && k < N; k++) cur[k] = cur_streams[next[src[k]]++];
+  for (r = 0; cur != NULL && r < s->P; r++) next[r] = (size_t)s->displ[r];
   zp_problem_common(&pb, c);
   pb.num_gid_entries = 0;
   pb.num_obj = N;
   pb.wgt_dim = 1;
   pb.wgts = merged;
+  pb.cur_part = cur;
   pb.num_parts = c->nparts;
   pb.num_procs = s->P;
   pb.part_sizes = c->part_sizes;
@@ -331,13 +355,16 @@ static int zp_sorted_run(zp_context *c, zp_sorted *s, int *new_part)
   int root = c->r->rank == ZP_ROOT, ierr = ZOLTAN_OK, status;
   double *streams = NULL;
   uint64_t *ids = NULL;
+  int *cur = NULL, with_parts = (c->needs & ZP_SORTED_PARTS) != 0;
   size_t j;
   ierr = zp_sorted_fill(c, s);
   if (root) {
     streams = zp_record_scratch(c->r, ZP_SCR_WGTS, s->num_obj * sizeof *streams);
     if (s->mode == ZP_SORTED_IDS)
       ids = zp_record_scratch(c->r, ZP_SCR_GIDS, s->num_obj * sizeof *ids);
-    if (streams == NULL || (s->mode == ZP_SORTED_IDS && ids == NULL)) ierr = ZOLTAN_MEMERR;
+    if (with_parts) cur = zp_record_scratch(c->r, ZP_SCR_PARTS, s->num_obj * sizeof *cur);
+    if (streams == NULL || (s->mode == ZP_SORTED_IDS && ids == NULL) || (with_parts && !cur))
+      ierr = ZOLTAN_MEMERR;
   }
   ierr = zp_agree(c, ierr);
   if (ierr < 0) return ierr;
@@ -346,7 +373,9 @@ static int zp_sorted_run(zp_context *c, zp_sorted *s, int *new_part)
   if (s->mode == ZP_SORTED_IDS)
     MPI_Gatherv(s->ids, c->n, MPI_UINT64_T, ids, s->cnt, s->displ, MPI_UINT64_T, ZP_ROOT,
                 c->r->comm);
-  status = root ? zp_sorted_solve(c, s, streams, ids) : ZOLTAN_OK;
+  if (with_parts)
+    MPI_Gatherv(s->parts, c->n, MPI_INT, cur, s->cnt, s->displ, MPI_INT, ZP_ROOT, c->r->comm);
+  status = root ? zp_sorted_solve(c, s, streams, ids, cur) : ZOLTAN_OK;
   MPI_Bcast(&status, 1, MPI_INT, ZP_ROOT, c->r->comm);
   if (status < 0) return status;
   MPI_Scatterv(streams, s->cnt, s->displ, MPI_INT, s->reply, c->n, MPI_INT, ZP_ROOT, c->r->comm);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * GREEDY gives the same answer whichever way the layer runs it: its sorted
+ * GREEDY (or GREEDYREFINE, --method) gives the same answer whichever way the layer runs it: its sorted
  * path (each rank sorts its weights, the root merges them) with ties broken
  * by rank (IDs in blocks rank by rank) or by global ID (IDs dealt to the
  * ranks, listed in order or shuffled), and the gathered path (IDs too
@@ -17,7 +17,8 @@
  * must be the same in every configuration.  With DEBUG_LEVEL 1 the layer
  * says which path ran; CTest checks those lines.
  *
- * Usage: zp_sorted_same [--objects N]     Exits 0 when every check passed.
+ * Usage: zp_sorted_same [--method M] [--objects N]
+ * Exits 0 when every check passed.
  */
 #include <mpi.h>
 #include <stdint.h>
@@ -118,6 +119,8 @@ static void app_build(app *a, const config *cf, long n_total, int rank, int size
 
 /* One GREEDY call; returns the answer's fingerprint (the same on every
  * rank), or 0 after an error. */
+static const char *g_method = "GREEDY";
+
 static uint64_t run(app *a, int rank)
 {
   struct Zoltan_Struct *zz = Zoltan_Create(MPI_COMM_WORLD);
@@ -125,7 +128,7 @@ static uint64_t run(app *a, int rank)
   int changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa, i, rc, *part;
   ZOLTAN_ID_PTR ig, il, eg, el;
   uint64_t mine = 0, all = 0;
-  Zoltan_Set_Param(zz, "LB_METHOD", "GREEDY");
+  Zoltan_Set_Param(zz, "LB_METHOD", g_method);
   Zoltan_Set_Param(zz, "DEBUG_LEVEL", rank == 0 ? "1" : "0");
   Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
   snprintf(buf, sizeof buf, "%d", a->cf->ngid);
@@ -164,7 +167,10 @@ int main(int argc, char **argv)
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (argc == 3 && !strcmp(argv[1], "--objects")) n_total = atol(argv[2]);
+  for (c = 1; c + 1 < argc; c += 2) {
+    if (!strcmp(argv[c], "--objects")) n_total = atol(argv[c + 1]);
+    if (!strcmp(argv[c], "--method")) g_method = argv[c + 1];
+  }
   if (Zoltan_Initialize(argc, argv, &ver) != ZOLTAN_OK || n_total < 1) {
     MPI_Finalize();
     return 2;
