@@ -420,6 +420,67 @@ static void refine_rejects_bad_arguments(void **state)
   assert_int_equal(refine_greedyrefine(3, 1, w, 2, NULL, cur, &o, out, NULL), REFINE_EINVAL);
 }
 
+/* GREEDYREFINE and REFINE give the same answer on the objects permuted
+ * heaviest first (equal weights keeping their order), as the layer's
+ * sorted path hands them over: object k of the permuted input gets the
+ * part that object order[k] gets.  Small integer weights make ties, and
+ * both the thorough and the refining path run. */
+static void greedyrefine_and_refine_answer_alike_in_weight_order(void **state)
+{
+  (void)state;
+  enum { MAXN = 3000 };
+  zp_rng rng;
+  zp_rng_seed(&rng, 23);
+  double *w = malloc(MAXN * sizeof(double)), *ws = malloc(MAXN * sizeof(double));
+  int *cur = malloc(MAXN * sizeof(int)), *cs = malloc(MAXN * sizeof(int));
+  int *out = malloc(MAXN * sizeof(int)), *out2 = malloc(MAXN * sizeof(int));
+  size_t *o = malloc(MAXN * sizeof(size_t));
+  for (int trial = 0; trial < 120; trial++) {
+    size_t n = 50 + zp_rng_below(&rng, MAXN - 50);
+    int p = 2 + (int)zp_rng_below(&rng, 12);
+    refine_options opt;
+    refine_default_options(&opt);
+    if (trial % 3 == 0) opt.gr_threshold = 1.5; /* below it: REFINE's pass */
+    for (size_t i = 0; i < n; i++) {
+      double u = zp_rng_uniform(&rng);
+      w[i] = trial % 2 ? (double)(1 + zp_rng_below(&rng, 8)) : 1.0 + 99.0 * u * u * u;
+      /* Mostly blocks, the first parts heavier. */
+      cur[i] = zp_rng_below(&rng, 10) == 0 ? (int)zp_rng_below(&rng, (uint64_t)p)
+                                           : (int)(i * (size_t)p / n);
+    }
+    assert_int_equal(greedy_order(n, 1, w, o), GREEDY_OK);
+    for (size_t k = 0; k < n; k++) {
+      ws[k] = w[o[k]];
+      cs[k] = cur[o[k]];
+    }
+    refine_stats st1, st2;
+    double m1, m2;
+    assert_true(refine_greedyrefine(n, 1, w, p, NULL, cur, &opt, out, &st1) >= 0);
+    assert_true(refine_greedyrefine(n, 1, ws, p, NULL, cs, &opt, out2, &st2) >= 0);
+    for (size_t k = 0; k < n; k++) assert_int_equal(out2[k], out[o[k]]);
+    /* The figures the passes compare are the same to the bit in either
+     * order (floating-point sums in index order are not). */
+    assert_true(st1.imbalance_before == st2.imbalance_before);
+    assert_true(st1.imbalance_after == st2.imbalance_after);
+    assert_int_equal(greedy_imbalance(n, 1, w, p, NULL, cur, &m1), GREEDY_OK);
+    assert_int_equal(greedy_imbalance(n, 1, ws, p, NULL, cs, &m2), GREEDY_OK);
+    assert_true(m1 == m2);
+    opt.tolerance = 1.02;
+    assert_true(refine_run(n, 1, w, p, NULL, cur, &opt, out, &st1) >= 0);
+    assert_true(refine_run(n, 1, ws, p, NULL, cs, &opt, out2, &st2) >= 0);
+    for (size_t k = 0; k < n; k++) assert_int_equal(out2[k], out[o[k]]);
+    assert_true(st1.imbalance_before == st2.imbalance_before);
+    assert_true(st1.imbalance_after == st2.imbalance_after);
+  }
+  free(w);
+  free(ws);
+  free(cur);
+  free(cs);
+  free(out);
+  free(out2);
+  free(o);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -435,6 +496,7 @@ int main(void)
       cmocka_unit_test(greedyrefine_refines_below_threshold),
       cmocka_unit_test(refine_balances_combined_load_of_two_weights),
       cmocka_unit_test(refine_rejects_bad_arguments),
+      cmocka_unit_test(greedyrefine_and_refine_answer_alike_in_weight_order),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
