@@ -99,6 +99,19 @@ void zp_sort_by_gid(size_t *idx, size_t *tmp, size_t n, const ZOLTAN_ID_TYPE *g,
   }
 }
 
+int zp_gids_increase(const ZOLTAN_ID_TYPE *g, size_t n, int ngid)
+{
+  size_t k;
+  if (ngid == 1) {
+    for (k = 1; k < n; k++)
+      if (g[k - 1] >= g[k]) return 0;
+    return 1;
+  }
+  for (k = 1; k < n; k++)
+    if (zp_gid_cmp(g + (k - 1) * (size_t)ngid, g + k * (size_t)ngid, ngid) >= 0) return 0;
+  return 1;
+}
+
 long zp_find_gid(const ZOLTAN_ID_TYPE *sorted, size_t n, const ZOLTAN_ID_TYPE *key, int ngid)
 {
   size_t lo = 0, hi = n;

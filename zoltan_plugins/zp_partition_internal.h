@@ -291,6 +291,9 @@ int zp_gid_cmp(const ZOLTAN_ID_TYPE *a, const ZOLTAN_ID_TYPE *b, int ngid);
 /* Order idx[0..n-1] by the global IDs g (ngid entries each), stably; tmp
  * holds n entries of scratch. */
 void zp_sort_by_gid(size_t *idx, size_t *tmp, size_t n, const ZOLTAN_ID_TYPE *g, int ngid);
+/* 1 when the n global IDs g (ngid entries each) increase strictly: they
+ * are in ID order and unique.  Local. */
+int zp_gids_increase(const ZOLTAN_ID_TYPE *g, size_t n, int ngid);
 /* Position of key among n sorted global IDs, -1 when absent. */
 long zp_find_gid(const ZOLTAN_ID_TYPE *sorted, size_t n, const ZOLTAN_ID_TYPE *key, int ngid);
 

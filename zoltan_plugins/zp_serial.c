@@ -215,15 +215,7 @@ static int zp_serial_gather(const zp_context *c, zp_serial *s)
  * usually number their objects in rank order). */
 static int zp_serial_in_order(const zp_context *c, const zp_serial *s)
 {
-  size_t k, N = s->num_obj;
-  if (c->ngid == 1) {
-    for (k = 1; k < N; k++)
-      if (s->gids[k - 1] >= s->gids[k]) return 0;
-    return 1;
-  }
-  for (k = 1; k < N; k++)
-    if (zp_gid_cmp(s->gids + (k - 1) * c->ngid, s->gids + k * c->ngid, c->ngid) >= 0) return 0;
-  return 1;
+  return zp_gids_increase(s->gids, s->num_obj, c->ngid);
 }
 
 /* The owning rank of every object in arrival order. */

@@ -94,22 +94,6 @@ static int zp_sorted_wanted(const zp_context *c)
          c->mem_limit == NULL;
 }
 
-/* Local: whether this rank's IDs increase strictly. */
-static int zp_sorted_in_order(const zp_context *c)
-{
-  int i;
-  if (c->ngid == 1) {
-    for (i = 1; i < c->n; i++)
-      if (c->gids[i - 1] >= c->gids[i]) return 0;
-    return 1;
-  }
-  for (i = 1; i < c->n; i++)
-    if (zp_gid_cmp(c->gids + (size_t)(i - 1) * c->ngid, c->gids + (size_t)i * c->ngid, c->ngid) >=
-        0)
-      return 0;
-  return 1;
-}
-
 /* Local: this rank's record (the sort already done unless err). */
 static void zp_sorted_record(const zp_context *c, const zp_sorted *s, int err, double *rec)
 {
@@ -393,7 +377,7 @@ int zp_run_sorted(zp_context *c, int *new_part, int *ran)
   s.P = c->r->size;
   s.cnt = malloc((size_t)s.P * sizeof *s.cnt);
   s.displ = malloc((size_t)s.P * sizeof *s.displ);
-  s.in_order = zp_sorted_in_order(c);
+  s.in_order = zp_gids_increase(c->gids, (size_t)c->n, c->ngid);
   /* The sort comes first, so that the largest weight is the first sorted
    * one; it is lost work only when the objects allow neither mode. */
   err = s.cnt == NULL || s.displ == NULL || zp_sorted_sort(c, &s) < 0;
