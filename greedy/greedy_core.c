@@ -2,6 +2,7 @@
 #include "greedy_core.h"
 
 #include <assert.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,31 +58,33 @@ static int sum_totals(greedy_ctx *c)
 {
   size_t n = c->n, wd = (size_t)c->wdim;
   const double *w = c->w;
-  /* The largest weight of each dimension, in c->total until it is a total. */
-  for (size_t i = 0; i < n; i++)
-    for (size_t d = 0; d < wd; d++) {
-      double x = w[i * wd + d];
-      if (!isfinite(x) || x < 0.0) return GREEDY_EINVAL;
-      if (x > c->total[d]) c->total[d] = x;
-    }
   for (size_t d = 0; d < wd; d++) {
+    /* The largest weight, kept in a register, with the checks as flags
+     * looked at once: no branch and no store per object. */
+    double m = 0.0;
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+      double x = w[i * wd + d];
+      bad |= !(x >= 0.0 && x <= DBL_MAX);
+      m = x > m ? x : m;
+    }
+    if (bad) return GREEDY_EINVAL;
     greedy_rsum a = {0, 0};
-    greedy_rscale_of(c->total[d], &c->scale[d]);
-    for (size_t i = 0; i < n; i++) greedy_rsum_add(&a, &c->scale[d], w[i * wd + d]);
-    c->total[d] = greedy_rsum_value(&a, &c->scale[d]);
+    greedy_rscale_of(m, &c->scale[d]);
+    const greedy_rscale sc = c->scale[d];
+    for (size_t i = 0; i < n; i++) greedy_rsum_add(&a, &sc, w[i * wd + d]);
+    c->total[d] = greedy_rsum_value(&a, &sc);
   }
   return GREEDY_OK;
 }
 
-/* Check the common arguments once (with the n part ids of part, when the
- * entry point takes an assignment) and build the normalised capacities. */
-static int ctx_init(greedy_ctx *c, size_t n, int wdim, const double *w, int nparts,
-                    const double *target_frac, const int *part)
+/* The arguments every entry point checks, the context's arrays allocated
+ * (totals and loads zero).  Returns GREEDY_EINVAL or GREEDY_ENOMEM on
+ * failure, with nothing left allocated. */
+static int ctx_alloc(greedy_ctx *c, size_t n, int wdim, const double *w, int nparts)
 {
-  int rc = GREEDY_EINVAL;
   memset(c, 0, sizeof(*c));
   if (wdim < 1 || nparts < 1 || (n > 0 && !w)) return GREEDY_EINVAL;
-  if (part && !parts_in_range(n, part, nparts)) return GREEDY_EINVAL;
   size_t pw = (size_t)nparts * (size_t)wdim;
   c->n = n;
   c->wdim = wdim;
@@ -94,15 +97,21 @@ static int ctx_init(greedy_ctx *c, size_t n, int wdim, const double *w, int npar
   c->count = calloc((size_t)nparts, sizeof(double));
   c->scale = malloc((size_t)wdim * sizeof *c->scale);
   if (!c->cap || !c->total || !c->eligible || !c->load || !c->count || !c->scale) {
-    rc = GREEDY_ENOMEM;
-    goto fail;
+    ctx_free(c);
+    return GREEDY_ENOMEM;
   }
-  if (sum_totals(c) != GREEDY_OK) goto fail;
+  return GREEDY_OK;
+}
+
+/* The normalised capacities from the totals and the target shares. */
+static int ctx_caps(greedy_ctx *c, const double *target_frac)
+{
+  int wdim = c->wdim, nparts = c->nparts;
   for (int d = 0; d < wdim; d++) {
     double sum = 0.0;
     for (int p = 0; p < nparts; p++) {
       double t = target_frac ? target_frac[(size_t)p * wdim + d] : 1.0;
-      if (!isfinite(t) || t < 0.0) goto fail;
+      if (!isfinite(t) || t < 0.0) return GREEDY_EINVAL;
       sum += t;
     }
     for (int p = 0; p < nparts; p++) {
@@ -113,6 +122,21 @@ static int ctx_init(greedy_ctx *c, size_t n, int wdim, const double *w, int npar
       if (t > 0.0) c->eligible[p] = 1;
     }
   }
+  return GREEDY_OK;
+}
+
+/* Check the common arguments once (with the n part ids of part, when the
+ * entry point takes an assignment) and build the normalised capacities. */
+static int ctx_init(greedy_ctx *c, size_t n, int wdim, const double *w, int nparts,
+                    const double *target_frac, const int *part)
+{
+  int rc = ctx_alloc(c, n, wdim, w, nparts);
+  if (rc) return rc;
+  rc = GREEDY_EINVAL;
+  if (part && !parts_in_range(n, part, nparts)) goto fail;
+  if (sum_totals(c) != GREEDY_OK) goto fail;
+  rc = ctx_caps(c, target_frac);
+  if (rc) goto fail;
   return GREEDY_OK;
 fail:
   ctx_free(c);
@@ -206,6 +230,16 @@ static int heap_of_parts(const greedy_ctx *c, greedy_heap *h)
   return GREEDY_OK;
 }
 
+/* 1 when order[k] == k for every k < n. */
+static int is_identity(const size_t *order, size_t n)
+{
+  for (size_t k = 0; k < n; k++)
+    if (order[k] != k) return 0;
+  return 1;
+}
+
+static int place_in_order(greedy_ctx *c, int *part_out, int skip_placed);
+
 /*
  * GREEDY's placement: every object whose part_out is still negative goes,
  * in the given order (heaviest first), to the eligible part of least
@@ -214,7 +248,12 @@ static int heap_of_parts(const greedy_ctx *c, greedy_heap *h)
 static int place_rest(greedy_ctx *c, const size_t *order, int *part_out)
 {
   greedy_heap h;
-  int rc = heap_of_parts(c, &h);
+  int rc;
+  /* Objects already in GREEDY's order (the layer's sorted path hands them
+   * over so, and the sort then gives the identity): the cheaper heap of
+   * place_in_order, which finds the same parts. */
+  if (is_identity(order, c->n)) return place_in_order(c, part_out, 1);
+  rc = heap_of_parts(c, &h);
   if (rc != GREEDY_OK) return rc;
   for (size_t k = 0; k < c->n; k++) {
     if (k + GREEDY_PREFETCH < c->n) prefetch_object(c, order[k + GREEDY_PREFETCH], part_out, NULL);
@@ -316,9 +355,11 @@ static inline void top_sift(top_entry *e, int m)
  * heap over the parts needs one sift-down from its root per object and no
  * index of positions (greedy_heap keeps one for callers that change any
  * part's key).  The order (relative load, count, part) is strict, so the
- * least part, and hence the answer, is the one place_rest finds.
+ * least part, and hence the answer, is the one place_rest finds.  With
+ * skip_placed, objects whose part_out is already set (and in the loads)
+ * are passed over, as place_rest passes them over.
  */
-static int place_in_order(greedy_ctx *c, int *part_out)
+static int place_in_order(greedy_ctx *c, int *part_out, int skip_placed)
 {
   top_entry *e = malloc((size_t)c->nparts * sizeof *e);
   int m = 0;
@@ -342,6 +383,7 @@ static int place_in_order(greedy_ctx *c, int *part_out)
      * times the total can round to zero): rel_load's first case, written
      * out, the same operations in the same order. */
     for (size_t k = 0; k < c->n; k++) {
+      if (skip_placed && part_out[k] >= 0) continue;
       int p = e[0].id;
       part_out[k] = p;
       c->load[p] += c->w[k];
@@ -352,6 +394,7 @@ static int place_in_order(greedy_ctx *c, int *part_out)
     }
   } else {
     for (size_t k = 0; k < c->n; k++) {
+      if (skip_placed && part_out[k] >= 0) continue;
       int p = e[0].id;
       part_out[k] = p;
       add_object(c, p, k);
@@ -372,7 +415,7 @@ int greedy_assign_in_order(size_t n, int wdim, const double *w, int nparts,
   if (n > 0 && !part_out) return GREEDY_EINVAL;
   rc = ctx_init(&c, n, wdim, w, nparts, target_frac, NULL);
   if (rc) return rc;
-  rc = place_in_order(&c, part_out);
+  rc = place_in_order(&c, part_out, 0);
   ctx_free(&c);
   return rc;
 }
@@ -454,28 +497,96 @@ end:
   return rc;
 }
 
+/* greedy_imbalance's reading of the objects, in one pass: every part in
+ * range, every weight finite and >= 0, and the largest weight of each
+ * dimension into c->total (until the totals replace them).  GREEDY_EINVAL
+ * for a bad part or weight. */
+static int check_and_max(greedy_ctx *c, const int *part)
+{
+  size_t n = c->n, wd = (size_t)c->wdim;
+  unsigned np = (unsigned)c->nparts;
+  const double *w = c->w;
+  int bad = 0;
+  /* Branch-free, the largest weight in a register: the checks are flags
+   * or-ed together and looked at once. */
+  for (size_t d = 0; d < wd; d++) {
+    double m = 0.0;
+    if (d == 0)
+      for (size_t i = 0; i < n; i++) {
+        double x = w[i * wd];
+        bad |= ((unsigned)part[i] >= np) | !(x >= 0.0 && x <= DBL_MAX);
+        m = x > m ? x : m;
+      }
+    else
+      for (size_t i = 0; i < n; i++) {
+        double x = w[i * wd + d];
+        bad |= !(x >= 0.0 && x <= DBL_MAX);
+        m = x > m ? x : m;
+      }
+    c->total[d] = m;
+  }
+  return bad ? GREEDY_EINVAL : GREEDY_OK;
+}
+
+/* Accumulator banks of greedy_imbalance's part sums: consecutive objects
+ * of one part add into different banks, so that an addition does not wait
+ * for the one before it (objects listed by part, or two parts, otherwise
+ * make one chain of dependent additions).  Integer sums, merged exactly:
+ * the banks change no bit of the result. */
+#define GREEDY_SUM_BANKS 4
+/* The part-weight count up to which the banks are used (64 KiB of them). */
+#define GREEDY_SUM_BANKED_MAX 1024
+
 int greedy_imbalance(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
                      const int *part, double *imbalance)
 {
   greedy_ctx c;
   int rc;
   if (!imbalance || (n > 0 && !part)) return GREEDY_EINVAL;
-  rc = ctx_init(&c, n, wdim, w, nparts, target_frac, part);
+  rc = ctx_alloc(&c, n, wdim, w, nparts);
   if (rc) return rc;
+  rc = check_and_max(&c, part);
+  if (rc) {
+    ctx_free(&c);
+    return rc;
+  }
   /* The part loads as reproducible sums, like the totals: the figure is
    * then the same for the objects in any order (GREEDYREFINE compares it
-   * with its bounds, on the objects in ID order or in weight order). */
-  size_t pw = (size_t)nparts * (size_t)wdim;
-  greedy_rsum *acc = calloc(pw + 1, sizeof *acc);
+   * with its bounds, on the objects in ID order or in weight order).  Each
+   * total is the exact sum of its parts' integer sums, so it is the total
+   * the other entry points compute (every object is in one part). */
+  size_t pw = (size_t)nparts * (size_t)wdim, wd = (size_t)wdim;
+  size_t banks = pw <= GREEDY_SUM_BANKED_MAX ? GREEDY_SUM_BANKS : 1;
+  greedy_rsum *acc = calloc(banks * pw + 1, sizeof *acc);
   if (!acc) {
     ctx_free(&c);
     return GREEDY_ENOMEM;
   }
-  for (size_t i = 0; i < n; i++)
-    for (int d = 0; d < wdim; d++)
-      greedy_rsum_add(&acc[(size_t)part[i] * wdim + d], &c.scale[d], w[i * (size_t)wdim + d]);
-  for (size_t k = 0; k < pw; k++) c.load[k] = greedy_rsum_value(&acc[k], &c.scale[k % wdim]);
+  for (size_t d = 0; d < wd; d++) greedy_rscale_of(c.total[d], &c.scale[d]);
+  if (banks > 1 && wd == 1) {
+    const greedy_rscale sc = c.scale[0];
+    for (size_t i = 0; i < n; i++)
+      greedy_rsum_add(&acc[(i % GREEDY_SUM_BANKS) * pw + (size_t)part[i]], &sc, w[i]);
+  } else {
+    for (size_t i = 0; i < n; i++)
+      for (size_t d = 0; d < wd; d++)
+        greedy_rsum_add(&acc[(i % banks) * pw + (size_t)part[i] * wd + d], &c.scale[d],
+                        w[i * wd + d]);
+  }
+  for (size_t b = 1; b < banks; b++)
+    for (size_t k = 0; k < pw; k++) greedy_rsum_merge(&acc[k], &acc[b * pw + k]);
+  for (size_t d = 0; d < wd; d++) {
+    greedy_rsum t = {0, 0};
+    for (int p = 0; p < nparts; p++) greedy_rsum_merge(&t, &acc[(size_t)p * wd + d]);
+    c.total[d] = greedy_rsum_value(&t, &c.scale[d]);
+  }
+  for (size_t k = 0; k < pw; k++) c.load[k] = greedy_rsum_value(&acc[k], &c.scale[k % wd]);
   free(acc);
+  rc = ctx_caps(&c, target_frac);
+  if (rc) {
+    ctx_free(&c);
+    return rc;
+  }
   double worst = 0.0;
   for (int p = 0; p < nparts; p++) {
     double r = rel_load(&c, p, NULL);

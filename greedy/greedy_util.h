@@ -141,8 +141,10 @@ void greedy_rscale_of(double max, greedy_rscale *s);
 static inline void greedy_rsum_add(greedy_rsum *a, const greedy_rscale *s, double w)
 {
   /* Two exact multiplications by powers of two (one alone could overflow
-   * for a tiny max), then the truncation to an integer below 2^63. */
-  uint64_t q = (uint64_t)(w * s->to_int[0] * s->to_int[1]);
+   * for a tiny max), then the truncation to an integer below 2^63, through
+   * a signed conversion: one instruction on x86-64, where an unsigned one
+   * tests for values of 2^63 and above first.  The same integer either way. */
+  uint64_t q = (uint64_t)(int64_t)(w * s->to_int[0] * s->to_int[1]);
   a->lo += q;
   a->hi += a->lo < q;
 }

@@ -6,6 +6,7 @@
  * the hypergraph.  Every callback's error code is checked and named in the
  * message, and coordinates and edges are asked for at most once per call.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -124,29 +125,43 @@ static int zp_current_parts(zp_context *c)
  * infinite and negative ones; parts outside the known ones mapped. */
 static int zp_check_objects(zp_context *c, const float *fw)
 {
-  int ierr = ZOLTAN_OK, i, d, nmsg = 0, wd = c->obj_wgt_dim;
+  const size_t n = (size_t)c->n, wdim = (size_t)c->wdim, count = n * wdim;
+  const int wd = c->obj_wgt_dim, np = c->nparts;
+  int *parts = c->parts;
+  double *w = c->w;
+  int ierr = ZOLTAN_OK, nmsg = 0, outside = 0, bad = 0;
+  size_t i, k;
   char g[ZP_GID_TEXT];
-  for (i = 0; i < c->n; i++) {
-    c->in_parts[i] = c->parts[i];
-    if (c->parts[i] < 0 || c->parts[i] >= c->nparts) {
-      /* An object outside the known parts (no part callback and more ranks
-       * than parts, or NUM_GLOBAL_PARTS shrank) is taken to be in the first
-       * part its rank holds; on a rank that holds none it is in no part
-       * (-1), and any assignment moves it. */
-      c->parts[i] = zp_first_part_of(c, c->r->rank);
+  /* The common case, every part known and every weight valid, runs as
+   * branch-free passes the compiler vectorises; the objects that need a
+   * fix or a message are looked for only when there is one. */
+  if (n > 0) memcpy(c->in_parts, parts, n * sizeof *parts);
+  for (i = 0; i < n; i++) outside |= parts[i] < 0 || parts[i] >= np;
+  /* An object outside the known parts (no part callback and more ranks
+   * than parts, or NUM_GLOBAL_PARTS shrank) is taken to be in the first
+   * part its rank holds; on a rank that holds none it is in no part (-1),
+   * and any assignment moves it. */
+  for (i = 0; outside && i < n; i++)
+    if (parts[i] < 0 || parts[i] >= np) parts[i] = zp_first_part_of(c, c->r->rank);
+  if (wd <= 0) {
+    for (k = 0; k < count; k++) w[k] = 1.0;
+    return ZOLTAN_OK;
+  }
+  /* A float is finite and >= 0 when it lies in [0, FLT_MAX]: NaN fails
+   * both comparisons. */
+  for (k = 0; k < count; k++) {
+    w[k] = (double)fw[k];
+    bad |= !(fw[k] >= 0.0f && fw[k] <= FLT_MAX);
+  }
+  for (k = 0; bad && k < count; k++) {
+    double v = w[k];
+    if (isfinite(v) && v >= 0.0) continue;
+    if (nmsg++ < ZP_MAX_OBJ_MESSAGES) {
+      zp_format_gid(zp_gid(c, (int)(k / wdim)), c->ngid, g, sizeof g);
+      zp_error(c->yo, "object GID %s has weight[%d] = %g; weights must be finite and >= 0", g,
+               (int)(k % wdim), v);
     }
-    for (d = 0; d < c->wdim; d++) {
-      double v = wd > 0 ? (double)fw[(size_t)i * wd + d] : 1.0;
-      if (!isfinite(v) || v < 0.0) {
-        if (nmsg++ < ZP_MAX_OBJ_MESSAGES) {
-          zp_format_gid(zp_gid(c, i), c->ngid, g, sizeof g);
-          zp_error(c->yo, "object GID %s has weight[%d] = %g; weights must be finite and >= 0", g,
-                   d, v);
-        }
-        ierr = ZOLTAN_FATAL;
-      }
-      c->w[(size_t)i * c->wdim + d] = v;
-    }
+    ierr = ZOLTAN_FATAL;
   }
   return ierr;
 }

@@ -76,18 +76,32 @@ static void ldb_obj_list(void *data, int ngid, int nlid, ZOLTAN_ID_PTR gids, ZOL
                          int wdim, float *w, int *ierr)
 {
   struct zp_ldb_wrap *x = data;
-  size_t i;
+  const ZOLTAN_ID_TYPE *lg = x->lgids;
+  const double *lw = x->lw;
+  size_t i, n = x->n, ls = x->lstride, wd = wdim > 0 ? (size_t)wdim : 0;
   ((ZOLTAN_OBJ_LIST_FN *)x->list_fn)(x->list_data, ngid, nlid, gids, lids, wdim, w, ierr);
+  if (!ldb_ok(*ierr) || w == NULL || wd == 0) return;
   /* The count is the one NUM_OBJ gave at the start of this call.  The list
    * comes in the order the layer read it in, so the object at position i is
-   * usually the context's i-th: no search then. */
-  for (i = 0; ldb_ok(*ierr) && w != NULL && wdim > 0 && i < x->n; i++) {
+   * usually the context's i-th: no search then.  One-entry IDs (the common
+   * case) are compared inline: a call of memcmp per object cost more than
+   * the application's own callback. */
+  if (ngid == 1 && x->ngid == 1 && lg != NULL) {
+    for (i = 0; i < n; i++) {
+      if (gids[i] == lg[i])
+        w[i * wd] = (float)lw[i * ls];
+      else
+        ldb_overwrite(x, ngid, gids + i, wdim, w + i * wd);
+    }
+    return;
+  }
+  for (i = 0; i < n; i++) {
     const ZOLTAN_ID_TYPE *g = gids + i * (size_t)ngid;
-    if (ngid == x->ngid && x->lgids != NULL &&
-        memcmp(g, x->lgids + i * (size_t)ngid, (size_t)ngid * sizeof *g) == 0)
-      w[i * (size_t)wdim] = (float)x->lw[i * x->lstride];
+    if (ngid == x->ngid && lg != NULL &&
+        memcmp(g, lg + i * (size_t)ngid, (size_t)ngid * sizeof *g) == 0)
+      w[i * wd] = (float)lw[i * ls];
     else
-      ldb_overwrite(x, ngid, g, wdim, w + i * (size_t)wdim);
+      ldb_overwrite(x, ngid, g, wdim, w + i * wd);
   }
 }
 

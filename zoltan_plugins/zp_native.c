@@ -76,20 +76,33 @@ static int zp_check_native_inputs(zp_context *c, const char *method, const char 
   return ZOLTAN_OK;
 }
 
+/* The figures of the local weights the checks before a native run need,
+ * over every rank: stats[0] the largest first weight, stats[1] their sum,
+ * stats[2] the number of objects; one pass over the weights.  Collective. */
+static void zp_native_weight_stats(const zp_context *c, double stats[3])
+{
+  double local[2] = {0.0, (double)c->n}, wmax = 0.0;
+  size_t i, n = (size_t)c->n, wd = (size_t)c->wdim;
+  for (i = 0; i < n; i++) {
+    double w = c->w[i * wd];
+    wmax = w > wmax ? w : wmax;
+    local[0] += w;
+  }
+  MPI_Allreduce(&wmax, &stats[0], 1, MPI_DOUBLE, MPI_MAX, c->r->comm);
+  MPI_Allreduce(local, &stats[1], 2, MPI_DOUBLE, MPI_SUM, c->r->comm);
+}
+
 /* Trivial problems never reach Zoltan: its methods fail on some of them
  * (Zoltan 13.2's RCB returns ZOLTAN_MEMERR without a word when no rank
  * holds an object), and the answer is known anyway.  Returns 1 when
  * new_part is filled.  *zero_weights is 1 when every weight is zero.
- * Collective. */
-static int zp_native_trivial(const zp_context *c, int *new_part, int *zero_weights)
+ * stats are zp_native_weight_stats's.  Not collective. */
+static int zp_native_trivial(const zp_context *c, const double stats[3], int *new_part,
+                             int *zero_weights)
 {
-  /* Object count and total weight in one reduction. */
-  double local[2] = {(double)c->n, 0.0}, global[2];
   int i;
-  for (i = 0; c->obj_wgt_dim > 0 && i < c->n; i++) local[1] += c->w[(size_t)i * c->wdim];
-  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, c->r->comm);
-  *zero_weights = c->obj_wgt_dim == 1 && global[1] == 0.0;
-  if (c->nparts > 1 && global[0] > 0.0) return 0;
+  *zero_weights = c->obj_wgt_dim == 1 && stats[1] == 0.0;
+  if (c->nparts > 1 && stats[2] > 0.0) return 0;
   for (i = 0; i < c->n; i++) new_part[i] = 0;
   return 1;
 }
@@ -249,24 +262,17 @@ End:
 }
 
 /* zp_ctx_native_bounds with the given part sizes (nparts * wdim, the same
- * on every rank); when every weight is zero and counts is 1, the objects
- * count one each, as a base run balances them.  Collective. */
-static const char *zp_native_bounds_sized(const zp_context *c, const char *method,
-                                          const double *sizes, int counts)
+ * on every rank) and the weights' figures (zp_native_weight_stats); when
+ * every weight is zero and counts is 1, the objects count one each, as a
+ * base run balances them.  Not collective. */
+static const char *zp_native_bounds_stats(const zp_context *c, const char *method,
+                                          const double *sizes, int counts, const double stats[3])
 {
-  double local[3] = {0.0, 0.0, (double)c->n}, global[3] = {0.0, 0.0, 0.0}, sum = 0.0, smin = 0.0;
+  double wmax = stats[0], total = stats[1], sum = 0.0, smin = 0.0;
   int i, zero = 0;
-  if (zp_native_bounds(method, 2, 1, 0.0, 0.0, 0.0, 1) == NULL) return NULL;
-  for (i = 0; i < c->n; i++) {
-    double w = c->w[(size_t)i * c->wdim];
-    local[0] = w > local[0] ? w : local[0];
-    local[1] += w;
-  }
-  MPI_Allreduce(&local[0], &global[0], 1, MPI_DOUBLE, MPI_MAX, c->r->comm);
-  MPI_Allreduce(&local[1], &global[1], 2, MPI_DOUBLE, MPI_SUM, c->r->comm);
-  if (!(global[1] > 0.0) && counts) {
-    global[0] = global[2] > 0.0 ? 1.0 : 0.0;
-    global[1] = global[2];
+  if (!(total > 0.0) && counts) {
+    wmax = stats[2] > 0.0 ? 1.0 : 0.0;
+    total = stats[2];
   }
   for (i = 0; i < c->nparts; i++) sum += sizes[(size_t)i * c->wdim];
   for (i = 0; sum > 0.0 && i < c->nparts; i++) {
@@ -274,7 +280,18 @@ static const char *zp_native_bounds_sized(const zp_context *c, const char *metho
     if (s <= 0.0) zero = 1;
     if (s > 0.0 && (smin == 0.0 || s < smin)) smin = s;
   }
-  return zp_native_bounds(method, c->nparts, c->r->size, global[0], global[1], smin, zero);
+  return zp_native_bounds(method, c->nparts, c->r->size, wmax, total, smin, zero);
+}
+
+/* The same, reading the weights' figures.  Collective when the method is
+ * a bounded one. */
+static const char *zp_native_bounds_sized(const zp_context *c, const char *method,
+                                          const double *sizes, int counts)
+{
+  double stats[3];
+  if (zp_native_bounds(method, 2, 1, 0.0, 0.0, 0.0, 1) == NULL) return NULL;
+  zp_native_weight_stats(c, stats);
+  return zp_native_bounds_stats(c, method, sizes, counts, stats);
 }
 
 const char *zp_ctx_native_bounds(zp_context *c, const char *method)
@@ -316,10 +333,14 @@ static int zp_run_native(zp_context *c, const char *method, const double *sizes,
   ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
   zp_lb_args a = {&changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el, &ep, &epa};
   int zero_weights = 0, guarded = 0, ierr = zp_check_native_inputs(c, method, who);
-  const char *outside;
-  if (ierr < 0 || zp_native_trivial(c, new_part, &zero_weights)) return ierr;
+  const char *outside = NULL;
+  double stats[3];
+  if (ierr < 0) return ierr;
+  zp_native_weight_stats(c, stats);
+  if (zp_native_trivial(c, stats, new_part, &zero_weights)) return ierr;
   /* Zoltan's method would fail on some ranks only and hang the others. */
-  outside = zp_native_bounds_sized(c, method, sizes, c->obj_wgt_dim <= 1);
+  if (zp_native_bounds(method, 2, 1, 0.0, 0.0, 0.0, 1) != NULL)
+    outside = zp_native_bounds_stats(c, method, sizes, c->obj_wgt_dim <= 1, stats);
   if (outside != NULL) {
     if (c->r->rank == c->debug_proc)
       zp_error(c->yo,

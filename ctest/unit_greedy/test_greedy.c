@@ -646,6 +646,136 @@ static void greedy_in_order_matches_greedy_assign(void **state)
   free(part2);
 }
 
+/* The placements on objects already in GREEDY's order (the identity order,
+ * the cheaper heap) give every object the part the general placement gives
+ * it on the same objects listed in another order: plain GREEDY and both
+ * keeping modes, with and without part sizes. */
+static void greedy_identity_order_places_as_any_order(void **state)
+{
+  (void)state;
+  enum { MAXN = 1500 };
+  zp_rng rng;
+  zp_rng_seed(&rng, 31);
+  double *w = malloc(MAXN * sizeof(double)), *ws = malloc(MAXN * sizeof(double)), sizes[24];
+  size_t *o = malloc(MAXN * sizeof(size_t)), *id = malloc(MAXN * sizeof(size_t));
+  int *cur = malloc(MAXN * sizeof(int)), *cs = malloc(MAXN * sizeof(int));
+  int *part = malloc(MAXN * sizeof(int)), *part2 = malloc(MAXN * sizeof(int));
+  for (int trial = 0; trial < 200; trial++) {
+    size_t n = zp_rng_below(&rng, MAXN);
+    int p = 1 + (int)zp_rng_below(&rng, 24), sized = trial % 3 == 0;
+    for (size_t i = 0; i < n; i++) {
+      double u = zp_rng_uniform(&rng);
+      w[i] = trial % 4 == 0 ? (double)zp_rng_below(&rng, 3) : 1.0 + 999.0 * u * u * u * u;
+      cur[i] = (int)zp_rng_below(&rng, (uint64_t)p);
+    }
+    for (int q = 0; q < p; q++) sizes[q] = zp_rng_below(&rng, 5) == 0 ? 0.0 : zp_rng_uniform(&rng);
+    sizes[0] += 0.5;
+    const double *frac = sized ? sizes : NULL;
+    assert_int_equal(greedy_order(n, 1, w, o), GREEDY_OK);
+    for (size_t k = 0; k < n; k++) {
+      ws[k] = w[o[k]];
+      cs[k] = cur[o[k]];
+      id[k] = k;
+    }
+    assert_int_equal(greedy_assign_ordered(n, 1, w, p, frac, o, part), GREEDY_OK);
+    assert_int_equal(greedy_assign_ordered(n, 1, ws, p, frac, id, part2), GREEDY_OK);
+    for (size_t k = 0; k < n; k++) assert_int_equal(part2[k], part[o[k]]);
+    for (int mode = 0; mode < 2; mode++) {
+      greedy_keep_mode m = mode ? GREEDY_KEEP_LIGHT_FIRST : GREEDY_KEEP_HEAVY_FIRST;
+      double limit = 1.0 + 0.1 * zp_rng_uniform(&rng);
+      size_t moved = 0, moved2 = 0;
+      assert_int_equal(greedy_assign_keep_ordered(n, 1, w, p, frac, cur, limit, m, o, part, &moved),
+                       GREEDY_OK);
+      assert_int_equal(
+          greedy_assign_keep_ordered(n, 1, ws, p, frac, cs, limit, m, id, part2, &moved2),
+          GREEDY_OK);
+      assert_int_equal(moved, moved2);
+      for (size_t k = 0; k < n; k++) assert_int_equal(part2[k], part[o[k]]);
+    }
+  }
+  free(w);
+  free(ws);
+  free(o);
+  free(id);
+  free(cur);
+  free(cs);
+  free(part);
+  free(part2);
+}
+
+/* greedy_imbalance is the largest relative load from part sums added one
+ * object after the other as reproducible sums, bit for bit (its banks and
+ * its one reading pass change nothing), the same for the objects in any
+ * order, with one or two weights, few parts or more than the banks take;
+ * a part out of range or a weight that is not a finite number >= 0 in any
+ * dimension is refused. */
+static void greedy_imbalance_equals_the_plain_part_sums(void **state)
+{
+  (void)state;
+  enum { N = 3001, MAXP = 700 };
+  const int parts[] = {1, 2, 3, 64, MAXP};
+  zp_rng rng;
+  zp_rng_seed(&rng, 77);
+  double *w = malloc(2 * N * sizeof(double)), *wp = malloc(2 * N * sizeof(double));
+  int *part = malloc(N * sizeof(int)), *pp = malloc(N * sizeof(int));
+  greedy_rsum *acc = malloc(2 * MAXP * sizeof *acc);
+  for (int wd = 1; wd <= 2; wd++)
+    for (size_t t = 0; t < sizeof parts / sizeof parts[0]; t++) {
+      int P = parts[t];
+      double max[2] = {0.0, 0.0}, worst = 0.0, imb = -1.0, again = -1.0;
+      greedy_rscale sc[2];
+      for (size_t i = 0; i < N; i++) {
+        part[i] = (int)zp_rng_below(&rng, (uint64_t)P);
+        for (int d = 0; d < wd; d++) {
+          double u = zp_rng_uniform(&rng);
+          w[i * wd + d] = d == 1 ? 5.0 * u : 1.0 + 999.0 * u * u * u * u;
+          max[d] = w[i * wd + d] > max[d] ? w[i * wd + d] : max[d];
+        }
+      }
+      memset(acc, 0, (size_t)P * wd * sizeof *acc);
+      for (int d = 0; d < wd; d++) greedy_rscale_of(max[d], &sc[d]);
+      for (size_t i = 0; i < N; i++)
+        for (int d = 0; d < wd; d++)
+          greedy_rsum_add(&acc[(size_t)part[i] * wd + d], &sc[d], w[i * wd + d]);
+      for (int d = 0; d < wd; d++) {
+        greedy_rsum all = {0, 0};
+        for (size_t i = 0; i < N; i++) greedy_rsum_add(&all, &sc[d], w[i * wd + d]);
+        double total = greedy_rsum_value(&all, &sc[d]), cap = (1.0 / P) * total;
+        for (int q = 0; q < P; q++) {
+          double r = greedy_rsum_value(&acc[(size_t)q * wd + d], &sc[d]) / cap;
+          worst = r > worst ? r : worst;
+        }
+      }
+      assert_int_equal(greedy_imbalance(N, wd, w, P, NULL, part, &imb), GREEDY_OK);
+      assert_true(memcmp(&imb, &worst, sizeof imb) == 0);
+      /* The objects reversed: the same bits. */
+      for (size_t i = 0; i < N; i++) {
+        pp[i] = part[N - 1 - i];
+        for (int d = 0; d < wd; d++) wp[i * wd + d] = w[(N - 1 - i) * wd + d];
+      }
+      assert_int_equal(greedy_imbalance(N, wd, wp, P, NULL, pp, &again), GREEDY_OK);
+      assert_true(memcmp(&imb, &again, sizeof imb) == 0);
+      /* Bad input in the last object's last weight, or its part. */
+      double keep = w[(N - 1) * wd + wd - 1];
+      w[(N - 1) * wd + wd - 1] = NAN;
+      assert_int_equal(greedy_imbalance(N, wd, w, P, NULL, part, &imb), GREEDY_EINVAL);
+      w[(N - 1) * wd + wd - 1] = -1.0;
+      assert_int_equal(greedy_imbalance(N, wd, w, P, NULL, part, &imb), GREEDY_EINVAL);
+      w[(N - 1) * wd + wd - 1] = INFINITY;
+      assert_int_equal(greedy_imbalance(N, wd, w, P, NULL, part, &imb), GREEDY_EINVAL);
+      w[(N - 1) * wd + wd - 1] = keep;
+      part[N - 1] = P;
+      assert_int_equal(greedy_imbalance(N, wd, w, P, NULL, part, &imb), GREEDY_EINVAL);
+      part[N - 1] = -1;
+      assert_int_equal(greedy_imbalance(N, wd, w, P, NULL, part, &imb), GREEDY_EINVAL);
+    }
+  free(w);
+  free(wp);
+  free(part);
+  free(pp);
+  free(acc);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -666,6 +796,8 @@ int main(void)
       cmocka_unit_test(greedy_merge_desc_is_the_stable_sort_of_the_runs),
       cmocka_unit_test(greedy_in_order_matches_greedy_assign),
       cmocka_unit_test(greedy_break_ties_orders_equal_keys_by_tie),
+      cmocka_unit_test(greedy_identity_order_places_as_any_order),
+      cmocka_unit_test(greedy_imbalance_equals_the_plain_part_sums),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

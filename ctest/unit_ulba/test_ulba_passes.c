@@ -40,8 +40,8 @@ static void free_series(double **y, size_t n)
 }
 
 /* The series form gives what ulba_slope_fit gives for each series, bit for
- * bit, and NaN where it fails, over block boundaries (m not a multiple of
- * the block), with times given or implicit, equal times, and 0-5 samples. */
+ * bit, and NaN where it fails, with times given or implicit, equal times,
+ * and 0-5 samples (two samples take a form of their own). */
 static void ulba_series_fit_equals_one_fit_per_series(void **state)
 {
   (void)state;
