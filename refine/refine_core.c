@@ -2,6 +2,7 @@
 #include "refine_core.h"
 
 #include <assert.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,14 @@ void refine_default_options(refine_options *opt)
   opt->scratch = NULL;
   opt->scratch_arg = NULL;
 }
+
+/* How many sorted entries ahead collect_donor_objects asks for an
+ * entry's index and weight: enough to cover a memory access at its pace. */
+#define REFINE_PREFETCH 16
+
+/* The part count up to which scalar_imbalance adds its sums in banks on
+ * the stack (16 KiB of them). */
+#define REFINE_SUM_BANKED_MAX 256
 
 /* State of one refinement run on scalar loads. */
 typedef struct refine_state {
@@ -320,11 +329,11 @@ static int check_args(size_t n, int wdim, const double *w, int nparts, const int
   if (opt->comm_aware != 0 && opt->comm_aware != 1) return REFINE_EINVAL;
   if (opt->comm_aware && !opt->graph) return REFINE_EINVAL;
   if (opt->graph && !graph_ok(n, opt->graph)) return REFINE_EINVAL;
-  for (size_t i = 0; i < n; i++)
-    if (cur_part[i] < 0 || cur_part[i] >= nparts) return REFINE_EINVAL;
-  for (size_t i = 0; i < n * (size_t)wdim; i++)
-    if (!isfinite(w[i]) || w[i] < 0.0) return REFINE_EINVAL;
-  return REFINE_OK;
+  /* Flags or-ed together and looked at once: no branch per object. */
+  int bad = 0;
+  for (size_t i = 0; i < n; i++) bad |= (unsigned)cur_part[i] >= (unsigned)nparts;
+  for (size_t i = 0; i < n * (size_t)wdim; i++) bad |= !(w[i] >= 0.0 && w[i] <= DBL_MAX);
+  return bad ? REFINE_EINVAL : REFINE_OK;
 }
 
 /*
@@ -335,14 +344,18 @@ static int scalarise(size_t n, int wdim, const double *w, int nparts, const doub
                      double **s_out, double **frac_out)
 {
   double *tot = calloc((size_t)wdim, sizeof(double));
-  double *s = malloc((n ? n : 1) * sizeof(double));
+  /* One weight is its own scalar: *s_out stays NULL and the caller reads
+   * w (a copy of it cost a pass and n fresh doubles at every call). */
+  double *s = wdim > 1 ? malloc((n ? n : 1) * sizeof(double)) : NULL;
   double *frac = calloc((size_t)nparts, sizeof(double));
   int rc = REFINE_ENOMEM, used = 0;
-  if (!tot || !s || !frac) goto fail;
+  *s_out = NULL;
+  if (!tot || (wdim > 1 && !s) || !frac) goto fail;
   rc = REFINE_EINVAL;
   /* Each dimension's total as a reproducible sum (the same for the objects
-   * in any order, as the part loads below). */
-  for (int d = 0; d < wdim; d++) tot[d] = greedy_rsum_array(n, w + d, (size_t)wdim);
+   * in any order, as the part loads below); only several weights need
+   * them, to scale each by its total. */
+  for (int d = 0; wdim > 1 && d < wdim; d++) tot[d] = greedy_rsum_array(n, w + d, (size_t)wdim);
   for (int d = 0; d < wdim; d++) {
     double sum = 0.0;
     for (int p = 0; p < nparts; p++) {
@@ -357,11 +370,7 @@ static int scalarise(size_t n, int wdim, const double *w, int nparts, const doub
           (target_frac && sum > 0.0) ? target_frac[(size_t)p * wdim + d] / sum : 1.0 / nparts;
   }
   for (int p = 0; p < nparts; p++) frac[p] = used ? frac[p] / used : 1.0 / nparts;
-  for (size_t i = 0; i < n; i++) {
-    if (wdim == 1) {
-      s[i] = w[i];
-      continue;
-    }
+  for (size_t i = 0; wdim > 1 && i < n; i++) {
     double x = 0.0;
     for (int d = 0; d < wdim; d++)
       if (tot[d] > 0.0) x += w[i * wdim + d] / tot[d];
@@ -388,7 +397,19 @@ static double scalar_imbalance(size_t n, const double *s, int nparts, const doub
                                double *load, int *worst)
 {
   memset(acc, 0, (size_t)nparts * sizeof *acc);
-  for (size_t i = 0; i < n; i++) greedy_rsum_add(&acc[part[i]], sc, s[i]);
+  if (nparts <= REFINE_SUM_BANKED_MAX) {
+    /* Few parts: consecutive objects of one part would make one chain of
+     * dependent additions, so they add into four banks in turn (integer
+     * sums, merged exactly: the same bits). */
+    greedy_rsum bank[4][REFINE_SUM_BANKED_MAX];
+    const greedy_rscale scale = *sc;
+    memset(bank, 0, sizeof bank);
+    for (size_t i = 0; i < n; i++) greedy_rsum_add(&bank[i & 3][part[i]], &scale, s[i]);
+    for (int b = 0; b < 4; b++)
+      for (int p = 0; p < nparts; p++) greedy_rsum_merge(&acc[p], &bank[b][p]);
+  } else {
+    for (size_t i = 0; i < n; i++) greedy_rsum_add(&acc[part[i]], sc, s[i]);
+  }
   for (int p = 0; p < nparts; p++) load[p] = greedy_rsum_value(&acc[p], sc);
   double m = 0.0;
   *worst = 0;
@@ -486,9 +507,12 @@ static int collect_donor_objects(refine_state *r, const int *cur, const refine_o
   order = work_buffer(opt, 2, cap * sizeof *order, &owned[2]);
   ws = work_buffer(opt, 3, cap * sizeof *ws, &owned[3]);
   if (!idx || !key || !order || !ws) goto end;
+  /* Below 2^32 objects, each entry's part travels in the upper half of its
+   * index, so that the placement below reads nothing through the index. */
+  int packed = (uint64_t)n < ((uint64_t)1 << 32);
   for (size_t i = 0; i < n; i++)
     if (r->donor[cur[i]]) {
-      idx[m] = i;
+      idx[m] = packed ? (size_t)((uint64_t)cur[i] << 32 | (uint64_t)i) : i;
       key[m++] = r->s[i];
     }
   if (m > 0 && greedy_sort_asc_ws(m, key, order, ws)) goto end;
@@ -499,11 +523,25 @@ static int collect_donor_objects(refine_state *r, const int *cur, const refine_o
   fill = malloc((size_t)nparts * sizeof(size_t));
   if (!r->obj || !r->val || !r->nxt || !r->prv || !fill) goto end;
   memcpy(fill, r->seg, (size_t)nparts * sizeof(size_t));
+  /* The sorted entries are read at random places: the weight comes from
+   * key and the part from the packed index (both beside the entry) rather
+   * than from s and cur through the index, so that no read waits for
+   * another, and the entries a few ahead are asked for early.  Reading
+   * ahead changes no result. */
   for (size_t k = 0; k < m; k++) {
-    size_t i = idx[order[k]];
-    size_t at = fill[cur[i]]++;
+    size_t j = order[k];
+#if defined(__GNUC__)
+    if (k + REFINE_PREFETCH < m) {
+      size_t ahead = order[k + REFINE_PREFETCH];
+      __builtin_prefetch(&idx[ahead]);
+      __builtin_prefetch(&key[ahead]);
+    }
+#endif
+    uint64_t v = (uint64_t)idx[j];
+    size_t i = packed ? (size_t)(v & 0xffffffffu) : (size_t)v;
+    size_t at = fill[packed ? (int)(v >> 32) : cur[i]]++;
     r->obj[at] = i;
-    r->val[at] = r->s[i];
+    r->val[at] = key[j];
   }
   for (size_t k = 0; k <= r->m; k++) {
     r->nxt[k] = k;
@@ -664,7 +702,7 @@ int refine_run(size_t n, int wdim, const double *w, int nparts, const double *ta
   if (rc) return rc;
   rc = scalarise(n, wdim, w, nparts, target_frac, &s, &frac);
   if (rc) goto end;
-  rc = refine_scalar(n, s, nparts, frac, cur_part, opt, part_out, st);
+  rc = refine_scalar(n, s != NULL ? s : w, nparts, frac, cur_part, opt, part_out, st);
   if (rc < 0) goto end;
   finish_stats(n, cur_part, part_out, opt, st);
 end:
