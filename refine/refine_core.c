@@ -9,11 +9,7 @@
 
 #include "greedy_core.h"
 #include "greedy_util.h"
-
-/* Relative slack when checking limits on loads recomputed from scratch:
- * the incremental loads of the algorithm and a fresh sum may differ in the
- * last bits, which must not turn a success into a warning. */
-#define REFINE_EPS 1e-12
+#include "refine_internal.h"
 
 void refine_default_options(refine_options *opt)
 {
@@ -481,7 +477,7 @@ static int mark_donors(refine_state *r)
  */
 /* Buffer slot of the caller's scratch (refine_options), or a new one in
  * *owned when there is none; NULL when memory runs out. */
-static void *work_buffer(const refine_options *opt, int slot, size_t bytes, void **owned)
+void *refine_work_buffer(const refine_options *opt, int slot, size_t bytes, void **owned)
 {
   void *p =
       opt != NULL && opt->scratch != NULL ? opt->scratch(opt->scratch_arg, slot, bytes) : NULL;
@@ -502,10 +498,10 @@ static int collect_donor_objects(refine_state *r, const int *cur, const refine_o
   for (int p = 0; p < nparts; p++) r->seg[p + 1] += r->seg[p];
   r->m = r->seg[nparts];
   cap = r->m ? r->m : 1;
-  idx = work_buffer(opt, 0, cap * sizeof *idx, &owned[0]);
-  key = work_buffer(opt, 1, cap * sizeof *key, &owned[1]);
-  order = work_buffer(opt, 2, cap * sizeof *order, &owned[2]);
-  ws = work_buffer(opt, 3, cap * sizeof *ws, &owned[3]);
+  idx = refine_work_buffer(opt, 0, cap * sizeof *idx, &owned[0]);
+  key = refine_work_buffer(opt, 1, cap * sizeof *key, &owned[1]);
+  order = refine_work_buffer(opt, 2, cap * sizeof *order, &owned[2]);
+  ws = refine_work_buffer(opt, 3, cap * sizeof *ws, &owned[3]);
   if (!idx || !key || !order || !ws) goto end;
   /* Below 2^32 objects, each entry's part travels in the upper half of its
    * index, so that the placement below reads nothing through the index. */
@@ -663,7 +659,7 @@ end:
   return rc;
 }
 
-static void finish_stats(size_t n, const int *cur, const int *out, const refine_options *opt,
+void refine_finish_stats(size_t n, const int *cur, const int *out, const refine_options *opt,
                          refine_stats *st)
 {
   st->moved = 0;
@@ -679,7 +675,7 @@ static void finish_stats(size_t n, const int *cur, const int *out, const refine_
  * NULL (kept in *defaults), a scratch record when *st is NULL (in *local),
  * the statistics cleared, then the argument checks.
  */
-static int begin_call(size_t n, int wdim, const double *w, int nparts, const int *cur_part,
+int refine_begin_call(size_t n, int wdim, const double *w, int nparts, const int *cur_part,
                       const int *part_out, const refine_options **opt, refine_options *defaults,
                       refine_stats **st, refine_stats *local)
 {
@@ -698,126 +694,15 @@ int refine_run(size_t n, int wdim, const double *w, int nparts, const double *ta
   refine_options defaults;
   refine_stats local;
   double *s = NULL, *frac = NULL;
-  int rc = begin_call(n, wdim, w, nparts, cur_part, part_out, &opt, &defaults, &st, &local);
+  int rc = refine_begin_call(n, wdim, w, nparts, cur_part, part_out, &opt, &defaults, &st, &local);
   if (rc) return rc;
   rc = scalarise(n, wdim, w, nparts, target_frac, &s, &frac);
   if (rc) goto end;
   rc = refine_scalar(n, s != NULL ? s : w, nparts, frac, cur_part, opt, part_out, st);
   if (rc < 0) goto end;
-  finish_stats(n, cur_part, part_out, opt, st);
+  refine_finish_stats(n, cur_part, part_out, opt, st);
 end:
   free(s);
   free(frac);
-  return rc;
-}
-
-static int gr_code(int greedy_rc)
-{
-  return greedy_rc == GREEDY_ENOMEM ? REFINE_ENOMEM : REFINE_EINVAL;
-}
-
-int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
-                        const int *cur_part, const refine_options *opt, int *part_out,
-                        refine_stats *st)
-{
-  refine_options defaults;
-  refine_stats local;
-  int *cand = NULL, *fix = NULL;
-  size_t *order = NULL, cap = n ? n : 1;
-  uint64_t *ws = NULL;
-  void *owned[4] = {NULL, NULL, NULL, NULL};
-  double before, greedy_max, best_max;
-  int grc;
-  int rc = begin_call(n, wdim, w, nparts, cur_part, part_out, &opt, &defaults, &st, &local);
-  if (rc) return rc;
-  grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cur_part, &before);
-  if (grc) return gr_code(grc);
-  if (before <= opt->gr_threshold) {
-    /* A mild imbalance: the paper's refinement for slow drift. */
-    rc = refine_run(n, wdim, w, nparts, target_frac, cur_part, opt, part_out, st);
-    if (rc >= 0) {
-      grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cur_part, &st->imbalance_before);
-      if (!grc)
-        grc = greedy_imbalance(n, wdim, w, nparts, target_frac, part_out, &st->imbalance_after);
-      if (grc) rc = gr_code(grc);
-    }
-    return rc;
-  }
-  /* A drastic imbalance: GREEDY's quality, keeping what can be kept.  GREEDY
-   * first, to learn the balance the keeping passes must match. */
-  rc = REFINE_ENOMEM;
-  /* The slots after REFINE's own: its pass below runs while these live. */
-  cand = work_buffer(opt, REFINE_SCRATCH_GR, cap * sizeof *cand, &owned[0]);
-  /* Every GREEDY pass below takes the objects in the same order: sort once. */
-  order = work_buffer(opt, REFINE_SCRATCH_GR + 1, cap * sizeof *order, &owned[1]);
-  ws = work_buffer(opt, REFINE_SCRATCH_GR + 2, cap * sizeof *ws, &owned[2]);
-  if (!cand || !order || !ws) goto end;
-  grc = greedy_order_ws(n, wdim, w, order, ws);
-  if (!grc) grc = greedy_assign_ordered(n, wdim, w, nparts, target_frac, order, cand);
-  if (!grc) grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cand, &greedy_max);
-  if (grc) {
-    rc = gr_code(grc);
-    goto end;
-  }
-  double bound = greedy_max * opt->gr_tolerance;
-  if (!(bound >= 1.0)) bound = 1.0; /* only when every weight is zero: nothing to balance */
-  /* Candidates by increasing number of moves they usually make; the first
-   * within the bound wins, else GREEDY itself.
-   *  1. Keep lightest first, place the rest like GREEDY, then a REFINE pass
-   *     at the bound: few moves (the heavy objects), and REFINE repairs the
-   *     overshoot that heavy objects without small fillers leave.
-   *  2. Keep heaviest first (Charm++'s GreedyRefine): GREEDY-like balance,
-   *     more moves (many small objects).
-   *  3. GREEDY. */
-  memcpy(part_out, cand, n * sizeof(int));
-  best_max = greedy_max;
-  st->pass = REFINE_PASS_GREEDY;
-  rc = REFINE_ENOMEM;
-  fix = work_buffer(opt, REFINE_SCRATCH_GR + 3, cap * sizeof *fix, &owned[3]);
-  if (!fix) goto end;
-  for (int t = 0; t < 2; t++) {
-    double m;
-    int *res = cand;
-    grc = greedy_assign_keep_ordered(n, wdim, w, nparts, target_frac, cur_part, bound,
-                                     t == 0 ? GREEDY_KEEP_LIGHT_FIRST : GREEDY_KEEP_HEAVY_FIRST,
-                                     order, cand, NULL);
-    if (!grc) grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cand, &m);
-    if (grc) {
-      rc = gr_code(grc);
-      goto end;
-    }
-    if (t == 0 && m > bound * (1.0 + REFINE_EPS)) {
-      refine_options ro = *opt;
-      refine_stats rs;
-      ro.tolerance = bound;
-      rc = refine_run(n, wdim, w, nparts, target_frac, cand, &ro, fix, &rs);
-      if (rc < 0) goto end;
-      grc = greedy_imbalance(n, wdim, w, nparts, target_frac, fix, &m);
-      if (grc) {
-        rc = gr_code(grc);
-        goto end;
-      }
-      res = fix;
-    }
-    if (m <= bound * (1.0 + REFINE_EPS)) {
-      memcpy(part_out, res, n * sizeof(int));
-      best_max = m;
-      st->pass = t == 0 ? REFINE_PASS_KEEP_LIGHT : REFINE_PASS_KEEP_HEAVY;
-      break;
-    }
-  }
-  if (best_max > before) {
-    memcpy(part_out, cur_part, n * sizeof(int));
-    best_max = before;
-    st->pass = REFINE_PASS_NONE;
-  }
-  st->imbalance_before = before;
-  st->imbalance_after = best_max;
-  st->infeasible = 0;
-  st->worst_part = -1;
-  finish_stats(n, cur_part, part_out, opt, st);
-  rc = REFINE_OK;
-end:
-  for (int k = 0; k < 4; k++) free(owned[k]);
   return rc;
 }
