@@ -38,42 +38,52 @@ static void add(advisor_choice *c, const char *name)
     snprintf(c->cand[c->ncand++], ADVISOR_NAME_MAX, "%s", name);
 }
 
+void advisor_traits_from_sums(const advisor_sums *s, int parts, advisor_traits *t)
+{
+  double sum = s->sum;
+  memset(t, 0, sizeof *t);
+  t->objects = s->objects;
+  t->parts = parts;
+  t->ranks = s->ranks;
+  t->has_geom = s->has_geom;
+  t->has_graph = s->has_graph;
+  if (s->objects > 0 && sum > 0.0) {
+    double mean = sum / s->objects, var = s->sq / s->objects - mean * mean;
+    t->weight_cv = sqrt(var > 0.0 ? var : 0.0) / mean;
+    t->grain = s->heavy / (sum / parts);
+    t->comm_ratio = s->ew / 2.0 / sum;
+  }
+  /* The current parts' max/avg. */
+  if (s->load != NULL && sum > 0.0) {
+    double worst = 0.0;
+    for (int p = 0; p < parts; p++)
+      if (s->load[p] > worst) worst = s->load[p];
+    t->imbalance = worst / (sum / parts);
+  }
+}
+
 void advisor_traits_measure(const loaddb_dump *d, int parts, advisor_traits *t)
 {
   size_t i, n = d->nobj;
-  double sum = 0.0, sq = 0.0, heavy = 0.0, ew = 0.0, *load;
-  memset(t, 0, sizeof *t);
-  t->objects = (double)n;
-  t->parts = parts;
-  t->ranks = d->ranks;
-  t->has_geom = d->gdim > 0;
-  t->has_graph = d->nedges > 0;
+  advisor_sums s;
+  double *load = parts > 0 ? calloc((size_t)parts, sizeof *load) : NULL;
+  memset(&s, 0, sizeof s);
+  s.objects = (double)n;
+  s.ranks = d->ranks;
+  s.has_geom = d->gdim > 0;
+  s.has_graph = d->nedges > 0;
   for (i = 0; i < n; i++) {
     double w = d->wgts[i * (size_t)d->wdim];
-    sum += w;
-    sq += w * w;
-    if (w > heavy) heavy = w;
+    s.sum += w;
+    s.sq += w * w;
+    if (w > s.heavy) s.heavy = w;
+    /* Objects outside the known parts count in no part, as a method sees
+     * them. */
+    if (load != NULL && d->cur_part[i] >= 0 && d->cur_part[i] < parts) load[d->cur_part[i]] += w;
   }
-  for (i = 0; i < d->nedges; i++) ew += d->edim > 0 ? d->ewgts[i * (size_t)d->edim] : 1.0;
-  if (n > 0 && sum > 0.0) {
-    double mean = sum / (double)n, var = sq / (double)n - mean * mean;
-    t->weight_cv = sqrt(var > 0.0 ? var : 0.0) / mean;
-    t->grain = heavy / (sum / parts);
-    t->comm_ratio = ew / 2.0 / sum;
-  }
-  /* The current parts' max/avg; objects outside the known parts count in
-   * no part, as a method sees them. */
-  load = calloc((size_t)parts, sizeof *load);
-  if (load != NULL && sum > 0.0) {
-    double worst = 0.0;
-    int p;
-    for (i = 0; i < n; i++)
-      if (d->cur_part[i] >= 0 && d->cur_part[i] < parts)
-        load[d->cur_part[i]] += d->wgts[i * (size_t)d->wdim];
-    for (p = 0; p < parts; p++)
-      if (load[p] > worst) worst = load[p];
-    t->imbalance = worst / (sum / parts);
-  }
+  for (i = 0; i < d->nedges; i++) s.ew += d->edim > 0 ? d->ewgts[i * (size_t)d->edim] : 1.0;
+  s.load = load;
+  advisor_traits_from_sums(&s, parts, t);
   free(load);
 }
 

@@ -6,8 +6,9 @@
  * The advisor behind LB_METHOD=AUTO (Paradise, Krishnan and Kalé: measure a run's
  * characteristics, choose a scheme by rules, leave hints for the next run).
  * Pure C on plain arrays and the recorded problem (loaddb_dump): no MPI, no
- * Zoltan.  The adapter (advisor_zoltan.c) gathers the
- * problem, runs the candidates this module names, and lets it pick.
+ * Zoltan.  The adapter (advisor_zoltan.c, with the distributed figures of
+ * advisor_eval.c) measures the problem where it lies, runs the candidates
+ * this module names, and lets it pick.
  *
  * The rules, in order (each that fires adds one line to the explanation):
  *   R1 fewer than 2 objects per part: GREEDY only (cuts and refinement have
@@ -79,9 +80,32 @@ typedef struct advisor_choice {
   char notes[ADVISOR_NOTE_MAX];                        /* one line per rule that fired */
 } advisor_choice;
 
+/* The sums the traits come from, however they were added (on one rank in
+ * ID order, or over the ranks as reproducible sums). */
+typedef struct advisor_sums {
+  double objects;     /* objects */
+  int ranks;          /* ranks of the run */
+  double sum;         /* sum of the first weights */
+  double sq;          /* sum of their squares */
+  double heavy;       /* the largest first weight */
+  double ew;          /* sum of the edge weights over both ends of every
+                         edge (1 each without edge weights) */
+  int has_geom;       /* coordinates exist */
+  int has_graph;      /* edges exist */
+  const double *load; /* parts entries: the first weight in each current
+                         part (objects in no part count in none), or NULL */
+} advisor_sums;
+
+/*
+ * advisor_traits_from_sums - the traits from the sums of s with parts
+ * parts; growth fields are left 0 (see advisor_growth).  Never fails.
+ */
+void advisor_traits_from_sums(const advisor_sums *s, int parts, advisor_traits *t);
+
 /*
  * advisor_traits_measure - the traits of problem d (first weight, current
- * parts) with parts parts; growth fields are left 0 (see
+ * parts) with parts parts, its sums added in ID order
+ * (advisor_traits_from_sums); growth fields are left 0 (see
  * advisor_growth).  Never fails.
  */
 void advisor_traits_measure(const loaddb_dump *d, int parts, advisor_traits *t);

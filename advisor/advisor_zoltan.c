@@ -2,19 +2,20 @@
 /*
  * LB_METHOD=AUTO: the method chooses a method (Paradise, Krishnan and Kalé).
  *
- * At a decision, the problem is gathered on rank 0 as a dump
- * (zp_ctx_gather_dump);
- * the advisor (advisor/advisor_core.c) measures its traits and names the
- * candidates worth trying by its rules; every candidate partitions the
- * same objects through zp_ctx_run_base (ours and Zoltan's, exactly as when
- * selected); rank 0 models each answer's step (loaddb_evaluate) and the
- * advisor picks one.  The pick is kept for AUTOLB_REEVALUATE balances, and
+ * At a decision, the problem's traits are measured where the objects lie
+ * (advisor_eval.c: reproducible sums over the ranks, nothing gathered);
+ * the advisor (advisor/advisor_core.c) names the candidates worth trying
+ * by its rules; every candidate partitions the same objects through
+ * zp_ctx_run_base (ours and Zoltan's, exactly as when selected); each
+ * answer's step is modelled where the objects lie too (the figures of
+ * loaddb_evaluate) and the advisor picks one.  The pick is kept for AUTOLB_REEVALUATE balances, and
  * written with the traits to LB_HINTS_FILE, which the next run reads at
  * its first balance instead of trying the candidates again.
  *
- * Everything that decides is a pure function of the gathered problem, so
- * the choice is the same at any rank count where the candidates' answers
- * are (our centralised methods always; Zoltan's at a given rank count).
+ * Everything that decides is a pure function of the problem (the sums are
+ * exact over any split of the objects), so the choice is the same at any
+ * rank count where the candidates' answers are (our centralised methods
+ * always; Zoltan's at a given rank count).
  * Wall-clock times never enter the choice.
  *
  * Between re-evaluations a call costs what the kept method's own call
@@ -29,8 +30,8 @@
 #include <string.h>
 
 #include "advisor_core.h"
+#include "advisor_eval.h"
 #include "loaddb_eval.h"
-#include "loaddb_dump.h"
 #include "zp_context.h"
 #include "zp_history.h"
 #include "zp_method.h"
@@ -291,29 +292,15 @@ static int auto_run(zp_context *c, const char *spec, int *out)
   return zp_ctx_run_base_setting(c, method, name, eq + 1, zp_ctx_part_sizes(c), out);
 }
 
-/* The candidates' answers, evaluated on rank 0 in ID order.  cand holds
- * ncand * n local parts.  Collective. */
-static int auto_trials(zp_context *c, const loaddb_dump *d, const size_t *perm,
-                       const advisor_choice *ch, int *cand, loaddb_eval *ev, int *ok)
+/* The candidates' answers, evaluated where the objects lie
+ * (advisor_dist_evaluate).  cand holds ncand * n local parts.  Collective. */
+static int auto_trials(zp_context *c, const advisor_far *far, const advisor_choice *ch, int *cand,
+                       loaddb_eval *ev, int *ok)
 {
-  int P = 1, root = auto_rank(c, &P) == 0, rank, *counts = NULL, *all = NULL, *newp = NULL;
   double cost = 1.0;
-  size_t i, j, n = (size_t)zp_ctx_num_local(c), N = root ? d->nobj : 0, *far = NULL;
-  int ierr, nloc = zp_ctx_num_local(c);
+  size_t i, n = (size_t)zp_ctx_num_local(c);
+  int ierr = ZOLTAN_OK;
   zp_param_double(zp_ctx_params(c), "AUTOLB_COMM_COST", &cost, NULL);
-  if (root) {
-    counts = malloc(2 * (size_t)P * sizeof *counts);
-    all = malloc((N + 1) * sizeof *all);
-    newp = malloc((N + 1) * sizeof *newp);
-    /* Every candidate is evaluated on the same graph: its far ends are
-     * found once. */
-    far = loaddb_edge_index(d);
-  }
-  ierr = zp_agree_code(zp_ctx_comm(c),
-                       root && (!counts || !all || !newp || !far) ? ZOLTAN_MEMERR : ZOLTAN_OK);
-  if (ierr >= 0) MPI_Gather(&nloc, 1, MPI_INT, counts, 1, MPI_INT, 0, zp_ctx_comm(c));
-  for (rank = 0; ierr >= 0 && root && rank < P; rank++)
-    counts[P + rank] = rank > 0 ? counts[P + rank - 1] + counts[rank - 1] : 0;
   for (i = 0; ierr >= 0 && i < ch->ncand; i++) {
     int *mine = cand + i * n;
     ok[i] = auto_run(c, ch->cand[i], mine) >= 0;
@@ -321,26 +308,18 @@ static int auto_trials(zp_context *c, const loaddb_dump *d, const size_t *perm,
      * count; an application callback that failed fails the call. */
     if (!ok[i] && zp_ctx_callback_error(c) < 0) ierr = zp_ctx_callback_error(c);
     if (!ok[i]) continue;
-    MPI_Gatherv(mine, nloc, MPI_INT, all, counts, counts != NULL ? counts + P : NULL, MPI_INT, 0,
-                zp_ctx_comm(c));
-    if (!root) continue;
-    for (j = 0; j < N; j++) newp[j] = all[perm[j]];
-    ok[i] = loaddb_evaluate_indexed(d, far, newp, zp_ctx_num_parts(c), cost, &ev[i]) == 0;
+    ierr = advisor_dist_evaluate(c, far, mine, cost, &ev[i], &ok[i]);
   }
-  free(far);
-  free(counts);
-  free(all);
-  free(newp);
   return ierr;
 }
 
 /* Try the candidates, pick one, keep it.  Collective. */
 static int auto_decide(zp_context *c, auto_state *st, int *new_part)
 {
-  loaddb_dump d;
-  size_t *perm = NULL, n = (size_t)zp_ctx_num_local(c);
+  size_t n = (size_t)zp_ctx_num_local(c);
   advisor_traits t;
   advisor_choice ch;
+  advisor_far *far = NULL;
   loaddb_eval ev[ADVISOR_MAX_CANDIDATES];
   int ok[ADVISOR_MAX_CANDIDATES] = {0}, *cand = NULL, root = auto_rank(c, NULL) == 0, ierr;
   double thr = 0.02, slack = 0.01, cost = 1.0;
@@ -351,28 +330,24 @@ static int auto_decide(zp_context *c, auto_state *st, int *new_part)
   memset(&t, 0, sizeof t);
   memset(&ch, 0, sizeof ch);
   memset(ev, 0, sizeof ev);
-  /* The advisor reads no coordinate, only whether there are some: they
-   * stay on their ranks (a third of what would travel on a 2-D mesh). */
-  ierr = zp_ctx_gather_dump(c, "LB_METHOD=AUTO", &d, &perm);
-  if (ierr < 0) return ierr;
+  /* The advisor reads no coordinate, only whether there are some, and the
+   * graph where the application registered one: nothing is gathered. */
+  ierr = zp_ctx_gather_inputs(c, ZP_WANTS_GEOM | ZP_WANTS_GRAPH, "LB_METHOD=AUTO");
+  if (ierr >= 0) ierr = advisor_far_plan(c, &far);
+  if (ierr >= 0) ierr = advisor_dist_traits(c, far, &t);
+  if (ierr < 0) goto End;
   /* Rule R3 runs Zoltan's RCB and HSFC only where they cannot fail on
    * some ranks only (collective: every rank asks). */
   hsfc_out = zp_ctx_native_bounds(c, "HSFC");
   rcb_out = zp_ctx_native_bounds(c, "RCB");
-  if (root) {
-    advisor_traits_measure(&d, zp_ctx_num_parts(c), &t);
-    t.hsfc_out = hsfc_out;
-    t.rcb_out = rcb_out;
-    int gdim = 0;
-    const double *xyz = NULL;
-    t.has_geom = zp_ctx_local_coords(c, &gdim, &xyz) && gdim > 0;
-  }
+  t.hsfc_out = hsfc_out;
+  t.rcb_out = rcb_out;
   auto_growth(c, &t);
   if (root) advisor_candidates(&t, thr, cost, &ch);
   MPI_Bcast(&ch, (int)sizeof ch, MPI_BYTE, 0, zp_ctx_comm(c));
   cand = malloc((ch.ncand * n + 1) * sizeof *cand);
   ierr = zp_agree_code(zp_ctx_comm(c), cand == NULL ? ZOLTAN_MEMERR : ZOLTAN_OK);
-  if (ierr >= 0) ierr = auto_trials(c, &d, perm, &ch, cand, ev, ok);
+  if (ierr >= 0) ierr = auto_trials(c, far, &ch, cand, ev, ok);
   if (ierr >= 0 && root) {
     advisor_pick(&t, ev, ok, slack, &ch);
     if (ch.pick >= 0) auto_write_hints(c, &t, &ch);
@@ -391,9 +366,9 @@ static int auto_decide(zp_context *c, auto_state *st, int *new_part)
     auto_explain(c, ch.notes);
     zp_history_advise_policy(zp_ctx_zz(c), ch.policy);
   }
+End:
   free(cand);
-  free(perm);
-  loaddb_dump_free(&d);
+  advisor_far_free(far);
   return ierr;
 }
 
@@ -439,7 +414,7 @@ static int auto_partition(zp_context *c, void *state, int *new_part)
 static const zp_method auto_method = {
     .abi = ZP_METHOD_ABI,
     .name = "AUTO",
-    .summary = "tries the methods its rules name on the gathered problem and keeps the one with "
+    .summary = "tries the methods its rules name on the problem and keeps the one with "
                "the smallest modelled step (Paradise); hints for the next run in LB_HINTS_FILE",
     .params = auto_params,
     .num_params = sizeof(auto_params) / sizeof(auto_params[0]),
