@@ -200,23 +200,6 @@ static int zp_sorted_sort(const zp_context *c, zp_sorted *s)
 /* Local: the weights in the sorted order, and in the IDs mode the IDs too,
  * with equal weights put in ID order first (they are already when this
  * rank's IDs increase).  One pass reads both where the objects are. */
-/* How many objects ahead zp_sorted_fill asks for an object's weight, ID
- * and part: enough to cover a memory access at the copy's pace. */
-#define ZP_SORTED_PREFETCH 16
-
-static void zp_sorted_prefetch(const zp_context *c, const zp_sorted *s, size_t i)
-{
-#if defined(__GNUC__)
-  __builtin_prefetch(&c->w[i]);
-  if (s->ids != NULL) __builtin_prefetch(&c->gids[i]);
-  if (s->parts != NULL) __builtin_prefetch(&c->parts[i]);
-#else
-  (void)c;
-  (void)s;
-  (void)i;
-#endif
-}
-
 static int zp_sorted_fill(const zp_context *c, zp_sorted *s)
 {
   size_t n = (size_t)c->n, j;
@@ -232,9 +215,6 @@ static int zp_sorted_fill(const zp_context *c, zp_sorted *s)
   if (s->mode != ZP_SORTED_IDS || s->in_order) {
     for (j = 0; j < n; j++) {
       size_t i = s->order[j];
-      /* The objects are read in weight order, at random places: the ones
-       * a few ahead are asked for early.  Reading ahead changes nothing. */
-      if (j + ZP_SORTED_PREFETCH < n) zp_sorted_prefetch(c, s, s->order[j + ZP_SORTED_PREFETCH]);
       s->sorted_w[j] = c->w[i];
       if (s->ids != NULL) s->ids[j] = (uint64_t)c->gids[i];
       if (s->parts != NULL) s->parts[j] = c->parts[i];
@@ -383,15 +363,7 @@ static int zp_sorted_run(zp_context *c, zp_sorted *s, int *new_part)
   MPI_Bcast(&status, 1, MPI_INT, ZP_ROOT, c->r->comm);
   if (status < 0) return status;
   MPI_Scatterv(streams, s->cnt, s->displ, MPI_INT, s->reply, c->n, MPI_INT, ZP_ROOT, c->r->comm);
-  /* Written in weight order, at random places: the slots a few ahead are
-   * asked for early, as zp_sorted_fill reads. */
-  for (j = 0; j < (size_t)c->n; j++) {
-#if defined(__GNUC__)
-    if (j + ZP_SORTED_PREFETCH < (size_t)c->n)
-      __builtin_prefetch(&new_part[s->order[j + ZP_SORTED_PREFETCH]], 1);
-#endif
-    new_part[s->order[j]] = s->reply[j];
-  }
+  for (j = 0; j < (size_t)c->n; j++) new_part[s->order[j]] = s->reply[j];
   return status;
 }
 
