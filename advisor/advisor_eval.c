@@ -19,21 +19,21 @@
 #include "greedy_util.h"
 
 struct advisor_far {
-  size_t ne;         /* local edge entries */
-  long *local;       /* ne: the far end's local index when this rank holds
+  size_t ne;        /* local edge entries */
+  long *local;      /* ne: the far end's local index when this rank holds
                         it, else -1 */
-  size_t *slot;      /* ne: where its part comes back when another rank
+  size_t *slot;     /* ne: where its part comes back when another rank
                         holds it, else SIZE_MAX */
-  int *scount;       /* per rank: far ends asked of it */
-  int *sdispl;       /* their offsets */
-  int *rcount;       /* per rank: far ends it asked of this rank */
-  int *rdispl;       /* their offsets */
-  long *rloc;        /* the local index of each far end asked of this rank,
+  int *scount;      /* per rank: far ends asked of it */
+  int *sdispl;      /* their offsets */
+  int *rcount;      /* per rank: far ends it asked of this rank */
+  int *rdispl;      /* their offsets */
+  long *rloc;       /* the local index of each far end asked of this rank,
                         -1 when it holds none by that ID */
-  int nsend, nrecv;  /* far ends asked, far ends to answer */
-  int *ans, *reply;  /* nrecv parts answered, nsend parts received */
-  double max[2];     /* the largest first weight and edge weight, over the ranks */
-  double count[2];   /* objects and edge entries, over the ranks */
+  int nsend, nrecv; /* far ends asked, far ends to answer */
+  int *ans, *reply; /* nrecv parts answered, nsend parts received */
+  double max[2];    /* the largest first weight and edge weight, over the ranks */
+  double count[2];  /* objects and edge entries, over the ranks */
 };
 
 void advisor_far_free(advisor_far *f)
@@ -233,8 +233,7 @@ static int far_ask(const zp_context *c, const local_graph *g, advisor_far *f, in
     f->slot[e] = (size_t)fill[q]++;
     memcpy(sids + f->slot[e] * ngid, g->nbr + e * (size_t)ngid, (size_t)ngid * sizeof *sids);
   }
-  MPI_Alltoallv(sids, bs, bd, ZOLTAN_ID_MPI_TYPE, rids, br, bq, ZOLTAN_ID_MPI_TYPE,
-                zp_ctx_comm(c));
+  MPI_Alltoallv(sids, bs, bd, ZOLTAN_ID_MPI_TYPE, rids, br, bq, ZOLTAN_ID_MPI_TYPE, zp_ctx_comm(c));
   for (int k = 0; k < f->nrecv; k++) f->rloc[k] = zp_ctx_find_local(c, rids + (size_t)k * ngid);
 End:
   free(fill);

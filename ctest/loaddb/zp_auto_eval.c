@@ -54,7 +54,10 @@ static int g_ok;
     }                                                                                              \
   } while (0)
 
-static double weight_of(ZOLTAN_ID_TYPE g) { return g % 13 == 0 ? 0.0 : 1.0 + (double)(g * 37 % 101) / 7.0; }
+static double weight_of(ZOLTAN_ID_TYPE g)
+{
+  return g % 13 == 0 ? 0.0 : 1.0 + (double)(g * 37 % 101) / 7.0;
+}
 static int part_of(ZOLTAN_ID_TYPE g) { return (int)(g % PARTS); }
 static int answer_of(ZOLTAN_ID_TYPE g) { return (int)((g / 7 + g % 3) % PARTS); }
 
@@ -268,7 +271,8 @@ int main(int argc, char **argv)
             first_t.comm_ratio == g_t.comm_ratio && first_t.imbalance == g_t.imbalance,
         "the traits depend on the layout");
   MPI_Allreduce(MPI_IN_PLACE, &g_fail, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (g_rank == 0) printf("%s: step %.17g cut %.17g\n", g_fail ? "FAIL" : "PASS", g_ev.step, g_ev.cut);
+  if (g_rank == 0)
+    printf("%s: step %.17g cut %.17g\n", g_fail ? "FAIL" : "PASS", g_ev.step, g_ev.cut);
   MPI_Finalize();
   return g_fail;
 }
