@@ -18,11 +18,20 @@
 
 #include "greedy_util.h"
 
+/* The local graph, or zero edges when the context has none. */
+typedef struct local_graph {
+  const int *nedges, *procs;
+  const double *ewgts;
+  const ZOLTAN_ID_TYPE *nbr;
+  int edim;
+  size_t ne;
+} local_graph;
+
 struct advisor_far {
-  size_t ne;        /* local edge entries */
-  long *local;      /* ne: the far end's local index when this rank holds
+  local_graph g;    /* the local graph, read once per decision */
+  long *local;      /* g.ne: the far end's local index when this rank holds
                         it, else -1 */
-  size_t *slot;     /* ne: where its part comes back when another rank
+  size_t *slot;     /* g.ne: where its part comes back when another rank
                         holds it, else SIZE_MAX */
   int *scount;      /* per rank: far ends asked of it */
   int *sdispl;      /* their offsets */
@@ -78,15 +87,6 @@ static int rsum_allreduce(MPI_Comm comm, greedy_rsum *v, int count)
   return rc == MPI_SUCCESS ? ZOLTAN_OK : ZOLTAN_FATAL;
 }
 
-/* The local graph, or zero edges when the context has none. */
-typedef struct local_graph {
-  const int *nedges, *procs;
-  const double *ewgts;
-  const ZOLTAN_ID_TYPE *nbr;
-  int edim;
-  size_t ne;
-} local_graph;
-
 static void graph_of(const zp_context *c, local_graph *g)
 {
   memset(g, 0, sizeof *g);
@@ -134,9 +134,8 @@ int advisor_dist_traits(zp_context *c, const advisor_far *f, advisor_traits *t)
   /* sum, sum of squares, edge weight, then one load per part */
   greedy_rsum *acc = calloc((size_t)P + 3, sizeof *acc);
   greedy_rscale sw, sq, se;
-  local_graph g;
+  const local_graph *g = &f->g;
   advisor_sums s;
-  graph_of(c, &g);
   ierr = zp_agree_code(zp_ctx_comm(c), load != NULL && acc != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR);
   if (ierr < 0) goto End;
   greedy_rscale_of(mx[0], &sw);
@@ -150,7 +149,7 @@ int advisor_dist_traits(zp_context *c, const advisor_far *f, advisor_traits *t)
     if (isfinite(mx[0] * mx[0])) greedy_rsum_add(&acc[1], &sq, x * x);
     if (cur[i] >= 0 && cur[i] < P) greedy_rsum_add(&acc[3 + cur[i]], &sw, x);
   }
-  for (size_t e = 0; e < g.ne; e++) greedy_rsum_add(&acc[2], &se, edge_weight(&g, e));
+  for (size_t e = 0; e < g->ne; e++) greedy_rsum_add(&acc[2], &se, edge_weight(g, e));
   ierr = zp_agree_code(zp_ctx_comm(c), rsum_allreduce(zp_ctx_comm(c), acc, P + 3));
   if (ierr < 0) goto End;
   memset(&s, 0, sizeof s);
@@ -253,7 +252,7 @@ int advisor_far_plan(zp_context *c, advisor_far **plan)
   *plan = NULL;
   graph_of(c, &g);
   if (f != NULL) {
-    f->ne = g.ne;
+    f->g = g;
     f->local = malloc((g.ne + 1) * sizeof *f->local);
     f->slot = malloc((g.ne + 1) * sizeof *f->slot);
     f->scount = calloc((size_t)P, sizeof *f->scount);
@@ -316,11 +315,10 @@ static void local_sums(const zp_context *c, const advisor_far *f, const int *np,
   const int *cur = zp_ctx_local_parts(c);
   size_t n = (size_t)zp_ctx_num_local(c), wd = (size_t)zp_ctx_wgt_dim(c), e = 0;
   int P = zp_ctx_num_parts(c);
-  local_graph g;
-  graph_of(c, &g);
+  const local_graph *g = &f->g;
   for (size_t i = 0; i < n; i++) {
     int p = np[i];
-    size_t ei = g.nedges != NULL ? (size_t)g.nedges[i] : 0;
+    size_t ei = g->nedges != NULL ? (size_t)g->nedges[i] : 0;
     if (p < 0 || p >= P) {
       acc[EV_BAD(P)].lo++;
       e += ei;
@@ -334,8 +332,8 @@ static void local_sums(const zp_context *c, const advisor_far *f, const int *np,
     for (size_t k = 0; k < ei; k++, e++) {
       int fp = far_part(f, e, np);
       if (fp < 0 || fp == p) continue;
-      greedy_rsum_add(&acc[EV_CUT(P)], se, edge_weight(&g, e));
-      greedy_rsum_add(&acc[P + p], se, edge_weight(&g, e));
+      greedy_rsum_add(&acc[EV_CUT(P)], se, edge_weight(g, e));
+      greedy_rsum_add(&acc[P + p], se, edge_weight(g, e));
     }
   }
 }

@@ -49,6 +49,22 @@ static int parts_in_range(size_t n, const int *part, int nparts)
   return 1;
 }
 
+/* The largest of the weights w[i * wd + d] (i < n) in *max; 1 when one of
+ * them is not a finite number >= 0.  Kept in a register, with the checks
+ * as flags looked at once: no branch and no store per object. */
+static int checked_max(const double *w, size_t n, size_t wd, size_t d, double *max)
+{
+  double m = 0.0;
+  int bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    double x = w[i * wd + d];
+    bad |= !(x >= 0.0 && x <= DBL_MAX);
+    m = x > m ? x : m;
+  }
+  *max = m;
+  return bad;
+}
+
 /* Each dimension's total, as a reproducible sum (greedy_util.h): the same
  * bits for any order of the objects and however a caller split them into
  * partial sums, so that the parts' targets, and the answer, do not depend on
@@ -59,16 +75,8 @@ static int sum_totals(greedy_ctx *c)
   size_t n = c->n, wd = (size_t)c->wdim;
   const double *w = c->w;
   for (size_t d = 0; d < wd; d++) {
-    /* The largest weight, kept in a register, with the checks as flags
-     * looked at once: no branch and no store per object. */
     double m = 0.0;
-    int bad = 0;
-    for (size_t i = 0; i < n; i++) {
-      double x = w[i * wd + d];
-      bad |= !(x >= 0.0 && x <= DBL_MAX);
-      m = x > m ? x : m;
-    }
-    if (bad) return GREEDY_EINVAL;
+    if (checked_max(w, n, wd, d, &m)) return GREEDY_EINVAL;
     greedy_rsum a = {0, 0};
     greedy_rscale_of(m, &c->scale[d]);
     const greedy_rscale sc = c->scale[d];
@@ -497,7 +505,7 @@ end:
   return rc;
 }
 
-/* greedy_imbalance's reading of the objects, in one pass: every part in
+/* greedy_imbalance's reading of the objects: every part in
  * range, every weight finite and >= 0, and the largest weight of each
  * dimension into c->total (until the totals replace them).  GREEDY_EINVAL
  * for a bad part or weight. */
@@ -505,26 +513,9 @@ static int check_and_max(greedy_ctx *c, const int *part)
 {
   size_t n = c->n, wd = (size_t)c->wdim;
   unsigned np = (unsigned)c->nparts;
-  const double *w = c->w;
   int bad = 0;
-  /* Branch-free, the largest weight in a register: the checks are flags
-   * or-ed together and looked at once. */
-  for (size_t d = 0; d < wd; d++) {
-    double m = 0.0;
-    if (d == 0)
-      for (size_t i = 0; i < n; i++) {
-        double x = w[i * wd];
-        bad |= ((unsigned)part[i] >= np) | !(x >= 0.0 && x <= DBL_MAX);
-        m = x > m ? x : m;
-      }
-    else
-      for (size_t i = 0; i < n; i++) {
-        double x = w[i * wd + d];
-        bad |= !(x >= 0.0 && x <= DBL_MAX);
-        m = x > m ? x : m;
-      }
-    c->total[d] = m;
-  }
+  for (size_t i = 0; i < n; i++) bad |= (unsigned)part[i] >= np;
+  for (size_t d = 0; d < wd; d++) bad |= checked_max(c->w, n, wd, d, &c->total[d]);
   return bad ? GREEDY_EINVAL : GREEDY_OK;
 }
 
