@@ -53,7 +53,12 @@ size_t *loaddb_edge_index(const loaddb_dump *d)
 int loaddb_evaluate(const loaddb_dump *d, const int *new_part, int parts, double comm_cost,
                     loaddb_eval *out)
 {
-  return loaddb_evaluate_indexed(d, NULL, new_part, parts, comm_cost, out);
+  /* The far ends found at once (arithmetic for consecutive IDs) rather than
+   * searched per edge; without memory for them, searched per edge. */
+  size_t *far = loaddb_edge_index(d);
+  int rc = loaddb_evaluate_indexed(d, far, new_part, parts, comm_cost, out);
+  free(far);
+  return rc;
 }
 
 int loaddb_evaluate_indexed(const loaddb_dump *d, const size_t *far, const int *new_part, int parts,

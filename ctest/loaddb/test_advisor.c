@@ -72,9 +72,9 @@ static void evaluate_counts_load_cut_moves_and_step(void **state)
   assert_int_equal(loaddb_find(&d, (const unsigned long[]){9}), 4);
 }
 
-/* The far ends found once give the figures of the per-edge lookup, with
- * consecutive IDs (arithmetic) and with gaps (binary search), and a
- * neighbour outside the dump is marked as such. */
+/* The far ends found once (as loaddb_evaluate finds them) give the figures
+ * of the per-edge lookup, with consecutive IDs (arithmetic) and with gaps
+ * (binary search), and a neighbour outside the dump is marked as such. */
 static void indexed_evaluation_matches_the_lookup(void **state)
 {
   loaddb_dump d = chain();
@@ -98,9 +98,12 @@ static void indexed_evaluation_matches_the_lookup(void **state)
     for (size_t q = 0; q < d.nedges; q++) assert_true(far[q] == loaddb_find(&d, d.nbr + q));
     for (int a = 0; a < 3; a++) {
       loaddb_eval e1, e2;
-      assert_int_equal(loaddb_evaluate(&d, assign[a], 2, 1.5, &e1), 0);
+      loaddb_eval e3;
+      assert_int_equal(loaddb_evaluate_indexed(&d, NULL, assign[a], 2, 1.5, &e1), 0);
       assert_int_equal(loaddb_evaluate_indexed(&d, far, assign[a], 2, 1.5, &e2), 0);
+      assert_int_equal(loaddb_evaluate(&d, assign[a], 2, 1.5, &e3), 0);
       assert_memory_equal(&e1, &e2, sizeof e1);
+      assert_memory_equal(&e1, &e3, sizeof e1);
     }
     if (v == 2) assert_true(far[4] == d.nobj);
     free(far);
