@@ -70,13 +70,14 @@ static int checked_max(const double *w, size_t n, size_t wd, size_t d, double *m
  * partial sums, so that the parts' targets, and the answer, do not depend on
  * how many ranks held the objects.  Checks the weights on the way:
  * GREEDY_EINVAL for a NaN, infinite or negative one. */
-static int sum_totals(greedy_ctx *c)
+static int sum_totals(greedy_ctx *c, double *max)
 {
   size_t n = c->n, wd = (size_t)c->wdim;
   const double *w = c->w;
   for (size_t d = 0; d < wd; d++) {
     double m = 0.0;
     if (checked_max(w, n, wd, d, &m)) return GREEDY_EINVAL;
+    if (max != NULL) max[d] = m;
     greedy_rsum a = {0, 0};
     greedy_rscale_of(m, &c->scale[d]);
     const greedy_rscale sc = c->scale[d];
@@ -136,13 +137,21 @@ static int ctx_caps(greedy_ctx *c, const double *target_frac)
 /* Check the common arguments once (with the n part ids of part, when the
  * entry point takes an assignment) and build the normalised capacities. */
 static int ctx_init(greedy_ctx *c, size_t n, int wdim, const double *w, int nparts,
-                    const double *target_frac, const int *part)
+                    const double *target_frac, const int *part, const double *known)
 {
   int rc = ctx_alloc(c, n, wdim, w, nparts);
   if (rc) return rc;
   rc = GREEDY_EINVAL;
   if (part && !parts_in_range(n, part, nparts)) goto fail;
-  if (sum_totals(c) != GREEDY_OK) goto fail;
+  if (known != NULL) {
+    /* greedy_weight_sums's figures of these weights: checked and summed. */
+    for (int d = 0; d < wdim; d++) {
+      greedy_rscale_of(known[d], &c->scale[d]);
+      c->total[d] = known[wdim + d];
+    }
+  } else if (sum_totals(c, NULL) != GREEDY_OK) {
+    goto fail;
+  }
   rc = ctx_caps(c, target_frac);
   if (rc) goto fail;
   return GREEDY_OK;
@@ -284,8 +293,16 @@ int greedy_order_ws(size_t n, int wdim, const double *w, size_t *order, uint64_t
   greedy_ctx c;
   int rc;
   if (n > 0 && !order) return GREEDY_EINVAL;
-  /* One part: the context only checks the weights and sums them. */
-  rc = ctx_init(&c, n, wdim, w, 1, NULL, NULL);
+  if (wdim == 1) {
+    /* One weight is its own key: the weights are checked, not summed. */
+    double m;
+    if (n > 0 && !w) return GREEDY_EINVAL;
+    if (checked_max(w, n, 1, 0, &m)) return GREEDY_EINVAL;
+    return greedy_sort_desc_ws(n, w, order, ws) ? GREEDY_ENOMEM : GREEDY_OK;
+  }
+  /* One part: the context only checks the weights and sums them (the keys
+   * of several weights are shares of the totals). */
+  rc = ctx_init(&c, n, wdim, w, 1, NULL, NULL, NULL);
   if (rc) return rc;
   rc = heavy_order(&c, order, ws);
   ctx_free(&c);
@@ -308,14 +325,15 @@ static int use_order(const greedy_ctx *c, const size_t *given, size_t **owned, c
 }
 
 int greedy_assign_ordered(size_t n, int wdim, const double *w, int nparts,
-                          const double *target_frac, const size_t *given, int *part_out)
+                          const double *target_frac, const size_t *given, const double *known,
+                          int *part_out)
 {
   greedy_ctx c;
   size_t *owned = NULL;
   const size_t *order;
   int rc;
   if (n > 0 && !part_out) return GREEDY_EINVAL;
-  rc = ctx_init(&c, n, wdim, w, nparts, target_frac, NULL);
+  rc = ctx_init(&c, n, wdim, w, nparts, target_frac, NULL, known);
   if (rc) return rc;
   rc = use_order(&c, given, &owned, &order);
   if (rc == GREEDY_OK) {
@@ -421,7 +439,7 @@ int greedy_assign_in_order(size_t n, int wdim, const double *w, int nparts,
   greedy_ctx c;
   int rc;
   if (n > 0 && !part_out) return GREEDY_EINVAL;
-  rc = ctx_init(&c, n, wdim, w, nparts, target_frac, NULL);
+  rc = ctx_init(&c, n, wdim, w, nparts, target_frac, NULL, NULL);
   if (rc) return rc;
   rc = place_in_order(&c, part_out, 0);
   ctx_free(&c);
@@ -431,7 +449,7 @@ int greedy_assign_in_order(size_t n, int wdim, const double *w, int nparts,
 int greedy_assign(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
                   int *part_out)
 {
-  return greedy_assign_ordered(n, wdim, w, nparts, target_frac, NULL, part_out);
+  return greedy_assign_ordered(n, wdim, w, nparts, target_frac, NULL, NULL, part_out);
 }
 
 int greedy_assign_keep(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
@@ -439,13 +457,13 @@ int greedy_assign_keep(size_t n, int wdim, const double *w, int nparts, const do
                        size_t *moved)
 {
   return greedy_assign_keep_ordered(n, wdim, w, nparts, target_frac, cur_part, keep_limit, mode,
-                                    NULL, part_out, moved);
+                                    NULL, NULL, part_out, moved);
 }
 
 int greedy_assign_keep_ordered(size_t n, int wdim, const double *w, int nparts,
                                const double *target_frac, const int *cur_part, double keep_limit,
-                               greedy_keep_mode mode, const size_t *given, int *part_out,
-                               size_t *moved)
+                               greedy_keep_mode mode, const size_t *given, const double *known,
+                               int *part_out, size_t *moved)
 {
   greedy_ctx c;
   greedy_heap h;
@@ -457,7 +475,7 @@ int greedy_assign_keep_ordered(size_t n, int wdim, const double *w, int nparts,
   if (n > 0 && (!part_out || !cur_part || part_out == cur_part)) return GREEDY_EINVAL;
   if (!(keep_limit >= 0.0) || (mode != GREEDY_KEEP_HEAVY_FIRST && mode != GREEDY_KEEP_LIGHT_FIRST))
     return GREEDY_EINVAL;
-  rc = ctx_init(&c, n, wdim, w, nparts, target_frac, cur_part);
+  rc = ctx_init(&c, n, wdim, w, nparts, target_frac, cur_part, known);
   if (rc) return rc;
   /* Loads summed in another order differ in the last bits; a part exactly
    * at the limit by the caller's sum must still count as within it. */
@@ -528,15 +546,44 @@ static int check_and_max(greedy_ctx *c, const int *part)
 /* The part-weight count up to which the banks are used (64 KiB of them). */
 #define GREEDY_SUM_BANKED_MAX 1024
 
+int greedy_weight_sums(size_t n, int wdim, const double *w, double *known)
+{
+  greedy_ctx c;
+  int rc;
+  if (!known) return GREEDY_EINVAL;
+  /* One part: the context checks the weights and sums them. */
+  rc = ctx_alloc(&c, n, wdim, w, 1);
+  if (rc) return rc;
+  /* The largest weights go first: they make the sums' scales. */
+  rc = sum_totals(&c, known);
+  for (int d = 0; rc == GREEDY_OK && d < wdim; d++) known[wdim + d] = c.total[d];
+  ctx_free(&c);
+  return rc;
+}
+
 int greedy_imbalance(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
                      const int *part, double *imbalance)
+{
+  return greedy_imbalance_known(n, wdim, w, nparts, target_frac, part, NULL, imbalance);
+}
+
+int greedy_imbalance_known(size_t n, int wdim, const double *w, int nparts,
+                           const double *target_frac, const int *part, const double *known,
+                           double *imbalance)
 {
   greedy_ctx c;
   int rc;
   if (!imbalance || (n > 0 && !part)) return GREEDY_EINVAL;
   rc = ctx_alloc(&c, n, wdim, w, nparts);
   if (rc) return rc;
-  rc = check_and_max(&c, part);
+  if (known != NULL) {
+    /* The weights were checked with their largest one found: the parts
+     * only are checked here. */
+    rc = parts_in_range(n, part, nparts) ? GREEDY_OK : GREEDY_EINVAL;
+    for (int d = 0; d < wdim; d++) c.total[d] = known[d];
+  } else {
+    rc = check_and_max(&c, part);
+  }
   if (rc) {
     ctx_free(&c);
     return rc;

@@ -106,17 +106,32 @@ int greedy_order(size_t n, int wdim, const double *w, size_t *order);
 int greedy_order_ws(size_t n, int wdim, const double *w, size_t *order, uint64_t *ws);
 
 /*
+ * greedy_weight_sums - what every entry point computes of the weights
+ * before it starts: known[d] the largest weight of dimension d and
+ * known[wdim + d] its total (the reproducible sum every entry point uses),
+ * d < wdim, the weights checked on the way.  Callers that run several
+ * passes over the same weights (GREEDYREFINE) compute them once and hand
+ * them to the functions that take known, which then neither check nor sum
+ * the weights again; the answers are the same bits.
+ * Not collective.  Inputs: n, wdim, w as above.  Output: known[2 * wdim].
+ * Returns GREEDY_OK, GREEDY_EINVAL (a NaN, infinite or negative weight,
+ * known NULL) or GREEDY_ENOMEM.
+ */
+int greedy_weight_sums(size_t n, int wdim, const double *w, double *known);
+/*
  * greedy_assign_ordered, greedy_assign_keep_ordered - greedy_assign and
  * greedy_assign_keep with the order of greedy_order for the same n, wdim
- * and w (NULL: computed here, as the plain functions do).  The answers are
- * those of the plain functions.  Not collective; same returns.
+ * and w (NULL: computed here, as the plain functions do) and the figures
+ * of greedy_weight_sums for those weights (NULL: computed here).  The
+ * answers are those of the plain functions.  Not collective; same returns.
  */
 int greedy_assign_ordered(size_t n, int wdim, const double *w, int nparts,
-                          const double *target_frac, const size_t *order, int *part_out);
+                          const double *target_frac, const size_t *order, const double *known,
+                          int *part_out);
 int greedy_assign_keep_ordered(size_t n, int wdim, const double *w, int nparts,
                                const double *target_frac, const int *cur_part, double keep_limit,
-                               greedy_keep_mode mode, const size_t *order, int *part_out,
-                               size_t *moved);
+                               greedy_keep_mode mode, const size_t *order, const double *known,
+                               int *part_out, size_t *moved);
 
 /*
  * greedy_assign_in_order - GREEDY's placement of objects that are already
@@ -139,6 +154,15 @@ int greedy_assign_in_order(size_t n, int wdim, const double *w, int nparts,
  */
 int greedy_imbalance(size_t n, int wdim, const double *w, int nparts, const double *target_frac,
                      const int *part, double *imbalance);
+/*
+ * greedy_imbalance_known - greedy_imbalance with the figures of
+ * greedy_weight_sums for the same weights (NULL: as greedy_imbalance): the
+ * weights are not checked again, the parts are.  The same value, bit for
+ * bit.  Not collective; same returns.
+ */
+int greedy_imbalance_known(size_t n, int wdim, const double *w, int nparts,
+                           const double *target_frac, const int *part, const double *known,
+                           double *imbalance);
 
 #ifdef __cplusplus
 }

@@ -55,7 +55,7 @@ static int greedy_partition(const zp_problem *pb, void *state, int *new_part)
   const size_t *order = kept_order(pb, &rc);
   if (rc == GREEDY_OK)
     rc = greedy_assign_ordered(pb->num_obj, pb->wgt_dim, pb->wgts, pb->num_parts, pb->part_sizes,
-                               order, new_part);
+                               order, NULL, new_part);
   return greedy_report(pb, rc, new_part);
 }
 

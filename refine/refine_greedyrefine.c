@@ -28,21 +28,30 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const d
   size_t *order = NULL, cap = n ? n : 1;
   uint64_t *ws = NULL;
   void *owned[4] = {NULL, NULL, NULL, NULL};
-  double before, greedy_max, best_max;
+  double before, greedy_max, best_max, *known;
   int grc;
   int rc = refine_begin_call(n, wdim, w, nparts, cur_part, part_out, &opt, &defaults, &st, &local);
   if (rc) return rc;
-  grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cur_part, &before);
-  if (grc) return gr_code(grc);
+  /* Every pass below reads the same weights: they are checked and summed
+   * once (greedy_weight_sums), not by each pass. */
+  known = malloc(2 * (size_t)wdim * sizeof *known);
+  if (!known) return REFINE_ENOMEM;
+  grc = greedy_weight_sums(n, wdim, w, known);
+  if (!grc) grc = greedy_imbalance_known(n, wdim, w, nparts, target_frac, cur_part, known, &before);
+  if (grc) {
+    free(known);
+    return gr_code(grc);
+  }
   if (before <= opt->gr_threshold) {
     /* A mild imbalance: the paper's refinement for slow drift. */
     rc = refine_run(n, wdim, w, nparts, target_frac, cur_part, opt, part_out, st);
     if (rc >= 0) {
-      grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cur_part, &st->imbalance_before);
-      if (!grc)
-        grc = greedy_imbalance(n, wdim, w, nparts, target_frac, part_out, &st->imbalance_after);
+      st->imbalance_before = before;
+      grc = greedy_imbalance_known(n, wdim, w, nparts, target_frac, part_out, known,
+                                   &st->imbalance_after);
       if (grc) rc = gr_code(grc);
     }
+    free(known);
     return rc;
   }
   /* A drastic imbalance: GREEDY's quality, keeping what can be kept.  GREEDY
@@ -55,8 +64,8 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const d
   ws = refine_work_buffer(opt, REFINE_SCRATCH_GR + 2, cap * sizeof *ws, &owned[2]);
   if (!cand || !order || !ws) goto end;
   grc = greedy_order_ws(n, wdim, w, order, ws);
-  if (!grc) grc = greedy_assign_ordered(n, wdim, w, nparts, target_frac, order, cand);
-  if (!grc) grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cand, &greedy_max);
+  if (!grc) grc = greedy_assign_ordered(n, wdim, w, nparts, target_frac, order, known, cand);
+  if (!grc) grc = greedy_imbalance_known(n, wdim, w, nparts, target_frac, cand, known, &greedy_max);
   if (grc) {
     rc = gr_code(grc);
     goto end;
@@ -82,8 +91,8 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const d
     int *res = cand;
     grc = greedy_assign_keep_ordered(n, wdim, w, nparts, target_frac, cur_part, bound,
                                      t == 0 ? GREEDY_KEEP_LIGHT_FIRST : GREEDY_KEEP_HEAVY_FIRST,
-                                     order, cand, NULL);
-    if (!grc) grc = greedy_imbalance(n, wdim, w, nparts, target_frac, cand, &m);
+                                     order, known, cand, NULL);
+    if (!grc) grc = greedy_imbalance_known(n, wdim, w, nparts, target_frac, cand, known, &m);
     if (grc) {
       rc = gr_code(grc);
       goto end;
@@ -94,7 +103,7 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const d
       ro.tolerance = bound;
       rc = refine_run(n, wdim, w, nparts, target_frac, cand, &ro, fix, &rs);
       if (rc < 0) goto end;
-      grc = greedy_imbalance(n, wdim, w, nparts, target_frac, fix, &m);
+      grc = greedy_imbalance_known(n, wdim, w, nparts, target_frac, fix, known, &m);
       if (grc) {
         rc = gr_code(grc);
         goto end;
@@ -121,5 +130,6 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const d
   rc = REFINE_OK;
 end:
   for (int k = 0; k < 4; k++) free(owned[k]);
+  free(known);
   return rc;
 }

@@ -470,6 +470,10 @@ static int run_base(ulba_call *c, double keep_share, int *new_part)
   c->last.W = c->info.W;
   c->last.app_sizes = 0;
   c->last.part_map = NULL;
+  /* One base run whose parts are the answer: the layer may hand over the
+   * base method's own lists.  The relabelling permutes the parts and may
+   * run twice, so its lists would be inverted for nothing. */
+  zp_ctx_keep_base_lists(c->ctx, c->info.alpha == 0.0 || !c->o.relabel);
   if (c->info.alpha == 0.0) {
     c->last.sizes = app_sizes;
     c->last.app_sizes = 1;
@@ -586,6 +590,8 @@ static int balance_objects(ulba_call *c, int *new_part)
   c->last.W = c->info.W;
   c->last.sizes = app_sizes;
   c->last.app_sizes = 1;
+  /* The one base run's parts are the answer (see run_base). */
+  zp_ctx_keep_base_lists(c->ctx, 1);
   if (ierr == ZOLTAN_OK)
     ierr = zp_ctx_run_base_weighted(c->ctx, c->o.base, app_sizes, given, new_part);
   if (ierr >= 0) ierr = object_model(c, given, new_part);

@@ -39,6 +39,8 @@ void zp_ctx_free(zp_context *c)
   if (c->local_map != NULL) zp_gidmap_free(c->local_map);
   free(c->local_map);
   c->local_map = NULL;
+  zp_base_lists_free(c->base_lists);
+  c->base_lists = NULL;
   zp_loaddb_release(c);
   zp_loaddb_edges_release(c);
   /* Last: the load database's callbacks stand in front of the guard's. */
@@ -185,6 +187,11 @@ struct Zoltan_Struct *zp_ctx_zz(const zp_context *c) { return c->r->zz; }
 int zp_ctx_debug_level(const zp_context *c) { return c->debug_level; }
 int zp_ctx_debug_proc(const zp_context *c) { return c->debug_proc; }
 int zp_ctx_callback_error(const zp_context *c) { return c->cb_failed; }
+
+void zp_ctx_keep_base_lists(zp_context *c, int keep)
+{
+  if (c != NULL) c->keep_base_lists = keep != 0;
+}
 unsigned zp_ctx_inputs(const zp_context *c)
 {
   return (c->coords != NULL ? ZP_WANTS_GEOM : 0u) | (c->has_graph ? ZP_WANTS_GRAPH : 0u);

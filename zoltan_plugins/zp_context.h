@@ -242,6 +242,20 @@ ZP_API int zp_ctx_run_base_weighted(zp_context *ctx, const char *method, const d
                                     const double *weights, int *new_part);
 
 /*
+ * zp_ctx_keep_base_lists - say whether the answer of the base runs that
+ * follow is meant to be the call's answer unchanged (keep 1) or not (keep
+ * 0, the default).  While it is 1, a native base run keeps the lists
+ * Zoltan returned, with the imports when the application wants them; when
+ * the method then returns exactly that run's parts, the application gets
+ * those lists (Zoltan's entries, in Zoltan's order) and the layer neither
+ * builds nor inverts its own.  Any other answer is listed as always, at
+ * the price of the imports Zoltan computed for nothing, so a method that
+ * tries several base runs leaves it at 0.  Not collective; every rank sets
+ * the same value before the next base run.
+ */
+ZP_API void zp_ctx_keep_base_lists(zp_context *ctx, int keep);
+
+/*
  * zp_ctx_run_base_setting - zp_ctx_run_base with one setting changed for
  * the length of the run: name is a parameter of the layer or of a
  * registered method (a copy of the struct's parameters gets value), or

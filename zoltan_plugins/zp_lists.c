@@ -93,6 +93,32 @@ static void zp_give_export(zp_list *l, zp_lb_args *a)
   memset(l, 0, sizeof *l);
 }
 
+void zp_base_lists_free(zp_base_lists *b)
+{
+  if (b == NULL) return;
+  Zoltan_LB_Free_Part(&b->ig, &b->il, &b->ip, &b->ipa);
+  Zoltan_LB_Free_Part(&b->eg, &b->el, &b->ep, &b->epa);
+  free(b->answer);
+  free(b->moved);
+  free(b);
+}
+
+/* Take over the kept lists of a base run as this answer's (the caller
+ * checked that they say it). */
+static void zp_take_base_lists(zp_base_lists *b, zp_list *imp, zp_list *exp)
+{
+  zp_list e = {b->nexp, b->eg, b->el, b->ep, b->epa};
+  *exp = e;
+  b->eg = b->el = NULL;
+  b->ep = b->epa = NULL;
+  if (b->nimp >= 0) {
+    zp_list i = {b->nimp, b->ig, b->il, b->ip, b->ipa};
+    *imp = i;
+    b->ig = b->il = NULL;
+    b->ip = b->ipa = NULL;
+  }
+}
+
 void zp_discard_answer(zp_lb_args *a)
 {
   Zoltan_LB_Free_Part(a->import_gids, a->import_lids, a->import_procs, a->import_to_part);
@@ -196,14 +222,21 @@ static int zp_hand_over(const zp_context *c, zp_list *imp, zp_list *exp, const i
   return ierr;
 }
 
-/* Export, invert, migrate, hand over, print: the objects change. */
+/* Export, invert, migrate, hand over, print: the objects change.  With
+ * base (every rank alike), a base run's kept lists say this answer: they
+ * are the lists, in Zoltan's order, and nothing is built or inverted. */
 static int zp_answer_changes(const zp_context *c, const int *sel, int nexp, const int *new_proc,
-                             const int *new_part, double t_part, zp_lb_args *a, int *warn)
+                             const int *new_part, double t_part, zp_lb_args *a, int *warn,
+                             zp_base_lists *base)
 {
   zp_list exp = {0, NULL, NULL, NULL, NULL}, imp = {0, NULL, NULL, NULL, NULL};
   double t_mig = 0.0;
-  int ierr = zp_agree_step(c, zp_make_list(c, sel, nexp, new_proc, new_part, &exp), warn);
-  if (ierr >= 0 &&
+  int ierr = ZOLTAN_OK;
+  if (base != NULL)
+    zp_take_base_lists(base, &imp, &exp);
+  else
+    ierr = zp_agree_step(c, zp_make_list(c, sel, nexp, new_proc, new_part, &exp), warn);
+  if (ierr >= 0 && base == NULL &&
       (c->return_lists == ZP_RL_IMPORT || c->return_lists == ZP_RL_ALL || c->auto_migrate))
     ierr =
         zp_agree_step(c,
@@ -234,6 +267,22 @@ static int zp_answer_changes(const zp_context *c, const int *sel, int nexp, cons
   return ierr;
 }
 
+/* 1 when the kept lists of a base run say exactly this answer: the same
+ * parts, the same objects listed (sel, nexp of them), and the imports when
+ * the application wants them.  Not collective. */
+static int zp_base_lists_say(const zp_context *c, const int *sel, int nexp, const int *new_part)
+{
+  const zp_base_lists *b = c->base_lists;
+  int imports = c->return_lists == ZP_RL_IMPORT || c->return_lists == ZP_RL_ALL || c->auto_migrate;
+  size_t i, n = (size_t)c->n;
+  unsigned differ = 0;
+  if (b == NULL || b->nexp != nexp || (imports && b->nimp < 0) || c->return_lists == ZP_RL_PARTS)
+    return 0;
+  if (memcmp(b->answer, new_part, n * sizeof *new_part) != 0) return 0;
+  for (i = 0; i < n; i++) differ |= (unsigned)(sel[i] != ((b->moved[i / 8] >> (i % 8)) & 1));
+  return differ == 0;
+}
+
 int zp_answer(const zp_context *c, const int *new_part, double t_part, zp_lb_args *a, int *warn)
 {
   /* When part p is simply on rank p, the new ranks are the new parts and
@@ -241,7 +290,7 @@ int zp_answer(const zp_context *c, const int *new_part, double t_part, zp_lb_arg
   int *new_proc = c->pdist == NULL ? NULL : malloc(((size_t)c->n + 1) * sizeof *new_proc),
       *sel = malloc(((size_t)c->n + 1) * sizeof *sel);
   const int *procs = c->pdist == NULL ? new_part : new_proc;
-  int i, nexp = 0, most = 0,
+  int i, nexp = 0, most = 0, mine[2], all[2],
          ierr = zp_agree_step(c, (c->pdist == NULL || new_proc) && sel ? ZOLTAN_OK : ZOLTAN_MEMERR,
                               warn);
   if (ierr < 0) goto End;
@@ -253,12 +302,22 @@ int zp_answer(const zp_context *c, const int *new_part, double t_part, zp_lb_arg
     sel[i] = procs[i] != c->r->rank || new_part[i] != c->in_parts[i];
     nexp += sel[i];
   }
-  MPI_Allreduce(&nexp, &most, 1, MPI_INT, MPI_MAX, c->r->comm);
+  mine[0] = nexp;
+  mine[1] = !zp_base_lists_say(c, sel, nexp, new_part);
+  MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, c->r->comm);
+  most = all[0];
   if (most > 0) {
-    ierr = zp_answer_changes(c, sel, nexp, procs, new_part, t_part, a, warn);
+    ierr = zp_answer_changes(c, sel, nexp, procs, new_part, t_part, a, warn,
+                             all[1] == 0 ? c->base_lists : NULL);
   } else if (c->return_lists == ZP_RL_PARTS) {
     /* A complete list even when nothing changes, as Zoltan gives. */
     ierr = zp_give_parts(c, procs, new_part, a, warn);
+  } else if (c->return_lists == ZP_RL_NONE) {
+    /* Zoltan's methods build no list when none is asked for, so Zoltan
+     * never learns that nothing changed: it returns -1 for both counts and
+     * reports changes, whatever the answer. */
+    *a->num_import = *a->num_export = -1;
+    *a->changes = 1;
   }
 End:
   free(new_proc);

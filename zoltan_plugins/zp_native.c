@@ -139,6 +139,16 @@ void zp_native_restore_sizes(zp_record *r)
   }
 }
 
+/* The lists a native base run asks of Zoltan: the exports, which say the
+ * answer, and the imports too when the method asked the layer to keep the
+ * lists (zp_ctx_keep_base_lists) and the application wants them, since
+ * Zoltan's methods give one kind and invert the other. */
+static const char *zp_native_lists_asked(const zp_context *c)
+{
+  int imports = c->return_lists == ZP_RL_IMPORT || c->return_lists == ZP_RL_ALL || c->auto_migrate;
+  return c->keep_base_lists && imports ? "ALL" : "EXPORT";
+}
+
 /* Select the native method on the struct, with complete lists, no
  * migration, and the given part sizes.  Collective. */
 static int zp_native_configure(const zp_context *c, const char *method, const double *sizes,
@@ -161,7 +171,7 @@ static int zp_native_configure(const zp_context *c, const char *method, const do
    * partitioning of 5 x 10^5 objects on one rank; every other object stays
    * in the part the application reports, which is what that list gives it
    * (zp_native_read_parts). */
-  zp_real_set_param_vec(r->zz, "RETURN_LISTS", "EXPORT", -1);
+  zp_real_set_param_vec(r->zz, "RETURN_LISTS", zp_native_lists_asked(c), -1);
   if (zero_weights) {
     /* Zoltan's methods fail when every weight is zero; balance counts then,
      * as the centralised path does, by hiding the weights from Zoltan. */
@@ -228,7 +238,8 @@ static int zp_native_find(const zp_context *c, const ZOLTAN_ID_TYPE *g, size_t *
  * others stay in the part the application reports (c->in_parts, what
  * Zoltan's complete list would give them).  Collective. */
 static int zp_native_read_parts(const zp_context *c, const char *method, int nexp,
-                                const ZOLTAN_ID_TYPE *eg, const int *epa, int *new_part)
+                                const ZOLTAN_ID_TYPE *eg, const int *epa, int *new_part,
+                                unsigned char **moved)
 {
   size_t n = (size_t)c->n, i, ng = (size_t)c->ngid, pos = 0;
   zp_gidmap map = {NULL, 0, NULL, 0};
@@ -257,8 +268,46 @@ static int zp_native_read_parts(const zp_context *c, const char *method, int nex
   }
 End:
   zp_gidmap_free(&map);
+  if (ierr >= 0 && moved != NULL) {
+    *moved = seen;
+    seen = NULL;
+  }
   free(seen);
   return zp_agree(c, ierr);
+}
+
+/* Keep the lists of a base run that answered new_part, with the objects
+ * its export list names (moved, taken over), when the method asked for
+ * them; the lists are then no longer the caller's.  Without the memory for
+ * the record nothing is kept: the layer builds the lists as it would
+ * otherwise.  Not collective. */
+static void zp_native_keep_lists(zp_context *c, zp_lb_args *a, const int *new_part,
+                                 unsigned char *moved)
+{
+  zp_base_lists *b = calloc(1, sizeof *b);
+  int *answer = malloc(((size_t)c->n + 1) * sizeof *answer);
+  if (b == NULL || answer == NULL || moved == NULL) {
+    free(b);
+    free(answer);
+    free(moved);
+    return;
+  }
+  memcpy(answer, new_part, (size_t)c->n * sizeof *answer);
+  b->answer = answer;
+  b->moved = moved;
+  b->nimp = *a->num_import;
+  b->ig = *a->import_gids;
+  b->il = *a->import_lids;
+  b->ip = *a->import_procs;
+  b->ipa = *a->import_to_part;
+  b->nexp = *a->num_export;
+  b->eg = *a->export_gids;
+  b->el = *a->export_lids;
+  b->ep = *a->export_procs;
+  b->epa = *a->export_to_part;
+  *a->import_gids = *a->import_lids = *a->export_gids = *a->export_lids = NULL;
+  *a->import_procs = *a->import_to_part = *a->export_procs = *a->export_to_part = NULL;
+  c->base_lists = b;
 }
 
 /* zp_ctx_native_bounds with the given part sizes (nparts * wdim, the same
@@ -363,8 +412,15 @@ static int zp_run_native(zp_context *c, const char *method, const double *sizes,
     ierr = zp_agree(c, ierr);
   }
   if (ierr >= 0) {
-    int e = zp_native_read_parts(c, method, nexp, eg, epa, new_part);
+    /* The lists are worth keeping only where the layer could hand them
+     * over: not for a complete list (RETURN_LISTS=PARTS), and only where
+     * Zoltan and the layer name the same rank for a part. */
+    int keep = c->keep_base_lists && c->return_lists != ZP_RL_PARTS &&
+               (c->pdist == NULL || c->single_proc);
+    unsigned char *moved = NULL;
+    int e = zp_native_read_parts(c, method, nexp, eg, epa, new_part, keep ? &moved : NULL);
     if (e < 0) ierr = e;
+    if (e >= 0 && keep) zp_native_keep_lists(c, &a, new_part, moved);
   }
   zp_native_restore(c, zero_weights);
   if (guarded) zp_guard_end(c);
@@ -410,6 +466,9 @@ int zp_ctx_run_base(zp_context *c, const char *method, const double *part_sizes,
     zp_error("zp_ctx_run_base", "invalid arguments");
     return ZOLTAN_FATAL;
   }
+  /* Lists kept from an earlier base run no longer say the answer. */
+  zp_base_lists_free(c->base_lists);
+  c->base_lists = NULL;
   snprintf(who, sizeof who, "%s: base method %s", c->r->method->name, clean);
   m = zp_find_method(clean);
   if (m == NULL) return zp_run_native(c, clean, part_sizes, new_part, who);

@@ -50,6 +50,17 @@ enum {
 
 /* Everything one Zoltan_LB_Partition / _Balance call knows about the
  * problem.  Distributed methods see it through the zp_ctx_* accessors. */
+/* The lists a native base run returned, as Zoltan_LB_Partition gave them
+ * (a count of -1: that list was not asked for), and the assignment of the
+ * local objects they stand for. */
+typedef struct zp_base_lists {
+  int nimp, nexp;
+  ZOLTAN_ID_PTR ig, il, eg, el;
+  int *ip, *ipa, *ep, *epa;
+  int *answer;          /* n parts */
+  unsigned char *moved; /* n bits: the objects the export list names */
+} zp_base_lists;
+
 struct zp_context {
   zp_record *r;   /* the struct's record: communicator, method, parameters */
   const char *yo; /* "Zoltan_LB_Partition" or "Zoltan_LB_Balance", for messages */
@@ -130,6 +141,11 @@ struct zp_context {
   /* The guard's callbacks in front of the application's while a native
    * method runs (zp_guard.c), or NULL. */
   struct zp_guard *guard;
+  /* Zoltan's own lists of the last native base run, kept while the method
+   * asked for them (zp_ctx_keep_base_lists), or NULL: an answer equal to
+   * that run's is handed over as those lists (zp_answer). */
+  int keep_base_lists;
+  struct zp_base_lists *base_lists;
   /* The agreed code of an application callback that failed in this call,
    * as the guard found it (0 = none): a method that tries several base
    * methods (AUTO) stops there instead of trying the next one. */
@@ -410,6 +426,9 @@ int zp_remap_parallel(const zp_remap_in *in, MPI_Comm comm, size_t n, const doub
  * partition time; *warn is set when a step warned.  Collective; after an
  * error the caller discards a. */
 int zp_answer(const zp_context *c, const int *new_part, double t_part, zp_lb_args *a, int *warn);
+/* Free the kept lists of a base run and the record of them; NULL is a
+ * no-op. */
+void zp_base_lists_free(zp_base_lists *b);
 /* Free whatever lists a holds and zero its counts: nothing half-built
  * reaches the application after an error. */
 void zp_discard_answer(zp_lb_args *a);

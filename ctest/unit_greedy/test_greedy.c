@@ -248,16 +248,28 @@ static void greedy_given_order_gives_the_same_answers(void **state)
   for (size_t i = 0; i < 2 * N; i++) w[i] = 1.0 + 999.0 * pow(zp_rng_uniform(&rng), 4.0);
   for (size_t i = 0; i < N; i++) cur[i] = (int)(i * P / N);
   for (int wdim = 1; wdim <= 2; wdim++) {
+    double known[4], ia, ib;
     assert_int_equal(greedy_order(N, wdim, w, order), GREEDY_OK);
+    assert_int_equal(greedy_weight_sums(N, wdim, w, known), GREEDY_OK);
     assert_int_equal(greedy_assign(N, wdim, w, P, NULL, a), GREEDY_OK);
-    assert_int_equal(greedy_assign_ordered(N, wdim, w, P, NULL, order, b), GREEDY_OK);
+    assert_int_equal(greedy_assign_ordered(N, wdim, w, P, NULL, order, NULL, b), GREEDY_OK);
     assert_memory_equal(a, b, N * sizeof(int));
+    /* The figures computed once give the same parts and imbalance. */
+    assert_int_equal(greedy_assign_ordered(N, wdim, w, P, NULL, order, known, b), GREEDY_OK);
+    assert_memory_equal(a, b, N * sizeof(int));
+    assert_int_equal(greedy_imbalance(N, wdim, w, P, NULL, a, &ia), GREEDY_OK);
+    assert_int_equal(greedy_imbalance_known(N, wdim, w, P, NULL, a, known, &ib), GREEDY_OK);
+    assert_memory_equal(&ia, &ib, sizeof ia);
     for (int mode = 0; mode < 2; mode++) {
       assert_int_equal(
           greedy_assign_keep(N, wdim, w, P, NULL, cur, 1.02, (greedy_keep_mode)mode, a, NULL),
           GREEDY_OK);
       assert_int_equal(greedy_assign_keep_ordered(N, wdim, w, P, NULL, cur, 1.02,
-                                                  (greedy_keep_mode)mode, order, b, NULL),
+                                                  (greedy_keep_mode)mode, order, NULL, b, NULL),
+                       GREEDY_OK);
+      assert_memory_equal(a, b, N * sizeof(int));
+      assert_int_equal(greedy_assign_keep_ordered(N, wdim, w, P, NULL, cur, 1.02,
+                                                  (greedy_keep_mode)mode, order, known, b, NULL),
                        GREEDY_OK);
       assert_memory_equal(a, b, N * sizeof(int));
       assert_int_equal(ct_check_assignment(N, wdim, w, P, NULL, 1, b), 0);
@@ -321,6 +333,12 @@ static void greedy_rejects_bad_arguments(void **state)
   assert_int_equal(greedy_assign_keep(3, 1, w, 2, NULL, cur, 1.0, 7, part, NULL), GREEDY_EINVAL);
   assert_int_equal(greedy_assign_keep(3, 1, w, 2, NULL, cur, 1.0, 0, cur, NULL), GREEDY_EINVAL);
   assert_int_equal(greedy_imbalance(3, 1, w, 2, NULL, badcur, &imb), GREEDY_EINVAL);
+  double known[2];
+  assert_int_equal(greedy_weight_sums(3, 1, bad, known), GREEDY_EINVAL);
+  assert_int_equal(greedy_weight_sums(3, 1, neg, known), GREEDY_EINVAL);
+  assert_int_equal(greedy_weight_sums(3, 1, w, NULL), GREEDY_EINVAL);
+  assert_int_equal(greedy_weight_sums(3, 1, w, known), GREEDY_OK);
+  assert_int_equal(greedy_imbalance_known(3, 1, w, 2, NULL, badcur, known, &imb), GREEDY_EINVAL);
   /* No objects is not an error. */
   assert_int_equal(greedy_assign(0, 1, NULL, 2, NULL, NULL), GREEDY_OK);
 }
@@ -677,17 +695,21 @@ static void greedy_identity_order_places_as_any_order(void **state)
       cs[k] = cur[o[k]];
       id[k] = k;
     }
-    assert_int_equal(greedy_assign_ordered(n, 1, w, p, frac, o, part), GREEDY_OK);
-    assert_int_equal(greedy_assign_ordered(n, 1, ws, p, frac, id, part2), GREEDY_OK);
+    /* The figures of the weights in one order serve the other order. */
+    double known[2];
+    assert_int_equal(greedy_weight_sums(n, 1, w, known), GREEDY_OK);
+    assert_int_equal(greedy_assign_ordered(n, 1, w, p, frac, o, NULL, part), GREEDY_OK);
+    assert_int_equal(greedy_assign_ordered(n, 1, ws, p, frac, id, known, part2), GREEDY_OK);
     for (size_t k = 0; k < n; k++) assert_int_equal(part2[k], part[o[k]]);
     for (int mode = 0; mode < 2; mode++) {
       greedy_keep_mode m = mode ? GREEDY_KEEP_LIGHT_FIRST : GREEDY_KEEP_HEAVY_FIRST;
       double limit = 1.0 + 0.1 * zp_rng_uniform(&rng);
       size_t moved = 0, moved2 = 0;
-      assert_int_equal(greedy_assign_keep_ordered(n, 1, w, p, frac, cur, limit, m, o, part, &moved),
-                       GREEDY_OK);
       assert_int_equal(
-          greedy_assign_keep_ordered(n, 1, ws, p, frac, cs, limit, m, id, part2, &moved2),
+          greedy_assign_keep_ordered(n, 1, w, p, frac, cur, limit, m, o, NULL, part, &moved),
+          GREEDY_OK);
+      assert_int_equal(
+          greedy_assign_keep_ordered(n, 1, ws, p, frac, cs, limit, m, id, known, part2, &moved2),
           GREEDY_OK);
       assert_int_equal(moved, moved2);
       for (size_t k = 0; k < n; k++) assert_int_equal(part2[k], part[o[k]]);
