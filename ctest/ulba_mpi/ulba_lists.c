@@ -68,8 +68,8 @@ static int call(struct Zoltan_Struct *zz, const char *rl, lists *out)
   int ngid, nlid, *ip = NULL, *ipa = NULL, *ep = NULL, *epa = NULL, rc;
   ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
   Zoltan_Set_Param(zz, "RETURN_LISTS", rl);
-  rc = Zoltan_LB_Partition(zz, &out->changes, &ngid, &nlid, &out->nimp, &ig, &il, &ip, &ipa, &out->nexp,
-                           &eg, &el, &ep, &epa);
+  rc = Zoltan_LB_Partition(zz, &out->changes, &ngid, &nlid, &out->nimp, &ig, &il, &ip, &ipa,
+                           &out->nexp, &eg, &el, &ep, &epa);
   out->imp = out->nimp > 0 ? sorted(out->nimp, ig, nlid ? il : NULL, ip, ipa) : NULL;
   out->exp = out->nexp > 0 ? sorted(out->nexp, eg, nlid ? el : NULL, ep, epa) : NULL;
   Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
@@ -145,8 +145,8 @@ static void run_case(grid_app *a, const char *base, const char *rl, int parts, i
   Zoltan_Set_Param(zu, "ULBA_ALPHA", "0");
   CHECK(call(zr, rl, &r) == ZOLTAN_OK, "%s with RETURN_LISTS=%s failed", base, rl);
   for (int c = 0; c < 2; c++) {
-    snprintf(what, sizeof what, "ULBA over %s, RETURN_LISTS=%s, %d parts, call %d", base, rl,
-             parts, c + 1);
+    snprintf(what, sizeof what, "ULBA over %s, RETURN_LISTS=%s, %d parts, call %d", base, rl, parts,
+             c + 1);
     CHECK(call(zu, rl, &u) == ZOLTAN_OK, "%s failed", what);
     CHECK(u.nimp == r.nimp && u.nexp == r.nexp && u.changes == r.changes,
           "%s: %d imports, %d exports, changes %d; %s gives %d, %d and %d", what, u.nimp, u.nexp,
