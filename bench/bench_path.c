@@ -22,7 +22,10 @@
  * printed with its ratio to RCB's in the same run.  Peak resident memory:
  * the growth of the process's high-water mark (VmHWM, reset through
  * /proc/self/clear_refs before each method's calls) on the busiest rank,
- * in bytes per object of the whole problem.
+ * in bytes per object of the whole problem.  Collectives: the MPI
+ * collectives of the first call and of the last drift call ("coll 1/d"),
+ * counted on rank 0 by definitions of the MPI functions in this program;
+ * the count depends on neither the machine nor its load.
  *
  * Every answer is checked (parts in range, as many imports as exports over
  * the ranks): a wrong answer fails the run, so that the smoke test in
@@ -358,6 +361,103 @@ static void hwm_reset(void)
 /* --answers: print a fingerprint of every call's answer. */
 static int print_answers;
 
+/* ---- collectives per call -------------------------------------------------- */
+
+/* The MPI collectives one Zoltan_LB_Partition call makes on this rank
+ * (every rank makes the same ones), counted by defining the MPI functions
+ * here: the program's own definitions stand in front of the MPI library's
+ * for Zoltan and for our library alike, and each one calls the PMPI entry
+ * point.  A count depends on neither the machine nor its load: it is the
+ * latency-bound part of a call, which dominates at small sizes and grows
+ * with the number of ranks.  Only calls inside the timed window count. */
+static long coll_count;
+static int coll_on;
+#define COLL_COUNT() (coll_count += coll_on)
+
+int MPI_Allreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c)
+{
+  COLL_COUNT();
+  return PMPI_Allreduce(s, r, n, t, o, c);
+}
+int MPI_Reduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op o, int root, MPI_Comm c)
+{
+  COLL_COUNT();
+  return PMPI_Reduce(s, r, n, t, o, root, c);
+}
+int MPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c)
+{
+  COLL_COUNT();
+  return PMPI_Bcast(b, n, t, root, c);
+}
+int MPI_Barrier(MPI_Comm c)
+{
+  COLL_COUNT();
+  return PMPI_Barrier(c);
+}
+int MPI_Gather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt, int root,
+               MPI_Comm c)
+{
+  COLL_COUNT();
+  return PMPI_Gather(s, sn, st, r, rn, rt, root, c);
+}
+int MPI_Gatherv(const void *s, int sn, MPI_Datatype st, void *r, const int *rn, const int *d,
+                MPI_Datatype rt, int root, MPI_Comm c)
+{
+  COLL_COUNT();
+  return PMPI_Gatherv(s, sn, st, r, rn, d, rt, root, c);
+}
+int MPI_Scatter(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt, int root,
+                MPI_Comm c)
+{
+  COLL_COUNT();
+  return PMPI_Scatter(s, sn, st, r, rn, rt, root, c);
+}
+int MPI_Scatterv(const void *s, const int *sn, const int *d, MPI_Datatype st, void *r, int rn,
+                 MPI_Datatype rt, int root, MPI_Comm c)
+{
+  COLL_COUNT();
+  return PMPI_Scatterv(s, sn, d, st, r, rn, rt, root, c);
+}
+int MPI_Allgather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
+                  MPI_Comm c)
+{
+  COLL_COUNT();
+  return PMPI_Allgather(s, sn, st, r, rn, rt, c);
+}
+int MPI_Allgatherv(const void *s, int sn, MPI_Datatype st, void *r, const int *rn, const int *d,
+                   MPI_Datatype rt, MPI_Comm c)
+{
+  COLL_COUNT();
+  return PMPI_Allgatherv(s, sn, st, r, rn, d, rt, c);
+}
+int MPI_Alltoall(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
+                 MPI_Comm c)
+{
+  COLL_COUNT();
+  return PMPI_Alltoall(s, sn, st, r, rn, rt, c);
+}
+int MPI_Alltoallv(const void *s, const int *sn, const int *sd, MPI_Datatype st, void *r,
+                  const int *rn, const int *rd, MPI_Datatype rt, MPI_Comm c)
+{
+  COLL_COUNT();
+  return PMPI_Alltoallv(s, sn, sd, st, r, rn, rd, rt, c);
+}
+int MPI_Scan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c)
+{
+  COLL_COUNT();
+  return PMPI_Scan(s, r, n, t, o, c);
+}
+int MPI_Exscan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c)
+{
+  COLL_COUNT();
+  return PMPI_Exscan(s, r, n, t, o, c);
+}
+int MPI_Reduce_scatter_block(const void *s, void *r, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c)
+{
+  COLL_COUNT();
+  return PMPI_Reduce_scatter_block(s, r, n, t, o, c);
+}
+
 /* The local index of the object of index k (GID - 1), held here. */
 static int local_of(const app *a, long k)
 {
@@ -386,7 +486,7 @@ static unsigned long long answer_print(const app *a, int rank, int nexp, const Z
 /* One call: returns its wall time (largest over ranks) or -1 on a wrong
  * answer or an error (every rank agrees). */
 static double one_call(struct Zoltan_Struct *zz, int nparts, const app *a, const char *name,
-                       int call)
+                       int call, long *colls)
 {
   int changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa, rc, bad = 0, i;
   ZOLTAN_ID_PTR ig, il, eg, el;
@@ -394,9 +494,13 @@ static double one_call(struct Zoltan_Struct *zz, int nparts, const app *a, const
   long counts[2], sums[2];
   MPI_Barrier(MPI_COMM_WORLD);
   t0 = MPI_Wtime();
+  coll_count = 0;
+  coll_on = 1;
   rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el,
                            &ep, &epa);
+  coll_on = 0;
   dt = MPI_Wtime() - t0;
+  *colls = coll_count;
   if (rc != ZOLTAN_OK && rc != ZOLTAN_WARN) bad = 1;
   for (i = 0; !bad && i < nexp; i++)
     if (epa[i] < 0 || epa[i] >= nparts) bad = 1;
@@ -458,7 +562,7 @@ static double median(double *v, int n)
 /* Runs one row once at one size: the first call, then the drift calls.
  * Stores the times; returns 0, or -1 when an answer was wrong. */
 static int run_row(app *a, const row *r, int drift, double *first, double *drifts,
-                   double *mem_growth)
+                   double *mem_growth, long *colls)
 {
   struct Zoltan_Struct *zz;
   adaptive_trigger *t = NULL;
@@ -477,13 +581,13 @@ static int run_row(app *a, const row *r, int drift, double *first, double *drift
     adaptive_set_param(t, "ADAPTIVE_POLICY", "NEVER");
     adaptive_attach(t, zz);
   }
-  *first = one_call(zz, size, a, r->name, 0);
+  *first = one_call(zz, size, a, r->name, 0, &colls[0]);
   if (*first < 0) ok = -1;
   for (k = 1; ok == 0 && k <= drift; k++) {
     if (t != NULL) report(t, a, g);
     drift_to(a, k, drift);
     if (t != NULL) report(t, a, g);
-    drifts[k - 1] = one_call(zz, size, a, r->name, k);
+    drifts[k - 1] = one_call(zz, size, a, r->name, k, &colls[1]);
     if (drifts[k - 1] < 0) ok = -1;
   }
   rss_read(&rss1, &hwm1);
@@ -587,7 +691,8 @@ int main(int argc, char **argv)
     csv = fopen(csv_path, "w");
     if (csv != NULL)
       fprintf(csv, "ranks,objects,method,first_s,drift_s,first_x_rcb,drift_x_rcb,"
-                   "first_x_base,drift_x_base,peak_bytes_per_obj\n");
+                   "first_x_base,drift_x_base,peak_bytes_per_obj,first_collectives,"
+                   "drift_collectives\n");
   }
   if (rank == 0)
     printf("bench_path: %d ranks, mesh graph with coordinates, weights 1 + 999 U^4, one call then "
@@ -604,6 +709,7 @@ int main(int argc, char **argv)
     double *first = calloc((size_t)NROWS * reps, sizeof *first);
     double *drifts = calloc((size_t)NROWS * reps * drift, sizeof *drifts);
     double *mem = calloc((size_t)NROWS, sizeof *mem);
+    long colls[NROWS][2];
     double med_first[NROWS], med_drift[NROWS];
     app_init(&a, sizes[s], rank, size);
     for (rep = 0; rep < reps && status == 0; rep++) {
@@ -611,7 +717,7 @@ int main(int argc, char **argv)
         double m = 0.0;
         if (!selected(methods, rows[k].name) && strcmp(rows[k].name, "RCB") != 0) continue;
         if (run_row(&a, &rows[k], drift, &first[k * reps + rep],
-                    &drifts[((size_t)k * reps + rep) * drift], &m) != 0) {
+                    &drifts[((size_t)k * reps + rep) * drift], &m, colls[k]) != 0) {
           if (rank == 0)
             fprintf(stderr, "bench_path: %s at %ld objects gave a wrong answer or an error\n",
                     rows[k].name, sizes[s]);
@@ -626,8 +732,8 @@ int main(int argc, char **argv)
     }
     if (rank == 0 && status == 0) {
       printf("\n%ld objects (%ld per rank), %d ranks:\n", sizes[s], sizes[s] / size, size);
-      printf("  %-15s %10s %7s %10s %7s %9s %9s %9s\n", "method", "first ms", "x RCB", "drift ms",
-             "x RCB", "x base 1", "x base d", "B/object");
+      printf("  %-15s %10s %7s %10s %7s %9s %9s %9s %9s\n", "method", "first ms", "x RCB",
+             "drift ms", "x RCB", "x base 1", "x base d", "B/object", "coll 1/d");
       for (k = 0; k < NROWS; k++) {
         const char *b = base_of(rows[k].name);
         double bf = NAN, bd = NAN;
@@ -638,13 +744,15 @@ int main(int argc, char **argv)
             bf = med_first[k] / med_first[j];
             bd = med_drift[k] / med_drift[j];
           }
-        printf("  %-15s %10.2f %7.2f %10.2f %7.2f %9.2f %9.2f %9.1f\n", rows[k].name,
+        printf("  %-15s %10.2f %7.2f %10.2f %7.2f %9.2f %9.2f %9.1f %5ld/%-3ld\n", rows[k].name,
                1e3 * med_first[k], med_first[k] / med_first[0], 1e3 * med_drift[k],
-               med_drift[k] / med_drift[0], bf, bd, mem[k] / (double)sizes[s]);
+               med_drift[k] / med_drift[0], bf, bd, mem[k] / (double)sizes[s], colls[k][0],
+               colls[k][1]);
         if (csv != NULL)
-          fprintf(csv, "%d,%ld,%s,%.6f,%.6f,%.4f,%.4f,%.4f,%.4f,%.1f\n", size, sizes[s],
+          fprintf(csv, "%d,%ld,%s,%.6f,%.6f,%.4f,%.4f,%.4f,%.4f,%.1f,%ld,%ld\n", size, sizes[s],
                   rows[k].name, med_first[k], med_drift[k], med_first[k] / med_first[0],
-                  med_drift[k] / med_drift[0], bf, bd, mem[k] / (double)sizes[s]);
+                  med_drift[k] / med_drift[0], bf, bd, mem[k] / (double)sizes[s], colls[k][0],
+                  colls[k][1]);
       }
       fflush(stdout);
       /* Each size's rows are on disk as soon as they are measured, so

@@ -29,7 +29,12 @@ endif()
 # methods on (off by default for its cost), so that the native identity
 # tests, Zoltan's decks and the conformance harness check that it changes
 # no answer; plugin_native_identity_unguarded checks the default.
-set(ZP_TEST_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_btl_vader_single_copy_mechanism=none;OMPI_MCA_pml=ob1;OMPI_MCA_btl=self,vader;OMPI_MCA_mtl=^ofi;OMPI_MCA_osc=^ucx;ZOLTAN_PLUGINS_GUARD=1")
+# ZOLTAN_PLUGINS_CHECK_AGREED=1: the steps of a call that skip their
+# agreement, since they return the same code on every rank (zp_step_agreed),
+# are checked with a reduction in every test, bad-input and fault tests
+# included, so that a code that differs between ranks fails the test
+# instead of hanging a later collective.
+set(ZP_TEST_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_btl_vader_single_copy_mechanism=none;OMPI_MCA_pml=ob1;OMPI_MCA_btl=self,vader;OMPI_MCA_mtl=^ofi;OMPI_MCA_osc=^ucx;ZOLTAN_PLUGINS_GUARD=1;ZOLTAN_PLUGINS_CHECK_AGREED=1")
 
 find_path(CMOCKA_INCLUDE_DIR cmocka.h)
 find_library(CMOCKA_LIBRARY cmocka)

@@ -109,6 +109,7 @@ typedef struct ulba_call {
   double *wir;           /* P: per-part workload increase rates */
   double *target;        /* P * wd: ULBA's part sizes (Eq. 6) */
   double *col, *colout;  /* P: one weight dimension of the sizes */
+  double *extra;         /* 2 P: object_model's sums per new part */
   double *obj_rate;      /* n: per-object rate of source (2), NaN if unknown (the
                             state's array) */
   double *obj_work;      /* n: per-object growth for the relabelling (PART), or

@@ -288,6 +288,7 @@ static void call_end(ulba_call *c)
   free(c->target);
   free(c->col);
   free(c->colout);
+  free(c->extra);
   free(c->run_sizes);
   free(c->flags);
   free(c->perm);
@@ -299,7 +300,7 @@ static int call_begin(ulba_call *c, zp_context *ctx, ulba_state *s)
 {
   size_t P1, n1;
   long n_local;
-  int ierr;
+  int ierr, opt;
   memset(c, 0, sizeof *c);
   c->ctx = ctx;
   c->s = s;
@@ -315,8 +316,9 @@ static int call_begin(ulba_call *c, zp_context *ctx, ulba_state *s)
   n_local = c->n;
   if (MPI_Allreduce(&n_local, &c->total_obj, 1, MPI_LONG, MPI_SUM, c->comm) != MPI_SUCCESS)
     return ZOLTAN_FATAL;
-  ierr = zp_agree_code(c->comm, read_options(ctx, &c->o));
-  if (ierr < 0) return ierr;
+  /* The options, the arrays and the state are local steps: one agreement
+   * covers all three (each collective is a latency that every call pays). */
+  opt = read_options(ctx, &c->o);
   P1 = (size_t)c->P + 1;
   n1 = (size_t)c->n + 1;
   c->loc = malloc(P1 * sizeof *c->loc);
@@ -326,6 +328,7 @@ static int call_begin(ulba_call *c, zp_context *ctx, ulba_state *s)
   c->run_sizes = malloc(P1 * (size_t)c->wd * sizeof *c->run_sizes);
   c->col = malloc(P1 * sizeof *c->col);
   c->colout = malloc(P1 * sizeof *c->colout);
+  c->extra = malloc(2 * P1 * sizeof *c->extra);
   c->flags = calloc(P1, sizeof *c->flags);
   c->perm = malloc(P1 * sizeof *c->perm);
   if (s->obj_cap < n1) {
@@ -339,15 +342,15 @@ static int call_begin(ulba_call *c, zp_context *ctx, ulba_state *s)
   }
   c->obj_rate = s->obj_rate;
   c->obj_work = s->obj_work;
-  ierr = zp_agree_code(c->comm, (c->loc && c->before && c->wir && c->target && c->run_sizes &&
-                                 c->col && c->colout && c->flags && c->perm && s->obj_cap >= n1)
-                                    ? ZOLTAN_OK
-                                    : ZOLTAN_MEMERR);
-  if (ierr == ZOLTAN_OK) ierr = zp_agree_code(c->comm, state_fit(s, c->P, c->o.history));
-  if (ierr < 0) {
-    zp_error(c->yo, "ULBA: out of memory for %d parts", c->P);
-    return ierr;
-  }
+  ierr = (c->loc && c->before && c->wir && c->target && c->run_sizes && c->col && c->colout &&
+          c->extra && c->flags && c->perm && s->obj_cap >= n1)
+             ? ZOLTAN_OK
+             : ZOLTAN_MEMERR;
+  /* The history's length is an option: fitted only once the options are. */
+  if (opt >= 0 && ierr == ZOLTAN_OK) ierr = state_fit(s, c->P, c->o.history);
+  ierr = zp_agree_code(c->comm, opt < 0 ? opt : ierr);
+  if (ierr == ZOLTAN_MEMERR) zp_error(c->yo, "ULBA: out of memory for %d parts", c->P);
+  if (ierr < 0) return ierr;
   state_link(s, zp_ctx_zz(ctx));
   return ZOLTAN_OK;
 }
@@ -382,10 +385,14 @@ static int find_rates(ulba_call *c)
   int P = c->P;
   /* A rank without a provider holds no snapshot, so source (1) is used
    * everywhere; the calls below are collective on every rank either way. */
-  int ierr = zp_agree_code(c->comm, ulba_history_rates(c->ctx, c->loc, c->obj_rate, &nsnap));
-  if (ierr < 0) return ierr;
-  if (MPI_Allreduce(&nsnap, &min_snap, 1, MPI_LONG, MPI_MIN, c->comm) != MPI_SUCCESS)
-    return ZOLTAN_FATAL;
+  int ierr = ulba_history_rates(c->ctx, c->loc, c->obj_rate, &nsnap);
+  /* The agreement on the rates and the fewest snapshots in one reduction:
+   * the largest -code is the worst error, the largest code the strongest
+   * warning (as zp_agree_code), the largest -nsnap the fewest snapshots. */
+  long in[3] = {-ierr, ierr, -nsnap}, out[3];
+  if (MPI_Allreduce(in, out, 3, MPI_LONG, MPI_MAX, c->comm) != MPI_SUCCESS) return ZOLTAN_FATAL;
+  if (out[0] > 0) return (int)-out[0];
+  min_snap = -out[2];
   if (min_snap >= 2) {
     double cost;
     if (MPI_Allreduce(c->loc, c->wir, P, MPI_DOUBLE, MPI_SUM, c->comm) != MPI_SUCCESS)
@@ -511,12 +518,9 @@ static int object_model(ulba_call *c, const double *given, const int *new_part)
 {
   int n = c->n, wd = c->wd, P = c->P, i, p;
   const double *w = zp_ctx_local_wgts(c->ctx);
-  double *extra = calloc(2 * (size_t)P + 1, sizeof *extra), top = 0.0, a = 0.0, m = 0.0;
+  double *extra = c->extra, top = 0.0, a = 0.0, m = 0.0;
   size_t N = 0;
-  if (zp_agree_code(c->comm, extra != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR) < 0) {
-    free(extra);
-    return ZOLTAN_MEMERR;
-  }
+  memset(extra, 0, 2 * (size_t)P * sizeof *extra);
   /* Run by run of one new part, as ulba_sum_by_part adds (why there). */
   for (i = 0; i < n;) {
     int q = new_part[i];
@@ -530,10 +534,8 @@ static int object_model(ulba_call *c, const double *given, const int *new_part)
       extra[P + q] += r;
     }
   }
-  if (MPI_Allreduce(MPI_IN_PLACE, extra, 2 * P, MPI_DOUBLE, MPI_SUM, c->comm) != MPI_SUCCESS) {
-    free(extra);
+  if (MPI_Allreduce(MPI_IN_PLACE, extra, 2 * P, MPI_DOUBLE, MPI_SUM, c->comm) != MPI_SUCCESS)
     return ZOLTAN_FATAL;
-  }
   for (p = 0; p < P; p++) top = extra[p] > top ? extra[p] : top;
   for (p = 0; p < P; p++) {
     c->flags[p] = top > 0.0 && extra[p] >= ULBA_OBJECT_PART_SHARE * top;
@@ -548,7 +550,6 @@ static int object_model(ulba_call *c, const double *given, const int *new_part)
   if (c->info.alpha > 1.0) c->info.alpha = 1.0;
   for (p = 0; p < P && c->info.small_part < 0; p++)
     if (c->flags[p]) c->info.small_part = p;
-  free(extra);
   return ZOLTAN_OK;
 }
 

@@ -46,3 +46,24 @@ int zp_agree_step(const zp_context *c, int local, int *warn)
   if (ierr == ZOLTAN_WARN) *warn = 1;
   return ierr < 0 ? ierr : ZOLTAN_OK;
 }
+
+int zp_step_agreed(const zp_context *c, int agreed, int *warn, const char *step)
+{
+  /* Read at every call, as the guard's variable is: no state shared
+   * between threads. */
+  const char *v = getenv("ZOLTAN_PLUGINS_CHECK_AGREED");
+  if (v != NULL && strcmp(v, "1") == 0) {
+    /* The largest and the smallest code over the ranks, in one reduction. */
+    int in[2] = {agreed, -agreed}, out[2] = {0, 0};
+    if (MPI_Allreduce(in, out, 2, MPI_INT, MPI_MAX, c->r->comm) != MPI_SUCCESS) return ZOLTAN_FATAL;
+    if (out[0] != -out[1]) {
+      zp_error(c->yo,
+               "internal error: step %s returned %d on this rank and not the same code on "
+               "every rank (%d to %d)",
+               step, agreed, -out[1], out[0]);
+      return ZOLTAN_FATAL;
+    }
+  }
+  if (agreed == ZOLTAN_WARN) *warn = 1;
+  return agreed < 0 ? agreed : ZOLTAN_OK;
+}

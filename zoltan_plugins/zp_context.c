@@ -87,8 +87,8 @@ int zp_read_settings(zp_context *c)
                                       "DEBUG_LEVEL",     "DEBUG_PROCESSOR", "OBJ_WEIGHT_DIM",
                                       "EDGE_WEIGHT_DIM", "AUTO_MIGRATE",    "REMAP"};
   enum { NSET = 9, FIRST_STRICT = 5 };
-  long long local[2 * NSET], global[2 * NSET];
-  int d, i;
+  long long local[2 * NSET + 1], global[2 * NSET + 1];
+  int d, i, wdim_here;
   local[0] = zp_record_native_int(r, "NUM_GID_ENTRIES", 1);
   local[1] = zp_record_native_int(r, "NUM_LID_ENTRIES", 1);
   local[2] = zp_return_lists_value(zp_record_native_get(r, "RETURN_LISTS", -1));
@@ -101,7 +101,13 @@ int zp_read_settings(zp_context *c)
   /* One reduction: the largest values, and the largest negated values
    * (the smallest), in 64 bits, where no int's negation overflows. */
   for (i = 0; i < NSET; i++) local[NSET + i] = -local[i];
-  MPI_Allreduce(local, global, 2 * NSET, MPI_LONG_LONG, MPI_MAX, r->comm);
+  /* The tolerances' array too, before the reduction, so that a rank
+   * without the memory is known everywhere from it: OBJ_WEIGHT_DIM must be
+   * the same on every rank, so this rank's value is the one used. */
+  wdim_here = local[5] > 0 ? (int)local[5] : 1;
+  c->tol = malloc((size_t)wdim_here * sizeof *c->tol);
+  local[2 * NSET] = c->tol == NULL;
+  MPI_Allreduce(local, global, 2 * NSET + 1, MPI_LONG_LONG, MPI_MAX, r->comm);
   for (i = FIRST_STRICT; i < NSET; i++)
     if (global[i] != -global[NSET + i]) {
       if (r->rank == 0)
@@ -120,8 +126,10 @@ int zp_read_settings(zp_context *c)
   c->edge_wgt_dim = (int)global[6];
   c->auto_migrate = (int)global[7];
   c->remap = (int)global[8];
-  c->tol = malloc((size_t)c->wdim * sizeof *c->tol);
-  if (c->tol == NULL) return ZOLTAN_MEMERR;
+  if (global[2 * NSET]) {
+    zp_error(c->yo, "out of memory for %d imbalance tolerances", c->wdim);
+    return ZOLTAN_MEMERR;
+  }
   for (d = 0; d < c->wdim; d++) c->tol[d] = zp_record_native_double(r, "IMBALANCE_TOL", d, 1.1);
   /* A native method (r->method NULL) answers CANDIDATE_LISTS itself. */
   if (c->return_lists == ZP_RL_CANDIDATES && r->method != NULL) {

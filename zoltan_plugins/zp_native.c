@@ -157,12 +157,11 @@ static int zp_native_configure(const zp_context *c, const char *method, const do
   zp_record *r = c->r;
   size_t count = (size_t)c->nparts * (size_t)c->wdim;
   int ierr = zp_real_set_param_vec(r->zz, "LB_METHOD", method, -1);
+  /* Every step below is local: one agreement at the end covers them all. */
   if (ierr != ZOLTAN_OK) {
     zp_error(c->yo, "base method %s is not known to Zoltan", method);
-    ierr = ZOLTAN_FATAL;
+    return zp_agree(c, ZOLTAN_FATAL);
   }
-  ierr = zp_agree(c, ierr);
-  if (ierr < 0) return ierr;
   zp_real_set_param_vec(r->zz, "AUTO_MIGRATE", "FALSE", -1);
   /* Export lists only: the objects that change part.  The complete list
    * (PARTS) holds the same answer, but Zoltan builds it by reading the

@@ -23,14 +23,15 @@ static int zp_prepare(zp_context *c, zp_lb_args *a, int *warn)
   zp_record *r = c->r;
   const zp_method *m = r->method;
   char who[ZP_NAME_MAX + 16];
-  int ierr = zp_agree_step(c, zp_read_settings(c), warn);
+  /* The first four steps return the same code on every rank. */
+  int ierr = zp_step_agreed(c, zp_read_settings(c), warn, "zp_read_settings");
   if (ierr < 0) return ierr;
   *a->num_gid_entries = c->ngid;
   *a->num_lid_entries = c->nlid;
   if (c->debug_level >= ZP_DEBUG_PARAMS && r->rank == c->debug_proc) zp_params_print(r->params, m);
-  ierr = zp_agree_step(c, zp_build_part_dist(c), warn);
-  if (ierr >= 0) ierr = zp_agree_step(c, zp_build_part_sizes(c), warn);
-  if (ierr >= 0) ierr = zp_agree_step(c, zp_capacity_apply(c), warn);
+  ierr = zp_step_agreed(c, zp_build_part_dist(c), warn, "zp_build_part_dist");
+  if (ierr >= 0) ierr = zp_step_agreed(c, zp_build_part_sizes(c), warn, "zp_build_part_sizes");
+  if (ierr >= 0) ierr = zp_step_agreed(c, zp_capacity_apply(c), warn, "zp_capacity_apply");
   if (ierr >= 0) ierr = zp_agree_step(c, zp_gather_objects(c), warn);
   if (ierr >= 0) ierr = zp_agree_step(c, zp_loaddb_apply(c), warn);
   if (ierr >= 0) ierr = zp_agree_step(c, zp_memory_bound(c), warn);

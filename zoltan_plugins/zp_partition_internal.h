@@ -167,7 +167,7 @@ void *zp_ctx_array(zp_context *c, int slot, size_t bytes, int zero);
 /* Free p from zp_ctx_array(c, ...) unless it is a kept buffer.  Local. */
 void zp_ctx_array_free(const zp_context *c, void *p);
 /* Read the native settings; ngid, nlid and RETURN_LISTS are agreed over
- * ranks.  Collective. */
+ * ranks.  Collective; returns the same code on every rank. */
 int zp_read_settings(zp_context *c);
 /* Combine the local return codes of one step: zp_agree_code over the
  * struct's communicator (the worst error anywhere is the error everywhere,
@@ -176,6 +176,14 @@ int zp_agree(const zp_context *c, int local);
 /* zp_agree for one step of a sequence: returns the agreed error, or
  * ZOLTAN_OK with *warn set when the step warned here.  Collective. */
 int zp_agree_step(const zp_context *c, int local, int *warn);
+/* zp_agree_step for a step that already returns the same code on every
+ * rank (it agreed inside, or decided from reduced values only): no
+ * reduction, since every collective is a latency each call pays.  With
+ * ZOLTAN_PLUGINS_CHECK_AGREED=1 in the environment (the test suite sets
+ * it) the claim is checked with a reduction, and a code that differs
+ * between ranks is an error on every rank, naming the step.  Collective
+ * only then. */
+int zp_step_agreed(const zp_context *c, int agreed, int *warn, const char *step);
 /* A method's ZP_NEEDS_* / ZP_WANTS_* / ZP_NO_REMAP flags for the current
  * parameter values (needs_for when it has one, else needs). */
 unsigned zp_method_needs(const zp_method *m, const zp_params *params);
@@ -183,9 +191,10 @@ unsigned zp_method_needs(const zp_method *m, const zp_params *params);
 /* ---- parts (zp_parts.c) -------------------------------------------------- */
 
 /* Parts to ranks from NUM_GLOBAL_PARTS / NUM_LOCAL_PARTS, as Zoltan does.
- * Collective. */
+ * Collective; returns the same code on every rank. */
 int zp_build_part_dist(zp_context *c);
-/* Part sizes as Zoltan_LB_Get_Part_Sizes computes them.  Collective. */
+/* Part sizes as Zoltan_LB_Get_Part_Sizes computes them.  Collective;
+ * returns the same code on every rank. */
 int zp_build_part_sizes(zp_context *c);
 /* First part held by a rank, -1 when it holds none. */
 int zp_first_part_of(const zp_context *c, int rank);

@@ -107,8 +107,11 @@ int zp_build_part_dist(zp_context *c)
     zp_error(c->yo, "Zero parts requested (NUM_GLOBAL_PARTS = %d)", G);
     return ZOLTAN_FATAL;
   }
+  /* Every rank comes here or returned above alike (the figures are
+   * reduced); what follows may fail on one rank only, so it is agreed, and
+   * the function returns the same code on every rank. */
   c->pdist = malloc(((size_t)G + 1) * sizeof *c->pdist);
-  if (c->pdist == NULL) return ZOLTAN_MEMERR;
+  if (c->pdist == NULL) return zp_agree(c, ZOLTAN_MEMERR);
   ierr = ZOLTAN_OK;
   if (!lset)
     zp_dist_even(c, G, P);
@@ -116,7 +119,7 @@ int zp_build_part_dist(zp_context *c)
     ierr = zp_dist_local(c, G, P, nlp, lset, suml);
   c->pdist[G] = P;
   c->nparts = G;
-  return ierr;
+  return zp_agree(c, ierr);
 }
 
 int zp_first_part_of(const zp_context *c, int rank)
@@ -207,10 +210,10 @@ int zp_build_part_sizes(zp_context *c)
     ierr = ZOLTAN_MEMERR;
   else
     ierr = zp_local_part_sizes(c, mine);
-  if (zp_agree(c, ierr) < 0) {
-    ierr = ierr < 0 ? ierr : ZOLTAN_FATAL;
-    goto End;
-  }
+  /* The agreed code is the one returned: a warning on one rank (a size
+   * for a part that does not exist) is a warning everywhere. */
+  ierr = zp_agree(c, ierr);
+  if (ierr < 0) goto End;
   MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, r->comm);
   c->sizes_set = any;
   if (!any) {
