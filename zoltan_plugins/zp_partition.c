@@ -33,8 +33,12 @@ static int zp_prepare(zp_context *c, zp_lb_args *a, int *warn)
   if (ierr >= 0) ierr = zp_step_agreed(c, zp_build_part_sizes(c), warn, "zp_build_part_sizes");
   if (ierr >= 0) ierr = zp_step_agreed(c, zp_capacity_apply(c), warn, "zp_capacity_apply");
   if (ierr >= 0) ierr = zp_agree_step(c, zp_gather_objects(c), warn);
-  if (ierr >= 0) ierr = zp_agree_step(c, zp_loaddb_apply(c), warn);
-  if (ierr >= 0) ierr = zp_agree_step(c, zp_memory_bound(c), warn);
+  /* The load database and the memory bound run only when their settings
+   * (the same on every rank) ask for them; otherwise there is nothing to
+   * agree on. */
+  if (ierr >= 0 && zp_loaddb_mode(r) != LOADDB_CALLBACK)
+    ierr = zp_agree_step(c, zp_loaddb_apply(c), warn);
+  if (ierr >= 0 && c->mem_limit != NULL) ierr = zp_agree_step(c, zp_memory_bound(c), warn);
   c->needs = zp_method_needs(m, r->params);
   snprintf(who, sizeof who, "LB_METHOD %s", m->name);
   if (ierr >= 0) ierr = zp_agree_step(c, zp_gather_inputs(c, c->needs, who), warn);
