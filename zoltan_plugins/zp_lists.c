@@ -93,6 +93,11 @@ static void zp_give_export(zp_list *l, zp_lb_args *a)
   memset(l, 0, sizeof *l);
 }
 
+int zp_wants_imports(const zp_context *c)
+{
+  return c->return_lists == ZP_RL_IMPORT || c->return_lists == ZP_RL_ALL || c->auto_migrate;
+}
+
 void zp_base_lists_free(zp_base_lists *b)
 {
   if (b == NULL) return;
@@ -236,8 +241,7 @@ static int zp_answer_changes(const zp_context *c, const int *sel, int nexp, cons
     zp_take_base_lists(base, &imp, &exp);
   else
     ierr = zp_agree_step(c, zp_make_list(c, sel, nexp, new_proc, new_part, &exp), warn);
-  if (ierr >= 0 && base == NULL &&
-      (c->return_lists == ZP_RL_IMPORT || c->return_lists == ZP_RL_ALL || c->auto_migrate))
+  if (ierr >= 0 && base == NULL && zp_wants_imports(c))
     ierr =
         zp_agree_step(c,
                       Zoltan_Invert_Lists(c->r->zz, exp.n, exp.gids, exp.lids, exp.procs, exp.parts,
@@ -273,7 +277,7 @@ static int zp_answer_changes(const zp_context *c, const int *sel, int nexp, cons
 static int zp_base_lists_say(const zp_context *c, const int *sel, int nexp, const int *new_part)
 {
   const zp_base_lists *b = c->base_lists;
-  int imports = c->return_lists == ZP_RL_IMPORT || c->return_lists == ZP_RL_ALL || c->auto_migrate;
+  int imports = zp_wants_imports(c);
   size_t i, n = (size_t)c->n;
   unsigned differ = 0;
   if (b == NULL || b->nexp != nexp || (imports && b->nimp < 0) || c->return_lists == ZP_RL_PARTS)

@@ -145,8 +145,7 @@ void zp_native_restore_sizes(zp_record *r)
  * Zoltan's methods give one kind and invert the other. */
 static const char *zp_native_lists_asked(const zp_context *c)
 {
-  int imports = c->return_lists == ZP_RL_IMPORT || c->return_lists == ZP_RL_ALL || c->auto_migrate;
-  return c->keep_base_lists && imports ? "ALL" : "EXPORT";
+  return c->keep_base_lists && zp_wants_imports(c) ? "ALL" : "EXPORT";
 }
 
 /* Select the native method on the struct, with complete lists, no

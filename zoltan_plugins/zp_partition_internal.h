@@ -435,6 +435,10 @@ int zp_remap_parallel(const zp_remap_in *in, MPI_Comm comm, size_t n, const doub
  * partition time; *warn is set when a step warned.  Collective; after an
  * error the caller discards a. */
 int zp_answer(const zp_context *c, const int *new_part, double t_part, zp_lb_args *a, int *warn);
+/* 1 when the answer needs import lists: the application asked for them
+ * (RETURN_LISTS IMPORT or ALL) or AUTO_MIGRATE moves the objects.  Not
+ * collective (the settings are agreed). */
+int zp_wants_imports(const zp_context *c);
 /* Free the kept lists of a base run and the record of them; NULL is a
  * no-op. */
 void zp_base_lists_free(zp_base_lists *b);
