@@ -25,7 +25,10 @@
  * in bytes per object of the whole problem.  Collectives: the MPI
  * collectives of the first call and of the last drift call ("coll 1/d"),
  * counted on rank 0 by definitions of the MPI functions in this program;
- * the count depends on neither the machine nor its load.
+ * the count depends on neither the machine nor its load.  Page faults
+ * ("faults 1/d"): the minor faults (fresh pages touched) of the last
+ * repeat's first call and last drift call on the rank that took most, from
+ * getrusage; like the collectives, a count rather than a time.
  *
  * Every answer is checked (parts in range, as many imports as exports over
  * the ranks): a wrong answer fails the run, so that the smoke test in
@@ -54,6 +57,7 @@
 #define _GNU_SOURCE
 #include <malloc.h>
 #include <math.h>
+#include <sys/resource.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -483,16 +487,28 @@ static unsigned long long answer_print(const app *a, int rank, int nexp, const Z
   return all;
 }
 
+/* The minor page faults this process has taken so far (pages of fresh
+ * memory touched for the first time): like the collectives, a count that
+ * does not depend on the machine's load, and the part of a call's time
+ * that the heap's layout decides. */
+static long minor_faults(void)
+{
+  struct rusage u;
+  return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_minflt : 0;
+}
+
 /* One call: returns its wall time (largest over ranks) or -1 on a wrong
- * answer or an error (every rank agrees). */
+ * answer or an error (every rank agrees); *colls gets the collectives and
+ * *faults the page faults of the call on the rank that took most. */
 static double one_call(struct Zoltan_Struct *zz, int nparts, const app *a, const char *name,
-                       int call, long *colls)
+                       int call, long *colls, long *faults)
 {
   int changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa, rc, bad = 0, i;
   ZOLTAN_ID_PTR ig, il, eg, el;
   double t0, dt, dmax;
-  long counts[2], sums[2];
+  long counts[2], sums[2], f0;
   MPI_Barrier(MPI_COMM_WORLD);
+  f0 = minor_faults();
   t0 = MPI_Wtime();
   coll_count = 0;
   coll_on = 1;
@@ -500,7 +516,9 @@ static double one_call(struct Zoltan_Struct *zz, int nparts, const app *a, const
                            &ep, &epa);
   coll_on = 0;
   dt = MPI_Wtime() - t0;
+  *faults = minor_faults() - f0;
   *colls = coll_count;
+  MPI_Allreduce(MPI_IN_PLACE, faults, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
   if (rc != ZOLTAN_OK && rc != ZOLTAN_WARN) bad = 1;
   for (i = 0; !bad && i < nexp; i++)
     if (epa[i] < 0 || epa[i] >= nparts) bad = 1;
@@ -562,7 +580,7 @@ static double median(double *v, int n)
 /* Runs one row once at one size: the first call, then the drift calls.
  * Stores the times; returns 0, or -1 when an answer was wrong. */
 static int run_row(app *a, const row *r, int drift, double *first, double *drifts,
-                   double *mem_growth, long *colls)
+                   double *mem_growth, long *colls, long *faults)
 {
   struct Zoltan_Struct *zz;
   adaptive_trigger *t = NULL;
@@ -581,13 +599,13 @@ static int run_row(app *a, const row *r, int drift, double *first, double *drift
     adaptive_set_param(t, "ADAPTIVE_POLICY", "NEVER");
     adaptive_attach(t, zz);
   }
-  *first = one_call(zz, size, a, r->name, 0, &colls[0]);
+  *first = one_call(zz, size, a, r->name, 0, &colls[0], &faults[0]);
   if (*first < 0) ok = -1;
   for (k = 1; ok == 0 && k <= drift; k++) {
     if (t != NULL) report(t, a, g);
     drift_to(a, k, drift);
     if (t != NULL) report(t, a, g);
-    drifts[k - 1] = one_call(zz, size, a, r->name, k, &colls[1]);
+    drifts[k - 1] = one_call(zz, size, a, r->name, k, &colls[1], &faults[1]);
     if (drifts[k - 1] < 0) ok = -1;
   }
   rss_read(&rss1, &hwm1);
@@ -692,7 +710,7 @@ int main(int argc, char **argv)
     if (csv != NULL)
       fprintf(csv, "ranks,objects,method,first_s,drift_s,first_x_rcb,drift_x_rcb,"
                    "first_x_base,drift_x_base,peak_bytes_per_obj,first_collectives,"
-                   "drift_collectives\n");
+                   "drift_collectives,first_faults,drift_faults\n");
   }
   if (rank == 0)
     printf("bench_path: %d ranks, mesh graph with coordinates, weights 1 + 999 U^4, one call then "
@@ -709,7 +727,7 @@ int main(int argc, char **argv)
     double *first = calloc((size_t)NROWS * reps, sizeof *first);
     double *drifts = calloc((size_t)NROWS * reps * drift, sizeof *drifts);
     double *mem = calloc((size_t)NROWS, sizeof *mem);
-    long colls[NROWS][2];
+    long colls[NROWS][2], faults[NROWS][2];
     double med_first[NROWS], med_drift[NROWS];
     app_init(&a, sizes[s], rank, size);
     for (rep = 0; rep < reps && status == 0; rep++) {
@@ -717,7 +735,7 @@ int main(int argc, char **argv)
         double m = 0.0;
         if (!selected(methods, rows[k].name) && strcmp(rows[k].name, "RCB") != 0) continue;
         if (run_row(&a, &rows[k], drift, &first[k * reps + rep],
-                    &drifts[((size_t)k * reps + rep) * drift], &m, colls[k]) != 0) {
+                    &drifts[((size_t)k * reps + rep) * drift], &m, colls[k], faults[k]) != 0) {
           if (rank == 0)
             fprintf(stderr, "bench_path: %s at %ld objects gave a wrong answer or an error\n",
                     rows[k].name, sizes[s]);
@@ -732,8 +750,8 @@ int main(int argc, char **argv)
     }
     if (rank == 0 && status == 0) {
       printf("\n%ld objects (%ld per rank), %d ranks:\n", sizes[s], sizes[s] / size, size);
-      printf("  %-15s %10s %7s %10s %7s %9s %9s %9s %9s\n", "method", "first ms", "x RCB",
-             "drift ms", "x RCB", "x base 1", "x base d", "B/object", "coll 1/d");
+      printf("  %-15s %10s %7s %10s %7s %9s %9s %9s %9s %15s\n", "method", "first ms", "x RCB",
+             "drift ms", "x RCB", "x base 1", "x base d", "B/object", "coll 1/d", "faults 1/d");
       for (k = 0; k < NROWS; k++) {
         const char *b = base_of(rows[k].name);
         double bf = NAN, bd = NAN;
@@ -744,15 +762,15 @@ int main(int argc, char **argv)
             bf = med_first[k] / med_first[j];
             bd = med_drift[k] / med_drift[j];
           }
-        printf("  %-15s %10.2f %7.2f %10.2f %7.2f %9.2f %9.2f %9.1f %5ld/%-3ld\n", rows[k].name,
-               1e3 * med_first[k], med_first[k] / med_first[0], 1e3 * med_drift[k],
+        printf("  %-15s %10.2f %7.2f %10.2f %7.2f %9.2f %9.2f %9.1f %5ld/%-3ld %7ld/%-7ld\n",
+               rows[k].name, 1e3 * med_first[k], med_first[k] / med_first[0], 1e3 * med_drift[k],
                med_drift[k] / med_drift[0], bf, bd, mem[k] / (double)sizes[s], colls[k][0],
-               colls[k][1]);
+               colls[k][1], faults[k][0], faults[k][1]);
         if (csv != NULL)
-          fprintf(csv, "%d,%ld,%s,%.6f,%.6f,%.4f,%.4f,%.4f,%.4f,%.1f,%ld,%ld\n", size, sizes[s],
-                  rows[k].name, med_first[k], med_drift[k], med_first[k] / med_first[0],
+          fprintf(csv, "%d,%ld,%s,%.6f,%.6f,%.4f,%.4f,%.4f,%.4f,%.1f,%ld,%ld,%ld,%ld\n", size,
+                  sizes[s], rows[k].name, med_first[k], med_drift[k], med_first[k] / med_first[0],
                   med_drift[k] / med_drift[0], bf, bd, mem[k] / (double)sizes[s], colls[k][0],
-                  colls[k][1]);
+                  colls[k][1], faults[k][0], faults[k][1]);
       }
       fflush(stdout);
       /* Each size's rows are on disk as soon as they are measured, so

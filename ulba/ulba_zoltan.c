@@ -510,7 +510,8 @@ static int run_base(ulba_call *c, double keep_share, int *new_part)
 
 /* The model's quantities for what ULBA_GROWTH=OBJECT handed to the base
  * method, so that the sigma bounds and tau describe that balance: per new
- * part, the anticipated extra (weight given minus weight) and the growth
+ * part, the anticipated extra (weight given minus weight; none when given
+ * is NULL: the weights themselves went to the base) and the growth
  * rate; the parts that received at least ULBA_OBJECT_PART_SHARE of the
  * largest extra are the underloaded ones (N), alpha is that largest extra
  * over W / P, a and m the rates of the others and theirs.  Collective. */
@@ -526,7 +527,7 @@ static int object_model(ulba_call *c, const double *given, const int *new_part)
     int q = new_part[i];
     double e = 0.0, r = 0.0;
     for (; i < n && new_part[i] == q; i++) {
-      e += given[i] - w[(size_t)i * wd];
+      e += given != NULL ? given[i] - w[(size_t)i * wd] : 0.0;
       r += isnan(c->obj_rate[i]) ? 0.0 : c->obj_rate[i];
     }
     if (q >= 0 && q < P) {
@@ -579,10 +580,15 @@ static int balance_objects(ulba_call *c, int *new_part)
   H = object_horizon(alpha, hmax);
   c->horizon = H;
   ierr = ZOLTAN_OK;
-  if (ulba_anticipate((size_t)c->n, w, (size_t)c->wd, c->obj_rate, sums[0],
-                      isfinite(sums[1]) ? sums[1] : 0.0, H, given) != ULBA_OK)
+  /* With no horizon (ULBA_ALPHA=0) every anticipated weight is the object's
+   * own, bit for bit: the base run then reads the application's weights,
+   * with nothing computed or put in their place (the same answer). */
+  if (H == 0.0)
+    given = NULL;
+  else if (ulba_anticipate((size_t)c->n, w, (size_t)c->wd, c->obj_rate, sums[0],
+                           isfinite(sums[1]) ? sums[1] : 0.0, H, given) != ULBA_OK)
     ierr = ZOLTAN_FATAL;
-  ierr = zp_agree_code(c->comm, ierr);
+  if (given != NULL) ierr = zp_agree_code(c->comm, ierr);
   c->info.alpha_param = alpha;
   c->info.base_runs = 1;
   c->anticipated = 1;
@@ -593,7 +599,9 @@ static int balance_objects(ulba_call *c, int *new_part)
   c->last.app_sizes = 1;
   /* The one base run's parts are the answer (see run_base). */
   zp_ctx_keep_base_lists(c->ctx, 1);
-  if (ierr == ZOLTAN_OK)
+  if (ierr == ZOLTAN_OK && given == NULL)
+    ierr = zp_ctx_run_base(c->ctx, c->o.base, app_sizes, new_part);
+  else if (ierr == ZOLTAN_OK)
     ierr = zp_ctx_run_base_weighted(c->ctx, c->o.base, app_sizes, given, new_part);
   if (ierr >= 0) ierr = object_model(c, given, new_part);
   /* The model (sigma bounds, tau) describes the equivalent underloading. */

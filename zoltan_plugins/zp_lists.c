@@ -271,20 +271,15 @@ static int zp_answer_changes(const zp_context *c, const int *sel, int nexp, cons
   return ierr;
 }
 
-/* 1 when the kept lists of a base run say exactly this answer: the same
- * parts, the same objects listed (sel, nexp of them), and the imports when
- * the application wants them.  Not collective. */
-static int zp_base_lists_say(const zp_context *c, const int *sel, int nexp, const int *new_part)
+/* 1 when the kept lists of a base run may say this answer, as far as the
+ * settings tell: there are kept lists, the application does not ask for a
+ * complete list, and the imports are there when it wants them.  Whether
+ * they do also needs the same parts and the same objects listed, which
+ * zp_answer compares in its pass over the objects.  Not collective. */
+static int zp_base_lists_may_say(const zp_context *c)
 {
   const zp_base_lists *b = c->base_lists;
-  int imports = zp_wants_imports(c);
-  size_t i, n = (size_t)c->n;
-  unsigned differ = 0;
-  if (b == NULL || b->nexp != nexp || (imports && b->nimp < 0) || c->return_lists == ZP_RL_PARTS)
-    return 0;
-  if (memcmp(b->answer, new_part, n * sizeof *new_part) != 0) return 0;
-  for (i = 0; i < n; i++) differ |= (unsigned)(sel[i] != ((b->moved[i / 8] >> (i % 8)) & 1));
-  return differ == 0;
+  return b != NULL && (!zp_wants_imports(c) || b->nimp >= 0) && c->return_lists != ZP_RL_PARTS;
 }
 
 int zp_answer(const zp_context *c, const int *new_part, double t_part, zp_lb_args *a, int *warn)
@@ -301,13 +296,28 @@ int zp_answer(const zp_context *c, const int *new_part, double t_part, zp_lb_arg
   for (i = 0; new_proc != NULL && i < c->n; i++) /* A part on one rank needs no call per object. */
     new_proc[i] = c->single_proc ? c->pdist[new_part[i]]
                                  : zp_part_to_proc(c, new_part[i], c->gids + (size_t)i * c->ngid);
-  for (i = 0; i < c->n; i++) {
-    /* Zoltan lists an object when its rank or its part changes. */
-    sel[i] = procs[i] != c->r->rank || new_part[i] != c->in_parts[i];
-    nexp += sel[i];
+  if (zp_base_lists_may_say(c)) {
+    /* One pass: the objects to list, and whether the kept lists say them
+     * with the same parts (the answer may have changed after the base run:
+     * relabelled parts, fixed objects). */
+    const zp_base_lists *b = c->base_lists;
+    unsigned differ = 0;
+    for (i = 0; i < c->n; i++) {
+      sel[i] = procs[i] != c->r->rank || new_part[i] != c->in_parts[i];
+      nexp += sel[i];
+      differ |= (unsigned)(new_part[i] != b->answer[i]) |
+                (unsigned)(sel[i] != ((b->moved[i / 8] >> (i % 8)) & 1));
+    }
+    mine[1] = differ != 0 || b->nexp != nexp;
+  } else {
+    for (i = 0; i < c->n; i++) {
+      /* Zoltan lists an object when its rank or its part changes. */
+      sel[i] = procs[i] != c->r->rank || new_part[i] != c->in_parts[i];
+      nexp += sel[i];
+    }
+    mine[1] = 1;
   }
   mine[0] = nexp;
-  mine[1] = !zp_base_lists_say(c, sel, nexp, new_part);
   MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, c->r->comm);
   most = all[0];
   if (most > 0) {

@@ -405,7 +405,11 @@ static int zp_run_native(zp_context *c, const char *method, const double *sizes,
   }
   ierr = zp_native_configure(c, method, sizes, zero_weights);
   if (ierr >= 0) {
+    /* The callbacks the checks above called answer from what they read. */
+    zp_serve sv;
+    zp_serve_begin(c, &sv);
     ierr = zp_real_lb_partition(c->r->zz, &a);
+    zp_serve_end(&sv);
     if (ierr < 0) zp_error(c->yo, "%s returned error code %d on this rank", who, ierr);
     ierr = zp_agree(c, ierr);
   }

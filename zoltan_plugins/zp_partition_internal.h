@@ -256,6 +256,36 @@ int zp_guard_begin(zp_context *c, const char *method);
 /* Give the application its callbacks back and free what was read.  Local. */
 void zp_guard_end(zp_context *c);
 
+/* --- a native base run served from what the layer read (zp_serve.c) --- */
+
+/* The callbacks zp_serve_begin put in front of the application's, and the
+ * ones they stand in front of. */
+typedef struct zp_serve {
+  const zp_context *c;
+  struct Zoltan_Struct *zz;
+  struct {
+    ZOLTAN_FN_TYPE type, single; /* the slot, and the single form of its pair */
+    ZOLTAN_VOID_FN *fn, *single_fn;
+    void *data, *single_data;
+  } saved[4]; /* what each replaced slot and its pair held, in the order replaced */
+  int nsaved;
+  /* The callbacks that answer the calls the context cannot. */
+  ZOLTAN_VOID_FN *list_fn, *first_fn, *next_fn, *pmulti_fn, *pone_fn, *gmulti_fn, *gone_fn;
+  void *list_data, *first_data, *next_data, *pmulti_data, *pone_data, *gmulti_data, *gone_data;
+} zp_serve;
+
+/* Until zp_serve_end(s), Zoltan's reads of the object count and list, the
+ * current parts and (when the layer read them this call) the coordinates
+ * are answered from c's arrays instead of the application's callbacks,
+ * which the layer has already called and agreed on; a read with other
+ * arguments goes to the callback registered before.  Nothing is put in
+ * front while the guard is on (it serves its own) or before the objects
+ * are read.  c must outlive the run.  Not collective; cannot fail. */
+void zp_serve_begin(const zp_context *c, zp_serve *s);
+/* The callbacks registered before zp_serve_begin(s) back in place.  Not
+ * collective. */
+void zp_serve_end(zp_serve *s);
+
 /* ---- memory capacities (zp_memory.c) ------------------------------------- */
 
 /* Cap c->part_sizes by the memory limits, for the total memory weight of

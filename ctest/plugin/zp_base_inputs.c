@@ -19,6 +19,15 @@
  *                        REFINE  with REFINE_COMM_AWARE=1 and graph
  *                                callbacks (CTest also fails the run when
  *                                REFINE warns that the graph is missing).
+ *   served BASE [single] ULBA over the geometric BASE (RCB, RIB, HSFC) calls
+ *                        the application's geometry callback as often as
+ *                        BASE alone does (the layer reads it once and
+ *                        Zoltan's method is answered from what it read,
+ *                        zp_serve.c) and gives BASE's assignment; with
+ *                        "single" the geometry, the objects and the parts
+ *                        come from the single forms (ZOLTAN_GEOM_FN,
+ *                        FIRST/NEXT_OBJ, ZOLTAN_PART_FN), which are back in
+ *                        place, alone, after the call.
  *   callback_error BASE  the geometry (RCB, RIB, HSFC) or edge-list (PHG)
  *                        callback fails on rank 1 only: ULBA over BASE must
  *                        return an error on every rank, with no lists.  A
@@ -49,6 +58,11 @@ static int g_rank, g_size;
 static int g_geom_fail_rank = -1;
 static int g_edge_fail_rank = -1;
 
+/* Calls of the geometry callbacks on this rank (one per object for the
+ * single form), and whether the single form is the one registered. */
+static long g_geom_calls;
+static int g_single_geom;
+
 /* Number of directed grid edges, which PROBE checks it received whole. */
 static size_t g_total_edges;
 
@@ -63,6 +77,7 @@ static void cb_geom(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLT
   (void)nlid;
   (void)lids;
   (void)dim;
+  g_geom_calls++;
   for (i = 0; i < n; i++) {
     ZOLTAN_ID_TYPE g = gids[i] - 1;
     /* A small GID-dependent offset keeps geometric methods away from ties. */
@@ -70,6 +85,68 @@ static void cb_geom(void *d, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLT
     x[2 * i + 1] = (double)(g / GRID_W) + 0.001 * (double)(g % 5);
   }
   *ierr = g_rank == g_geom_fail_rank ? ZOLTAN_FATAL : ZOLTAN_OK;
+}
+
+/* The same coordinates, one object per call. */
+static void cb_geom_one(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid,
+                        double *x, int *ierr)
+{
+  ZOLTAN_ID_TYPE g = gid[0] - 1;
+  (void)d;
+  (void)ngid;
+  (void)nlid;
+  (void)lid;
+  g_geom_calls++;
+  x[0] = (double)(g % GRID_W) + 0.001 * (double)(g % 7);
+  x[1] = (double)(g / GRID_W) + 0.001 * (double)(g % 5);
+  *ierr = ZOLTAN_OK;
+}
+
+/* The objects one at a time, and their parts, for the single forms: the
+ * local ID is the index in the store, as zpt_cb_obj_list gives it. */
+static void one_object(const zpt_app *a, int i, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int wdim,
+                       float *w)
+{
+  gid[0] = a->o[i].gid;
+  lid[0] = (ZOLTAN_ID_TYPE)i;
+  if (wdim > 0) w[0] = (float)a->o[i].w;
+}
+
+static int cb_first(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int wdim,
+                    float *w, int *ierr)
+{
+  const zpt_app *a = d;
+  (void)ngid;
+  (void)nlid;
+  *ierr = ZOLTAN_OK;
+  if (a->n == 0) return 0;
+  one_object(a, 0, gid, lid, wdim, w);
+  return 1;
+}
+
+static int cb_next(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid,
+                   ZOLTAN_ID_PTR next_gid, ZOLTAN_ID_PTR next_lid, int wdim, float *next_w,
+                   int *ierr)
+{
+  const zpt_app *a = d;
+  int i = (int)lid[0] + 1;
+  (void)ngid;
+  (void)nlid;
+  (void)gid;
+  *ierr = ZOLTAN_OK;
+  if (i >= a->n) return 0;
+  one_object(a, i, next_gid, next_lid, wdim, next_w);
+  return 1;
+}
+
+static int cb_part_one(void *d, int ngid, int nlid, ZOLTAN_ID_PTR gid, ZOLTAN_ID_PTR lid, int *ierr)
+{
+  const zpt_app *a = d;
+  (void)ngid;
+  (void)nlid;
+  (void)gid;
+  *ierr = ZOLTAN_OK;
+  return a->o[lid[0]].part;
 }
 
 /* Grid neighbours of a GID (left, right, up, down when they exist). */
@@ -179,7 +256,15 @@ static struct Zoltan_Struct *make_struct(zpt_app *a, const char *method, const c
   Zoltan_Set_Param(zz, "RETURN_LISTS", "PARTS");
   zpt_register(zz, a);
   Zoltan_Set_Num_Geom_Fn(zz, zpt_cb_num_geom_2, NULL);
-  Zoltan_Set_Geom_Multi_Fn(zz, cb_geom, NULL);
+  if (g_single_geom) {
+    Zoltan_Set_Geom_Fn(zz, cb_geom_one, NULL);
+    Zoltan_Set_Obj_List_Fn(zz, NULL, NULL);
+    Zoltan_Set_First_Obj_Fn(zz, cb_first, a);
+    Zoltan_Set_Next_Obj_Fn(zz, cb_next, a);
+    Zoltan_Set_Part_Fn(zz, cb_part_one, a);
+  } else {
+    Zoltan_Set_Geom_Multi_Fn(zz, cb_geom, NULL);
+  }
   Zoltan_Set_Num_Edges_Multi_Fn(zz, cb_num_edges, NULL);
   Zoltan_Set_Edge_List_Multi_Fn(zz, cb_edges, NULL);
   Zoltan_Set_Param(zz, "REFINE_COMM_AWARE", "1");
@@ -198,8 +283,26 @@ static int balance(zpt_app *a, const char *method, const char *base, int *parts,
   int changes, ngid, nlid, nimp = -9, nexp = -9, *ip = NULL, *ipa = NULL, *ep = NULL, *epa = NULL,
                            i, ierr;
   ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
+  ZOLTAN_VOID_FN *multi = NULL, *one = NULL, *list = NULL, *first = NULL, *pmulti = NULL,
+                 *pone = NULL;
+  void *data = NULL;
   ierr = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
                              &el, &ep, &epa);
+  /* The callbacks the application registered, and only those, are in
+   * place after the call, whatever stood in front of them during it. */
+  Zoltan_Get_Fn(zz, ZOLTAN_GEOM_MULTI_FN_TYPE, &multi, &data);
+  Zoltan_Get_Fn(zz, ZOLTAN_GEOM_FN_TYPE, &one, &data);
+  CHECK(g_single_geom ? multi == NULL && one == (ZOLTAN_VOID_FN *)cb_geom_one
+                      : multi == (ZOLTAN_VOID_FN *)cb_geom && one == NULL,
+        "%s: the geometry callbacks after the call are not the application's", method);
+  Zoltan_Get_Fn(zz, ZOLTAN_OBJ_LIST_FN_TYPE, &list, &data);
+  Zoltan_Get_Fn(zz, ZOLTAN_FIRST_OBJ_FN_TYPE, &first, &data);
+  Zoltan_Get_Fn(zz, ZOLTAN_PART_MULTI_FN_TYPE, &pmulti, &data);
+  Zoltan_Get_Fn(zz, ZOLTAN_PART_FN_TYPE, &pone, &data);
+  CHECK(g_single_geom ? list == NULL && first == (ZOLTAN_VOID_FN *)cb_first && pmulti == NULL &&
+                            pone == (ZOLTAN_VOID_FN *)cb_part_one
+                      : list != NULL && pmulti != NULL && pone == NULL,
+        "%s: the object or part callbacks after the call are not the application's", method);
   for (i = 0; i < a->n; i++) parts[i] = -1;
   for (i = 0; ierr >= 0 && i < nexp; i++)
     if (el[i] < (ZOLTAN_ID_TYPE)a->n) parts[el[i]] = epa[i];
@@ -239,6 +342,34 @@ static void same_as_direct(zpt_app *a, const char *base)
       CHECK(ulba[i] == (a->o[i].part + 1) % g_size, "GID %u went to part %d, expected %d",
             a->o[i].gid, ulba[i], (a->o[i].part + 1) % g_size);
   }
+  free(direct);
+  free(ulba);
+}
+
+/* ULBA over a geometric base reads the geometry as often as the base alone
+ * and gives its answer. */
+static void served(zpt_app *a, const char *base)
+{
+  int *direct = malloc(((size_t)a->n + 1) * sizeof *direct),
+      *ulba = malloc(((size_t)a->n + 1) * sizeof *ulba);
+  int i, nl, differ = 0, e1, e2;
+  long alone, under;
+  if (direct == NULL || ulba == NULL) MPI_Abort(MPI_COMM_WORLD, 3);
+  g_geom_calls = 0;
+  e1 = balance(a, base, NULL, direct, &nl);
+  alone = g_geom_calls;
+  g_geom_calls = 0;
+  e2 = balance(a, "ULBA", base, ulba, &nl);
+  under = g_geom_calls;
+  CHECK(all_ranks(e1 == ZOLTAN_OK), "%s alone returned %d here", base, e1);
+  CHECK(all_ranks(e2 == ZOLTAN_OK), "ULBA over %s returned %d here", base, e2);
+  CHECK(alone == (g_single_geom ? a->n : a->n > 0), "%s alone called the geometry %ld times", base,
+        alone);
+  CHECK(under == alone, "ULBA over %s called the geometry %ld times, %s alone %ld", base, under,
+        base, alone);
+  for (i = 0; i < a->n; i++) differ += direct[i] != ulba[i];
+  CHECK(differ == 0, "ULBA over %s put %d of %d local objects elsewhere than %s alone", base,
+        differ, a->n, base);
   free(direct);
   free(ulba);
 }
@@ -284,10 +415,14 @@ int main(int argc, char **argv)
   }
   if (argc == 3 && strcmp(argv[1], "same_as_direct") == 0) {
     same_as_direct(&a, argv[2]);
+  } else if ((argc == 3 || (argc == 4 && strcmp(argv[3], "single") == 0)) &&
+             strcmp(argv[1], "served") == 0) {
+    g_single_geom = argc == 4;
+    served(&a, argv[2]);
   } else if (argc == 3 && strcmp(argv[1], "callback_error") == 0) {
     callback_error(&a, argv[2]);
   } else {
-    ZPT_CHECK(0, "usage: zp_base_inputs same_as_direct|callback_error BASE");
+    ZPT_CHECK(0, "usage: zp_base_inputs same_as_direct|served|callback_error BASE");
   }
   free(a.o);
   g = zpt_check_total();
