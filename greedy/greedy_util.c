@@ -405,30 +405,72 @@ typedef struct merge_runs {
   size_t *end;         /* one past each run's last key */
 } merge_runs;
 
-/* The two runs of the commonest case: one comparison per key, written so
- * that it needs no branch (which run wins is a coin flip). */
-static void merge_two(merge_runs *mr, double *out, int *src)
+/* x when c is 1, y when it is 0, by masks: the key of the winner is read
+ * again through its index, because a select of two doubles, or of two
+ * indices written as one, compiles to a branch that is mispredicted half
+ * the time (which run wins is a coin flip). */
+static inline size_t pick(int c, size_t x, size_t y)
 {
-  const double *key = mr->key;
-  const uint64_t *tie = mr->tie;
-  size_t a = mr->next[0], b = mr->next[1], k = 0;
-  while (a < mr->end[0] && b < mr->end[1]) {
+  size_t m = (size_t)0 - (size_t)c;
+  return (x & m) | (y & ~m);
+}
+
+/* Forward merge of key[a..ea) and key[b..eb) into out[k..]: one comparison
+ * per key, written so that it needs no branch (which run wins is a coin
+ * flip).  The order: the larger key; on equal keys the smaller tie, else
+ * the first run. */
+static void merge_forward(const double *key, const uint64_t *tie, size_t a, size_t ea, size_t b,
+                          size_t eb, size_t k, double *out, int *src)
+{
+  while (a < ea && b < eb) {
     double ka = key[a], kb = key[b];
-    /* Equal keys: the smaller tie, else the lower run. */
     int take_b = kb > ka || (kb == ka && tie != NULL && tie[b] < tie[a]);
-    out[k] = take_b ? kb : ka;
+    out[k] = key[pick(take_b, b, a)];
     src[k++] = take_b;
     a += (size_t)!take_b;
     b += (size_t)take_b;
   }
-  for (; a < mr->end[0]; a++, k++) {
+  for (; a < ea; a++, k++) {
     out[k] = key[a];
     src[k] = 0;
   }
-  for (; b < mr->end[1]; b++, k++) {
+  for (; b < eb; b++, k++) {
     out[k] = key[b];
     src[k] = 1;
   }
+}
+
+/* The two runs of the commonest case, merged from both ends at once: the
+ * front places the key that comes first, the back the key that comes last,
+ * one of each per step.  A merge is bound by the latency of its chain of
+ * dependent loads (the next key read depends on the last comparison); two
+ * independent chains run side by side.  The back's comparison mirrors the
+ * front's (on equal keys the larger tie, else the second run, comes
+ * last), so the two ends are the two ends of the front's own order, and
+ * what is left between them when either run is used up is merged forward:
+ * the same keys and runs as merge_forward alone gives. */
+static void merge_two(merge_runs *mr, double *out, int *src)
+{
+  const double *key = mr->key;
+  const uint64_t *tie = mr->tie;
+  size_t a = mr->next[0], ea = mr->end[0], b = mr->next[1], eb = mr->end[1];
+  size_t lo = 0, hi = (ea - a) + (eb - b);
+  /* Bitwise rather than logical operators: no branch on a comparison. */
+  while (hi - lo >= 2 && a < ea && b < eb) {
+    double ka = key[a], kb = key[b], la = key[ea - 1], lb = key[eb - 1];
+    int take_b = (kb > ka) | ((kb == ka) & (tie != NULL && tie[b] < tie[a]));
+    int last_b = (lb < la) | ((lb == la) & (tie == NULL || tie[eb - 1] >= tie[ea - 1]));
+    out[lo] = key[pick(take_b, b, a)];
+    src[lo++] = take_b;
+    a += (size_t)!take_b;
+    b += (size_t)take_b;
+    if (a == ea || b == eb) break;
+    out[--hi] = key[pick(last_b, eb - 1, ea - 1)];
+    src[hi] = last_b;
+    ea -= (size_t)!last_b;
+    eb -= (size_t)last_b;
+  }
+  merge_forward(key, tie, a, ea, b, eb, lo, out, src);
 }
 
 /* The tournament's view of a run: its next key and tie; an empty run's key
