@@ -18,6 +18,7 @@
 
 #include "core_testutil.h"
 #include "greedy_core.h"
+#include "greedy_util.h"
 #include "refine_core.h"
 
 static double now(void)
@@ -337,6 +338,41 @@ static int bench_sorted_path(size_t n, int nparts, uint64_t seed)
   return 0;
 }
 
+/* The root's merge of the ranks' sorted weights on the sorted path
+ * (greedy_merge_desc): n keys in m runs of equal length, each heaviest
+ * first, best of 9 merges; the output's checksum shows that two builds
+ * merged alike.  Two runs take their own path (from both ends at once). */
+static int bench_merge(size_t n, int m, uint64_t seed)
+{
+  zp_rng rng;
+  double *key = xmalloc(n * sizeof(double)), *out = xmalloc(n * sizeof(double)), best = 1e30;
+  int *src = xmalloc(n * sizeof(int)), rc = 0;
+  size_t *first = xmalloc((size_t)m * sizeof(size_t)), *count = xmalloc((size_t)m * sizeof(size_t));
+  unsigned long long sum = 0;
+  zp_rng_seed(&rng, seed);
+  ct_heavy_tailed(&rng, n, 1.0, 1000.0, key);
+  for (int r = 0; r < m; r++) {
+    first[r] = n / (size_t)m * (size_t)r;
+    count[r] = r == m - 1 ? n - first[r] : n / (size_t)m;
+    qsort(key + first[r], count[r], sizeof *key, cmp_double_desc);
+  }
+  for (int rep = 0; rep < 9 && rc == 0; rep++) {
+    double t0 = now();
+    rc = greedy_merge_desc(m, key, NULL, first, count, out, src) != 0;
+    double t = now() - t0;
+    best = t < best ? t : best;
+  }
+  for (size_t k = 0; k < n; k++) sum = sum * 1000003ull + (unsigned long long)src[k];
+  if (rc == 0)
+    printf("merge n=%zu runs=%d, best of 9: %.4f s (checksum %016llx)\n", n, m, best, sum);
+  free(key);
+  free(out);
+  free(src);
+  free(first);
+  free(count);
+  return rc;
+}
+
 int main(int argc, char **argv)
 {
   size_t scale = 1;
@@ -360,6 +396,8 @@ int main(int argc, char **argv)
   fail |= bench_lbtest(1024, 8, 4);
   fail |= bench_sorted_path(1000000 / scale, 2, 5);
   fail |= bench_sorted_path(1000000 / scale, 64, 6);
+  fail |= bench_merge(1000000 / scale, 2, 7);
+  fail |= bench_merge(1000000 / scale, 8, 8);
   if (fail) fprintf(stderr, "bench_cores: a strategy failed its checks\n");
   return fail;
 }

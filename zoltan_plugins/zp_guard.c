@@ -175,6 +175,11 @@ static int g_read_geometry(zp_guard *g, int *kind)
   *kind = G_GEOM;
   g->coords = g_alloc(g, ZP_SCR_G_COORDS, n * (size_t)g->gdim, sizeof *g->coords);
   if (g->coords == NULL) return ZOLTAN_MEMERR;
+  if (zp_layer_read_coords(g->layer, g->ngid, g->nlid, g->n, g->gids, g->gdim, g->coords)) {
+    /* The layer read them this call, for the same objects, and agreed. */
+    g->have |= 1u << G_GEOM;
+    return ZOLTAN_OK;
+  }
   if (gf->multi != NULL && n > 0)
     ((ZOLTAN_GEOM_MULTI_FN *)gf->multi)(gf->multi_data, g->ngid, g->nlid, g->n, g->gids, g->lids,
                                         g->gdim, g->coords, &ierr);
@@ -369,6 +374,7 @@ int zp_guard_begin(zp_context *c, const char *method)
   g = calloc(1, sizeof *g);
   if (g != NULL) {
     g->zz = r->zz;
+    g->layer = c;
     if (!r->guard_pool_busy) {
       g->pool = r;
       r->guard_pool_busy = 1;

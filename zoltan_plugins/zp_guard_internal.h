@@ -64,6 +64,9 @@ struct zp_guard {
   int *parts;                          /* n */
   int gdim;                            /* NUM_GEOM's answer */
   double *coords;                      /* n * gdim */
+  const zp_context *layer;             /* the call whose base run the guard
+                                          guards: its coordinates, when it
+                                          read them, are not asked again */
   int *nedges;                         /* n */
   size_t tedges;                       /* sum of nedges */
   ZOLTAN_ID_TYPE *nbr;                 /* tedges * ngid */

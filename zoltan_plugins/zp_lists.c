@@ -39,22 +39,26 @@ static int zp_make_list(const zp_context *c, const int *sel, int count, const in
                         const int *parts, zp_list *l)
 {
   int i, k;
+  /* One entry more than listed: the loop below writes every object at the
+   * next free entry and moves on only past a listed one. */
+  size_t room = (size_t)count + 1;
   l->n = count;
-  l->gids = zp_zmalloc((size_t)count * c->ngid * sizeof *l->gids);
-  l->lids = c->nlid ? zp_zmalloc((size_t)count * c->nlid * sizeof *l->lids) : NULL;
-  l->procs = zp_zmalloc((size_t)count * sizeof *l->procs);
-  l->parts = zp_zmalloc((size_t)count * sizeof *l->parts);
+  l->gids = zp_zmalloc(room * c->ngid * sizeof *l->gids);
+  l->lids = c->nlid ? zp_zmalloc(room * c->nlid * sizeof *l->lids) : NULL;
+  l->procs = zp_zmalloc(room * sizeof *l->procs);
+  l->parts = zp_zmalloc(room * sizeof *l->parts);
   if (l->gids == NULL || (c->nlid && l->lids == NULL) || l->procs == NULL || l->parts == NULL)
     return ZOLTAN_MEMERR;
   if (c->ngid == 1 && c->nlid <= 1) {
-    /* One ID entry each (the common case): no call of memcpy per object. */
+    /* One ID entry each (the common case): no call of memcpy per object,
+     * and no branch on whether it is listed, which a method that moves
+     * objects at random (GREEDY) makes unpredictable. */
     for (i = 0, k = 0; i < c->n; i++) {
-      if (sel != NULL && !sel[i]) continue;
       l->gids[k] = c->gids[i];
       if (c->nlid) l->lids[k] = c->lids[i];
       l->procs[k] = procs[i];
       l->parts[k] = parts[i];
-      k++;
+      k += sel != NULL ? sel[i] : 1;
     }
     return ZOLTAN_OK;
   }

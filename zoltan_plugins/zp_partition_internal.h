@@ -285,6 +285,12 @@ void zp_serve_begin(const zp_context *c, zp_serve *s);
 /* The callbacks registered before zp_serve_begin(s) back in place.  Not
  * collective. */
 void zp_serve_end(zp_serve *s);
+/* 1 when the layer read the coordinates of exactly these objects (n of
+ * them, in this order, ngid and nlid entries per ID) in dimension dim this
+ * call, which are then copied to x[n * dim]; 0, with x untouched,
+ * otherwise (c may be NULL).  Not collective. */
+int zp_layer_read_coords(const zp_context *c, int ngid, int nlid, int n, const ZOLTAN_ID_TYPE *gids,
+                         int dim, double *x);
 
 /* ---- memory capacities (zp_memory.c) ------------------------------------- */
 

@@ -18,7 +18,8 @@
  * them, the coordinates as read.  A call whose arguments differ from the
  * ones read (another list of objects, another dimension) goes to the
  * callback that was registered before.  The guard (zp_guard.c) serves its
- * own copies; with the guard on, nothing is put in front here.
+ * own copies; with the guard on, nothing is put in front here, and the
+ * guard takes the coordinates the layer read (zp_layer_read_coords).
  */
 #include <string.h>
 
@@ -30,6 +31,16 @@ static int sv_same_objects(const zp_context *c, int ngid, int nlid, int n,
 {
   return ngid == c->ngid && nlid == c->nlid && n == c->n &&
          (n == 0 || memcmp(gids, c->gids, (size_t)n * (size_t)ngid * sizeof *gids) == 0);
+}
+
+int zp_layer_read_coords(const zp_context *c, int ngid, int nlid, int n, const ZOLTAN_ID_TYPE *gids,
+                         int dim, double *x)
+{
+  if (c == NULL || !c->geom_asked || c->coords == NULL || c->gdim <= 0 || dim != c->gdim ||
+      !sv_same_objects(c, ngid, nlid, n, gids))
+    return 0;
+  memcpy(x, c->coords, (size_t)n * (size_t)dim * sizeof *x);
+  return 1;
 }
 
 static int sv_num_obj(void *data, int *ierr)
@@ -92,8 +103,7 @@ static void sv_geom(void *data, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, Z
 {
   const zp_serve *s = data;
   int i;
-  if (dim == s->c->gdim && sv_same_objects(s->c, ngid, nlid, n, gids)) {
-    memcpy(x, s->c->coords, (size_t)n * (size_t)dim * sizeof *x);
+  if (zp_layer_read_coords(s->c, ngid, nlid, n, gids, dim, x)) {
     *ierr = ZOLTAN_OK;
     return;
   }
