@@ -38,19 +38,6 @@ typedef struct g_fn {
   void *next_data;
 } g_fn;
 
-/* A callback the guard replaced, to be given back.  Zoltan keeps one of
- * the MULTI and single forms of the part, coordinate, edge and size
- * callbacks (setting one clears the other), so the pair is saved. */
-typedef struct g_saved {
-  ZOLTAN_FN_TYPE type; /* the type replaced */
-  ZOLTAN_VOID_FN *fn;
-  void *data;
-  int has_pair;        /* 1 when pair is the single form of type */
-  ZOLTAN_FN_TYPE pair; /* that form */
-  ZOLTAN_VOID_FN *pair_fn;
-  void *pair_data;
-} g_saved;
-
 struct zp_guard {
   struct Zoltan_Struct *zz;
   zp_record *pool;                     /* record whose ZP_SCR_G_* slots hold the
@@ -80,7 +67,7 @@ struct zp_guard {
   int hg_new;                          /* HG_SIZE_EDGE_WTS's answer */
   ZOLTAN_ID_TYPE *hg_egids, *hg_elids; /* hg_new * ngid, hg_new * nlid */
   float *hg_ew;                        /* hg_new * ewdim */
-  g_saved saved[G_KINDS];
+  zp_fn_slot saved[G_KINDS];
   int nsaved;
 };
 

@@ -210,27 +210,12 @@ static void gw_hg_ew(void *data, int ngid, int nlid, int n, int ewdim, ZOLTAN_ID
 static void g_replace_pair(zp_guard *g, ZOLTAN_FN_TYPE type, ZOLTAN_VOID_FN *fn, int has_pair,
                            ZOLTAN_FN_TYPE pair)
 {
-  g_saved *s = &g->saved[g->nsaved++];
-  s->type = type;
-  Zoltan_Get_Fn(g->zz, type, &s->fn, &s->data);
-  s->has_pair = has_pair;
-  s->pair = pair;
-  if (has_pair) Zoltan_Get_Fn(g->zz, pair, &s->pair_fn, &s->pair_data);
-  Zoltan_Set_Fn(g->zz, type, fn, g);
+  zp_fn_slot_replace(g->zz, &g->saved[g->nsaved++], type, has_pair ? pair : type, fn, g);
 }
 
 static void g_replace(zp_guard *g, ZOLTAN_FN_TYPE type, ZOLTAN_VOID_FN *fn)
 {
   g_replace_pair(g, type, fn, 0, type);
-}
-
-/* The application's callback of s back in place: the form it had. */
-static void g_restore(const zp_guard *g, const g_saved *s)
-{
-  if (s->has_pair && s->fn == NULL && s->pair_fn != NULL)
-    Zoltan_Set_Fn(g->zz, s->pair, s->pair_fn, s->pair_data);
-  else
-    Zoltan_Set_Fn(g->zz, s->type, s->fn, s->data);
 }
 
 void zp_guard_install(zp_guard *g)
@@ -267,5 +252,5 @@ void zp_guard_install(zp_guard *g)
 
 void zp_guard_restore(zp_guard *g)
 {
-  while (g->nsaved > 0) g_restore(g, &g->saved[--g->nsaved]);
+  while (g->nsaved > 0) zp_fn_slot_restore(g->zz, &g->saved[--g->nsaved]);
 }

@@ -258,16 +258,31 @@ void zp_guard_end(zp_context *c);
 
 /* --- a native base run served from what the layer read (zp_serve.c) --- */
 
+/* A callback put in front of the application's for the length of a run,
+ * and what it stands in front of.  Zoltan keeps one of the MULTI and single
+ * forms of the part, coordinate, edge and size callbacks (setting one
+ * clears the other), so the single form of the pair is saved too. */
+typedef struct zp_fn_slot {
+  ZOLTAN_FN_TYPE type, single; /* the type replaced, and its single form (or type) */
+  ZOLTAN_VOID_FN *fn, *single_fn;
+  void *data, *single_data;
+} zp_fn_slot;
+
+/* Save into s what zz has registered for type and for single (type itself
+ * when the type has no single form), and register fn with data for type.
+ * Not collective. */
+void zp_fn_slot_replace(struct Zoltan_Struct *zz, zp_fn_slot *s, ZOLTAN_FN_TYPE type,
+                        ZOLTAN_FN_TYPE single, ZOLTAN_VOID_FN *fn, void *data);
+/* Register again the form that s saved (which clears the other form of a
+ * pair).  Not collective. */
+void zp_fn_slot_restore(struct Zoltan_Struct *zz, const zp_fn_slot *s);
+
 /* The callbacks zp_serve_begin put in front of the application's, and the
  * ones they stand in front of. */
 typedef struct zp_serve {
   const zp_context *c;
   struct Zoltan_Struct *zz;
-  struct {
-    ZOLTAN_FN_TYPE type, single; /* the slot, and the single form of its pair */
-    ZOLTAN_VOID_FN *fn, *single_fn;
-    void *data, *single_data;
-  } saved[4]; /* what each replaced slot and its pair held, in the order replaced */
+  zp_fn_slot saved[4]; /* the slots replaced, in the order replaced */
   int nsaved;
   /* The callbacks that answer the calls the context cannot. */
   ZOLTAN_VOID_FN *list_fn, *first_fn, *next_fn, *pmulti_fn, *pone_fn, *gmulti_fn, *gone_fn;

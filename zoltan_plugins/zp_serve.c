@@ -118,17 +118,27 @@ static void sv_geom(void *data, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, Z
                                    ierr);
 }
 
-/* Put fn in front of the callback of this type; the one there is kept,
- * with the single form of the pair when single is not type (Zoltan keeps
- * one form of a pair: registering either clears the other). */
+void zp_fn_slot_replace(struct Zoltan_Struct *zz, zp_fn_slot *s, ZOLTAN_FN_TYPE type,
+                        ZOLTAN_FN_TYPE single, ZOLTAN_VOID_FN *fn, void *data)
+{
+  s->type = type;
+  s->single = single;
+  Zoltan_Get_Fn(zz, type, &s->fn, &s->data);
+  Zoltan_Get_Fn(zz, single, &s->single_fn, &s->single_data);
+  Zoltan_Set_Fn(zz, type, fn, data);
+}
+
+void zp_fn_slot_restore(struct Zoltan_Struct *zz, const zp_fn_slot *s)
+{
+  if (s->fn == NULL && s->single_fn != NULL)
+    Zoltan_Set_Fn(zz, s->single, s->single_fn, s->single_data);
+  else
+    Zoltan_Set_Fn(zz, s->type, s->fn, s->data);
+}
+
 static void sv_replace(zp_serve *s, ZOLTAN_FN_TYPE type, ZOLTAN_FN_TYPE single, ZOLTAN_VOID_FN *fn)
 {
-  int k = s->nsaved++;
-  s->saved[k].type = type;
-  s->saved[k].single = single;
-  Zoltan_Get_Fn(s->zz, type, &s->saved[k].fn, &s->saved[k].data);
-  Zoltan_Get_Fn(s->zz, single, &s->saved[k].single_fn, &s->saved[k].single_data);
-  Zoltan_Set_Fn(s->zz, type, fn, s);
+  zp_fn_slot_replace(s->zz, &s->saved[s->nsaved++], type, single, fn, s);
 }
 
 void zp_serve_begin(const zp_context *c, zp_serve *s)
@@ -162,12 +172,5 @@ void zp_serve_begin(const zp_context *c, zp_serve *s)
 
 void zp_serve_end(zp_serve *s)
 {
-  while (s->nsaved > 0) {
-    int k = --s->nsaved;
-    /* The form the application registered, which clears the other. */
-    if (s->saved[k].fn == NULL && s->saved[k].single_fn != NULL)
-      Zoltan_Set_Fn(s->zz, s->saved[k].single, s->saved[k].single_fn, s->saved[k].single_data);
-    else
-      Zoltan_Set_Fn(s->zz, s->saved[k].type, s->saved[k].fn, s->saved[k].data);
-  }
+  while (s->nsaved > 0) zp_fn_slot_restore(s->zz, &s->saved[--s->nsaved]);
 }
