@@ -6,7 +6,9 @@
  * Declarations shared by the files of the ULBA Zoltan adapter: the call's
  * pipeline and the method's entry (ulba_zoltan.c), the measured growth
  * (ulba_rates.c), the relabelled base runs (ulba_relabel.c), problems with
- * fewer objects than parts (ulba_tiny.c) and the kept cuts (ulba_cuts.c).
+ * fewer objects than parts (ulba_tiny.c), the kept cuts (ulba_cuts.c) and
+ * how far it anticipates or underloads: the horizon and the caps that
+ * keep base runs within the base method's bounds (ulba_limits.c).
  * Not installed; the library is built with hidden visibility, so none of
  * these symbols is exported.  Every function here is collective over the
  * context's communicator unless it says otherwise.
@@ -166,6 +168,28 @@ int ulba_run_relabelled(ulba_call *c, double keep_share, int *new_part);
 
 /* Keep perm[P] as the first guess of the next relabelled balance. */
 void ulba_keep_guess(ulba_state *s, MPI_Comm comm, const int *perm, int P);
+
+/* Largest ULBA_ALPHA=AUTO may choose: alpha close to 1 empties the
+ * overloading parts, which the model allows but no application wants. */
+#define ULBA_AUTO_ALPHA_MAX 0.9
+
+/* The horizon of ULBA_GROWTH=OBJECT in steps, given the interval h this
+ * balance closes, before the caps of ulba_cap_horizon; *alpha gets the
+ * alpha it stands for (ULBA_ALPHA, or the share of h of AUTO without a
+ * cost).  The same on every rank (ulba_limits.c).  Not collective. */
+double ulba_object_horizon_of(const ulba_call *c, long h, double *alpha);
+
+/* Lower *alpha (ULBA_GROWTH=PART) so that the sizes with it keep the
+ * heaviest object within the base method's grain on the smallest part
+ * (ulba_limits.c); nothing to do for a method without one.  Returns
+ * ZOLTAN_OK or ZOLTAN_FATAL, the same on every rank. */
+int ulba_cap_alpha(ulba_call *c, double *alpha);
+
+/* Lower the horizon *H (ULBA_GROWTH=OBJECT; w, W, G as ulba_anticipate
+ * gets them) so that no anticipated weight outweighs the base method's
+ * grain of the smallest part.  *H is the same on every rank after the
+ * call.  Returns ZOLTAN_OK or ZOLTAN_FATAL. */
+int ulba_cap_horizon(ulba_call *c, const double *w, double W, double G, double *H);
 
 /* Fewer objects than parts: every object gets a part of its own, staying
  * where it is when it can.  Returns a Zoltan code, the same on every rank. */

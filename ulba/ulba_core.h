@@ -213,6 +213,63 @@ int ulba_anticipate(size_t n, const double *w, size_t stride, const double *g, d
                     double H, double *out);
 
 /*
+ * ulba_object_horizon - ULBA_GROWTH=OBJECT with ULBA_ALPHA=AUTO: the
+ * horizon H (steps) over which ulba_anticipate should anticipate growth
+ * when the next balance comes once the time lost to imbalance since this
+ * one reaches the balance's cost C (Menon's criterion, which the adaptive
+ * trigger's ZHAI and ULBA policies approach).  With e_p the rate of part p
+ * beyond its share of the total rate, lead = max e_p and lag = max -e_p:
+ * after a balance on weights anticipated over H, the slowest parts lead
+ * the average by (H - t) lag until step H and the fastest by (t - H) lead
+ * after it, so the time lost by step T is lag H^2/2 + lead (T - H)^2/2,
+ * and every interval costs 2 C.  The longest interval, the cheapest per
+ * step, comes at H = sqrt(2 C lead / (lag (lag + lead))); H = 0 is the
+ * plain base method.  H is capped so that the fastest part gets at most
+ * max_extra less load than the average (lead H <= max_extra).
+ *
+ * Not collective.
+ * Input:  P parts, rates[P] per step and loads[P] (finite, loads >= 0) in
+ *         weight units, C >= 0 in weight units times steps (seconds times
+ *         the speed omega), max_extra >= 0 (may be +infinity).
+ * Output: *H (0 when no part grows beyond its share, or C = 0);
+ *         *interval (may be NULL) the interval length the model predicts.
+ * Errors: ULBA_ERR_ARG (NULL, P == 0, non-finite or negative inputs).
+ */
+int ulba_object_horizon(size_t P, const double *rates, const double *loads, double C,
+                        double max_extra, double *H, double *interval);
+
+/*
+ * ulba_horizon_cap - lower *H so that no weight ulba_anticipate gives
+ * (same w, g, W, G) exceeds limit: an object whose weight grows crosses
+ * it at H = (limit - w_i) / e_i.  Objects already above the limit that
+ * gain weight make *H = 0; objects that lose weight do not bound it.
+ *
+ * Not collective: the caller takes the minimum over the ranks.
+ * Input:  n, w[i * stride], g[n] (NaN = unknown), W >= 0, G finite,
+ *         limit >= 0, *H >= 0.
+ * Output: *H, at most its input.
+ * Errors: ULBA_ERR_ARG (NULL with n > 0, stride < 1, bad W, G, limit, *H).
+ */
+int ulba_horizon_cap(size_t n, const double *w, size_t stride, const double *g, double W, double G,
+                     double limit, double *H);
+
+/*
+ * ulba_alpha_cap - lower *alpha so that the smallest positive size of
+ * ulba_part_sizes(P, base, flags, *alpha) is at least min_share: the
+ * overloading parts shrink as alpha grows, and a base method may refuse a
+ * part too small for the heaviest object (zp_native_grain).  The largest
+ * such alpha is found by bisection (deterministic); when even alpha = 0
+ * misses it, *alpha becomes 0.
+ *
+ * Not collective.
+ * Input:  as ulba_part_sizes; min_share >= 0 finite; *alpha in [0, 1).
+ * Output: *alpha, at most its input; sizes[P] the sizes at that alpha.
+ * Errors: ULBA_ERR_ARG (as ulba_part_sizes, or a bad min_share).
+ */
+int ulba_alpha_cap(size_t P, const double *base, const int *flags, double min_share, double *sizes,
+                   double *alpha);
+
+/*
  * ulba_estimate_rates - the model's a and m from measured rates: a is the
  * mean rate of the parts that do not overload, m the mean rate of the
  * overloading parts minus a (clamped at 0).

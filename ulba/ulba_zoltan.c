@@ -18,22 +18,12 @@
 #include "zp_history.h"
 #include "zp_method.h"
 
-/* Largest ULBA_ALPHA=AUTO may choose: alpha close to 1 empties the
- * overloading parts, which the model allows but no application wants. */
-#define ULBA_AUTO_ALPHA_MAX 0.9
-
 /* Rate differences below this fraction of the average part load per
  * iteration are noise (ulba/README.md, "Which parts overload"). */
 #define ULBA_MIN_EXCESS_FRACTION 1e-3
 
 static const char *const ulba_auto_words[] = {"AUTO", NULL};
 static const char *const ulba_growth_words[] = {"PART", "OBJECT", NULL};
-
-/* ULBA_ALPHA=AUTO with ULBA_GROWTH=OBJECT: anticipate the growth of half the
- * next interval, which balances the loads expected in its middle (for
- * linearly growing loads this minimises the summed step times of the
- * interval; ulba/README.md, "Growth per object"). */
-#define ULBA_OBJECT_AUTO_ALPHA 0.5
 
 /* A part counts as receiving the anticipated growth (for the model's N)
  * when its anticipated extra is at least this share of the largest. */
@@ -55,7 +45,9 @@ static const zp_param_def ulba_params[] = {
     {"ULBA_ALPHA", ZP_PARAM_DOUBLE, "0.4", 0.0, 1.0, ZP_PARAM_MAX_OPEN, ulba_auto_words,
      "fraction of the average load W/P taken off each overloading part; AUTO = "
      "minimise the model's predicted time at each balance (with PART growth, halved while "
-     "less than half of the growth stays in the underloaded parts)"},
+     "less than half of the growth stays in the underloaded parts); lowered where the base "
+     "method would get a part too small for the heaviest object (HSFC, RCB with several "
+     "parts on a rank)"},
     {"ULBA_BASE_METHOD", ZP_PARAM_STRING, "RCB", 0.0, 0.0, 0, NULL,
      "method that partitions with ULBA's part sizes: a native Zoltan method "
      "(RCB, RIB, HSFC, PHG, GRAPH, ...) or a centralised plugin method (GREEDY, "
@@ -70,7 +62,9 @@ static const zp_param_def ulba_params[] = {
      "the part holding the growing objects; 0: use the base numbering"},
     {"ULBA_GROWTH", ZP_PARAM_STRING, "OBJECT", 0.0, 0.0, 0, ulba_growth_words,
      "OBJECT: give the base method each object's weight plus its own growth beyond its share "
-     "over ULBA_ALPHA times the last interval (AUTO: half), one base run, no relabelling; "
+     "over ULBA_ALPHA times the last interval (AUTO with a balance cost: the horizon that "
+     "makes the next interval longest; without one: half the last interval), one base run, "
+     "no relabelling; "
      "needs object loads reported to the adaptive trigger, PART is used until two are held. "
      "PART: find the parts whose load grows fastest and give them smaller sizes (Eq. 6, the "
      "paper's ULBA)"},
@@ -554,15 +548,6 @@ static int object_model(ulba_call *c, const double *given, const int *new_part)
   return ZOLTAN_OK;
 }
 
-/* The growth ULBA_GROWTH=OBJECT anticipates, in steps: the share alpha of
- * the next interval, which the interval this balance closes (h steps)
- * stands for.  A prediction from Menon's tau, H = alpha / (1 - alpha) tau
- * (the part receiving the growth catches up after H steps, and a trigger
- * balances tau steps later), was tried and anticipated worse on the erosion
- * benchmark (docs/erosion.md): tau's excess rate is measured per part,
- * which is what this mode avoids.  The same on every rank. */
-static double object_horizon(double alpha, long h) { return alpha * (double)(h > 0 ? h : 1); }
-
 /* ULBA_GROWTH=OBJECT: one base run with the application's sizes on weights
  * that anticipate each object's growth over alpha times the interval this
  * balance closes (ulba_anticipate).  Collective. */
@@ -576,17 +561,18 @@ static int balance_objects(ulba_call *c, int *new_part)
   if (MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, c->comm) != MPI_SUCCESS ||
       MPI_Allreduce(&h, &hmax, 1, MPI_LONG, MPI_MAX, c->comm) != MPI_SUCCESS)
     return ZOLTAN_FATAL;
-  alpha = c->o.alpha_auto ? ULBA_OBJECT_AUTO_ALPHA : c->o.alpha;
-  H = object_horizon(alpha, hmax);
+  H = ulba_object_horizon_of(c, hmax, &alpha);
+  if (!isfinite(sums[1])) sums[1] = 0.0;
+  ierr = ulba_cap_horizon(c, w, sums[0], sums[1], &H);
+  if (ierr < 0) return ierr;
   c->horizon = H;
-  ierr = ZOLTAN_OK;
   /* With no horizon (ULBA_ALPHA=0) every anticipated weight is the object's
    * own, bit for bit: the base run then reads the application's weights,
    * with nothing computed or put in their place (the same answer). */
   if (H == 0.0)
     given = NULL;
-  else if (ulba_anticipate((size_t)c->n, w, (size_t)c->wd, c->obj_rate, sums[0],
-                           isfinite(sums[1]) ? sums[1] : 0.0, H, given) != ULBA_OK)
+  else if (ulba_anticipate((size_t)c->n, w, (size_t)c->wd, c->obj_rate, sums[0], sums[1], H,
+                           given) != ULBA_OK)
     ierr = ZOLTAN_FATAL;
   if (given != NULL) ierr = zp_agree_code(c->comm, ierr);
   c->info.alpha_param = alpha;
@@ -621,7 +607,7 @@ static int balance_objects(ulba_call *c, int *new_part)
  * Collective. */
 static int size_and_run(ulba_call *c, double alpha, int *new_part)
 {
-  int runs = 0, ierr = ZOLTAN_OK;
+  int runs = 0, ierr = ulba_cap_alpha(c, &alpha);
   for (int k = 0; ierr >= 0; k++) {
     double share = 1.0;
     int check = c->o.alpha_auto && c->o.relabel && k <= ULBA_AUTO_SHRINKS;

@@ -285,6 +285,16 @@ ZP_API const char *zp_native_bounds(const char *method, int parts, int ranks, do
                                     double total, double smallest_share, int zero_part);
 
 /*
+ * zp_native_grain - the largest ratio of the heaviest object's first weight
+ * to the smallest part's load (the part's size share times the total) with
+ * which method stays within zp_native_bounds: 0.5 for HSFC, and for RCB
+ * when parts > ranks; +infinity for every other method and setting.  A
+ * method that chooses part sizes or weights for a base run (ULBA) keeps
+ * to it so that the run is not refused.  Not collective.
+ */
+ZP_API double zp_native_grain(const char *method, int parts, int ranks);
+
+/*
  * zp_ctx_native_bounds - zp_native_bounds for the context's objects (first
  * weights; when every weight is zero, counts, as a base run balances them)
  * and part sizes: the reason, the same on every rank, or NULL.

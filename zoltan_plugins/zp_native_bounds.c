@@ -7,6 +7,7 @@
  * error code instead of a hang, and checks that it never failed within
  * them.  Pure C: no MPI, no Zoltan (the collective form is in zp_native.c).
  */
+#include <math.h>
 #include <string.h>
 
 #include "zp_context.h"
@@ -17,19 +18,25 @@
  * problems each, no part of size zero). */
 #define ZP_CUTS_GRAIN 0.5
 
-const char *zp_native_bounds(const char *method, int parts, int ranks, double heavy, double total,
-                             double smallest_share, int zero_part)
+double zp_native_grain(const char *method, int parts, int ranks)
 {
   int hsfc = method != NULL && strcmp(method, "HSFC") == 0;
   int rcb = method != NULL && strcmp(method, "RCB") == 0;
   /* RCB's failure is in the serial cuts of a rank that holds several
    * parts and that its parallel cuts left without objects. */
-  if (!(hsfc || (rcb && parts > ranks))) return NULL;
+  return hsfc || (rcb && parts > ranks) ? ZP_CUTS_GRAIN : INFINITY;
+}
+
+const char *zp_native_bounds(const char *method, int parts, int ranks, double heavy, double total,
+                             double smallest_share, int zero_part)
+{
+  double grain = zp_native_grain(method, parts, ranks);
+  if (isinf(grain)) return NULL;
   if (zero_part) return "a part has size zero";
   /* HSFC fails on the ranks that hold objects when every weight is zero
    * (finding S2): a rank without objects then waits. */
   if (!(total > 0.0)) return "every weight is zero";
-  if (smallest_share > 0.0 && heavy > ZP_CUTS_GRAIN * smallest_share * total)
+  if (smallest_share > 0.0 && heavy > grain * smallest_share * total)
     return "an object outweighs half the smallest part";
   return NULL;
 }

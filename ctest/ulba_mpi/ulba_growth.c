@@ -29,6 +29,8 @@
  * a run on the plain weights misses that by a quarter of W/P;
  * "front ALPHA" checks that ULBA_ALPHA=AUTO keeps the growth in the part it
  * underloads when the growing objects lie inside a part's edge (run_front);
+ * "bounds GROWTH" checks that a large alpha with heavy objects lowers the
+ * underloading instead of failing where Zoltan's RCB refuses (run_bounds);
  * "alpha0" checks that ULBA_ALPHA=0 gives exactly RCB's assignment;
  * "badparams" checks the errors for bad parameter values.
  * Exit 0 only if every check passed on every rank.
@@ -97,24 +99,32 @@ static void print_model(int step, const ulba_model_info *info, const double *gws
 /* Mode "trigger": SUBSTEPS steps in which the growing objects gain GROWTH
  * in all, each reported to the trigger, which must decide to balance at the
  * last one only (ADAPTIVE_PERIOD = SUBSTEPS). */
+/* One step of the application: the growing objects gain `gain`, every
+ * object's load is reported to the trigger, and the step takes 1 ms per
+ * weight unit of this rank.  Returns the trigger's decision. */
+static int report_step(adaptive_trigger *trig, app *a, double gain)
+{
+  ZOLTAN_ID_TYPE *g = malloc(((size_t)a->n + 1) * sizeof *g);
+  double *l = malloc(((size_t)a->n + 1) * sizeof *l), mine = 0.0;
+  int d;
+  for (int i = 0; i < a->n; i++) {
+    if (a->o[i].grows) a->o[i].w += gain;
+    g[i] = a->o[i].gid;
+    l[i] = a->o[i].w;
+    mine += l[i];
+  }
+  CHECK(adaptive_report_objects(trig, a->n, 1, g, l) == ZOLTAN_OK, "report_objects");
+  d = adaptive_should_balance(trig, 1e-3 * mine);
+  free(g);
+  free(l);
+  return d;
+}
+
 static void trigger_steps(adaptive_trigger *trig, app *a, int step)
 {
   for (int sub = 0; sub < SUBSTEPS; sub++) {
-    ZOLTAN_ID_TYPE *g = malloc(((size_t)a->n + 1) * sizeof *g);
-    double *l = malloc(((size_t)a->n + 1) * sizeof *l), mine = 0.0;
-    int d;
-    for (int i = 0; i < a->n; i++) {
-      if (a->o[i].grows) a->o[i].w += GROWTH / SUBSTEPS;
-      g[i] = a->o[i].gid;
-      l[i] = a->o[i].w;
-      mine += l[i];
-    }
-    CHECK(adaptive_report_objects(trig, a->n, 1, g, l) == ZOLTAN_OK, "report_objects");
-    /* A step time proportional to the load: 1 ms per weight unit. */
-    d = adaptive_should_balance(trig, 1e-3 * mine);
+    int d = report_step(trig, a, GROWTH / SUBSTEPS);
     CHECK(d == (sub == SUBSTEPS - 1), "step %d.%d: trigger said %d", step, sub, d);
-    free(g);
-    free(l);
   }
 }
 
@@ -346,20 +356,7 @@ static int run_object(const char *base, int rank, int size)
     }
     free(load);
     free(extra);
-    for (int sub = 0; sub < SUBSTEPS; sub++) {
-      ZOLTAN_ID_TYPE *g = malloc(((size_t)a.n + 1) * sizeof *g);
-      double *l = malloc(((size_t)a.n + 1) * sizeof *l), mine = 0.0;
-      for (int i = 0; i < a.n; i++) {
-        if (a.o[i].grows) a.o[i].w += OBJ_GROWTH / SUBSTEPS;
-        g[i] = a.o[i].gid;
-        l[i] = a.o[i].w;
-        mine += l[i];
-      }
-      CHECK(adaptive_report_objects(trig, a.n, 1, g, l) == ZOLTAN_OK, "report_objects");
-      adaptive_should_balance(trig, 1e-3 * mine);
-      free(g);
-      free(l);
-    }
+    for (int sub = 0; sub < SUBSTEPS; sub++) report_step(trig, &a, OBJ_GROWTH / SUBSTEPS);
     total_w += GROW * OBJ_GROWTH;
   }
   adaptive_destroy(&trig);
@@ -406,30 +403,43 @@ static int front_balance(struct Zoltan_Struct *zz, app *a)
   return rc;
 }
 
+/* The front's grid on this rank and its ULBA struct: FRONT_PARTS parts,
+ * RETURN_LISTS=PARTS, ULBA_GROWTH=growth; the growing objects are the
+ * column at 0.3 of the last stripe (only its first object with one_object),
+ * *all_grow of them on all ranks.  Collective. */
+static struct Zoltan_Struct *front_zz(app *a, int rank, int size, int one_object,
+                                      const char *growth, int *all_grow)
+{
+  struct Zoltan_Struct *zz;
+  char nparts[16];
+  int ngrow = 0;
+  int gcol = (FRONT_PARTS - 1) * FRONT_COLS / FRONT_PARTS + 3 * FRONT_COLS / (10 * FRONT_PARTS);
+  grid_make(a, rank, size, FRONT_OBJ, FRONT_COLS);
+  for (int i = 0; i < a->n; i++) {
+    int g = (int)a->o[i].gid - 1, col = g % FRONT_COLS, row = g / FRONT_COLS;
+    a->o[i].x = col + 0.5;
+    a->o[i].y = 1e-3 * row;
+    a->o[i].grows = col == gcol && (!one_object || row == 0);
+    a->o[i].part = (int)((long)rank * FRONT_PARTS / size);
+    ngrow += a->o[i].grows;
+  }
+  MPI_Allreduce(&ngrow, all_grow, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  zz = grid_zz(a, "ULBA");
+  grid_track_parts(zz, a);
+  snprintf(nparts, sizeof nparts, "%d", FRONT_PARTS);
+  Zoltan_Set_Param(zz, "NUM_GLOBAL_PARTS", nparts);
+  Zoltan_Set_Param(zz, "RETURN_LISTS", "PARTS");
+  CHECK(Zoltan_Set_Param(zz, "ULBA_GROWTH", growth) == ZOLTAN_OK, "ULBA_GROWTH %s refused", growth);
+  return zz;
+}
+
 static int run_front(const char *alpha, int rank, int size)
 {
   app a;
   struct Zoltan_Struct *zz;
-  char nparts[16];
   double total_w = (double)FRONT_OBJ, worst = 1.0;
-  int is_auto = strcmp(alpha, "AUTO") == 0, ngrow = 0, all_grow = 0;
-  int gcol = (FRONT_PARTS - 1) * FRONT_COLS / FRONT_PARTS + 3 * FRONT_COLS / (10 * FRONT_PARTS);
-  grid_make(&a, rank, size, FRONT_OBJ, FRONT_COLS);
-  for (int i = 0; i < a.n; i++) {
-    int g = (int)a.o[i].gid - 1, col = g % FRONT_COLS, row = g / FRONT_COLS;
-    a.o[i].x = col + 0.5;
-    a.o[i].y = 1e-3 * row;
-    a.o[i].grows = col == gcol;
-    a.o[i].part = (int)((long)rank * FRONT_PARTS / size);
-    ngrow += a.o[i].grows;
-  }
-  MPI_Allreduce(&ngrow, &all_grow, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  zz = grid_zz(&a, "ULBA");
-  grid_track_parts(zz, &a);
-  snprintf(nparts, sizeof nparts, "%d", FRONT_PARTS);
-  Zoltan_Set_Param(zz, "NUM_GLOBAL_PARTS", nparts);
-  Zoltan_Set_Param(zz, "RETURN_LISTS", "PARTS");
-  CHECK(Zoltan_Set_Param(zz, "ULBA_GROWTH", "PART") == ZOLTAN_OK, "ULBA_GROWTH=PART refused");
+  int is_auto = strcmp(alpha, "AUTO") == 0, all_grow = 0;
+  zz = front_zz(&a, rank, size, 0, "PART", &all_grow);
   CHECK(Zoltan_Set_Param(zz, "ULBA_ALPHA", alpha) == ZOLTAN_OK, "alpha %s refused", alpha);
   CHECK(Zoltan_Set_Param(zz, "ULBA_LB_COST", FRONT_LB_COST) == ZOLTAN_OK, "lb cost refused");
   for (int step = 0; step < STEPS; step++) {
@@ -465,6 +475,64 @@ static int run_front(const char *alpha, int rank, int size)
   if (!is_auto)
     CHECK(worst < 0.5, "front %s: the small part always held %.2f or more of the growing column",
           alpha, worst);
+  Zoltan_Destroy(&zz);
+  free(a.o);
+  return 0;
+}
+
+/*
+ * Mode "bounds GROWTH": the front's grid and parts (8 parts on 1-4 ranks,
+ * so that Zoltan's RCB holds several parts on a rank) with one growing
+ * object, which soon outweighs half of a part of 0.1 of the average load,
+ * and a trigger.  PART asks for alpha 0.9, i.e. such a part; OBJECT asks
+ * for AUTO with a costly balance, whose horizon would give the growing
+ * object most of a part's load.  The layer refuses to hand Zoltan's RCB
+ * either (zp_native_grain); ULBA must lower its underloading instead of
+ * failing.  Checks: every balance returns ZOLTAN_OK with every object
+ * conserved, and once the object is heavy the underloading was lowered
+ * (PART: 0 < alpha < 0.9; OBJECT: the largest anticipated extra below half
+ * the average load, where the horizon alone gives 0.9 of it), so that the
+ * test exercises the caps.
+ */
+#define BOUNDS_GROWTH  6.0  /* weight added to the growing object per balance */
+#define BOUNDS_LB_COST 10.0 /* seconds: a balance worth 100 steps of one part */
+
+static int run_bounds(const char *growth, int rank, int size)
+{
+  adaptive_trigger *trig = adaptive_create(MPI_COMM_WORLD);
+  app a;
+  struct Zoltan_Struct *zz;
+  double total_w = (double)FRONT_OBJ;
+  int lowered = 0, is_part = strcmp(growth, "PART") == 0, all_grow = 0;
+  zz = front_zz(&a, rank, size, 1, growth, &all_grow);
+  CHECK(Zoltan_Set_Param(zz, "ULBA_ALPHA", is_part ? "0.9" : "AUTO") == ZOLTAN_OK, "alpha refused");
+  CHECK(trig != NULL && adaptive_attach(trig, zz) == ZOLTAN_OK, "adaptive_attach failed");
+  adaptive_set_param(trig, "ADAPTIVE_POLICY", "PERIODIC");
+  adaptive_set_param(trig, "ADAPTIVE_PERIOD", "3");
+  for (int step = 0; step < STEPS; step++) {
+    ulba_model_info info;
+    double heavy = 1.0 + step * BOUNDS_GROWTH, avg = total_w / FRONT_PARTS;
+    int rc = front_balance(zz, &a);
+    CHECK(rc == ZOLTAN_OK, "bounds %s step %d: Zoltan_LB_Partition returned %d", growth, step, rc);
+    if (rc != ZOLTAN_OK) break;
+    CHECK(adaptive_balance_done(trig, BOUNDS_LB_COST) == ZOLTAN_OK, "adaptive_balance_done");
+    CHECK(ulba_last_model(zz, &info) == ZOLTAN_OK, "ulba_last_model failed");
+    /* Alpha 0.9 asks for a part of 0.1 avg, which may hold objects of half
+     * that at most. */
+    if (step >= 1 && heavy > 0.5 * 0.1 * avg) {
+      int low = is_part ? info.alpha > 0.0 && info.alpha < 0.9 : info.alpha < 0.5;
+      lowered += low;
+      if (rank == 0)
+        printf("bounds %s step %d: heaviest %g against a part of %g, alpha %g\n", growth, step,
+               heavy, avg, info.alpha);
+    }
+    for (int sub = 0; sub < SUBSTEPS; sub++) report_step(trig, &a, BOUNDS_GROWTH / SUBSTEPS);
+    total_w += all_grow * BOUNDS_GROWTH;
+  }
+  grid_check_conservation(&a, FRONT_OBJ, total_w);
+  CHECK(lowered > 0, "bounds %s: no balance ran with heavy objects and a lowered underloading",
+        growth);
+  adaptive_destroy(&trig);
   Zoltan_Destroy(&zz);
   free(a.o);
   return 0;
@@ -564,6 +632,8 @@ int main(int argc, char **argv)
     run_object(argv[2], rank, size);
   } else if (argc >= 3 && strcmp(argv[1], "front") == 0) {
     run_front(argv[2], rank, size);
+  } else if (argc >= 3 && strcmp(argv[1], "bounds") == 0) {
+    run_bounds(argv[2], rank, size);
   } else if (argc >= 2 && strcmp(argv[1], "alpha0") == 0) {
     run_alpha0(rank, size);
   } else if (argc >= 2 && strcmp(argv[1], "badparams") == 0) {
@@ -572,7 +642,7 @@ int main(int argc, char **argv)
     if (rank == 0)
       fprintf(stderr,
               "usage: %s growth BASE [FIRST_BASE [RELABEL]] | trigger BASE [ALPHA] | object BASE | "
-              "front ALPHA | alpha0 | badparams\n",
+              "front ALPHA | bounds PART|OBJECT | alpha0 | badparams\n",
               argv[0]);
     grid_fails++;
   }

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "zp_context.h"
@@ -48,12 +49,43 @@ static void other_methods_are_not_bounded(void **state)
   assert_null(zp_native_bounds(NULL, 8, 1, 90.0, 100.0, 0.125, 1));
 }
 
+/* zp_native_grain is the bound zp_native_bounds applies: an object of
+ * exactly grain times the smallest part's load passes, one a little
+ * heavier does not, for every bounded setting; the others have none. */
+static void the_grain_is_the_bound_on_the_heaviest_object(void **state)
+{
+  static const struct {
+    const char *method;
+    int parts, ranks;
+  } cases[] = {{"HSFC", 4, 4}, {"HSFC", 2, 8}, {"RCB", 8, 4},
+               {"RCB", 4, 4},  {"RIB", 8, 1},  {NULL, 8, 1}};
+  (void)state;
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    double g = zp_native_grain(cases[k].method, cases[k].parts, cases[k].ranks);
+    for (double smin = 0.01; smin < 0.6; smin *= 1.7) {
+      if (isinf(g)) {
+        assert_null(zp_native_bounds(cases[k].method, cases[k].parts, cases[k].ranks, 100.0, 100.0,
+                                     smin, 0));
+        continue;
+      }
+      assert_true(g > 0.0 && g < 1.0);
+      assert_null(zp_native_bounds(cases[k].method, cases[k].parts, cases[k].ranks,
+                                   g * smin * 1000.0, 1000.0, smin, 0));
+      assert_non_null(zp_native_bounds(cases[k].method, cases[k].parts, cases[k].ranks,
+                                       g * smin * 1000.0 * (1.0 + 1e-9), 1000.0, smin, 0));
+    }
+  }
+  assert_true(isinf(zp_native_grain("RCB", 4, 4)));
+  assert_false(isinf(zp_native_grain("RCB", 5, 4)));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(hsfc_is_bounded_by_zero_parts_and_heavy_objects),
       cmocka_unit_test(rcb_is_bounded_only_with_several_parts_on_a_rank),
       cmocka_unit_test(other_methods_are_not_bounded),
+      cmocka_unit_test(the_grain_is_the_bound_on_the_heaviest_object),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
