@@ -4,6 +4,8 @@
 # "Code layout"):
 #  - no source file of the layer (zoltan_plugins/*.c) over 600 lines, and no
 #    source file of the library over 800;
+#  - no function anywhere in the tree (tests, benchmarks, drivers included)
+#    over 150 lines;
 #  - no function of the library over 120 lines (the library: the layer and
 #    every folder whose CMakeLists.txt adds code to it with
 #    zp_add_builtin_method or zp_add_to_library; example programs excluded);
@@ -19,6 +21,7 @@ cd "$(dirname "$0")/.."
 max_file=${ZP_MAX_FILE_LINES:-600}
 max_fn=${ZP_MAX_FUNCTION_LINES:-120}
 max_lib_file=${ZP_MAX_LIBRARY_FILE_LINES:-800}
+max_tree_fn=${ZP_MAX_TREE_FUNCTION_LINES:-150}
 bad=0
 for f in zoltan_plugins/*.c; do
   n=$(wc -l < "$f")
@@ -44,6 +47,17 @@ for d in $dirs; do
       /^\}/ { if (start) { n = NR - start + 1; if (n > max) printf "structure-check: %s:%d: %s is %d lines (at most %d)\n", file, start, name, n, max; start = 0 } }
       { prev = $0 }' "$f"
   done
+done > structure-check.out.$$ || true
+if [ -s structure-check.out.$$ ]; then
+  cat structure-check.out.$$
+  bad=1
+fi
+rm -f structure-check.out.$$
+find . -name '*.c' -not -path './build*' -not -path './.git/*' | LC_ALL=C sort | while read -r f; do
+  awk -v file="$f" -v max="$max_tree_fn" '
+    /^\{/ { start = NR; name = prev }
+    /^\}/ { if (start) { n = NR - start + 1; if (n > max) printf "structure-check: %s:%d: %s is %d lines (at most %d anywhere in the tree)\n", file, start, name, n, max; start = 0 } }
+    { prev = $0 }' "$f"
 done > structure-check.out.$$ || true
 if [ -s structure-check.out.$$ ]; then
   cat structure-check.out.$$

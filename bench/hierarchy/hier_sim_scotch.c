@@ -238,28 +238,34 @@ static int by_int(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* By groups of g0 ranks (the bottom of AUTO's shape). */
-static void groups(sim *s, int g0, result *r)
+/* One run by groups: what its steps share. */
+typedef struct grp_run {
+  sim *s;
+  int g0, m;           /* ranks per group, groups */
+  int *grp_of;         /* per object: the group it is sent to by a flow or the tree, or -1 */
+  double *load;        /* m: each group's load */
+  double *target;      /* m: each group's share of the total */
+  double *unit;        /* m: objects per unit of load */
+  double *flow;        /* the top's flows along the group links */
+  double *border;      /* the edges along each group link */
+  size_t *gstart;      /* m + 1: the group links in CSR */
+  int *gadj;           /* the group links */
+  int *loc;            /* per object: its index in its group's SCOTCHLB run, or -1 */
+  double *edge_to;     /* m: scratch, edges to each group */
+  double moved_tree;   /* weight the tree's leftovers moved */
+  double per_rank;     /* the total over the ranks */
+  unsigned char *gone; /* per object: 1 once it left its group */
+  hier_route *routes;
+  size_t nroutes;
+} grp_run;
+
+/* 1. Gather within groups; each root's record: neighbours and borders;
+ * then the top's flows and routes. */
+static void grp_gather(grp_run *g)
 {
-  int m = (s->P + g0 - 1) / g0, q;
-  size_t K = (size_t)s->K, o, k, nb[4];
-  int *grp_of = NULL; /* per object: the group it is sent to by a flow or the tree, or -1 */
-  double *load = xcalloc((size_t)m, sizeof *load), *target = xmalloc((size_t)m * sizeof *target);
-  double *unit = xmalloc((size_t)m * sizeof *unit), *flow, *border, per_rank = s->total / s->P;
-  size_t *gstart = xcalloc((size_t)m + 1, sizeof *gstart);
-  int *gadj, *loc = xmalloc(s->N * sizeof *loc);
-  double *edge_to = xcalloc((size_t)m, sizeof *edge_to), moved_tree = 0.0;
-  unsigned char *gone = xcalloc(s->N, 1);
-  hier_route *routes = NULL;
-  size_t nroutes = 0;
-  memset(s->bytes, 0, (size_t)s->P * sizeof *s->bytes);
-  memset(s->work, 0, (size_t)s->P * sizeof *s->work);
-  grp_of = xmalloc(s->N * sizeof *grp_of);
-  for (o = 0; o < s->N; o++) {
-    grp_of[o] = -1;
-    loc[o] = -1;
-  }
-  /* 1. Gather within groups; each root's record: neighbours and borders. */
+  sim *s = g->s;
+  int g0 = g->g0, m = g->m, q;
+  size_t K = (size_t)s->K, o, nb[4];
   {
     int *nq = xmalloc((size_t)m * sizeof *nq), nn;
     size_t total_links = 0, cap = 64;
@@ -269,13 +275,13 @@ static void groups(sim *s, int g0, result *r)
     for (q = 0; q < m; q++) {
       int lo = q * g0, hi = (q + 1) * g0 < s->P ? (q + 1) * g0 : s->P;
       size_t first = (size_t)lo * K, n = (size_t)(hi - lo) * K;
-      target[q] = per_rank * (hi - lo);
+      g->target[q] = g->per_rank * (hi - lo);
       nn = 0;
       for (o = first; o < first + n; o++) {
         int c = nbrs(s, o, nb);
         double b = OBJ_BYTES + ANS_BYTES + EDGE_BYTES * c;
         int rk = (int)(o / K);
-        load[q] += s->w[o];
+        g->load[q] += s->w[o];
         if (rk != lo) {
           s->bytes[rk] += b;
           s->bytes[lo] += b;
@@ -283,12 +289,12 @@ static void groups(sim *s, int g0, result *r)
         for (int j = 0; j < c; j++) {
           int t = (int)(nb[j] / K) / g0;
           if (t == q) continue;
-          if (edge_to[t] == 0.0) nq[nn++] = t;
-          edge_to[t] += 1.0;
+          if (g->edge_to[t] == 0.0) nq[nn++] = t;
+          g->edge_to[t] += 1.0;
         }
       }
       s->work[lo] += (double)n;
-      unit[q] = load[q] > 0.0 ? (double)n / load[q] : 0.0;
+      g->unit[q] = g->load[q] > 0.0 ? (double)n / g->load[q] : 0.0;
       qsort(nq, (size_t)nn, sizeof *nq, by_int);
       astart[q] = total_links;
       if (total_links + (size_t)nn > cap) {
@@ -299,10 +305,10 @@ static void groups(sim *s, int g0, result *r)
       }
       for (int j = 0; j < nn; j++) {
         all[total_links] = nq[j];
-        allw[total_links++] = edge_to[nq[j]];
-        edge_to[nq[j]] = 0.0;
+        allw[total_links++] = g->edge_to[nq[j]];
+        g->edge_to[nq[j]] = 0.0;
       }
-      /* The record to the top and the routes back are counted below. */
+      /* The record to the top and the g->routes back are counted below. */
       if (lo != 0) {
         s->bytes[lo] += 8.0 * (5 + 2 * nn);
         s->bytes[0] += 8.0 * (5 + 2 * nn);
@@ -312,23 +318,31 @@ static void groups(sim *s, int g0, result *r)
     s->work[0] += (double)m;
     /* The top: links both ways, sorted, without repeats (a grid's group
      * graph lists every edge on both sides already). */
-    gadj = xmalloc((total_links + 1) * sizeof *gadj);
-    border = xmalloc((total_links + 1) * sizeof *border);
-    flow = xmalloc((total_links + 1) * sizeof *flow);
-    memcpy(gstart, astart, ((size_t)m + 1) * sizeof *gstart);
-    memcpy(gadj, all, total_links * sizeof *gadj);
-    memcpy(border, allw, total_links * sizeof *border);
+    g->gadj = xmalloc((total_links + 1) * sizeof *g->gadj);
+    g->border = xmalloc((total_links + 1) * sizeof *g->border);
+    g->flow = xmalloc((total_links + 1) * sizeof *g->flow);
+    memcpy(g->gstart, astart, ((size_t)m + 1) * sizeof *g->gstart);
+    memcpy(g->gadj, all, total_links * sizeof *g->gadj);
+    memcpy(g->border, allw, total_links * sizeof *g->border);
     free(all);
     free(allw);
     free(nq);
     free(astart);
   }
-  if (hier_group_flows(m, load, target, gstart, gadj, 1.0 / HEADROOM, flow) < 0 ||
-      hier_flow_routes(m, gstart, gadj, flow, border, unit, &routes, &nroutes) < 0) {
+  if (hier_group_flows(m, g->load, g->target, g->gstart, g->gadj, 1.0 / HEADROOM, g->flow) < 0 ||
+      hier_flow_routes(m, g->gstart, g->gadj, g->flow, g->border, g->unit, &g->routes,
+                       &g->nroutes) < 0) {
     fprintf(stderr, "hier_sim_scotch: the flows failed\n");
     exit(2);
   }
-  /* 2. Each group peels its routes, border by border. */
+}
+
+/* 2. Each group peels its routes, border by border; the routes' bytes. */
+static void grp_peel(grp_run *g)
+{
+  sim *s = g->s;
+  int g0 = g->g0, m = g->m, q;
+  size_t K = (size_t)s->K, o, k, nb[4];
   {
     size_t rt = 0;
     for (q = 0; q < m; q++) {
@@ -336,7 +350,7 @@ static void groups(sim *s, int g0, result *r)
       size_t first = (size_t)lo * K, n = (size_t)(hi - lo) * K, at = 0;
       size_t *st = NULL, *ad = NULL, *queue = NULL;
       unsigned char *seed = NULL, *seen = NULL, *take = NULL;
-      if (rt >= nroutes || routes[rt].src != q) continue; /* sorted by source */
+      if (rt >= g->nroutes || g->routes[rt].src != q) continue; /* sorted by source */
       st = xmalloc((n + 1) * sizeof *st);
       ad = xmalloc((4 * n + 1) * sizeof *ad);
       queue = xmalloc((n + 1) * sizeof *queue);
@@ -350,14 +364,14 @@ static void groups(sim *s, int g0, result *r)
           if (nb[j] >= first && nb[j] < first + n) ad[at++] = nb[j] - first;
       }
       st[n] = at;
-      while (rt < nroutes && routes[rt].src == q) {
-        int f = routes[rt].first;
+      while (rt < g->nroutes && g->routes[rt].src == q) {
+        int f = g->routes[rt].first;
         size_t r0 = rt, r1 = rt, now, got = 0, i;
         double sum = 0.0, shed = 0.0, *left;
-        for (; r1 < nroutes && routes[r1].src == q && routes[r1].first == f; r1++)
-          sum += routes[r1].amount;
+        for (; r1 < g->nroutes && g->routes[r1].src == q && g->routes[r1].first == f; r1++)
+          sum += g->routes[r1].amount;
         left = xmalloc((r1 - r0) * sizeof *left);
-        for (i = r0; i < r1; i++) left[i - r0] = routes[i].amount;
+        for (i = r0; i < r1; i++) left[i - r0] = g->routes[i].amount;
         for (k = 0; k < n; k++) {
           int c = nbrs(s, first + k, nb);
           seed[k] = 0;
@@ -368,11 +382,11 @@ static void groups(sim *s, int g0, result *r)
           size_t cur = 0;
           for (i = 0; got < now && i < n; i++) {
             size_t ob = queue[i];
-            if (!take[ob] || gone[first + ob]) continue;
+            if (!take[ob] || g->gone[first + ob]) continue;
             while (cur + 1 < r1 - r0 && left[cur] < 0.5 * s->w[first + ob]) cur++;
             left[cur] -= s->w[first + ob];
-            gone[first + ob] = 1;
-            grp_of[first + ob] = routes[r0 + cur].dst;
+            g->gone[first + ob] = 1;
+            g->grp_of[first + ob] = g->routes[r0 + cur].dst;
             got++;
           }
         }
@@ -387,27 +401,34 @@ static void groups(sim *s, int g0, result *r)
       free(take);
     }
   }
-  /* The routes' bytes: each object with its edges, root to root. */
+  /* The g->routes' bytes: each object with its edges, root to root. */
   for (o = 0; o < s->N; o++)
-    if (grp_of[o] >= 0) {
+    if (g->grp_of[o] >= 0) {
       int src = (int)(o / K) / g0, c = nbrs(s, o, nb);
       double b = TOK_BYTES + EDGE_BYTES * c;
       s->bytes[src * g0] += b;
-      s->bytes[grp_of[o] * g0] += b;
-      load[src] -= s->w[o];
-      load[grp_of[o]] += s->w[o];
+      s->bytes[g->grp_of[o] * g0] += b;
+      g->load[src] -= s->w[o];
+      g->load[g->grp_of[o]] += s->w[o];
     }
   for (q = 0; q < m; q++) {
-    /* The top sends each group its routes. */
+    /* The top sends each group its g->routes. */
     size_t nr = 0;
-    for (k = 0; k < nroutes; k++) nr += routes[k].src == q;
+    for (k = 0; k < g->nroutes; k++) nr += g->routes[k].src == q;
     if (q != 0 && nr) {
       s->bytes[q * g0] += 24.0 * (double)nr;
       s->bytes[0] += 24.0 * (double)nr;
     }
   }
-  /* 3. The tree's leftovers: what is above the headroom, shed from the
-   * border inwards, placed in one step by the top. */
+}
+
+/* 3. The tree's leftovers: what is above the headroom, shed from the
+ * border inwards, placed in one step by the top. */
+static void grp_leftovers(grp_run *g)
+{
+  sim *s = g->s;
+  int g0 = g->g0, m = g->m, q;
+  size_t K = (size_t)s->K, k, nb[4];
   {
     size_t cap = 1024, nt = 0;
     size_t *tok = xmalloc(cap * sizeof *tok);
@@ -417,10 +438,10 @@ static void groups(sim *s, int g0, result *r)
     for (q = 0; q < m; q++) {
       int lo = q * g0, hi = (q + 1) * g0 < s->P ? (q + 1) * g0 : s->P;
       size_t first = (size_t)lo * K, n = (size_t)(hi - lo) * K, at = 0, cnt;
-      double keep = target[q] * HEADROOM, amount = load[q] > keep ? load[q] - keep : 0.0,
+      double keep = g->target[q] * HEADROOM, amount = g->load[q] > keep ? g->load[q] - keep : 0.0,
              shed = 0.0;
       open[q] = 1;
-      room[q] = target[q] - load[q];
+      room[q] = g->target[q] - g->load[q];
       if (amount <= 0.0) continue;
       {
         size_t *st = xmalloc((n + 1) * sizeof *st), *ad = xmalloc((4 * n + 1) * sizeof *ad);
@@ -432,7 +453,7 @@ static void groups(sim *s, int g0, result *r)
           int c = nbrs(s, first + k, nb);
           st[k] = at;
           near[k] = -1;
-          w0[k] = gone[first + k] ? 0.0 : s->w[first + k];
+          w0[k] = g->gone[first + k] ? 0.0 : s->w[first + k];
           for (int j = 0; j < c; j++) {
             if (nb[j] >= first && nb[j] < first + n) {
               ad[at++] = nb[j] - first;
@@ -446,7 +467,7 @@ static void groups(sim *s, int g0, result *r)
         cnt = hier_select_near(w0, n, st, ad, near, amount, HIER_SHED_CLOSE, order, take, &shed);
         (void)cnt;
         for (k = 0; k < n; k++)
-          if (take[k] && !gone[first + k]) {
+          if (take[k] && !g->gone[first + k]) {
             if (nt == cap) {
               cap *= 2;
               tok = realloc(tok, cap * sizeof *tok);
@@ -455,10 +476,10 @@ static void groups(sim *s, int g0, result *r)
             }
             tok[nt] = first + k;
             tnear[nt++] = near[k] >= 0 ? near[k] / g0 : -1;
-            gone[first + k] = 1;
-            load[q] -= s->w[first + k];
+            g->gone[first + k] = 1;
+            g->load[q] -= s->w[first + k];
           }
-        room[q] = target[q] - load[q];
+        room[q] = g->target[q] - g->load[q];
         free(st);
         free(ad);
         free(order);
@@ -476,8 +497,8 @@ static void groups(sim *s, int g0, result *r)
       for (k = 0; k < nt; k++) {
         int src = (int)(tok[k] / K) / g0, dst = child[k] >= 0 ? child[k] : src;
         double b = TOK_BYTES + EDGE_BYTES * nbrs(s, tok[k], nb);
-        grp_of[tok[k]] = dst;
-        moved_tree += s->w[tok[k]];
+        g->grp_of[tok[k]] = dst;
+        g->moved_tree += s->w[tok[k]];
         if (src != 0) {
           s->bytes[src * g0] += b;
           s->bytes[0] += b;
@@ -498,17 +519,24 @@ static void groups(sim *s, int g0, result *r)
     free(room);
     free(open);
   }
-  /* 4. Each group's root runs SCOTCHLB on what it kept and what came. */
+}
+
+/* 4. Each group's root runs SCOTCHLB on what it kept and what came. */
+static void grp_scotch(grp_run *g)
+{
+  sim *s = g->s;
+  int g0 = g->g0, m = g->m, q;
+  size_t K = (size_t)s->K, o, k;
   {
     size_t *in_start = xcalloc((size_t)m + 1, sizeof *in_start), *in_list, *fill;
     for (o = 0; o < s->N; o++)
-      if (grp_of[o] >= 0) in_start[grp_of[o] + 1]++;
+      if (g->grp_of[o] >= 0) in_start[g->grp_of[o] + 1]++;
     for (q = 0; q < m; q++) in_start[q + 1] += in_start[q];
     in_list = xmalloc((in_start[m] + 1) * sizeof *in_list);
     fill = xmalloc(((size_t)m + 1) * sizeof *fill);
     memcpy(fill, in_start, ((size_t)m + 1) * sizeof *fill);
     for (o = 0; o < s->N; o++)
-      if (grp_of[o] >= 0) in_list[fill[grp_of[o]]++] = o;
+      if (g->grp_of[o] >= 0) in_list[fill[g->grp_of[o]]++] = o;
     for (q = 0; q < m; q++) {
       int lo = q * g0, hi = (q + 1) * g0 < s->P ? (q + 1) * g0 : s->P, parts = hi - lo;
       size_t first = (size_t)lo * K, n = (size_t)parts * K, cap = n + in_start[q + 1] - in_start[q];
@@ -516,7 +544,7 @@ static void groups(sim *s, int g0, result *r)
       int *cur = xmalloc((cap + 1) * sizeof *cur), *out = xmalloc((cap + 1) * sizeof *out);
       double sum = 0.0, tol;
       for (k = 0; k < n; k++)
-        if (!gone[first + k] || grp_of[first + k] == q) {
+        if (!g->gone[first + k] || g->grp_of[first + k] == q) {
           idx[nn] = first + k;
           cur[nn++] = (int)(k / K);
         }
@@ -531,15 +559,15 @@ static void groups(sim *s, int g0, result *r)
         }
       }
       for (k = 0; k < nn; k++) {
-        loc[idx[k]] = (int)k;
+        g->loc[idx[k]] = (int)k;
         sum += s->w[idx[k]];
       }
       /* The tolerance inside the group, such that it means the global one. */
-      tol = sum > 0.0 ? TOL * target[q] / sum : TOL;
-      run_scotch(s, nn, idx, cur, loc, parts, tol < 1.0 ? 1.0 : tol, out);
+      tol = sum > 0.0 ? TOL * g->target[q] / sum : TOL;
+      run_scotch(s, nn, idx, cur, g->loc, parts, tol < 1.0 ? 1.0 : tol, out);
       for (k = 0; k < nn; k++) {
         s->part[idx[k]] = lo + out[k];
-        loc[idx[k]] = -1;
+        g->loc[idx[k]] = -1;
       }
       s->work[lo] += (double)(nn > n ? nn - n : 0);
       free(idx);
@@ -550,20 +578,50 @@ static void groups(sim *s, int g0, result *r)
     free(in_list);
     free(fill);
   }
+}
+
+/* By groups of g0 ranks (the bottom of AUTO's shape). */
+static void groups(sim *s, int g0, result *r)
+{
+  grp_run g;
+  size_t o;
+  memset(&g, 0, sizeof g);
+  g.s = s;
+  g.g0 = g0;
+  g.m = (s->P + g0 - 1) / g0;
+  g.per_rank = s->total / s->P;
+  g.load = xcalloc((size_t)g.m, sizeof *g.load);
+  g.target = xmalloc((size_t)g.m * sizeof *g.target);
+  g.unit = xmalloc((size_t)g.m * sizeof *g.unit);
+  g.gstart = xcalloc((size_t)g.m + 1, sizeof *g.gstart);
+  g.loc = xmalloc(s->N * sizeof *g.loc);
+  g.edge_to = xcalloc((size_t)g.m, sizeof *g.edge_to);
+  g.gone = xcalloc(s->N, 1);
+  g.grp_of = xmalloc(s->N * sizeof *g.grp_of);
+  memset(s->bytes, 0, (size_t)s->P * sizeof *s->bytes);
+  memset(s->work, 0, (size_t)s->P * sizeof *s->work);
+  for (o = 0; o < s->N; o++) {
+    g.grp_of[o] = -1;
+    g.loc[o] = -1;
+  }
+  grp_gather(&g);
+  grp_peel(&g);
+  grp_leftovers(&g);
+  grp_scotch(&g);
   finish(s, r);
-  r->leftover = moved_tree / s->total;
-  free(grp_of);
-  free(load);
-  free(target);
-  free(unit);
-  free(flow);
-  free(border);
-  free(gstart);
-  free(gadj);
-  free(loc);
-  free(edge_to);
-  free(gone);
-  free(routes);
+  r->leftover = g.moved_tree / s->total;
+  free(g.grp_of);
+  free(g.load);
+  free(g.target);
+  free(g.unit);
+  free(g.flow);
+  free(g.border);
+  free(g.gstart);
+  free(g.gadj);
+  free(g.loc);
+  free(g.edge_to);
+  free(g.gone);
+  free(g.routes);
 }
 
 int main(int argc, char **argv)

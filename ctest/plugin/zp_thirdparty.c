@@ -486,19 +486,9 @@ static int run(struct Zoltan_Struct *zz, int P, int offset, int expect_exact)
   return total;
 }
 
-int main(int argc, char **argv)
+/* A good description registers; bad ones are refused with a message. */
+static void check_registration(void)
 {
-  int P, i, changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa, ierr, stay_plain, stay_remap;
-  ZOLTAN_ID_PTR ig, il, eg, el;
-  struct Zoltan_Struct *zz;
-  float ver;
-
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &P);
-  Zoltan_Initialize(argc, argv, &ver);
-
-  /* A good description registers; bad ones are refused with a message. */
   CHECK(zp_register_method(&rr_method) == ZOLTAN_OK, "ROUNDROBIN refused");
   CHECK(zp_register_method(&keep_method) == ZOLTAN_OK, "KEEPPARTS refused");
   CHECK(zp_register_method(&halfweight_method) == ZOLTAN_OK, "HALFWEIGHT refused");
@@ -526,6 +516,21 @@ int main(int argc, char **argv)
   CHECK(zp_find_method("STEAL") == NULL && zp_find_method("MYLB") == NULL,
         "a refused method is registered");
   CHECK(zp_find_method("roundrobin") == &rr_method, "lookup is not case-insensitive");
+}
+
+int main(int argc, char **argv)
+{
+  int P, i, changes, ngid, nlid, nimp, nexp, *ip, *ipa, *ep, *epa, ierr, stay_plain, stay_remap;
+  ZOLTAN_ID_PTR ig, il, eg, el;
+  struct Zoltan_Struct *zz;
+  float ver;
+
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  Zoltan_Initialize(argc, argv, &ver);
+
+  check_registration();
 
   /* Objects: rank r holds GIDs r+1, r+1+P, ...: interleaved across ranks. */
   for (i = 0; i < NLOC; i++) {
