@@ -174,9 +174,11 @@ void ulba_keep_guess(ulba_state *s, MPI_Comm comm, const int *perm, int P);
 #define ULBA_AUTO_ALPHA_MAX 0.9
 
 /* The horizon of ULBA_GROWTH=OBJECT in steps, given the interval h this
- * balance closes, before the caps of ulba_cap_horizon; *alpha gets the
- * alpha it stands for (ULBA_ALPHA, or the share of h of AUTO without a
- * cost).  The same on every rank (ulba_limits.c).  Not collective. */
+ * balance closes, before the caps of ulba_cap_horizon; *alpha gets
+ * ULBA_ALPHA, or with AUTO the share of h used without a cost (0.5, also
+ * when the horizon comes from the cost: the model's alpha is set from the
+ * run afterwards).  The same on every rank (ulba_limits.c).  Not
+ * collective. */
 double ulba_object_horizon_of(const ulba_call *c, long h, double *alpha);
 
 /* Lower *alpha (ULBA_GROWTH=PART) so that the sizes with it keep the
@@ -186,9 +188,10 @@ double ulba_object_horizon_of(const ulba_call *c, long h, double *alpha);
 int ulba_cap_alpha(ulba_call *c, double *alpha);
 
 /* Lower the horizon *H (ULBA_GROWTH=OBJECT; w, W, G as ulba_anticipate
- * gets them) so that no anticipated weight outweighs the base method's
- * grain of the smallest part.  *H is the same on every rank after the
- * call.  Returns ZOLTAN_OK or ZOLTAN_FATAL. */
+ * gets them) so that no object that anticipation makes heavier outweighs
+ * the base method's grain of the smallest part (ulba_horizon_cap says
+ * which objects bound it).  *H is the same on every rank after the call.
+ * Returns ZOLTAN_OK or ZOLTAN_FATAL, the same on every rank. */
 int ulba_cap_horizon(ulba_call *c, const double *w, double W, double G, double *H);
 
 /* Fewer objects than parts: every object gets a part of its own, staying

@@ -239,10 +239,11 @@ int ulba_object_horizon(size_t P, const double *rates, const double *loads, doub
                         double max_extra, double *H, double *interval);
 
 /*
- * ulba_horizon_cap - lower *H so that no weight ulba_anticipate gives
- * (same w, g, W, G) exceeds limit: an object whose weight grows crosses
- * it at H = (limit - w_i) / e_i.  Objects already above the limit that
- * gain weight make *H = 0; objects that lose weight do not bound it.
+ * ulba_horizon_cap - lower *H so that no object whose weight
+ * ulba_anticipate (same w, g, W, G) makes grow exceeds limit: it crosses
+ * it at H = (limit - w_i) / e_i.  Such an object already above the limit
+ * makes *H = 0; objects that keep or lose weight, or have no rate, do not
+ * bound it (an object above the limit then stays above it at any H).
  *
  * Not collective: the caller takes the minimum over the ranks.
  * Input:  n, w[i * stride], g[n] (NaN = unknown), W >= 0, G finite,
@@ -254,12 +255,13 @@ int ulba_horizon_cap(size_t n, const double *w, size_t stride, const double *g, 
                      double limit, double *H);
 
 /*
- * ulba_alpha_cap - lower *alpha so that the smallest positive size of
- * ulba_part_sizes(P, base, flags, *alpha) is at least min_share: the
- * overloading parts shrink as alpha grows, and a base method may refuse a
- * part too small for the heaviest object (zp_native_grain).  The largest
- * such alpha is found by bisection (deterministic); when even alpha = 0
- * misses it, *alpha becomes 0.
+ * ulba_alpha_cap - lower *alpha so that every overloading part's size in
+ * ulba_part_sizes(P, base, flags, *alpha) is at least min_share: those
+ * parts shrink as alpha grows, and a base method may refuse a part too
+ * small for the heaviest object (zp_native_grain).  The largest such alpha
+ * is found by bisection (deterministic); when even alpha = 0 misses it,
+ * *alpha becomes 0.  The other parts grow with alpha, so a part of theirs
+ * below min_share (the application's own sizes) is not bounded here.
  *
  * Not collective.
  * Input:  as ulba_part_sizes; min_share >= 0 finite; *alpha in [0, 1).

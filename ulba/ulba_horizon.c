@@ -73,39 +73,43 @@ int ulba_horizon_cap(size_t n, const double *w, size_t stride, const double *g, 
   return ULBA_OK;
 }
 
-/* The smallest share among the sizes of ulba_part_sizes with alpha, or a
+/* The smallest size of an overloading part among the sizes of
+ * ulba_part_sizes with alpha (+infinity when none is flagged), or a
  * negative value when they cannot be composed. */
-static double smallest_share(size_t P, const double *base, const int *flags, double alpha,
-                             double *sizes)
+static double smallest_flagged(size_t P, const double *base, const int *flags, double alpha,
+                               double *sizes)
 {
   double smin = INFINITY;
   if (ulba_part_sizes(P, base, flags, alpha, sizes, NULL) != ULBA_OK) return -1.0;
   for (size_t p = 0; p < P; p++)
-    if (sizes[p] > 0.0 && sizes[p] < smin) smin = sizes[p];
+    if (flags[p] && sizes[p] > 0.0 && sizes[p] < smin) smin = sizes[p];
   return smin;
 }
 
 int ulba_alpha_cap(size_t P, const double *base, const int *flags, double min_share, double *sizes,
                    double *alpha)
 {
-  double lo = 0.0, hi;
+  double lo = 0.0, hi, top;
   if (P == 0 || flags == NULL || sizes == NULL || alpha == NULL || !(*alpha >= 0.0) ||
       !(*alpha < 1.0) || !(min_share >= 0.0) || !isfinite(min_share))
     return ULBA_ERR_ARG;
   hi = *alpha;
-  if (smallest_share(P, base, flags, hi, sizes) < 0.0) return ULBA_ERR_ARG;
-  if (smallest_share(P, base, flags, hi, sizes) >= min_share) return ULBA_OK;
-  /* The smallest share falls as alpha grows (the overloading parts shrink,
-   * the others grow), so the largest alpha that keeps it is found by
-   * bisection; 60 halvings reach the double's precision on [0, 1). */
+  top = smallest_flagged(P, base, flags, hi, sizes);
+  if (top < 0.0) return ULBA_ERR_ARG;
+  if (top >= min_share) return ULBA_OK;
+  /* An overloading part's share, b (1 - alpha) / (1 - k alpha) with k < 1
+   * after the renormalisation, falls as alpha grows, so the largest alpha
+   * that keeps it is found by bisection; 60 halvings reach the double's
+   * precision on [0, 1).  The other parts' shares grow with alpha: a
+   * smaller alpha cannot help them. */
   for (int k = 0; k < 60 && hi - lo > 0.0; k++) {
     double mid = 0.5 * (lo + hi);
-    if (smallest_share(P, base, flags, mid, sizes) >= min_share)
+    if (smallest_flagged(P, base, flags, mid, sizes) >= min_share)
       lo = mid;
     else
       hi = mid;
   }
   *alpha = lo;
-  (void)smallest_share(P, base, flags, lo, sizes);
+  (void)smallest_flagged(P, base, flags, lo, sizes);
   return ULBA_OK;
 }

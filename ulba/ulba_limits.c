@@ -105,8 +105,12 @@ int ulba_cap_horizon(ulba_call *c, const double *w, double W, double G, double *
   if (isinf(grain) || !(*H > 0.0)) return ZOLTAN_OK;
   limit = grain * app_smallest_share(c) * c->info.W * (1.0 - ULBA_BOUND_ROUNDING);
   ok = ulba_horizon_cap((size_t)c->n, w, (size_t)c->wd, c->obj_rate, W, G, limit, H) == ULBA_OK;
-  if (MPI_Allreduce(MPI_IN_PLACE, H, 1, MPI_DOUBLE, MPI_MIN, c->comm) != MPI_SUCCESS || !ok)
+  /* A rank that failed sends -1, so that every rank fails together. */
+  if (!ok) *H = -1.0;
+  if (MPI_Allreduce(MPI_IN_PLACE, H, 1, MPI_DOUBLE, MPI_MIN, c->comm) != MPI_SUCCESS || *H < 0.0) {
+    zp_error(c->yo, "ULBA: cannot bound the horizon of the anticipated weights");
     return ZOLTAN_FATAL;
+  }
   if (*H < asked && zp_ctx_debug_level(c->ctx) >= 1 && c->rank == 0)
     printf("ZOLTAN ULBA: growth anticipated over %g steps instead of %g: base method %s takes no "
            "object heavier than %g times the smallest part's load\n",

@@ -520,7 +520,7 @@ static int run_bounds(const char *growth, int rank, int size)
     /* Alpha 0.9 asks for a part of 0.1 avg, which may hold objects of half
      * that at most. */
     if (step >= 1 && heavy > 0.5 * 0.1 * avg) {
-      int low = is_part ? info.alpha > 0.0 && info.alpha < 0.9 : info.alpha < 0.5;
+      int low = info.alpha > 0.0 && info.alpha < (is_part ? 0.9 : 0.5);
       lowered += low;
       if (rank == 0)
         printf("bounds %s step %d: heaviest %g against a part of %g, alpha %g\n", growth, step,

@@ -146,12 +146,12 @@ static void horizon_cap_keeps_every_weight_under_the_limit(void **state)
   }
 }
 
-/* The smallest positive size of the composed sizes. */
-static double smallest(size_t P, const double *sizes)
+/* The smallest positive size of an overloading part. */
+static double smallest_flagged_share(size_t P, const double *sizes, const int *flags)
 {
   double s = INFINITY;
   for (size_t p = 0; p < P; p++)
-    if (sizes[p] > 0.0 && sizes[p] < s) s = sizes[p];
+    if (flags[p] && sizes[p] > 0.0 && sizes[p] < s) s = sizes[p];
   return s;
 }
 
@@ -169,11 +169,11 @@ static void alpha_cap_keeps_the_smallest_part_large_enough(void **state)
     flags[zp_rng_below(&r, (uint64_t)P)] = 1;
     assert_int_equal(ulba_alpha_cap(P, base, flags, min_share, sizes, &alpha), ULBA_OK);
     assert_true(alpha <= asked && alpha >= 0.0);
-    if (alpha > 0.0) assert_true(smallest(P, sizes) >= min_share);
+    if (alpha > 0.0) assert_true(smallest_flagged_share(P, sizes, flags) >= min_share);
     if (alpha < asked) {
       /* Tight: a little more alpha goes below the share. */
       assert_int_equal(ulba_part_sizes(P, base, flags, alpha + 1e-6, more, NULL), ULBA_OK);
-      assert_true(smallest(P, more) < min_share);
+      assert_true(smallest_flagged_share(P, more, flags) < min_share);
     } else {
       assert_int_equal(ulba_part_sizes(P, base, flags, asked, more, NULL), ULBA_OK);
       for (size_t p = 0; p < P; p++) assert_true(more[p] == sizes[p]);
@@ -189,6 +189,16 @@ static void alpha_cap_keeps_the_smallest_part_large_enough(void **state)
      * 0.1 allows alpha 0.6 at most. */
     assert_int_equal(ulba_alpha_cap(4, base, flags, 0.1, sizes, &alpha), ULBA_OK);
     assert_close(alpha, 0.6, 1e-9);
+  }
+  {
+    /* An unflagged part below the share at alpha 0 (the application's own
+     * sizes) grows with alpha and does not bound it: the flagged part
+     * alone decides, at the alpha where its share is 0.04. */
+    double base[4] = {0.1, 1, 1, 1}, sizes[4], alpha = 0.9;
+    int flags[4] = {0, 0, 0, 1};
+    assert_int_equal(ulba_alpha_cap(4, base, flags, 0.04, sizes, &alpha), ULBA_OK);
+    assert_true(alpha > 0.5 && alpha < 0.9);
+    assert_close(sizes[3], 0.04, 1e-9);
   }
 }
 
