@@ -127,6 +127,7 @@ typedef struct ulba_call {
                             underloaded parts less than ULBA_AUTO_KEEP_SHARE
                             of the growth and stopped there (AUTO) */
   double horizon;        /* steps of growth anticipated (ULBA_GROWTH=OBJECT) */
+  long steps_max;        /* the most step times any rank's history holds */
   ulba_final_run last;   /* the balance's last base run, for the kept cuts */
 } ulba_call;
 

@@ -380,13 +380,16 @@ static int find_rates(ulba_call *c)
   /* A rank without a provider holds no snapshot, so source (1) is used
    * everywhere; the calls below are collective on every rank either way. */
   int ierr = ulba_history_rates(c->ctx, c->loc, c->obj_rate, &nsnap);
-  /* The agreement on the rates and the fewest snapshots in one reduction:
-   * the largest -code is the worst error, the largest code the strongest
-   * warning (as zp_agree_code), the largest -nsnap the fewest snapshots. */
-  long in[3] = {-ierr, ierr, -nsnap}, out[3];
-  if (MPI_Allreduce(in, out, 3, MPI_LONG, MPI_MAX, c->comm) != MPI_SUCCESS) return ZOLTAN_FATAL;
+  /* The agreement on the rates, the fewest snapshots and the most step
+   * times in one reduction: the largest -code is the worst error, the
+   * largest code the strongest warning (as zp_agree_code), the largest
+   * -nsnap the fewest snapshots; the step times serve the horizon of
+   * ULBA_GROWTH=OBJECT (balance_objects). */
+  long in[4] = {-ierr, ierr, -nsnap, zp_history_step_times(zz, NULL, 0)}, out[4];
+  if (MPI_Allreduce(in, out, 4, MPI_LONG, MPI_MAX, c->comm) != MPI_SUCCESS) return ZOLTAN_FATAL;
   if (out[0] > 0) return (int)-out[0];
   min_snap = -out[2];
+  c->steps_max = out[3];
   if (min_snap >= 2) {
     double cost;
     if (MPI_Allreduce(c->loc, c->wir, P, MPI_DOUBLE, MPI_SUM, c->comm) != MPI_SUCCESS)
@@ -555,13 +558,11 @@ static int balance_objects(ulba_call *c, int *new_part)
 {
   const double *w = zp_ctx_local_wgts(c->ctx), *app_sizes = zp_ctx_part_sizes(c->ctx);
   double sums[2] = {0.0, 0.0}, alpha, H, *given = c->obj_work;
-  long h = zp_history_step_times(zp_ctx_zz(c->ctx), NULL, 0), hmax = 0;
   int ierr;
   ulba_known_sums((size_t)c->n, w, (size_t)c->wd, c->obj_rate, sums);
-  if (MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, c->comm) != MPI_SUCCESS ||
-      MPI_Allreduce(&h, &hmax, 1, MPI_LONG, MPI_MAX, c->comm) != MPI_SUCCESS)
+  if (MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, c->comm) != MPI_SUCCESS)
     return ZOLTAN_FATAL;
-  H = ulba_object_horizon_of(c, hmax, &alpha);
+  H = ulba_object_horizon_of(c, c->steps_max, &alpha);
   if (!isfinite(sums[1])) sums[1] = 0.0;
   ierr = ulba_cap_horizon(c, w, sums[0], sums[1], &H);
   if (ierr < 0) return ierr;
@@ -569,12 +570,14 @@ static int balance_objects(ulba_call *c, int *new_part)
   /* With no horizon (ULBA_ALPHA=0) every anticipated weight is the object's
    * own, bit for bit: the base run then reads the application's weights,
    * with nothing computed or put in their place (the same answer). */
+  /* ulba_anticipate fails only on its arguments: figures reduced over the
+   * ranks (the sums, H) and arrays whose allocation was agreed, so its
+   * outcome is the same on every rank and needs no agreement. */
   if (H == 0.0)
     given = NULL;
   else if (ulba_anticipate((size_t)c->n, w, (size_t)c->wd, c->obj_rate, sums[0], sums[1], H,
                            given) != ULBA_OK)
     ierr = ZOLTAN_FATAL;
-  if (given != NULL) ierr = zp_agree_code(c->comm, ierr);
   c->info.alpha_param = alpha;
   c->info.base_runs = 1;
   c->anticipated = 1;

@@ -220,15 +220,20 @@ static int zp_call_geometry(zp_context *c, const char *who)
 }
 
 /* The coordinates, or none when some rank has no ZOLTAN_NUM_GEOM_FN (then
- * geom_missing is set) or the dimension is 0.  Local result. */
+ * geom_missing is set) or the dimension is 0.  The same reduction tells
+ * whether every rank can give coordinates (geom_unregistered), which a
+ * native geometric method checks before it runs: one collective instead of
+ * two.  Local result. */
 static int zp_ask_geometry(zp_context *c, const char *who)
 {
-  ZOLTAN_VOID_FN *fn = NULL;
-  void *data = NULL;
-  int ierr = ZOLTAN_OK, dim = 0, local[3], global[3];
+  ZOLTAN_VOID_FN *fn = NULL, *multi = NULL, *one = NULL;
+  void *data = NULL, *unused = NULL;
+  int ierr = ZOLTAN_OK, dim = 0, local[4], global[4];
 
   /* Every rank reaches the reduction below, whatever its callbacks say, so
    * that a failure on one rank cannot leave the others waiting. */
+  Zoltan_Get_Fn(c->r->zz, ZOLTAN_GEOM_MULTI_FN_TYPE, &multi, &unused);
+  Zoltan_Get_Fn(c->r->zz, ZOLTAN_GEOM_FN_TYPE, &one, &unused);
   Zoltan_Get_Fn(c->r->zz, ZOLTAN_NUM_GEOM_FN_TYPE, &fn, &data);
   if (fn != NULL) {
     dim = ((ZOLTAN_NUM_GEOM_FN *)fn)(data, &ierr);
@@ -240,7 +245,10 @@ static int zp_ask_geometry(zp_context *c, const char *who)
   local[0] = dim;
   local[1] = fn == NULL;
   local[2] = dim < 0;
-  MPI_Allreduce(local, global, 3, MPI_INT, MPI_MAX, c->r->comm);
+  local[3] = fn == NULL || (multi == NULL && one == NULL);
+  MPI_Allreduce(local, global, 4, MPI_INT, MPI_MAX, c->r->comm);
+  c->geom_unregistered = global[3];
+  if (c->geom_for_native && global[3]) return ZOLTAN_OK;
   if (global[2]) return ZOLTAN_FATAL;
   c->geom_missing = global[1];
   if (c->geom_missing || global[0] <= 0) return ZOLTAN_OK;

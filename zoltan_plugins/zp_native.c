@@ -23,25 +23,22 @@ static int zp_is_one_of(const char *method, const char *const *names)
 }
 
 /* Geometric native methods crash inside Zoltan 13.2 when the application
- * registered no geometry; refuse them on every rank instead. */
-static int zp_check_geometry_registered(const zp_context *c, const char *who)
+ * registered no geometry: the coordinates' reading (zp_ask_geometry) tells
+ * whether some rank cannot give them; refuse on every rank.  Collective. */
+static int zp_native_geometry(zp_context *c, const char *who)
 {
-  ZOLTAN_VOID_FN *num = NULL, *multi = NULL, *one = NULL;
-  void *d = NULL;
-  int have, all;
-  Zoltan_Get_Fn(c->r->zz, ZOLTAN_NUM_GEOM_FN_TYPE, &num, &d);
-  Zoltan_Get_Fn(c->r->zz, ZOLTAN_GEOM_MULTI_FN_TYPE, &multi, &d);
-  Zoltan_Get_Fn(c->r->zz, ZOLTAN_GEOM_FN_TYPE, &one, &d);
-  have = num != NULL && (multi != NULL || one != NULL);
-  MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, c->r->comm);
-  if (!all) {
+  int ierr;
+  c->geom_for_native = 1;
+  ierr = zp_gather_inputs(c, ZP_WANTS_GEOM, who);
+  c->geom_for_native = 0;
+  if (ierr >= 0 && c->geom_unregistered) {
     zp_error(
         c->yo,
         "%s needs ZOLTAN_NUM_GEOM_FN and ZOLTAN_GEOM_MULTI_FN (or ZOLTAN_GEOM_FN) on every rank",
         who);
-    return ZOLTAN_FATAL;
+    ierr = ZOLTAN_FATAL;
   }
-  return ZOLTAN_OK;
+  return ierr;
 }
 
 /* Ask the callbacks that the native method will call, once per call, and
@@ -54,8 +51,7 @@ static int zp_check_native_inputs(zp_context *c, const char *method, const char 
   static const char *const hypergraph[] = {"PHG", "HYPERGRAPH", NULL};
   int registered = 0, ierr;
   if (zp_is_one_of(method, geometric)) {
-    ierr = zp_check_geometry_registered(c, who);
-    if (ierr >= 0) ierr = zp_gather_inputs(c, ZP_NEEDS_GEOM, who);
+    ierr = zp_native_geometry(c, who);
     /* Zoltan's RCB dereferences coordinates that a dimension of 0 never
      * gives (a segmentation fault in Zoltan_RB_Build_Structure): refuse. */
     if (ierr >= 0 && c->gdim <= 0) {
@@ -76,20 +72,39 @@ static int zp_check_native_inputs(zp_context *c, const char *method, const char 
   return ZOLTAN_OK;
 }
 
-/* The figures of the local weights the checks before a native run need,
- * over every rank: stats[0] the largest first weight, stats[1] their sum,
- * stats[2] the number of objects; one pass over the weights.  Collective. */
+/* A reduction whose first entry is a maximum and the others sums. */
+static void zp_max_sum_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+  const double *a = in;
+  double *b = inout;
+  (void)type;
+  if (*len > 0 && a[0] > b[0]) b[0] = a[0];
+  for (int i = 1; i < *len; i++) b[i] += a[i];
+}
+
+/* The weights' figures the checks before a native run need, over every
+ * rank: stats[0] the largest first weight, stats[1] their sum, stats[2]
+ * the number of objects; one pass, one reduction.  Collective. */
 static void zp_native_weight_stats(const zp_context *c, double stats[3])
 {
-  double local[2] = {0.0, (double)c->n}, wmax = 0.0;
+  double local[3] = {0.0, 0.0, (double)c->n}, wmax = 0.0;
   size_t i, n = (size_t)c->n, wd = (size_t)c->wdim;
+  MPI_Op op;
   for (i = 0; i < n; i++) {
     double w = c->w[i * wd];
     wmax = w > wmax ? w : wmax;
-    local[0] += w;
+    local[1] += w;
   }
-  MPI_Allreduce(&wmax, &stats[0], 1, MPI_DOUBLE, MPI_MAX, c->r->comm);
-  MPI_Allreduce(local, &stats[1], 2, MPI_DOUBLE, MPI_SUM, c->r->comm);
+  local[0] = wmax;
+  /* Creating an operation is local; it fails only when MPI is out of
+   * resources (the plain reductions then serve). */
+  if (MPI_Op_create(zp_max_sum_op, 1, &op) == MPI_SUCCESS) {
+    MPI_Allreduce(local, stats, 3, MPI_DOUBLE, op, c->r->comm);
+    MPI_Op_free(&op);
+  } else {
+    MPI_Allreduce(&local[0], &stats[0], 1, MPI_DOUBLE, MPI_MAX, c->r->comm);
+    MPI_Allreduce(&local[1], &stats[1], 2, MPI_DOUBLE, MPI_SUM, c->r->comm);
+  }
 }
 
 /* Trivial problems never reach Zoltan: its methods fail on some of them

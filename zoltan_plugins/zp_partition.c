@@ -16,9 +16,23 @@
 #include "loaddb_core.h"
 #include "zp_partition_internal.h"
 
-/* Settings, parts, objects and the inputs the method asks for, and the
- * method's per-struct state.  Collective. */
-static int zp_prepare(zp_context *c, zp_lb_args *a, int *warn)
+/* The objects, and the array of their new parts (c->n + 1 entries in
+ * *new_part) that the method fills: both are local, so one agreement
+ * covers them.  Collective. */
+static int zp_objects_and_answer(zp_context *c, int **new_part, int *warn)
+{
+  int ierr = zp_gather_objects(c);
+  if (ierr >= 0) {
+    *new_part = malloc(((size_t)c->n + 1) * sizeof **new_part);
+    if (*new_part == NULL) ierr = ZOLTAN_MEMERR;
+  }
+  return zp_agree_step(c, ierr, warn);
+}
+
+/* Settings, parts, objects and the inputs the method asks for, the
+ * method's per-struct state, and the array of the objects' new parts.
+ * Collective. */
+static int zp_prepare(zp_context *c, zp_lb_args *a, int **new_part, int *warn)
 {
   zp_record *r = c->r;
   const zp_method *m = r->method;
@@ -32,7 +46,7 @@ static int zp_prepare(zp_context *c, zp_lb_args *a, int *warn)
   ierr = zp_step_agreed(c, zp_build_part_dist(c), warn, "zp_build_part_dist");
   if (ierr >= 0) ierr = zp_step_agreed(c, zp_build_part_sizes(c), warn, "zp_build_part_sizes");
   if (ierr >= 0) ierr = zp_step_agreed(c, zp_capacity_apply(c), warn, "zp_capacity_apply");
-  if (ierr >= 0) ierr = zp_agree_step(c, zp_gather_objects(c), warn);
+  if (ierr >= 0) ierr = zp_objects_and_answer(c, new_part, warn);
   /* The load database and the memory bound run only when their settings
    * (the same on every rank) ask for them; otherwise there is nothing to
    * agree on. */
@@ -41,7 +55,12 @@ static int zp_prepare(zp_context *c, zp_lb_args *a, int *warn)
   if (ierr >= 0 && c->mem_limit != NULL) ierr = zp_agree_step(c, zp_memory_bound(c), warn);
   c->needs = zp_method_needs(m, r->params);
   snprintf(who, sizeof who, "LB_METHOD %s", m->name);
-  if (ierr >= 0) ierr = zp_agree_step(c, zp_gather_inputs(c, c->needs, who), warn);
+  /* The inputs agree inside (every ask is agreed); only measured edge
+   * weights, installed as the graph is read, may fail on one rank. */
+  if (ierr >= 0 && zp_edge_mode(r) == LOADDB_CALLBACK)
+    ierr = zp_step_agreed(c, zp_gather_inputs(c, c->needs, who), warn, "zp_gather_inputs");
+  else if (ierr >= 0)
+    ierr = zp_agree_step(c, zp_gather_inputs(c, c->needs, who), warn);
   /* Measured edge weights are installed when the graph is read: read it
    * now, so that a native base method sees them too. */
   if (ierr >= 0 && zp_edge_mode(r) != LOADDB_CALLBACK)
@@ -82,38 +101,35 @@ static int zp_choose_parallel(zp_context *c)
 }
 
 /* The method itself: centralised on one rank, or distributed on all, with
- * its answer checked.  *new_part receives the new part of each local
- * object.  Collective. */
-static int zp_run_method(zp_context *c, int **new_part, int *warn)
+ * its answer checked.  new_part (from zp_prepare) receives the new part of
+ * each local object.  Collective. */
+static int zp_run_method(zp_context *c, int *new_part, int *warn)
 {
   const zp_method *m = c->r->method;
   int ierr, i;
-  *new_part = malloc(((size_t)c->n + 1) * sizeof **new_part);
-  ierr = zp_agree_step(c, *new_part != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR, warn);
-  if (ierr < 0) return ierr;
   if (m->partition_serial != NULL && !zp_choose_parallel(c)) {
     /* zp_run_serial already agreed on its outcome (it checks the parts on
      * the root); keep its warning. */
-    ierr = zp_run_central(c, *new_part);
+    ierr = zp_run_central(c, new_part);
     if (ierr == ZOLTAN_WARN) *warn = 1;
     /* Objects the application fixed to a part end there, whatever the
      * method (zp_fixed.c). */
-    if (ierr >= 0) ierr = zp_apply_fixed(c, *new_part);
-    if (ierr >= 0 && zp_memory_check(c, *new_part) == ZOLTAN_WARN) *warn = 1;
+    if (ierr >= 0) ierr = zp_apply_fixed(c, new_part);
+    if (ierr >= 0 && zp_memory_check(c, new_part) == ZOLTAN_WARN) *warn = 1;
     return ierr < 0 ? ierr : ZOLTAN_OK;
   }
-  ierr = m->partition_parallel(c, c->r->state, *new_part);
+  ierr = m->partition_parallel(c, c->r->state, new_part);
   for (i = 0; ierr >= 0 && i < c->n; i++) {
-    if ((*new_part)[i] < 0 || (*new_part)[i] >= c->nparts) {
+    if (new_part[i] < 0 || new_part[i] >= c->nparts) {
       zp_error(c->yo, "method %s assigned an object to part %d, outside [0, %d)", m->name,
-               (*new_part)[i], c->nparts);
+               new_part[i], c->nparts);
       ierr = ZOLTAN_FATAL;
     }
   }
   ierr = zp_agree_step(c, ierr, warn);
-  if (ierr >= 0) ierr = zp_apply_fixed(c, *new_part);
+  if (ierr >= 0) ierr = zp_apply_fixed(c, new_part);
   /* Memory capacities: a part still over its limit is named (zp_memory.c). */
-  if (ierr >= 0 && zp_memory_check(c, *new_part) == ZOLTAN_WARN) *warn = 1;
+  if (ierr >= 0 && zp_memory_check(c, new_part) == ZOLTAN_WARN) *warn = 1;
   return ierr < 0 ? ierr : ZOLTAN_OK;
 }
 
@@ -129,8 +145,8 @@ int zp_partition(zp_record *r, int is_balance, zp_lb_args *a)
   *a->import_gids = *a->import_lids = *a->export_gids = *a->export_lids = NULL;
   *a->import_procs = *a->import_to_part = *a->export_procs = *a->export_to_part = NULL;
 
-  ierr = zp_prepare(&ctx, a, &warn);
-  if (ierr >= 0) ierr = zp_run_method(&ctx, &new_part, &warn);
+  ierr = zp_prepare(&ctx, a, &new_part, &warn);
+  if (ierr >= 0) ierr = zp_run_method(&ctx, new_part, &warn);
   if (ierr >= 0) ierr = zp_answer(&ctx, new_part, MPI_Wtime() - t0, a, &warn);
   if (ierr < 0) zp_discard_answer(a);
   free(new_part);

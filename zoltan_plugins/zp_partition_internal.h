@@ -106,6 +106,10 @@ struct zp_context {
    * selected one or a base method) first wants them. */
   int geom_asked;              /* 1 once the geometry callbacks were asked */
   int geom_missing;            /* 1 when some rank has no ZOLTAN_NUM_GEOM_FN */
+  int geom_unregistered;       /* 1 when some rank lacks ZOLTAN_NUM_GEOM_FN or both
+                                  ZOLTAN_GEOM_MULTI_FN and ZOLTAN_GEOM_FN */
+  int geom_for_native;         /* while a native method's inputs are checked: no
+                                  coordinates are read when geom_unregistered */
   int pooled;                  /* 1 when the per-object arrays are the record's ZP_SCR_L_* */
   struct zp_gidmap *local_map; /* zp_ctx_find_local's table, built on first use */
   int gdim;                    /* coordinates per object, 0 = none */

@@ -69,16 +69,23 @@ int zp_build_part_dist(zp_context *c)
   zp_record *r = c->r;
   int P = r->size, ngp = zp_record_native_int(r, "NUM_GLOBAL_PARTS", -1);
   int nlp = zp_record_native_int(r, "NUM_LOCAL_PARTS", -1);
-  int in[3], sum[3], G = 0, gset, lset, suml, ierr;
+  int in[3], out[3], G = 0, gset, lset = 0, suml = 0, ierr;
 
+  /* Whether some rank set each parameter and the largest NUM_GLOBAL_PARTS
+   * in one reduction; the count of ranks that set NUM_LOCAL_PARTS and their
+   * sum only when some rank did (every rank knows it from the first). */
   in[0] = ngp != -1;
   in[1] = nlp != -1;
-  in[2] = nlp == -1 ? 0 : nlp;
-  MPI_Allreduce(in, sum, 3, MPI_INT, MPI_SUM, r->comm);
-  MPI_Allreduce(&ngp, &G, 1, MPI_INT, MPI_MAX, r->comm);
-  gset = sum[0];
-  lset = sum[1];
-  suml = sum[2];
+  in[2] = ngp;
+  MPI_Allreduce(in, out, 3, MPI_INT, MPI_MAX, r->comm);
+  gset = out[0];
+  G = out[2];
+  if (out[1]) {
+    int local[2] = {nlp != -1, nlp == -1 ? 0 : nlp}, sum[2];
+    MPI_Allreduce(local, sum, 2, MPI_INT, MPI_SUM, r->comm);
+    lset = sum[0];
+    suml = sum[1];
+  }
   c->pdist = NULL;
   c->single_proc = 1;
   if ((!gset || G == P) && !lset) {
