@@ -34,6 +34,9 @@ static const char *const zp_guard_names[G_KINDS] = {
 #define W_GRAPH 0x2u /* graph edges, when registered */
 #define W_HG    0x4u /* hypergraph pins and net weights, when registered */
 #define W_SIZES 0x8u /* object sizes (migration costs), when registered */
+#define W_NEEDS_GEOM                                                                               \
+  0x10u /* coordinates on every rank: Zoltan 13.2's geometric
+                              methods crash on a rank that cannot give them */
 
 /* A callback's code as the guard returns it: errors as they are, anything
  * else that is not OK or WARN as ZOLTAN_FATAL. */
@@ -77,9 +80,9 @@ static unsigned zp_guard_wants(const char *method, int *known)
   } table[] = {
       /* RCB and RIB read object sizes (migration sizes of their dots)
        * and HSFC with FINAL_OUTPUT, whenever they are registered. */
-      {"RCB", W_GEOM | W_SIZES},
-      {"RIB", W_GEOM | W_SIZES},
-      {"HSFC", W_GEOM | W_SIZES},
+      {"RCB", W_GEOM | W_NEEDS_GEOM | W_SIZES},
+      {"RIB", W_GEOM | W_NEEDS_GEOM | W_SIZES},
+      {"HSFC", W_GEOM | W_NEEDS_GEOM | W_SIZES},
       {"BLOCK", 0},
       {"RANDOM", 0},
       /* Zoltan's graph methods read coordinates for some packages and the
@@ -159,12 +162,19 @@ static int g_read_objects(zp_guard *g, int *kind)
   return ZOLTAN_OK;
 }
 
-static int g_read_geometry(zp_guard *g, int *kind)
+/* The coordinates.  A callback missing here is no error unless the method
+ * needs coordinates (W_NEEDS_GEOM); then *kind is the missing callback's
+ * kind plus G_KINDS, which g_agree reports as not registered. */
+static int g_read_geometry(zp_guard *g, unsigned wants, int *kind)
 {
   g_fn *nf = &g->app[G_NUM_GEOM], *gf = &g->app[G_GEOM];
   size_t n = (size_t)g->n, i;
   int ierr = ZOLTAN_OK;
-  if (nf->multi == NULL || !g_registered(gf)) return ZOLTAN_OK;
+  if (nf->multi == NULL || !g_registered(gf)) {
+    if (!(wants & W_NEEDS_GEOM)) return ZOLTAN_OK;
+    *kind = (nf->multi == NULL ? G_NUM_GEOM : G_GEOM) + G_KINDS;
+    return ZOLTAN_FATAL;
+  }
   *kind = G_NUM_GEOM;
   g->gdim = ((ZOLTAN_NUM_GEOM_FN *)nf->multi)(nf->multi_data, &ierr);
   if (!zp_guard_ok(ierr)) return g_code(ierr);
@@ -333,7 +343,7 @@ static void g_find_all(zp_guard *g)
 static int g_read(zp_guard *g, unsigned wants, int *kind)
 {
   int ierr = g_read_objects(g, kind);
-  if (ierr >= 0 && (wants & W_GEOM)) ierr = g_read_geometry(g, kind);
+  if (ierr >= 0 && (wants & W_GEOM)) ierr = g_read_geometry(g, wants, kind);
   /* PHG reads the hypergraph when it is registered, else the graph. */
   if (ierr >= 0 && (wants & W_HG)) ierr = g_read_hypergraph(g, kind);
   if (ierr >= 0 && (wants & W_GRAPH) && !zp_guard_has(g, G_HG_CS)) ierr = g_read_graph(g, kind);
@@ -355,7 +365,12 @@ static int g_agree(const zp_context *c, const char *method, int local, int kind)
   MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MINLOC, c->r->comm);
   if (out.code >= 0) return local;
   MPI_Bcast(&failed_kind, 1, MPI_INT, out.rank, c->r->comm);
-  if (c->r->rank == out.rank || c->r->rank == 0)
+  if (failed_kind >= G_KINDS && (c->r->rank == out.rank || c->r->rank == 0))
+    zp_error(c->yo,
+             "%s is not registered on rank %d, and %s needs coordinates on every rank; no rank "
+             "ran %s (ZOLTAN_PLUGINS_GUARD)",
+             zp_guard_names[failed_kind - G_KINDS], out.rank, method, method);
+  else if (c->r->rank == out.rank || c->r->rank == 0)
     zp_error(c->yo,
              "%s on rank %d returned error code %d before %s ran; no rank ran %s "
              "(ZOLTAN_PLUGINS_GUARD)",

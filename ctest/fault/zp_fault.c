@@ -263,14 +263,20 @@ static void cb_unpack_multi(void *d, int ngid, int n, ZOLTAN_ID_PTR gids, int *s
 }
 
 static int use_multi; /* --multi: the MULTI forms of size, pack and unpack */
+/* --unregistered-geometry: one rank registers no geometry function (1) or
+ * no ZOLTAN_NUM_GEOM_FN (2), and a method that needs coordinates must fail
+ * on every rank instead of waiting for that rank inside Zoltan. */
+static int drop_geometry;
 
 static void register_all(struct Zoltan_Struct *zz, app *a)
 {
   Zoltan_Set_Fn(zz, ZOLTAN_NUM_OBJ_FN_TYPE, (ZOLTAN_VOID_FN *)cb_count, a);
   Zoltan_Set_Fn(zz, ZOLTAN_OBJ_LIST_FN_TYPE, (ZOLTAN_VOID_FN *)cb_list, a);
   Zoltan_Set_Fn(zz, ZOLTAN_PART_MULTI_FN_TYPE, (ZOLTAN_VOID_FN *)cb_parts, a);
-  Zoltan_Set_Fn(zz, ZOLTAN_NUM_GEOM_FN_TYPE, (ZOLTAN_VOID_FN *)cb_num_geom, a);
-  Zoltan_Set_Fn(zz, ZOLTAN_GEOM_MULTI_FN_TYPE, (ZOLTAN_VOID_FN *)cb_geom, a);
+  if (drop_geometry != 2 || a->rank != fail_rank(a))
+    Zoltan_Set_Fn(zz, ZOLTAN_NUM_GEOM_FN_TYPE, (ZOLTAN_VOID_FN *)cb_num_geom, a);
+  if (drop_geometry != 1 || a->rank != fail_rank(a))
+    Zoltan_Set_Fn(zz, ZOLTAN_GEOM_MULTI_FN_TYPE, (ZOLTAN_VOID_FN *)cb_geom, a);
   Zoltan_Set_Fn(zz, ZOLTAN_NUM_EDGES_MULTI_FN_TYPE, (ZOLTAN_VOID_FN *)cb_num_edges, a);
   Zoltan_Set_Fn(zz, ZOLTAN_EDGE_LIST_MULTI_FN_TYPE, (ZOLTAN_VOID_FN *)cb_edges, a);
   Zoltan_Set_Fn(zz, ZOLTAN_HG_SIZE_CS_FN_TYPE, (ZOLTAN_VOID_FN *)cb_hg_size, a);
@@ -286,13 +292,26 @@ static void register_all(struct Zoltan_Struct *zz, app *a)
   Zoltan_Set_Fn(zz, ZOLTAN_UNPACK_OBJ_FN_TYPE, (ZOLTAN_VOID_FN *)cb_unpack, a);
 }
 
+/* The --param NAME=VALUE settings. */
+static void set_params(struct Zoltan_Struct *zz, int nparams, char **params)
+{
+  for (int i = 0; i < nparams; i++) {
+    char name[128], *eq = strchr(params[i], '=');
+    size_t len = eq != NULL ? (size_t)(eq - params[i]) : 0;
+    if (eq == NULL || len >= sizeof name) continue;
+    memcpy(name, params[i], len);
+    name[len] = '\0';
+    Zoltan_Set_Param(zz, name, eq + 1);
+  }
+}
+
 /* One case: returns the number of failed checks (the same on every rank). */
 static int run_case(app *a, int kind, const char *method, int nparams, char **params)
 {
   struct Zoltan_Struct *zz = Zoltan_Create(MPI_COMM_WORLD);
   int changes, ngid, nlid, nimp, nexp, *ip = NULL, *ipa = NULL, *ep = NULL, *epa = NULL;
   ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
-  int rc, lo, hi, fired, bad = 0, i, n_before = a->n;
+  int rc, lo, hi, fired, bad = 0, n_before = a->n;
   int corrupt;
   a->fail = kind;
   a->fired = 0;
@@ -302,14 +321,7 @@ static int run_case(app *a, int kind, const char *method, int nparams, char **pa
   Zoltan_Set_Param(zz, "OBJ_WEIGHT_DIM", "1");
   Zoltan_Set_Param(zz, "RETURN_LISTS", "ALL");
   if (kind >= K_MIGRATE) Zoltan_Set_Param(zz, "AUTO_MIGRATE", "TRUE");
-  for (i = 0; i < nparams; i++) {
-    char name[128], *eq = strchr(params[i], '=');
-    size_t len = eq != NULL ? (size_t)(eq - params[i]) : 0;
-    if (eq == NULL || len >= sizeof name) continue;
-    memcpy(name, params[i], len);
-    name[len] = '\0';
-    Zoltan_Set_Param(zz, name, eq + 1);
-  }
+  set_params(zz, nparams, params);
   register_all(zz, a);
   rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg, &el,
                            &ep, &epa);
@@ -328,6 +340,38 @@ static int run_case(app *a, int kind, const char *method, int nparams, char **pa
   Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
   Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
   Zoltan_Destroy(&zz);
+  return bad;
+}
+
+/* Both forms of --unregistered-geometry, without any callback failing:
+ * every rank must return an error (the same on all).  Returns the number
+ * of failed checks. */
+static int unregistered_geometry(app *a, const char *method, int nparams, char **params)
+{
+  int bad = 0;
+  for (drop_geometry = 1; drop_geometry <= 2; drop_geometry++) {
+    struct Zoltan_Struct *zz = Zoltan_Create(MPI_COMM_WORLD);
+    int changes, ngid, nlid, nimp, nexp, *ip = NULL, *ipa = NULL, *ep = NULL, *epa = NULL;
+    int rc, lo, hi;
+    ZOLTAN_ID_PTR ig = NULL, il = NULL, eg = NULL, el = NULL;
+    a->fail = -1;
+    Zoltan_Set_Param(zz, "LB_METHOD", method);
+    Zoltan_Set_Param(zz, "DEBUG_LEVEL", "0");
+    set_params(zz, nparams, params);
+    register_all(zz, a);
+    rc = Zoltan_LB_Partition(zz, &changes, &ngid, &nlid, &nimp, &ig, &il, &ip, &ipa, &nexp, &eg,
+                             &el, &ep, &epa);
+    MPI_Allreduce(&rc, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&rc, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (a->rank == 0)
+      printf("%s without %s on rank %d: return codes %d..%d: %s\n", method,
+             drop_geometry == 1 ? "ZOLTAN_GEOM_MULTI_FN" : "ZOLTAN_NUM_GEOM_FN", fail_rank(a), lo,
+             hi, hi < 0 && lo == hi ? "ok" : "FAILED");
+    bad += !(hi < 0 && lo == hi);
+    Zoltan_LB_Free_Part(&ig, &il, &ip, &ipa);
+    Zoltan_LB_Free_Part(&eg, &el, &ep, &epa);
+    Zoltan_Destroy(&zz);
+  }
   return bad;
 }
 
@@ -351,6 +395,8 @@ int main(int argc, char **argv)
       use_multi = 1;
     else if (strcmp(argv[i], "--param") == 0 && i + 1 < argc)
       params[nparams++] = argv[++i];
+    else if (strcmp(argv[i], "--unregistered-geometry") == 0)
+      drop_geometry = 1;
   }
   memset(&a, 0, sizeof a);
   MPI_Comm_rank(MPI_COMM_WORLD, &a.rank);
@@ -368,8 +414,13 @@ int main(int argc, char **argv)
   a.first = a.starts[a.rank];
   a.n = a.starts[a.rank + 1] - a.first;
   a.total = a.starts[a.size];
-  for (k = 0; k < K_KINDS; k++) failures += run_case(&a, k, method, nparams, params);
-  if (a.rank == 0) printf("zp_fault: %s, %d of %d cases failed\n", method, failures, K_KINDS);
+  if (drop_geometry) {
+    failures = unregistered_geometry(&a, method, nparams, params);
+    if (a.rank == 0) printf("zp_fault: %s, %d of 2 cases failed\n", method, failures);
+  } else {
+    for (k = 0; k < K_KINDS; k++) failures += run_case(&a, k, method, nparams, params);
+    if (a.rank == 0) printf("zp_fault: %s, %d of %d cases failed\n", method, failures, K_KINDS);
+  }
   free(params);
   free(a.starts);
   MPI_Finalize();
