@@ -109,9 +109,15 @@ typedef struct ulba_call {
   double *loc;           /* P: this rank's contribution to a per-part sum */
   double *before;        /* P: per-part loads before the balance */
   double *wir;           /* P: per-part workload increase rates */
+  double *fused;         /* ulba_measure_loads' reduction, in and out */
+  double known[2];       /* ULBA_GROWTH=OBJECT: the weights and the rates of the
+                            objects with a known rate, summed over the ranks */
+  long min_snap;         /* the fewest object snapshots any rank's history holds */
   double *target;        /* P * wd: ULBA's part sizes (Eq. 6) */
   double *col, *colout;  /* P: one weight dimension of the sizes */
-  double *extra;         /* 2 P: object_model's sums per new part */
+  double *extra;         /* 3 P: object_model's sums per new part */
+  int after_known;       /* the state's loads after the balance are summed
+                            (object_model) */
   double *obj_rate;      /* n: per-object rate of source (2), NaN if unknown (the
                             state's array) */
   double *obj_work;      /* n: per-object growth for the relabelling (PART), or
@@ -130,6 +136,17 @@ typedef struct ulba_call {
   long steps_max;        /* the most step times any rank's history holds */
   ulba_final_run last;   /* the balance's last base run, for the kept cuts */
 } ulba_call;
+
+/* The number of entries at the end of ulba_measure_loads' reduction that
+ * take the maximum over the ranks (the others are sums). */
+#define ULBA_MAX_TAIL 4
+
+/* The loads before the balance (c->before, c->info.W), the rates of the
+ * struct's history (c->wir, c->obj_rate, c->known, c->min_snap,
+ * c->steps_max) and the agreement on them, in one reduction; the increase
+ * since the last balance into the state's ring.  Returns the agreed code.
+ * Collective. */
+int ulba_measure_loads(ulba_call *c);
 
 /* Per-part sums of the first weight over the ranks: local gets this rank's
  * objects by part[] (P entries), global the sum.  Returns ZOLTAN_OK or

@@ -335,3 +335,72 @@ void ulba_remember_weights(ulba_state *s, const zp_context *ctx)
   s->prev_n = n;
   s->prev_ngid = ngid;
 }
+
+/* A reduction whose last ULBA_MAX_TAIL entries take the maximum and the
+ * others the sum. */
+static void sum_then_max(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+  const double *a = in;
+  double *b = inout;
+  int k, m = *len - ULBA_MAX_TAIL;
+  (void)type;
+  for (k = 0; k < m; k++) b[k] += a[k];
+  for (k = m > 0 ? m : 0; k < *len; k++) b[k] = a[k] > b[k] ? a[k] : b[k];
+}
+
+/* The loads before repartitioning, the rates of the struct's history and
+ * the agreement on them, in one reduction (each collective is a latency
+ * that every call pays): the loads by current part (P), the rates by part
+ * (P), the weights and rates of the objects with a known rate (2, for
+ * ULBA_GROWTH=OBJECT), then the largest -code (the worst error), code (the
+ * strongest warning), -snapshots (the fewest) and step times (the most).
+ * The increase since the last balance (load now minus load right after the
+ * last balance, per label) goes into the state's ring.  Collective
+ * (ulba_adapter.h). */
+int ulba_measure_loads(ulba_call *c)
+{
+  ulba_state *s = c->s;
+  struct Zoltan_Struct *zz = zp_ctx_zz(c->ctx);
+  int P = c->P, sums = 2 * P + 2, len = sums + ULBA_MAX_TAIL, ierr, rc;
+  double *in = c->fused, *out = c->fused + len;
+  const double *w = zp_ctx_local_wgts(c->ctx);
+  long nsnap = 0;
+  MPI_Op op;
+  for (int k = 0; k < sums; k++) in[k] = 0.0;
+  ulba_sum_by_part((size_t)c->n, zp_ctx_local_parts(c->ctx), w, (size_t)c->wd, (size_t)P, in);
+  /* A rank without a provider holds no snapshot, so source (1) is used
+   * everywhere (find_rates). */
+  ierr = ulba_history_rates(c->ctx, in + P, c->obj_rate, &nsnap);
+  if (ierr >= 0 && c->o.growth_object && nsnap >= 2)
+    ulba_known_sums((size_t)c->n, w, (size_t)c->wd, c->obj_rate, in + 2 * P);
+  in[sums] = -ierr;
+  in[sums + 1] = ierr;
+  in[sums + 2] = -(double)nsnap;
+  in[sums + 3] = (double)zp_history_step_times(zz, NULL, 0);
+  /* Creating an operation is local; without one, two reductions serve. */
+  if (MPI_Op_create(sum_then_max, 1, &op) == MPI_SUCCESS) {
+    rc = MPI_Allreduce(in, out, len, MPI_DOUBLE, op, c->comm);
+    MPI_Op_free(&op);
+  } else {
+    rc = MPI_Allreduce(in, out, sums, MPI_DOUBLE, MPI_SUM, c->comm);
+    if (rc == MPI_SUCCESS)
+      rc = MPI_Allreduce(in + sums, out + sums, ULBA_MAX_TAIL, MPI_DOUBLE, MPI_MAX, c->comm);
+  }
+  if (rc != MPI_SUCCESS) return ZOLTAN_FATAL;
+  if (out[sums] > 0.0) return (int)-out[sums];
+  c->min_snap = (long)-out[sums + 2];
+  c->steps_max = (long)out[sums + 3];
+  memcpy(c->before, out, (size_t)P * sizeof *out);
+  memcpy(c->wir, out + P, (size_t)P * sizeof *out);
+  c->known[0] = out[2 * P];
+  c->known[1] = out[2 * P + 1];
+  c->info.P = P;
+  for (int p = 0; p < P; p++) c->info.W += c->before[p];
+  if (s->have_after) {
+    double *slot = s->incr + (size_t)s->head * P;
+    for (int p = 0; p < P; p++) slot[p] = c->before[p] - s->after[p];
+    s->head = (s->head + 1) % s->cap;
+    if (s->len < s->cap) s->len++;
+  }
+  return ZOLTAN_OK;
+}

@@ -279,6 +279,7 @@ static void call_end(ulba_call *c)
   free(c->loc);
   free(c->before);
   free(c->wir);
+  free(c->fused);
   free(c->target);
   free(c->col);
   free(c->colout);
@@ -307,22 +308,21 @@ static int call_begin(ulba_call *c, zp_context *ctx, ulba_state *s)
   c->info.C = NAN;
   c->info.omega = 1.0;
   MPI_Comm_rank(c->comm, &c->rank);
-  n_local = c->n;
-  if (MPI_Allreduce(&n_local, &c->total_obj, 1, MPI_LONG, MPI_SUM, c->comm) != MPI_SUCCESS)
-    return ZOLTAN_FATAL;
   /* The options, the arrays and the state are local steps: one agreement
-   * covers all three (each collective is a latency that every call pays). */
+   * covers all three, and it carries the count of the objects (each
+   * collective is a latency that every call pays). */
   opt = read_options(ctx, &c->o);
   P1 = (size_t)c->P + 1;
   n1 = (size_t)c->n + 1;
   c->loc = malloc(P1 * sizeof *c->loc);
   c->before = malloc(P1 * sizeof *c->before);
   c->wir = malloc(P1 * sizeof *c->wir);
+  c->fused = malloc(2 * (2 * P1 + ULBA_MAX_TAIL) * sizeof *c->fused);
   c->target = malloc(P1 * (size_t)c->wd * sizeof *c->target);
   c->run_sizes = malloc(P1 * (size_t)c->wd * sizeof *c->run_sizes);
   c->col = malloc(P1 * sizeof *c->col);
   c->colout = malloc(P1 * sizeof *c->colout);
-  c->extra = malloc(2 * P1 * sizeof *c->extra);
+  c->extra = malloc(3 * P1 * sizeof *c->extra);
   c->flags = calloc(P1, sizeof *c->flags);
   c->perm = malloc(P1 * sizeof *c->perm);
   if (s->obj_cap < n1) {
@@ -336,64 +336,31 @@ static int call_begin(ulba_call *c, zp_context *ctx, ulba_state *s)
   }
   c->obj_rate = s->obj_rate;
   c->obj_work = s->obj_work;
-  ierr = (c->loc && c->before && c->wir && c->target && c->run_sizes && c->col && c->colout &&
-          c->extra && c->flags && c->perm && s->obj_cap >= n1)
+  ierr = (c->loc && c->before && c->wir && c->fused && c->target && c->run_sizes && c->col &&
+          c->colout && c->extra && c->flags && c->perm && s->obj_cap >= n1)
              ? ZOLTAN_OK
              : ZOLTAN_MEMERR;
   /* The history's length is an option: fitted only once the options are. */
   if (opt >= 0 && ierr == ZOLTAN_OK) ierr = state_fit(s, c->P, c->o.history);
-  ierr = zp_agree_code(c->comm, opt < 0 ? opt : ierr);
+  n_local = c->n;
+  ierr = zp_agree_code_sums(c->comm, opt < 0 ? opt : ierr, &n_local, 1);
+  c->total_obj = n_local;
   if (ierr == ZOLTAN_MEMERR) zp_error(c->yo, "ULBA: out of memory for %d parts", c->P);
   if (ierr < 0) return ierr;
   state_link(s, zp_ctx_zz(ctx));
   return ZOLTAN_OK;
 }
 
-/* The loads before repartitioning, and the increase since the last balance
- * (load now minus load right after the last balance, per label) into the
- * state's ring.  Collective. */
-static int measure_loads(ulba_call *c)
-{
-  ulba_state *s = c->s;
-  int ierr = ulba_part_loads(c->ctx, zp_ctx_local_parts(c->ctx), c->loc, c->before);
-  if (ierr < 0) return ierr;
-  c->info.P = c->P;
-  for (int p = 0; p < c->P; p++) c->info.W += c->before[p];
-  if (s->have_after) {
-    double *slot = s->incr + (size_t)s->head * c->P;
-    for (int p = 0; p < c->P; p++) slot[p] = c->before[p] - s->after[p];
-    s->head = (s->head + 1) % s->cap;
-    if (s->len < s->cap) s->len++;
-  }
-  return ZOLTAN_OK;
-}
-
 /* Source (2) when the struct's history provider holds at least two object
  * snapshots on every rank, else source (1) once one interval is known; the
- * rates go to wir.  Collective. */
+ * rates go to wir.  Not collective: ulba_measure_loads reduced what it reads. */
 static int find_rates(ulba_call *c)
 {
   ulba_state *s = c->s;
   struct Zoltan_Struct *zz = zp_ctx_zz(c->ctx);
-  long nsnap = 0, min_snap = 0;
   int P = c->P;
-  /* A rank without a provider holds no snapshot, so source (1) is used
-   * everywhere; the calls below are collective on every rank either way. */
-  int ierr = ulba_history_rates(c->ctx, c->loc, c->obj_rate, &nsnap);
-  /* The agreement on the rates, the fewest snapshots and the most step
-   * times in one reduction: the largest -code is the worst error, the
-   * largest code the strongest warning (as zp_agree_code), the largest
-   * -nsnap the fewest snapshots; the step times serve the horizon of
-   * ULBA_GROWTH=OBJECT (balance_objects). */
-  long in[4] = {-ierr, ierr, -nsnap, zp_history_step_times(zz, NULL, 0)}, out[4];
-  if (MPI_Allreduce(in, out, 4, MPI_LONG, MPI_MAX, c->comm) != MPI_SUCCESS) return ZOLTAN_FATAL;
-  if (out[0] > 0) return (int)-out[0];
-  min_snap = -out[2];
-  c->steps_max = out[3];
-  if (min_snap >= 2) {
+  if (c->min_snap >= 2) {
     double cost;
-    if (MPI_Allreduce(c->loc, c->wir, P, MPI_DOUBLE, MPI_SUM, c->comm) != MPI_SUCCESS)
-      return ZOLTAN_FATAL;
     c->info.source = ULBA_SOURCE_TRIGGER;
     c->use_obj_rate = 1;
     cost = zp_history_balance_cost(zz);
@@ -518,7 +485,7 @@ static int object_model(ulba_call *c, const double *given, const int *new_part)
   const double *w = zp_ctx_local_wgts(c->ctx);
   double *extra = c->extra, top = 0.0, a = 0.0, m = 0.0;
   size_t N = 0;
-  memset(extra, 0, 2 * (size_t)P * sizeof *extra);
+  memset(extra, 0, 3 * (size_t)P * sizeof *extra);
   /* Run by run of one new part, as ulba_sum_by_part adds (why there). */
   for (i = 0; i < n;) {
     int q = new_part[i];
@@ -532,8 +499,13 @@ static int object_model(ulba_call *c, const double *given, const int *new_part)
       extra[P + q] += r;
     }
   }
-  if (MPI_Allreduce(MPI_IN_PLACE, extra, 2 * P, MPI_DOUBLE, MPI_SUM, c->comm) != MPI_SUCCESS)
+  /* The loads after the balance (finish_balance) ride in the same
+   * reduction, summed as ulba_part_loads sums them. */
+  ulba_sum_by_part((size_t)n, new_part, w, (size_t)wd, (size_t)P, extra + 2 * P);
+  if (MPI_Allreduce(MPI_IN_PLACE, extra, 3 * P, MPI_DOUBLE, MPI_SUM, c->comm) != MPI_SUCCESS)
     return ZOLTAN_FATAL;
+  memcpy(c->s->after, extra + 2 * P, (size_t)P * sizeof *extra);
+  c->after_known = 1;
   for (p = 0; p < P; p++) top = extra[p] > top ? extra[p] : top;
   for (p = 0; p < P; p++) {
     c->flags[p] = top > 0.0 && extra[p] >= ULBA_OBJECT_PART_SHARE * top;
@@ -557,11 +529,8 @@ static int object_model(ulba_call *c, const double *given, const int *new_part)
 static int balance_objects(ulba_call *c, int *new_part)
 {
   const double *w = zp_ctx_local_wgts(c->ctx), *app_sizes = zp_ctx_part_sizes(c->ctx);
-  double sums[2] = {0.0, 0.0}, alpha, H, *given = c->obj_work;
+  double sums[2] = {c->known[0], c->known[1]}, alpha, H, *given = c->obj_work;
   int ierr;
-  ulba_known_sums((size_t)c->n, w, (size_t)c->wd, c->obj_rate, sums);
-  if (MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, c->comm) != MPI_SUCCESS)
-    return ZOLTAN_FATAL;
   H = ulba_object_horizon_of(c, c->steps_max, &alpha);
   if (!isfinite(sums[1])) sums[1] = 0.0;
   ierr = ulba_cap_horizon(c, w, sums[0], sums[1], &H);
@@ -694,7 +663,7 @@ static void print_model_line(const ulba_call *c)
 static int finish_balance(ulba_call *c, int *new_part, int tiny)
 {
   ulba_state *s = c->s;
-  int ierr = ulba_part_loads(c->ctx, new_part, c->loc, s->after);
+  int ierr = c->after_known ? ZOLTAN_OK : ulba_part_loads(c->ctx, new_part, c->loc, s->after);
   if (ierr < 0) return ierr;
   s->have_after = 1;
   /* The weights by ID serve the relabelling of ULBA_GROWTH=PART; a balance
@@ -728,7 +697,7 @@ static int ulba_partition(zp_context *ctx, void *state_ptr, int *new_part)
     return ZOLTAN_FATAL;
   }
   ierr = call_begin(&c, ctx, state_ptr);
-  if (ierr >= 0) ierr = measure_loads(&c);
+  if (ierr >= 0) ierr = ulba_measure_loads(&c);
   if (ierr >= 0) {
     tiny = c.total_obj < c.P;
     ierr = tiny ? ulba_assign_tiny(&c, new_part) : balance(&c, new_part);

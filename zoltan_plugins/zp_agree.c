@@ -38,6 +38,29 @@ int zp_agree_code(MPI_Comm comm, int local)
   return out[0] > 0 ? -out[0] : out[1];
 }
 
+int zp_agree_code_sums(MPI_Comm comm, int local, long *sums, int nsums)
+{
+  /* The sums, then how many ranks returned ZOLTAN_MEMERR, ZOLTAN_FATAL,
+   * ZOLTAN_WARN and any other code. */
+  long in[ZP_AGREE_SUMS_MAX + 4], out[ZP_AGREE_SUMS_MAX + 4];
+  int k;
+  if (nsums < 0 || nsums > ZP_AGREE_SUMS_MAX || (nsums > 0 && sums == NULL)) return ZOLTAN_FATAL;
+  for (k = 0; k < nsums; k++) in[k] = sums[k];
+  in[nsums] = local == ZOLTAN_MEMERR;
+  in[nsums + 1] = local == ZOLTAN_FATAL;
+  in[nsums + 2] = local == ZOLTAN_WARN;
+  in[nsums + 3] =
+      local != ZOLTAN_OK && local != ZOLTAN_MEMERR && local != ZOLTAN_FATAL && local != ZOLTAN_WARN;
+  if (MPI_Allreduce(in, out, nsums + 4, MPI_LONG, MPI_SUM, comm) != MPI_SUCCESS)
+    return ZOLTAN_FATAL;
+  for (k = 0; k < nsums; k++) sums[k] = out[k];
+  /* Every rank sees the same counts, so every rank takes the same branch. */
+  if (out[nsums + 3] > 0) return zp_agree_code(comm, local);
+  if (out[nsums] > 0) return ZOLTAN_MEMERR;
+  if (out[nsums + 1] > 0) return ZOLTAN_FATAL;
+  return out[nsums + 2] > 0 ? ZOLTAN_WARN : ZOLTAN_OK;
+}
+
 int zp_agree(const zp_context *c, int local) { return zp_agree_code(c->r->comm, local); }
 
 int zp_agree_step(const zp_context *c, int local, int *warn)

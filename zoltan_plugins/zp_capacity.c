@@ -74,6 +74,13 @@ int zp_capacity_active(const zp_record *r)
                        cap_mem_dim(r->params) >= 0);
 }
 
+void zp_capacity_key(const zp_record *r, int key[3])
+{
+  key[0] = cap_mode_of(r->params);
+  key[1] = cap_loadavg_on(r->params);
+  key[2] = cap_mem_dim(r->params);
+}
+
 static void cap_read_settings(const zp_record *r, cap_settings *s)
 {
   memset(s, 0, sizeof *s);
@@ -340,21 +347,7 @@ static int cap_rank_caps(zp_context *c, const cap_settings *s, double *caps, int
 {
   zp_record *r = c->r;
   double mine = 1.0, factor = 1.0, sum = 0.0, file_speed = 1.0;
-  int mm[6], ierr = ZOLTAN_OK, i;
-
-  mm[0] = s->mode;
-  mm[1] = -s->mode;
-  mm[2] = s->loadavg;
-  mm[3] = -s->loadavg;
-  mm[4] = s->mem_dim;
-  mm[5] = -s->mem_dim;
-  MPI_Allreduce(MPI_IN_PLACE, mm, 6, MPI_INT, MPI_MAX, r->comm);
-  if (mm[0] != -mm[1] || mm[2] != -mm[3] || mm[4] != -mm[5]) {
-    if (r->rank == 0)
-      zp_error(c->yo, "CAPACITY, CAPACITY_LOADAVG and CAPACITY_MEMORY_DIM must be the same on "
-                      "every rank");
-    return ZOLTAN_FATAL;
-  }
+  int ierr = ZOLTAN_OK, i;
   *mem = -1.0;
   if (s->mode == CAP_STATIC || s->mem_dim >= 0) {
     ierr = cap_static(c, s, &file_speed, mem);
@@ -429,13 +422,40 @@ static int cap_memory_limits(zp_context *c, const cap_settings *s, double mem)
   return ZOLTAN_OK;
 }
 
+/* Whether the settings of zp_capacity_key are the same on every rank: from
+ * zp_read_settings' reduction when it ran, else by a reduction of its own.
+ * Collective unless c->settings_read. */
+static int cap_settings_same(const zp_context *c)
+{
+  int key[3], mm[6], k;
+  if (c->settings_read) return c->cap_same;
+  zp_capacity_key(c->r, key);
+  for (k = 0; k < 3; k++) {
+    mm[2 * k] = key[k];
+    mm[2 * k + 1] = -key[k];
+  }
+  MPI_Allreduce(MPI_IN_PLACE, mm, 6, MPI_INT, MPI_MAX, c->r->comm);
+  return mm[0] == -mm[1] && mm[2] == -mm[3] && mm[4] == -mm[5];
+}
+
 int zp_capacity_apply(zp_context *c)
 {
-  double *caps = malloc((size_t)c->r->size * sizeof *caps);
-  double *part_cap = malloc((size_t)c->nparts * sizeof *part_cap), mem = -1.0;
-  int active = 0, ierr = zp_agree(c, caps && part_cap ? ZOLTAN_OK : ZOLTAN_MEMERR), rc;
+  double *caps = NULL, *part_cap = NULL, mem = -1.0;
+  int active = 0, ierr = ZOLTAN_OK, rc;
   cap_settings s;
   cap_read_settings(c->r, &s);
+  if (!cap_settings_same(c)) {
+    if (c->r->rank == 0)
+      zp_error(c->yo, "CAPACITY, CAPACITY_LOADAVG and CAPACITY_MEMORY_DIM must be the same on "
+                      "every rank");
+    return ZOLTAN_FATAL;
+  }
+  /* Uniform capacities without memory limits (the settings are the same on
+   * every rank): nothing to compose, and no collective. */
+  if (s.mode == CAP_UNIFORM && !s.loadavg && s.mem_dim < 0) return ZOLTAN_OK;
+  caps = malloc((size_t)c->r->size * sizeof *caps);
+  part_cap = malloc((size_t)c->nparts * sizeof *part_cap);
+  ierr = zp_agree(c, caps && part_cap ? ZOLTAN_OK : ZOLTAN_MEMERR);
   if (ierr >= 0) ierr = cap_rank_caps(c, &s, caps, &active, &mem);
   if (ierr >= 0 && active) {
     rc = capacity_part_weights(c->r->size, caps, c->nparts, c->pdist, c->single_proc, part_cap);

@@ -87,8 +87,12 @@ int zp_read_settings(zp_context *c)
                                       "DEBUG_LEVEL",     "DEBUG_PROCESSOR", "OBJ_WEIGHT_DIM",
                                       "EDGE_WEIGHT_DIM", "AUTO_MIGRATE",    "REMAP"};
   enum { NSET = 9, FIRST_STRICT = 5 };
-  long long local[2 * NSET + 1], global[2 * NSET + 1];
-  int d, i, wdim_here;
+  /* After the settings and the tolerances' memory: what the next steps
+   * would each reduce on their own (zp_build_part_dist, zp_build_part_sizes,
+   * zp_capacity_apply), as maxima too: one collective instead of four. */
+  enum { X_NGP_SET = 2 * NSET + 1, X_NLP_SET, X_NGP, X_PSIZES, X_CAP, NALL = X_CAP + 6 };
+  long long local[NALL], global[NALL];
+  int d, i, wdim_here, key[3], ngp = zp_record_native_int(r, "NUM_GLOBAL_PARTS", -1);
   local[0] = zp_record_native_int(r, "NUM_GID_ENTRIES", 1);
   local[1] = zp_record_native_int(r, "NUM_LID_ENTRIES", 1);
   local[2] = zp_return_lists_value(zp_record_native_get(r, "RETURN_LISTS", -1));
@@ -107,7 +111,23 @@ int zp_read_settings(zp_context *c)
   wdim_here = local[5] > 0 ? (int)local[5] : 1;
   c->tol = malloc((size_t)wdim_here * sizeof *c->tol);
   local[2 * NSET] = c->tol == NULL;
-  MPI_Allreduce(local, global, 2 * NSET + 1, MPI_LONG_LONG, MPI_MAX, r->comm);
+  local[X_NGP_SET] = ngp != -1;
+  local[X_NLP_SET] = zp_record_native_int(r, "NUM_LOCAL_PARTS", -1) != -1;
+  local[X_NGP] = ngp;
+  local[X_PSIZES] = r->n_psizes > 0;
+  zp_capacity_key(r, key);
+  for (i = 0; i < 3; i++) {
+    local[X_CAP + 2 * i] = key[i];
+    local[X_CAP + 2 * i + 1] = -(long long)key[i];
+  }
+  MPI_Allreduce(local, global, NALL, MPI_LONG_LONG, MPI_MAX, r->comm);
+  c->ngp_set = (int)global[X_NGP_SET];
+  c->nlp_set = (int)global[X_NLP_SET];
+  c->ngp_max = (int)global[X_NGP];
+  c->psizes_set = (int)global[X_PSIZES];
+  c->cap_same = 1;
+  for (i = 0; i < 3; i++) c->cap_same &= global[X_CAP + 2 * i] == -global[X_CAP + 2 * i + 1];
+  c->settings_read = 1;
   for (i = FIRST_STRICT; i < NSET; i++)
     if (global[i] != -global[NSET + i]) {
       if (r->rank == 0)

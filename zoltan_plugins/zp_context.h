@@ -78,6 +78,23 @@ ZP_API long zp_ctx_find_local(const zp_context *ctx, const ZOLTAN_ID_TYPE *gid);
 ZP_API int zp_agree_code(MPI_Comm comm, int local);
 
 /*
+ * zp_agree_code_sums - zp_agree_code and the sums over the ranks of nsums
+ * counts, in one reduction (a method that needs both pays one latency).
+ * Collective over comm.  local: as for zp_agree_code; sums: nsums values
+ * (0 <= nsums <= ZP_AGREE_SUMS_MAX), replaced by their sums over the ranks.
+ * Returns what zp_agree_code would return, the same on every rank.  The
+ * reduction counts the ranks that returned each of Zoltan's codes
+ * (ZOLTAN_WARN, ZOLTAN_FATAL, ZOLTAN_MEMERR), from which the worst error and
+ * the strongest warning follow; a code outside them is agreed by a second
+ * reduction, on every rank, which only an error path takes.  Errors: an
+ * nsums outside its range gives ZOLTAN_FATAL on every rank with the sums
+ * unchanged (the argument is the same everywhere); a failed reduction gives
+ * ZOLTAN_FATAL on the rank it failed on.
+ */
+#define ZP_AGREE_SUMS_MAX 8
+ZP_API int zp_agree_code_sums(MPI_Comm comm, int local, long *sums, int nsums);
+
+/*
  * zp_ctx_parts_are_ranks - 1 when there is exactly one part per rank and
  * part p lives on rank p (the layout Zoltan uses when NUM_GLOBAL_PARTS is
  * the number of ranks or unset), else 0.  Local; every rank gets the same

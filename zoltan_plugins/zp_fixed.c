@@ -14,9 +14,7 @@
 #include "zp_internal.h"
 #include "zp_partition_internal.h"
 
-/* Read this rank's fixed objects and overwrite their new parts.  Local;
- * the caller agrees on the outcome. */
-static int zp_fixed_local(const zp_context *c, int *new_part, long *applied)
+int zp_fixed_local(const zp_context *c, int *new_part, long *applied)
 {
   ZOLTAN_VOID_FN *nfn = NULL, *lfn = NULL;
   void *ndata = NULL, *ldata = NULL;
@@ -71,15 +69,19 @@ End:
   return ierr;
 }
 
+void zp_fixed_report(const zp_context *c, long applied)
+{
+  long all = 0;
+  if (c->debug_level < 1) return;
+  MPI_Reduce(&applied, &all, 1, MPI_LONG, MPI_SUM, c->debug_proc, c->r->comm);
+  if (all > 0 && c->r->rank == c->debug_proc)
+    printf("%s: %ld fixed objects kept in their parts (ZOLTAN_FIXED_OBJ_LIST_FN)\n", c->yo, all);
+}
+
 int zp_apply_fixed(const zp_context *c, int *new_part)
 {
   long applied = 0;
   int ierr = zp_agree(c, zp_fixed_local(c, new_part, &applied));
-  if (ierr >= 0 && c->debug_level >= 1) {
-    long all = 0;
-    MPI_Reduce(&applied, &all, 1, MPI_LONG, MPI_SUM, c->debug_proc, c->r->comm);
-    if (all > 0 && c->r->rank == c->debug_proc)
-      printf("%s: %ld fixed objects kept in their parts (ZOLTAN_FIXED_OBJ_LIST_FN)\n", c->yo, all);
-  }
+  if (ierr >= 0) zp_fixed_report(c, applied);
   return ierr;
 }

@@ -323,6 +323,10 @@ extern const char *const zp_capacity_modes[];
 #define ZP_CAPACITY_ENV "ZOLTAN_PLUGINS_CAPACITY_VALUE"
 /* 1 when CAPACITY is not UNIFORM or CAPACITY_LOADAVG is on for r.  Local. */
 int zp_capacity_active(const zp_record *r);
+/* The settings that decide which collectives the capacity model runs
+ * (CAPACITY's mode, CAPACITY_LOADAVG, CAPACITY_MEMORY_DIM), which every rank
+ * must give alike; zp_read_settings checks them in its reduction.  Local. */
+void zp_capacity_key(const zp_record *r, int key[3]);
 
 /* --- the load database (zp_loaddb.c, zp_dump.c) ------------------------ */
 
@@ -336,7 +340,7 @@ int zp_edge_mode(const zp_record *r);
 /* 1 when LB_DUMP_FILE names a file for r.  Local. */
 int zp_dump_active(const zp_record *r);
 
-/* --- native methods under the layer's features (zp_native.c) ---------- */
+/* --- native methods under the layer's features (zp_native_layer.c) ---- */
 
 /* The environment variable that ZOLTAN_PLUGINS_GUARD=ENV reads, and the
  * guard's setting when neither the parameter nor the variable is set: off,

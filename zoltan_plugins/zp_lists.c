@@ -293,10 +293,15 @@ int zp_answer(const zp_context *c, const int *new_part, double t_part, zp_lb_arg
   int *new_proc = c->pdist == NULL ? NULL : malloc(((size_t)c->n + 1) * sizeof *new_proc),
       *sel = malloc(((size_t)c->n + 1) * sizeof *sel);
   const int *procs = c->pdist == NULL ? new_part : new_proc;
-  int i, nexp = 0, most = 0, mine[2], all[2],
-         ierr = zp_agree_step(c, (c->pdist == NULL || new_proc) && sel ? ZOLTAN_OK : ZOLTAN_MEMERR,
-                              warn);
-  if (ierr < 0) goto End;
+  int i, nexp = 0, most = 0, mine[4], all[4],
+         ierr = (c->pdist == NULL || new_proc) && sel ? c->pending : ZOLTAN_MEMERR;
+  /* A rank without the memory, or with an error of the step before
+   * (c->pending), lists nothing and joins the one reduction below, which
+   * agrees on its code too. */
+  if (ierr < 0) {
+    mine[1] = 1;
+    goto Reduce;
+  }
   for (i = 0; new_proc != NULL && i < c->n; i++) /* A part on one rank needs no call per object. */
     new_proc[i] = c->single_proc ? c->pdist[new_part[i]]
                                  : zp_part_to_proc(c, new_part[i], c->gids + (size_t)i * c->ngid);
@@ -321,8 +326,21 @@ int zp_answer(const zp_context *c, const int *new_part, double t_part, zp_lb_arg
     }
     mine[1] = 1;
   }
+Reduce:
   mine[0] = nexp;
-  MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, c->r->comm);
+  /* The largest -code is the worst error, the largest code the strongest
+   * warning (zp_agree_code's reading). */
+  mine[2] = -ierr;
+  mine[3] = ierr;
+  if (MPI_Allreduce(mine, all, 4, MPI_INT, MPI_MAX, c->r->comm) != MPI_SUCCESS) {
+    ierr = ZOLTAN_FATAL;
+    goto End;
+  }
+  if (all[2] > 0) {
+    ierr = -all[2];
+    goto End;
+  }
+  zp_fixed_report(c, c->fixed_applied);
   most = all[0];
   if (most > 0) {
     ierr = zp_answer_changes(c, sel, nexp, procs, new_part, t_part, a, warn,

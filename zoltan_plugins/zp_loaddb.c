@@ -364,8 +364,12 @@ int zp_loaddb_override(zp_context *c, const double *w0, zp_weight_undo *u)
 {
   size_t n = (size_t)c->n, i, stride = (size_t)c->wdim;
   memset(u, 0, sizeof *u);
-  u->col0 = zp_ctx_array(c, ZP_SCR_L_COL0, (n + 1) * sizeof *u->col0, 0);
-  if (u->col0 == NULL) return ZOLTAN_MEMERR;
+  /* With several weights per object only the first is replaced, in place;
+   * the first weights are kept for zp_loaddb_restore. */
+  if (stride > 1) {
+    u->col0 = zp_ctx_array(c, ZP_SCR_L_COL0, (n + 1) * sizeof *u->col0, 0);
+    if (u->col0 == NULL) return ZOLTAN_MEMERR;
+  }
   if (c->ldb == NULL) {
     /* No wrapper yet: one that serves the context's weights for this run
      * (a wrapper already there serves them too: it reads c->w). */
@@ -375,9 +379,23 @@ int zp_loaddb_override(zp_context *c, const double *w0, zp_weight_undo *u)
     ldb_install(c, x);
     u->installed = 1;
   }
-  for (i = 0; i < n; i++) {
-    u->col0[i] = c->w[i * stride];
-    c->w[i * stride] = w0[i];
+  if (stride == 1 && w0 == NULL) {
+    /* No objects here (the caller checks): nothing to replace. */
+    return ZOLTAN_OK;
+  }
+  if (stride == 1) {
+    /* One weight per object: the context points at w0 for the run instead
+     * of copying it in and the old weights back (two passes over the
+     * objects).  Nothing in a base run writes the context's weights; the
+     * wrapper serves what the context points at. */
+    u->saved_w = c->w;
+    c->w = (double *)w0;
+    c->ldb->lw = c->w;
+  } else {
+    for (i = 0; i < n; i++) {
+      u->col0[i] = c->w[i * stride];
+      c->w[i * stride] = w0[i];
+    }
   }
   u->changed = 1;
   return ZOLTAN_OK;
@@ -386,8 +404,12 @@ int zp_loaddb_override(zp_context *c, const double *w0, zp_weight_undo *u)
 void zp_loaddb_restore(zp_context *c, zp_weight_undo *u)
 {
   size_t n = (size_t)c->n, i, stride = (size_t)c->wdim;
-  if (u->changed)
+  if (u->changed && u->saved_w != NULL) {
+    c->w = u->saved_w;
+    if (c->ldb != NULL) c->ldb->lw = c->w;
+  } else if (u->changed) {
     for (i = 0; i < n; i++) c->w[i * stride] = u->col0[i];
+  }
   if (u->installed) zp_loaddb_release(c);
   zp_ctx_array_free(c, u->col0);
   memset(u, 0, sizeof *u);

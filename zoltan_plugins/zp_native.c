@@ -249,7 +249,8 @@ static int zp_native_find(const zp_context *c, const ZOLTAN_ID_TYPE *g, size_t *
 
 /* The export list names every local object that changes part once; the
  * others stay in the part the application reports (c->in_parts, what
- * Zoltan's complete list would give them).  Collective. */
+ * Zoltan's complete list would give them).  Local: the caller agrees on the
+ * outcome together with Zoltan's own code. */
 static int zp_native_read_parts(const zp_context *c, const char *method, int nexp,
                                 const ZOLTAN_ID_TYPE *eg, const int *epa, int *new_part,
                                 unsigned char **moved)
@@ -286,7 +287,7 @@ End:
     seen = NULL;
   }
   free(seen);
-  return zp_agree(c, ierr);
+  return ierr;
 }
 
 /* Keep the lists of a base run that answered new_part, with the objects
@@ -364,7 +365,7 @@ const char *zp_ctx_native_bounds(zp_context *c, const char *method)
 int zp_native_within_bounds(zp_record *r, const char *method, int is_balance)
 {
   zp_context c;
-  int ierr, ok = 0;
+  int ierr, ok = 0, warn = 0;
   /* Only the bounded methods are read for; RCB with one part per rank at
    * most has no bound, which the settings alone tell. */
   if (zp_native_bounds(method, 2, 1, 0.0, 0.0, 0.0, 1) == NULL) return 1;
@@ -372,8 +373,9 @@ int zp_native_within_bounds(zp_record *r, const char *method, int is_balance)
    * method's, whose base run checks what Zoltan would get. */
   if (zp_capacity_active(r)) return 0;
   zp_ctx_init(&c, r, is_balance);
-  ierr = zp_agree(&c, zp_read_settings(&c));
-  if (ierr >= 0) ierr = zp_agree(&c, zp_build_part_dist(&c));
+  /* Both steps return the same code on every rank. */
+  ierr = zp_step_agreed(&c, zp_read_settings(&c), &warn, "zp_read_settings");
+  if (ierr >= 0) ierr = zp_step_agreed(&c, zp_build_part_dist(&c), &warn, "zp_build_part_dist");
   if (ierr >= 0) ierr = zp_build_part_sizes(&c);
   if (ierr >= 0 && zp_native_bounds(method, c.nparts, r->size, 0.0, 0.0, 0.0, 1) == NULL)
     ok = 1;
@@ -420,24 +422,30 @@ static int zp_run_native(zp_context *c, const char *method, const double *sizes,
   }
   ierr = zp_native_configure(c, method, sizes, zero_weights);
   if (ierr >= 0) {
-    /* The callbacks the checks above called answer from what they read. */
-    zp_serve sv;
-    zp_serve_begin(c, &sv);
-    ierr = zp_real_lb_partition(c->r->zz, &a);
-    zp_serve_end(&sv);
-    if (ierr < 0) zp_error(c->yo, "%s returned error code %d on this rank", who, ierr);
-    ierr = zp_agree(c, ierr);
-  }
-  if (ierr >= 0) {
     /* The lists are worth keeping only where the layer could hand them
      * over: not for a complete list (RETURN_LISTS=PARTS), and only where
      * Zoltan and the layer name the same rank for a part. */
     int keep = c->keep_base_lists && c->return_lists != ZP_RL_PARTS &&
                (c->pdist == NULL || c->single_proc);
     unsigned char *moved = NULL;
-    int e = zp_native_read_parts(c, method, nexp, eg, epa, new_part, keep ? &moved : NULL);
-    if (e < 0) ierr = e;
-    if (e >= 0 && keep) zp_native_keep_lists(c, &a, new_part, moved);
+    zp_serve sv;
+    /* The callbacks the checks above called answer from what they read. */
+    zp_serve_begin(c, &sv);
+    ierr = zp_real_lb_partition(c->r->zz, &a);
+    zp_serve_end(&sv);
+    if (ierr < 0) zp_error(c->yo, "%s returned error code %d on this rank", who, ierr);
+    /* Reading this rank's answer is local: one agreement covers it and
+     * Zoltan's code (a rank whose Zoltan succeeded reads its own lists even
+     * when another rank's failed, and then fails with the others). */
+    if (ierr >= 0) {
+      int e = zp_native_read_parts(c, method, nexp, eg, epa, new_part, keep ? &moved : NULL);
+      if (e < 0) ierr = e;
+    }
+    ierr = zp_agree(c, ierr);
+    if (ierr >= 0 && keep)
+      zp_native_keep_lists(c, &a, new_part, moved);
+    else
+      free(moved);
   }
   zp_native_restore(c, zero_weights);
   if (guarded) zp_guard_end(c);
@@ -526,75 +534,5 @@ int zp_ctx_run_base_weighted(zp_context *c, const char *method, const double *pa
   ierr = zp_agree(c, ierr);
   if (ierr >= 0) ierr = zp_ctx_run_base(c, method, part_sizes, new_part);
   zp_loaddb_restore(c, &u);
-  return ierr;
-}
-
-/* ---- native methods under the layer's features --------------------------- */
-
-/* The layer's features that change what a native method sees. */
-static int zp_layer_features(const zp_record *r)
-{
-  return r != NULL && (zp_capacity_active(r) || zp_loaddb_mode(r) != LOADDB_CALLBACK ||
-                       zp_edge_mode(r) != LOADDB_CALLBACK || zp_dump_active(r));
-}
-
-int zp_layer_active(const zp_record *r) { return zp_layer_features(r) || zp_guard_on(r); }
-
-/* What zp_layer_native does before Zoltan's call; *sizes_given is 1 when
- * Zoltan's part sizes were replaced.  Collective; the outcome is agreed. */
-static int zp_layer_prepare(zp_context *c, const char *method, int *sizes_given)
-{
-  zp_record *r = c->r;
-  int ierr = zp_agree(c, zp_read_settings(c));
-  if (ierr >= 0) ierr = zp_agree(c, zp_build_part_dist(c));
-  if (ierr >= 0) ierr = zp_build_part_sizes(c);
-  if (ierr >= 0 && zp_capacity_active(r)) ierr = zp_capacity_apply(c);
-  /* The objects are read once more only when measured weights, a dump or
-   * memory capacities need them. */
-  if (ierr >= 0 && (zp_loaddb_mode(r) != LOADDB_CALLBACK || zp_edge_mode(r) != LOADDB_CALLBACK ||
-                    zp_dump_active(r) || c->mem_limit != NULL))
-    ierr = zp_agree(c, zp_gather_objects(c));
-  if (ierr >= 0) ierr = zp_loaddb_apply(c);
-  if (ierr >= 0) ierr = zp_agree(c, zp_memory_bound(c));
-  if (ierr >= 0 && zp_capacity_active(r)) {
-    ierr = zp_agree(c, zp_native_set_sizes(c, c->part_sizes));
-    *sizes_given = 1;
-  }
-  /* Measured edge weights are computed when the graph is read. */
-  if (ierr >= 0 && zp_edge_mode(r) != LOADDB_CALLBACK)
-    ierr = zp_gather_inputs(c, ZP_WANTS_GRAPH, "EDGE_WEIGHT_SOURCE");
-  if (ierr >= 0 && zp_dump_active(r)) ierr = zp_dump_write(c, method);
-  return ierr;
-}
-
-int zp_layer_native(zp_record *r, const char *method, int is_balance, zp_lb_args *a)
-{
-  zp_context c;
-  int ierr = ZOLTAN_OK, sizes_given = 0;
-  zp_ctx_init(&c, r, is_balance);
-  /* Nothing half-built reaches the application after an error. */
-  *a->changes = 0;
-  *a->num_import = *a->num_export = -1;
-  *a->import_gids = *a->import_lids = *a->export_gids = *a->export_lids = NULL;
-  *a->import_procs = *a->export_procs = NULL;
-  if (a->import_to_part != NULL) *a->import_to_part = NULL;
-  if (a->export_to_part != NULL) *a->export_to_part = NULL;
-  /* The guard reads first, so that the features below read the
-   * application's data through it and every callback runs once. */
-  if (zp_guard_on(r)) ierr = zp_guard_begin(&c, method != NULL ? method : "RCB");
-  if (ierr >= 0 && zp_layer_features(r))
-    ierr = zp_layer_prepare(&c, method != NULL ? method : "RCB", &sizes_given);
-  if (ierr >= 0) ierr = is_balance ? zp_real_lb_balance(r->zz, a) : zp_real_lb_partition(r->zz, a);
-  if (sizes_given) zp_native_restore_sizes(r);
-  /* Zoltan's answer is checked against memory capacities (zp_memory.c),
-   * when it succeeded on every rank. */
-  if (c.mem_limit != NULL) {
-    int all = ierr;
-    MPI_Allreduce(&ierr, &all, 1, MPI_INT, MPI_MIN, r->comm);
-    if (all >= 0 && zp_memory_check_lists(&c, a) == ZOLTAN_WARN && ierr == ZOLTAN_OK)
-      ierr = ZOLTAN_WARN;
-  }
-  /* Gives the application its callbacks back (zp_loaddb_release). */
-  zp_ctx_free(&c);
   return ierr;
 }

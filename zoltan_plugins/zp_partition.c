@@ -102,7 +102,9 @@ static int zp_choose_parallel(zp_context *c)
 
 /* The method itself: centralised on one rank, or distributed on all, with
  * its answer checked.  new_part (from zp_prepare) receives the new part of
- * each local object.  Collective. */
+ * each local object.  Objects the application fixed to a part end there,
+ * whatever the method (zp_fixed.c): that step is local, and the answer's
+ * reduction agrees on it (c->pending).  Collective. */
 static int zp_run_method(zp_context *c, int *new_part, int *warn)
 {
   const zp_method *m = c->r->method;
@@ -112,22 +114,18 @@ static int zp_run_method(zp_context *c, int *new_part, int *warn)
      * the root); keep its warning. */
     ierr = zp_run_central(c, new_part);
     if (ierr == ZOLTAN_WARN) *warn = 1;
-    /* Objects the application fixed to a part end there, whatever the
-     * method (zp_fixed.c). */
-    if (ierr >= 0) ierr = zp_apply_fixed(c, new_part);
-    if (ierr >= 0 && zp_memory_check(c, new_part) == ZOLTAN_WARN) *warn = 1;
-    return ierr < 0 ? ierr : ZOLTAN_OK;
-  }
-  ierr = m->partition_parallel(c, c->r->state, new_part);
-  for (i = 0; ierr >= 0 && i < c->n; i++) {
-    if (new_part[i] < 0 || new_part[i] >= c->nparts) {
-      zp_error(c->yo, "method %s assigned an object to part %d, outside [0, %d)", m->name,
-               new_part[i], c->nparts);
-      ierr = ZOLTAN_FATAL;
+  } else {
+    ierr = m->partition_parallel(c, c->r->state, new_part);
+    for (i = 0; ierr >= 0 && i < c->n; i++) {
+      if (new_part[i] < 0 || new_part[i] >= c->nparts) {
+        zp_error(c->yo, "method %s assigned an object to part %d, outside [0, %d)", m->name,
+                 new_part[i], c->nparts);
+        ierr = ZOLTAN_FATAL;
+      }
     }
+    ierr = zp_agree_step(c, ierr, warn);
   }
-  ierr = zp_agree_step(c, ierr, warn);
-  if (ierr >= 0) ierr = zp_apply_fixed(c, new_part);
+  if (ierr >= 0) c->pending = zp_fixed_local(c, new_part, &c->fixed_applied);
   /* Memory capacities: a part still over its limit is named (zp_memory.c). */
   if (ierr >= 0 && zp_memory_check(c, new_part) == ZOLTAN_WARN) *warn = 1;
   return ierr < 0 ? ierr : ZOLTAN_OK;

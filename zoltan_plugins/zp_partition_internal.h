@@ -78,8 +78,22 @@ struct zp_context {
   int debug_proc;   /* DEBUG_PROCESSOR: the rank that prints summaries */
   int remap;        /* REMAP: relabel interchangeable parts to limit moves */
   double *tol;      /* wdim imbalance tolerances (IMBALANCE_TOL[d]) */
-  unsigned needs;   /* ZP_NEEDS_* / ZP_WANTS_* / ZP_NO_REMAP of the method
+  /* What zp_read_settings' reduction also carried for the steps after it,
+   * so that each of them needs no reduction of its own (settings_read 1). */
+  int settings_read; /* 1 once the fields below are set */
+  int ngp_set;       /* some rank set NUM_GLOBAL_PARTS (zp_build_part_dist) */
+  int nlp_set;       /* some rank set NUM_LOCAL_PARTS */
+  int ngp_max;       /* the largest NUM_GLOBAL_PARTS */
+  int psizes_set;    /* some rank set part sizes (zp_build_part_sizes) */
+  int cap_same;      /* CAPACITY, CAPACITY_LOADAVG and CAPACITY_MEMORY_DIM are
+                        the same on every rank (zp_capacity_apply) */
+  unsigned needs;    /* ZP_NEEDS_* / ZP_WANTS_* / ZP_NO_REMAP of the method
                            running now (a base method's while it runs) */
+
+  /* A local outcome not yet agreed on, which zp_answer's reduction agrees
+   * on (the fixed objects' step, zp_run_method), and what that step did. */
+  int pending;        /* ZOLTAN_OK, or this rank's error */
+  long fixed_applied; /* fixed objects put in their parts on this rank */
 
   /* Parts. */
   int nparts;         /* number of global parts */
@@ -245,6 +259,13 @@ int zp_run_sorted(zp_context *c, int *new_part, int *ran);
  * callbacks.  Collective; the outcome is agreed (an unknown object or a
  * part out of range is an error naming it). */
 int zp_apply_fixed(const zp_context *c, int *new_part);
+/* zp_apply_fixed in two halves, for a caller whose own agreement covers the
+ * first: zp_fixed_local puts this rank's fixed objects in their parts and
+ * counts them in *applied (local; the caller agrees on its code), and
+ * zp_fixed_report prints the count over the ranks at DEBUG_LEVEL >= 1
+ * (collective then). */
+int zp_fixed_local(const zp_context *c, int *new_part, long *applied);
+void zp_fixed_report(const zp_context *c, long applied);
 
 /* ---- the guard of native methods (zp_guard.c) ---------------------------- */
 
@@ -419,9 +440,11 @@ int zp_loaddb_apply(zp_context *c);
 void zp_loaddb_release(zp_context *c);
 /* What zp_loaddb_override changed, for zp_loaddb_restore. */
 typedef struct zp_weight_undo {
-  double *col0;  /* the context's first weights before the override */
-  int changed;   /* 1 once the context's weights were replaced */
-  int installed; /* 1 when the override put the wrapper in place */
+  double *col0;    /* the context's first weights before the override (several
+                      weights per object) */
+  double *saved_w; /* the context's weights before the override (one per object) */
+  int changed;     /* 1 once the context's weights were replaced */
+  int installed;   /* 1 when the override put the wrapper in place */
 } zp_weight_undo;
 /* Make w0[i] the first weight of local object i, in the context and in
  * what the object callbacks give Zoltan, until zp_loaddb_restore.  Local. */
@@ -479,7 +502,9 @@ int zp_remap(const zp_remap_in *in, size_t N, const double *w, const int *cur, i
  * is relabelled in place), max_w the largest first weight of all objects.
  * The relabelling is the one zp_remap gives the same objects gathered on one
  * rank, whatever their split: the shared weights are reproducible sums.
- * Returns ZOLTAN_OK or ZOLTAN_MEMERR, the same on every rank.  Collective. */
+ * in->part_sizes must be the same on every rank (agreed arrays: whether
+ * they are uniform decides whether the collectives run).  Returns ZOLTAN_OK
+ * or ZOLTAN_MEMERR, the same on every rank.  Collective. */
 int zp_remap_parallel(const zp_remap_in *in, MPI_Comm comm, size_t n, const double *w,
                       const int *cur, double max_w, int *newp);
 
@@ -487,8 +512,10 @@ int zp_remap_parallel(const zp_remap_in *in, MPI_Comm comm, size_t n, const doub
 
 /* Turn the new parts of the local objects into Zoltan's answer: lists as
  * RETURN_LISTS asks, AUTO_MIGRATE, debug output.  t_part is this rank's
- * partition time; *warn is set when a step warned.  Collective; after an
- * error the caller discards a. */
+ * partition time; *warn is set when a step warned.  Its first reduction
+ * also agrees on c->pending (an error there on any rank is the answer's
+ * error on every rank) and then reports the fixed objects.  Collective;
+ * after an error the caller discards a. */
 int zp_answer(const zp_context *c, const int *new_part, double t_part, zp_lb_args *a, int *warn);
 /* 1 when the answer needs import lists: the application asked for them
  * (RETURN_LISTS IMPORT or ALL) or AUTO_MIGRATE moves the objects.  Not

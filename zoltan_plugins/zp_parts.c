@@ -74,10 +74,17 @@ int zp_build_part_dist(zp_context *c)
   /* Whether some rank set each parameter and the largest NUM_GLOBAL_PARTS
    * in one reduction; the count of ranks that set NUM_LOCAL_PARTS and their
    * sum only when some rank did (every rank knows it from the first). */
-  in[0] = ngp != -1;
-  in[1] = nlp != -1;
-  in[2] = ngp;
-  MPI_Allreduce(in, out, 3, MPI_INT, MPI_MAX, r->comm);
+  if (c->settings_read) {
+    /* zp_read_settings' reduction carried them. */
+    out[0] = c->ngp_set;
+    out[1] = c->nlp_set;
+    out[2] = c->ngp_max;
+  } else {
+    in[0] = ngp != -1;
+    in[1] = nlp != -1;
+    in[2] = ngp;
+    MPI_Allreduce(in, out, 3, MPI_INT, MPI_MAX, r->comm);
+  }
   gset = out[0];
   G = out[2];
   if (out[1]) {
@@ -221,7 +228,10 @@ int zp_build_part_sizes(zp_context *c)
    * for a part that does not exist) is a warning everywhere. */
   ierr = zp_agree(c, ierr);
   if (ierr < 0) goto End;
-  MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, r->comm);
+  if (c->settings_read)
+    any = c->psizes_set; /* zp_read_settings' reduction carried it */
+  else
+    MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, r->comm);
   c->sizes_set = any;
   if (!any) {
     for (i = 0; i < n; i++) c->part_sizes[i] = 1.0 / c->nparts;

@@ -252,27 +252,28 @@ End:
   return ierr;
 }
 
-/* zp_remap_parallel's gather: every rank's pair sums (the root's counts
- * hold how many each rank sends) into *all on the root.  The root makes
- * room first and every rank learns whether it could before anybody enters
- * the gather, so that a shortage is an error on every rank instead of a
- * gather that half of the ranks skip.  Returns the number gathered (on the
- * root), or -1 on every rank when memory ran out.  Collective. */
-static long zp_remap_gather(MPI_Comm comm, int rank, int size, const int *counts, zp_pair_sum *mine,
+/* zp_remap_parallel's gather: every rank's pair count into counts on the
+ * root (room for 2 * size entries there, whose second half takes the
+ * displacements), then every rank's pair sums into *all there.  The root
+ * makes room first and every rank learns whether it could before anybody
+ * enters the gather, so that a shortage is an error on every rank instead
+ * of a gather that half of the ranks skip.  Returns the number gathered
+ * (on the root), or -1 on every rank when memory ran out.  Collective. */
+static long zp_remap_gather(MPI_Comm comm, int rank, int size, int *counts, zp_pair_sum *mine,
                             int np, zp_pair_sum **all)
 {
-  int *displ = NULL, r, ok = 1;
+  int *displ = rank == ZP_ROOT ? counts + size : NULL, r, ok = 1;
   long long total = 0;
   MPI_Datatype rec;
   *all = NULL;
+  MPI_Gather(&np, 1, MPI_INT, counts, 1, MPI_INT, ZP_ROOT, comm);
   if (rank == ZP_ROOT) {
-    displ = malloc((size_t)size * sizeof *displ);
-    for (r = 0; displ != NULL && r < size; r++) {
+    for (r = 0; r < size; r++) {
       displ[r] = (int)total;
       total += counts[r];
     }
     /* At most one pair per object, and the objects' count is an int. */
-    if (displ != NULL && total <= INT_MAX) *all = malloc(((size_t)total + 1) * sizeof **all);
+    if (total <= INT_MAX) *all = malloc(((size_t)total + 1) * sizeof **all);
     ok = *all != NULL;
   }
   MPI_Bcast(&ok, 1, MPI_INT, ZP_ROOT, comm);
@@ -283,45 +284,44 @@ static long zp_remap_gather(MPI_Comm comm, int rank, int size, const int *counts
     MPI_Gatherv(mine, np, rec, *all, counts, displ, rec, ZP_ROOT, comm);
     MPI_Type_free(&rec);
   }
-  free(displ);
   return ok ? (long)total : -1;
 }
 
 int zp_remap_parallel(const zp_remap_in *in, MPI_Comm comm, size_t n, const double *w,
                       const int *cur, double max_w, int *newp)
 {
-  int P = in->nparts, rank, size, ierr, mine_np, *counts = NULL, *perm = NULL, uniform;
+  int P = in->nparts, rank, size, ierr, *perm = NULL, *counts = NULL;
   size_t i;
   long np, total;
   greedy_rscale sc;
   zp_pair_sum *ps = NULL, *all = NULL;
-  /* The sizes are the same everywhere; the verdict is agreed all the same,
-   * since it decides whether the collectives below run. */
-  uniform = zp_remap_uniform(in);
-  MPI_Allreduce(MPI_IN_PLACE, &uniform, 1, MPI_INT, MPI_MIN, comm);
-  if (!uniform) return ZOLTAN_OK;
+  /* The sizes are the same on every rank (the caller's promise), so every
+   * rank takes the same branch without a reduction. */
+  if (!zp_remap_uniform(in)) return ZOLTAN_OK;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   greedy_rscale_of(max_w, &sc);
+  /* One more entry: the root's code travels with the relabelling. */
   perm = malloc(((size_t)P + 1) * sizeof *perm);
-  if (rank == ZP_ROOT) counts = malloc((size_t)size * sizeof *counts);
+  if (rank == ZP_ROOT) counts = malloc(2 * (size_t)size * sizeof *counts);
   np = zp_pair_sums(in->r, n, w, in->wdim, cur, newp, P, &sc, &ps);
   ierr = zp_agree_code(comm,
                        perm == NULL || np < 0 || np > INT_MAX || (rank == ZP_ROOT && counts == NULL)
                            ? ZOLTAN_MEMERR
                            : ZOLTAN_OK);
   if (ierr < 0) goto End;
-  mine_np = (int)np;
-  MPI_Gather(&mine_np, 1, MPI_INT, counts, 1, MPI_INT, ZP_ROOT, comm);
-  total = zp_remap_gather(comm, rank, size, counts, ps, mine_np, &all);
+  total = zp_remap_gather(comm, rank, size, counts, ps, (int)np, &all);
   if (total < 0) {
     ierr = ZOLTAN_MEMERR;
     goto End;
   }
-  if (rank == ZP_ROOT) ierr = zp_match_sums(all, (size_t)total, P, &sc, perm);
-  MPI_Bcast(&ierr, 1, MPI_INT, ZP_ROOT, comm);
+  if (rank == ZP_ROOT) {
+    ierr = zp_match_sums(all, (size_t)total, P, &sc, perm);
+    perm[P] = ierr;
+  }
+  MPI_Bcast(perm, P + 1, MPI_INT, ZP_ROOT, comm);
+  ierr = perm[P];
   if (ierr < 0) goto End;
-  MPI_Bcast(perm, P, MPI_INT, ZP_ROOT, comm);
   for (i = 0; i < n; i++) newp[i] = perm[newp[i]];
 End:
   free(ps);

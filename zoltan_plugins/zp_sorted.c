@@ -114,7 +114,8 @@ static void zp_sorted_record(const zp_context *c, const zp_sorted *s, int err, d
   rec[ZP_SR_GMAX] = hi;
 }
 
-/* From every rank's record and first and last IDs: the counts, the
+/* From every rank's record and first and last IDs (ends; NULL when the
+ * records' smallest and largest IDs stand for them): the counts, the
  * displacements and the mode, the same on every rank. */
 static int zp_sorted_mode(const zp_context *c, zp_sorted *s, const double *all,
                           const ZOLTAN_ID_TYPE *ends)
@@ -136,9 +137,13 @@ static int zp_sorted_mode(const zp_context *c, zp_sorted *s, const double *all,
     if (!seen || a[ZP_SR_GMAX] > hi) hi = a[ZP_SR_GMAX];
     seen = 1;
     /* The first ID of this rank must follow the last one of the previous
-     * rank that has objects. */
-    if (prev >= 0 &&
+     * rank that has objects.  Without ends, the records' smallest and
+     * largest IDs are exact and say the same of ranks whose IDs increase
+     * (any other rank ends the blocks mode anyway). */
+    if (prev >= 0 && ends != NULL &&
         zp_gid_cmp(ends + ((size_t)prev * 2 + 1) * g, ends + (size_t)r * 2 * g, g) >= 0)
+      blocks = 0;
+    if (prev >= 0 && ends == NULL && all[(size_t)prev * ZP_SR_FIELDS + ZP_SR_GMAX] >= a[ZP_SR_GMIN])
       blocks = 0;
     prev = r;
   }
@@ -156,29 +161,61 @@ static int zp_sorted_mode(const zp_context *c, zp_sorted *s, const double *all,
 /* Collective: exchange the records and the first and last IDs of every
  * rank, after this rank sorted its weights (err: it could not).  Returns
  * the mode, the same everywhere, or -1 when memory ran out somewhere. */
-static int zp_sorted_decide(const zp_context *c, zp_sorted *s, int err)
+/* Whether the records' smallest and largest IDs stand for every rank's
+ * first and last ones in zp_sorted_mode: single-entry IDs, exact in a
+ * double on every rank with objects.  The same on every rank. */
+static int zp_sorted_ends_in_records(const zp_context *c, const double *all)
 {
-  int P = c->r->size, g = c->ngid, mode = -1, any_err;
-  double mine[ZP_SR_FIELDS], *all = malloc((size_t)P * ZP_SR_FIELDS * sizeof *all);
-  ZOLTAN_ID_TYPE *ends = malloc((size_t)P * 2 * (size_t)g * sizeof *ends);
+  int r;
+  if (c->ngid != 1) return 0;
+  for (r = 0; r < c->r->size; r++)
+    if (all[(size_t)r * ZP_SR_FIELDS + ZP_SR_N] > 0.0 &&
+        all[(size_t)r * ZP_SR_FIELDS + ZP_SR_IDS] == 0.0)
+      return 0;
+  return 1;
+}
+
+/* Every rank's first and last IDs into *ends (NULL after an error, the
+ * same on every rank).  Collective; the outcome is agreed. */
+static int zp_sorted_ends(const zp_context *c, ZOLTAN_ID_TYPE **ends)
+{
+  int g = c->ngid, ierr;
   ZOLTAN_ID_TYPE *my_ends = calloc(2 * (size_t)g, sizeof *my_ends);
-  err = err || all == NULL || ends == NULL || my_ends == NULL;
-  zp_sorted_record(c, s, err, mine);
-  if (my_ends != NULL && c->n > 0) {
+  *ends = malloc((size_t)c->r->size * 2 * (size_t)g * sizeof **ends);
+  ierr = zp_agree(c, *ends != NULL && my_ends != NULL ? ZOLTAN_OK : ZOLTAN_MEMERR);
+  if (ierr >= 0 && c->n > 0) {
     memcpy(my_ends, c->gids, (size_t)g * sizeof *my_ends);
     memcpy(my_ends + g, c->gids + (size_t)(c->n - 1) * g, (size_t)g * sizeof *my_ends);
   }
+  if (ierr >= 0)
+    MPI_Allgather(my_ends, 2 * g, ZOLTAN_ID_MPI_TYPE, *ends, 2 * g, ZOLTAN_ID_MPI_TYPE, c->r->comm);
+  free(my_ends);
+  if (ierr < 0) {
+    free(*ends);
+    *ends = NULL;
+  }
+  return ierr;
+}
+
+static int zp_sorted_decide(const zp_context *c, zp_sorted *s, int err)
+{
+  int P = c->r->size, mode = -1, any_err;
+  double mine[ZP_SR_FIELDS], *all = malloc((size_t)P * ZP_SR_FIELDS * sizeof *all);
+  ZOLTAN_ID_TYPE *ends = NULL;
+  err = err || all == NULL;
+  zp_sorted_record(c, s, err, mine);
   /* An allocation that failed on some rank must not leave the others in
    * the next collective: the verdict travels first. */
   MPI_Allreduce(&err, &any_err, 1, MPI_INT, MPI_MAX, c->r->comm);
   if (!any_err) {
     MPI_Allgather(mine, ZP_SR_FIELDS, MPI_DOUBLE, all, ZP_SR_FIELDS, MPI_DOUBLE, c->r->comm);
-    MPI_Allgather(my_ends, 2 * g, ZOLTAN_ID_MPI_TYPE, ends, 2 * g, ZOLTAN_ID_MPI_TYPE, c->r->comm);
-    mode = zp_sorted_mode(c, s, all, ends);
+    /* The IDs that end each rank's objects travel only when the records
+     * cannot stand for them (IDs of several entries, or beyond 2^53). */
+    if (zp_sorted_ends_in_records(c, all) || zp_sorted_ends(c, &ends) >= 0)
+      mode = zp_sorted_mode(c, s, all, ends);
   }
   free(all);
   free(ends);
-  free(my_ends);
   return mode;
 }
 

@@ -49,6 +49,9 @@
  *   --fixed               fix the objects whose GID is 3 mod 10 to part
  *                         (GID / 10) mod parts (fixed-object callbacks) and
  *                         require that every balance leaves them there
+ *   --fixed-foreign       with --fixed, the last rank also fixes an object
+ *                         that no rank holds (bad input on one rank only:
+ *                         every rank must fail, none may wait)
  *   --hypergraph          register the grid as a hypergraph (one two-pin net
  *                         per grid edge) instead of the graph callbacks
  *   --cut-below F         require the grid graph's edge cut to be at most F
@@ -287,7 +290,11 @@ static void cb_hg_cs(void *d, int ngid, int nlists, int npins, int format, ZOLTA
 /* --fixed: objects whose GID is 3 mod 10 are fixed to part (GID / 10) mod
  * the part count, through ZOLTAN_NUM_FIXED_OBJ_FN and
  * ZOLTAN_FIXED_OBJ_LIST_FN; every balance must leave them there. */
-static int g_fixed, g_fixed_nparts;
+static int g_fixed, g_fixed_nparts, g_fixed_foreign;
+
+/* --fixed-foreign: the GID no rank holds, and whether this rank names it. */
+#define FOREIGN_GID 4000000000u
+static int names_foreign(const app *a) { return g_fixed_foreign && a->rank == a->size - 1; }
 
 static int fixed_part_of(ZOLTAN_ID_TYPE gid)
 {
@@ -300,7 +307,7 @@ static int cb_num_fixed(void *d, int *ierr)
   int i, k = 0;
   for (i = 0; i < a->n; i++) k += fixed_part_of(a->o[i].gid) >= 0;
   *ierr = ZOLTAN_OK;
-  return k;
+  return k + names_foreign(a);
 }
 
 static void cb_fixed_list(void *d, int nfix, int ngid, ZOLTAN_ID_PTR gids, int *parts, int *ierr)
@@ -313,6 +320,10 @@ static void cb_fixed_list(void *d, int nfix, int ngid, ZOLTAN_ID_PTR gids, int *
       gids[k] = a->o[i].gid;
       parts[k++] = fixed_part_of(a->o[i].gid);
     }
+  if (names_foreign(a) && k < nfix) {
+    gids[k] = FOREIGN_GID;
+    parts[k++] = 0;
+  }
   *ierr = ZOLTAN_OK;
 }
 
@@ -539,6 +550,8 @@ static int parse_options(int argc, char **argv, int rank, opts *o)
       o->zmem = 1;
     else if (!strcmp(k, "--fixed"))
       g_fixed = 1;
+    else if (!strcmp(k, "--fixed-foreign"))
+      g_fixed_foreign = 1;
     else if (!strcmp(k, "--hypergraph"))
       g_hypergraph = 1;
     else if (!strcmp(k, "--bad-neighbour"))
