@@ -383,6 +383,14 @@ int MPI_Allreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op o, MPI_C
   COLL_COUNT();
   return PMPI_Allreduce(s, r, n, t, o, c);
 }
+/* Non-blocking reductions count one each, although the layer starts two
+ * together where it can (zp_allreduce_sum_max). */
+int MPI_Iallreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c,
+                   MPI_Request *q)
+{
+  COLL_COUNT();
+  return PMPI_Iallreduce(s, r, n, t, o, c, q);
+}
 int MPI_Reduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op o, int root, MPI_Comm c)
 {
   COLL_COUNT();

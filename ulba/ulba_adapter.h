@@ -137,13 +137,14 @@ typedef struct ulba_call {
   ulba_final_run last;   /* the balance's last base run, for the kept cuts */
 } ulba_call;
 
-/* The number of entries at the end of ulba_measure_loads' reduction that
- * take the maximum over the ranks (the others are sums). */
+/* The number of entries at the end of ulba_measure_loads' buffer that take
+ * the maximum over the ranks (the others are sums). */
 #define ULBA_MAX_TAIL 4
 
 /* The loads before the balance (c->before, c->info.W), the rates of the
  * struct's history (c->wir, c->obj_rate, c->known, c->min_snap,
- * c->steps_max) and the agreement on them, in one reduction; the increase
+ * c->steps_max) and the agreement on them, in two reductions in flight
+ * together (zp_allreduce_sum_max); the increase
  * since the last balance into the state's ring.  Returns the agreed code.
  * Collective. */
 int ulba_measure_loads(ulba_call *c);

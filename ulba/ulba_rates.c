@@ -336,21 +336,9 @@ void ulba_remember_weights(ulba_state *s, const zp_context *ctx)
   s->prev_ngid = ngid;
 }
 
-/* A reduction whose last ULBA_MAX_TAIL entries take the maximum and the
- * others the sum. */
-static void sum_then_max(void *in, void *inout, int *len, MPI_Datatype *type)
-{
-  const double *a = in;
-  double *b = inout;
-  int k, m = *len - ULBA_MAX_TAIL;
-  (void)type;
-  for (k = 0; k < m; k++) b[k] += a[k];
-  for (k = m > 0 ? m : 0; k < *len; k++) b[k] = a[k] > b[k] ? a[k] : b[k];
-}
-
 /* The loads before repartitioning, the rates of the struct's history and
- * the agreement on them, in one reduction (each collective is a latency
- * that every call pays): the loads by current part (P), the rates by part
+ * the agreement on them, in two reductions in flight together (each
+ * collective is a latency that every call pays; three took three): the loads by current part (P), the rates by part
  * (P), the weights and rates of the objects with a known rate (2, for
  * ULBA_GROWTH=OBJECT), then the largest -code (the worst error), code (the
  * strongest warning), -snapshots (the fewest) and step times (the most).
@@ -365,7 +353,6 @@ int ulba_measure_loads(ulba_call *c)
   double *in = c->fused, *out = c->fused + len;
   const double *w = zp_ctx_local_wgts(c->ctx);
   long nsnap = 0;
-  MPI_Op op;
   for (int k = 0; k < sums; k++) in[k] = 0.0;
   ulba_sum_by_part((size_t)c->n, zp_ctx_local_parts(c->ctx), w, (size_t)c->wd, (size_t)P, in);
   /* A rank without a provider holds no snapshot, so source (1) is used
@@ -377,15 +364,8 @@ int ulba_measure_loads(ulba_call *c)
   in[sums + 1] = ierr;
   in[sums + 2] = -(double)nsnap;
   in[sums + 3] = (double)zp_history_step_times(zz, NULL, 0);
-  /* Creating an operation is local; without one, two reductions serve. */
-  if (MPI_Op_create(sum_then_max, 1, &op) == MPI_SUCCESS) {
-    rc = MPI_Allreduce(in, out, len, MPI_DOUBLE, op, c->comm);
-    MPI_Op_free(&op);
-  } else {
-    rc = MPI_Allreduce(in, out, sums, MPI_DOUBLE, MPI_SUM, c->comm);
-    if (rc == MPI_SUCCESS)
-      rc = MPI_Allreduce(in + sums, out + sums, ULBA_MAX_TAIL, MPI_DOUBLE, MPI_MAX, c->comm);
-  }
+  /* The sums and the maxima travel together (zp_allreduce_sum_max). */
+  rc = zp_allreduce_sum_max(c->comm, in, out, sums, in + sums, out + sums, ULBA_MAX_TAIL);
   if (rc != MPI_SUCCESS) return ZOLTAN_FATAL;
   if (out[sums] > 0.0) return (int)-out[sums];
   c->min_snap = (long)-out[sums + 2];

@@ -95,6 +95,20 @@ ZP_API int zp_agree_code(MPI_Comm comm, int local);
 ZP_API int zp_agree_code_sums(MPI_Comm comm, int local, long *sums, int nsums);
 
 /*
+ * zp_allreduce_sum_max - sums over the ranks of comm of nsum doubles
+ * (sum_in into sum_out) and maxima of nmax others (max_in into max_out), as
+ * two non-blocking reductions in flight together: one latency where two
+ * blocking reductions would take two, without a user-defined operation
+ * (MPI may apply one to any piece of a buffer, so an operation that treats
+ * entries by their position is not MPI's to call).  Collective over comm.
+ * Buffers must not overlap; a count of 0 skips its reduction (the same on
+ * every rank).  Returns MPI_SUCCESS, or MPI's error code on the rank where
+ * a reduction failed.
+ */
+ZP_API int zp_allreduce_sum_max(MPI_Comm comm, const double *sum_in, double *sum_out, int nsum,
+                                const double *max_in, double *max_out, int nmax);
+
+/*
  * zp_ctx_parts_are_ranks - 1 when there is exactly one part per rank and
  * part p lives on rank p (the layout Zoltan uses when NUM_GLOBAL_PARTS is
  * the number of ranks or unset), else 0.  Local; every rank gets the same

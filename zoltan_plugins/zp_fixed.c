@@ -77,11 +77,3 @@ void zp_fixed_report(const zp_context *c, long applied)
   if (all > 0 && c->r->rank == c->debug_proc)
     printf("%s: %ld fixed objects kept in their parts (ZOLTAN_FIXED_OBJ_LIST_FN)\n", c->yo, all);
 }
-
-int zp_apply_fixed(const zp_context *c, int *new_part)
-{
-  long applied = 0;
-  int ierr = zp_agree(c, zp_fixed_local(c, new_part, &applied));
-  if (ierr >= 0) zp_fixed_report(c, applied);
-  return ierr;
-}

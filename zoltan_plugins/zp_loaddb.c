@@ -389,6 +389,7 @@ int zp_loaddb_override(zp_context *c, const double *w0, zp_weight_undo *u)
      * objects).  Nothing in a base run writes the context's weights; the
      * wrapper serves what the context points at. */
     u->saved_w = c->w;
+    u->swapped = 1;
     c->w = (double *)w0;
     c->ldb->lw = c->w;
   } else {
@@ -404,7 +405,7 @@ int zp_loaddb_override(zp_context *c, const double *w0, zp_weight_undo *u)
 void zp_loaddb_restore(zp_context *c, zp_weight_undo *u)
 {
   size_t n = (size_t)c->n, i, stride = (size_t)c->wdim;
-  if (u->changed && u->saved_w != NULL) {
+  if (u->changed && u->swapped) {
     c->w = u->saved_w;
     if (c->ldb != NULL) c->ldb->lw = c->w;
   } else if (u->changed) {

@@ -72,39 +72,20 @@ static int zp_check_native_inputs(zp_context *c, const char *method, const char 
   return ZOLTAN_OK;
 }
 
-/* A reduction whose first entry is a maximum and the others sums. */
-static void zp_max_sum_op(void *in, void *inout, int *len, MPI_Datatype *type)
-{
-  const double *a = in;
-  double *b = inout;
-  (void)type;
-  if (*len > 0 && a[0] > b[0]) b[0] = a[0];
-  for (int i = 1; i < *len; i++) b[i] += a[i];
-}
-
 /* The weights' figures the checks before a native run need, over every
  * rank: stats[0] the largest first weight, stats[1] their sum, stats[2]
- * the number of objects; one pass, one reduction.  Collective. */
+ * the number of objects; one pass.  Collective. */
 static void zp_native_weight_stats(const zp_context *c, double stats[3])
 {
-  double local[3] = {0.0, 0.0, (double)c->n}, wmax = 0.0;
+  double sums[2] = {0.0, (double)c->n}, wmax = 0.0;
   size_t i, n = (size_t)c->n, wd = (size_t)c->wdim;
-  MPI_Op op;
   for (i = 0; i < n; i++) {
     double w = c->w[i * wd];
     wmax = w > wmax ? w : wmax;
-    local[1] += w;
+    sums[0] += w;
   }
-  local[0] = wmax;
-  /* Creating an operation is local; it fails only when MPI is out of
-   * resources (the plain reductions then serve). */
-  if (MPI_Op_create(zp_max_sum_op, 1, &op) == MPI_SUCCESS) {
-    MPI_Allreduce(local, stats, 3, MPI_DOUBLE, op, c->r->comm);
-    MPI_Op_free(&op);
-  } else {
-    MPI_Allreduce(&local[0], &stats[0], 1, MPI_DOUBLE, MPI_MAX, c->r->comm);
-    MPI_Allreduce(&local[1], &stats[1], 2, MPI_DOUBLE, MPI_SUM, c->r->comm);
-  }
+  /* The maximum and the sums travel together (zp_allreduce_sum_max). */
+  zp_allreduce_sum_max(c->r->comm, sums, stats + 1, 2, &wmax, stats, 1);
 }
 
 /* Trivial problems never reach Zoltan: its methods fail on some of them

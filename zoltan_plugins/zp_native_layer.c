@@ -30,7 +30,9 @@ static int zp_layer_prepare(zp_context *c, const char *method, int *sizes_given)
   int ierr = zp_step_agreed(c, zp_read_settings(c), &warn, "zp_read_settings");
   if (ierr >= 0) ierr = zp_step_agreed(c, zp_build_part_dist(c), &warn, "zp_build_part_dist");
   if (ierr >= 0) ierr = zp_build_part_sizes(c);
-  if (ierr >= 0 && zp_capacity_active(r)) ierr = zp_capacity_apply(c);
+  /* Capacity settings that differ between ranks fail on every rank
+   * (zp_read_settings found it, so every rank knows). */
+  if (ierr >= 0 && (zp_capacity_active(r) || !c->cap_same)) ierr = zp_capacity_apply(c);
   /* The objects are read once more only when measured weights, a dump or
    * memory capacities need them. */
   if (ierr >= 0 && (zp_loaddb_mode(r) != LOADDB_CALLBACK || zp_edge_mode(r) != LOADDB_CALLBACK ||

@@ -7,8 +7,10 @@
  * Zoltan_Migrate when AUTO_MIGRATE is set).  Each step lives in its own
  * file (see zp_partition_internal.h); this one puts them in order.
  *
- * Errors are collective: every step ends with an agreement, so that no rank
- * waits in a collective that the others skipped.
+ * Errors are collective: every step ends with an agreement, or hands its
+ * local outcome to the next step's reduction (the fixed objects' step to
+ * the answer's), so that no rank waits in a collective that the others
+ * skipped.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -254,14 +254,12 @@ int zp_run_sorted(zp_context *c, int *new_part, int *ran);
 
 /* ---- fixed objects (zp_fixed.c) ------------------------------------------ */
 
-/* Put every fixed object of this rank (ZOLTAN_FIXED_OBJ_LIST_FN) in its
- * part in new_part; nothing when the application registered no fixed-object
- * callbacks.  Collective; the outcome is agreed (an unknown object or a
- * part out of range is an error naming it). */
-int zp_apply_fixed(const zp_context *c, int *new_part);
-/* zp_apply_fixed in two halves, for a caller whose own agreement covers the
- * first: zp_fixed_local puts this rank's fixed objects in their parts and
- * counts them in *applied (local; the caller agrees on its code), and
+/* Objects the application fixes to a part (ZOLTAN_FIXED_OBJ_LIST_FN) end
+ * there, whatever the method.  zp_fixed_local puts this rank's fixed
+ * objects in their parts in new_part and counts them in *applied; nothing
+ * when the application registered no fixed-object callbacks.  Local: an
+ * unknown object or a part out of range is an error naming it, which the
+ * caller agrees on (zp_answer's reduction, through c->pending).
  * zp_fixed_report prints the count over the ranks at DEBUG_LEVEL >= 1
  * (collective then). */
 int zp_fixed_local(const zp_context *c, int *new_part, long *applied);
@@ -424,7 +422,9 @@ void zp_native_restore_sizes(zp_record *r);
 /* ---- capacities (zp_capacity.c) ------------------------------------------ */
 
 /* Compose c->part_sizes with the ranks' capacities (after
- * zp_build_part_sizes), when the capacity model is active.  Collective; the
+ * zp_build_part_sizes), when the capacity model is active.  Collective (no
+ * collective runs with uniform capacities and no memory limits once
+ * zp_read_settings checked that every rank has the same settings); the
  * outcome is agreed. */
 int zp_capacity_apply(zp_context *c);
 
@@ -443,6 +443,7 @@ typedef struct zp_weight_undo {
   double *col0;    /* the context's first weights before the override (several
                       weights per object) */
   double *saved_w; /* the context's weights before the override (one per object) */
+  int swapped;     /* 1 when the context pointed at the override's weights */
   int changed;     /* 1 once the context's weights were replaced */
   int installed;   /* 1 when the override put the wrapper in place */
 } zp_weight_undo;

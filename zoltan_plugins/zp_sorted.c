@@ -158,9 +158,6 @@ static int zp_sorted_mode(const zp_context *c, zp_sorted *s, const double *all,
   return ZP_SORTED_NONE;
 }
 
-/* Collective: exchange the records and the first and last IDs of every
- * rank, after this rank sorted its weights (err: it could not).  Returns
- * the mode, the same everywhere, or -1 when memory ran out somewhere. */
 /* Whether the records' smallest and largest IDs stand for every rank's
  * first and last ones in zp_sorted_mode: single-entry IDs, exact in a
  * double on every rank with objects.  The same on every rank. */
@@ -197,6 +194,9 @@ static int zp_sorted_ends(const zp_context *c, ZOLTAN_ID_TYPE **ends)
   return ierr;
 }
 
+/* Collective: exchange the records and the first and last IDs of every
+ * rank, after this rank sorted its weights (err: it could not).  Returns
+ * the mode, the same everywhere, or -1 when memory ran out somewhere. */
 static int zp_sorted_decide(const zp_context *c, zp_sorted *s, int err)
 {
   int P = c->r->size, mode = -1, any_err;

@@ -11,9 +11,13 @@
  * itself, and the same code as every other rank, from both functions; the
  * sums must be the sums of every rank's counts.  Then an out-of-range count
  * of sums is ZOLTAN_FATAL, and an MPI error (a null communicator with
- * MPI_ERRORS_RETURN) is ZOLTAN_FATAL.  Exit status 0 when every case holds.
+ * MPI_ERRORS_RETURN) is ZOLTAN_FATAL.  Last, zp_allreduce_sum_max on
+ * buffers of 1 to 2^18 doubles (large enough that MPI splits a reduction
+ * into pieces) must give every entry's exact sum and maximum.  Exit status
+ * 0 when every case holds.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <mpi.h>
 #include <zoltan.h>
@@ -43,6 +47,34 @@ static void check_one(int got, int want, const char *fn, const char *what)
            what, got, want, lo, hi);
     failures++;
   }
+}
+
+/* zp_allreduce_sum_max on n entries of each kind: rank r sends r + i + 1
+ * to the sums (exact in a double) and (i * 7 + r * 13) % 101 to the maxima. */
+static void check_sum_max(int n)
+{
+  double *si = malloc(4 * (size_t)n * sizeof *si), *so = si + n, *mi = so + n, *mo = mi + n;
+  int i, r, bad = 0;
+  if (si == NULL) {
+    failures++;
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    si[i] = rank + i + 1.0;
+    mi[i] = (double)((i * 7 + rank * 13) % 101);
+  }
+  if (zp_allreduce_sum_max(MPI_COMM_WORLD, si, so, n, mi, mo, n) != MPI_SUCCESS) bad = 1;
+  for (i = 0; !bad && i < n; i++) {
+    double want_max = 0.0;
+    for (r = 0; r < size; r++)
+      if ((i * 7 + r * 13) % 101 > want_max) want_max = (double)((i * 7 + r * 13) % 101);
+    bad = so[i] != (double)size * (i + 1.0) + size * (size - 1) / 2.0 || mo[i] != want_max;
+  }
+  if (bad) {
+    printf("zp_agree_test: rank %d: zp_allreduce_sum_max on %d entries is wrong\n", rank, n);
+    failures++;
+  }
+  free(si);
 }
 
 static void check(const int *codes, const char *what)
@@ -119,6 +151,10 @@ int main(int argc, char **argv)
   }
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  for (k = 1; k <= 1 << 18; k *= 8) {
+    check_sum_max(k);
+    cases++;
+  }
   MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)
     printf("zp_agree_test: %d ranks, %d patterns: %s\n", size, cases, all ? "FAILED" : "passed");
