@@ -95,13 +95,13 @@ int zp_allreduce_sum_max(MPI_Comm comm, const double *sum_in, double *sum_out, i
                          const double *max_in, double *max_out, int nmax)
 {
   MPI_Request rq[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  MPI_Status st[2];
   int rc = MPI_SUCCESS, rc2 = MPI_SUCCESS;
   if (nsum > 0) rc = MPI_Iallreduce(sum_in, sum_out, nsum, MPI_DOUBLE, MPI_SUM, comm, &rq[0]);
   if (nmax > 0) rc2 = MPI_Iallreduce(max_in, max_out, nmax, MPI_DOUBLE, MPI_MAX, comm, &rq[1]);
   /* Requests that were never started are null, which a wait skips. */
   if (rc != MPI_SUCCESS) rq[0] = MPI_REQUEST_NULL;
   if (rc2 != MPI_SUCCESS) rq[1] = MPI_REQUEST_NULL;
-  if (MPI_Waitall(2, rq, MPI_STATUSES_IGNORE) != MPI_SUCCESS && rc == MPI_SUCCESS)
-    rc = MPI_ERR_OTHER;
+  if (MPI_Waitall(2, rq, st) != MPI_SUCCESS && rc == MPI_SUCCESS) rc = MPI_ERR_OTHER;
   return rc != MPI_SUCCESS ? rc : rc2;
 }
