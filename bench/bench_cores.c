@@ -338,17 +338,12 @@ static int bench_sorted_path(size_t n, int nparts, uint64_t seed)
   return 0;
 }
 
-/* The root's merge of the ranks' sorted weights on the sorted path
- * (greedy_merge_desc): n keys in m runs of equal length, each heaviest
- * first, best of 9 merges; the output's checksum shows that two builds
- * merged alike.  Two runs take their own path (from both ends at once). */
-static int bench_merge(size_t n, int m, uint64_t seed)
+/* n heavy-tailed keys in m runs of equal length (the last takes the rest),
+ * each heaviest first: the ranks' sorted weights as the root receives
+ * them on the sorted path. */
+static void sorted_runs(size_t n, int m, uint64_t seed, double *key, size_t *first, size_t *count)
 {
   zp_rng rng;
-  double *key = xmalloc(n * sizeof(double)), *out = xmalloc(n * sizeof(double)), best = 1e30;
-  int *src = xmalloc(n * sizeof(int)), rc = 0;
-  size_t *first = xmalloc((size_t)m * sizeof(size_t)), *count = xmalloc((size_t)m * sizeof(size_t));
-  unsigned long long sum = 0;
   zp_rng_seed(&rng, seed);
   ct_heavy_tailed(&rng, n, 1.0, 1000.0, key);
   for (int r = 0; r < m; r++) {
@@ -356,6 +351,19 @@ static int bench_merge(size_t n, int m, uint64_t seed)
     count[r] = r == m - 1 ? n - first[r] : n / (size_t)m;
     qsort(key + first[r], count[r], sizeof *key, cmp_double_desc);
   }
+}
+
+/* The root's merge of the ranks' sorted weights on the sorted path
+ * (greedy_merge_desc): n keys in m runs of equal length, each heaviest
+ * first, best of 9 merges; the output's checksum shows that two builds
+ * merged alike.  Two runs take their own path (from both ends at once). */
+static int bench_merge(size_t n, int m, uint64_t seed)
+{
+  double *key = xmalloc(n * sizeof(double)), *out = xmalloc(n * sizeof(double)), best = 1e30;
+  int *src = xmalloc(n * sizeof(int)), rc = 0;
+  size_t *first = xmalloc((size_t)m * sizeof(size_t)), *count = xmalloc((size_t)m * sizeof(size_t));
+  unsigned long long sum = 0;
+  sorted_runs(n, m, seed, key, first, count);
   for (int rep = 0; rep < 9 && rc == 0; rep++) {
     double t0 = now();
     rc = greedy_merge_desc(m, key, NULL, first, count, out, src) != 0;
@@ -370,6 +378,50 @@ static int bench_merge(size_t n, int m, uint64_t seed)
   free(src);
   free(first);
   free(count);
+  return rc;
+}
+
+/* GREEDY on the root of the sorted path, both ways: the ranks' m sorted
+ * runs merged and then placed (greedy_merge_desc, greedy_assign_in_order,
+ * the path of ZP_SORTED_PARTS methods) against placed as they merge
+ * (greedy_assign_runs, GREEDY's path), into m parts, best of 9 each,
+ * alternating; both must give every object the same part. */
+static int bench_runs(size_t n, int m, uint64_t seed)
+{
+  double *key = xmalloc(n * sizeof(double)), *out = xmalloc(n * sizeof(double));
+  double t_two = 1e30, t_fused = 1e30;
+  int *src = xmalloc(n * sizeof(int)), *pm = xmalloc(n * sizeof(int));
+  int *reply = xmalloc(n * sizeof(int)), *pr = xmalloc(n * sizeof(int)), rc = 0;
+  size_t *first = xmalloc((size_t)m * sizeof(size_t)), *count = xmalloc((size_t)m * sizeof(size_t));
+  size_t *next = xmalloc((size_t)m * sizeof(size_t));
+  sorted_runs(n, m, seed, key, first, count);
+  for (int rep = 0; rep < 9 && rc == 0; rep++) {
+    double t0 = now();
+    rc |= greedy_merge_desc(m, key, NULL, first, count, out, src) != 0;
+    rc |= greedy_assign_in_order(n, 1, out, m, NULL, pm) != GREEDY_OK;
+    /* The answer laid out in the runs, as the ranks get it back. */
+    for (int r = 0; r < m; r++) next[r] = first[r];
+    for (size_t k = 0; k < n; k++) reply[next[src[k]]++] = pm[k];
+    double t1 = now();
+    rc |= greedy_assign_runs(m, key, NULL, first, count, m, NULL, pr) != GREEDY_OK;
+    double t2 = now();
+    t_two = t1 - t0 < t_two ? t1 - t0 : t_two;
+    t_fused = t2 - t1 < t_fused ? t2 - t1 : t_fused;
+  }
+  for (size_t i = 0; rc == 0 && i < n; i++) rc = reply[i] != pr[i];
+  if (rc == 0)
+    printf("GREEDY on %d runs n=%zu, best of 9: merged then placed %.4f s, placed as merged "
+           "%.4f s (x%.2f), same parts\n",
+           m, n, t_two, t_fused, t_fused / t_two);
+  free(key);
+  free(out);
+  free(src);
+  free(pm);
+  free(reply);
+  free(pr);
+  free(first);
+  free(count);
+  free(next);
   return rc;
 }
 
@@ -398,6 +450,8 @@ int main(int argc, char **argv)
   fail |= bench_sorted_path(1000000 / scale, 64, 6);
   fail |= bench_merge(1000000 / scale, 2, 7);
   fail |= bench_merge(1000000 / scale, 8, 8);
+  fail |= bench_runs(1000000 / scale, 2, 9);
+  fail |= bench_runs(1000000 / scale, 8, 10);
   if (fail) fprintf(stderr, "bench_cores: a strategy failed its checks\n");
   return fail;
 }

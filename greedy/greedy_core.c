@@ -375,6 +375,49 @@ static inline void top_sift(top_entry *e, int m)
   e[i] = x;
 }
 
+/* place_in_order's heap of the eligible parts, keyed as greedy_heap keys
+ * them, in e (nparts entries); returns its size.  *positive tells whether
+ * every key is place_step's quotient (see there). */
+static int top_build(const greedy_ctx *c, top_entry *e, int *positive)
+{
+  int m = 0;
+  for (int p = 0; p < c->nparts; p++) {
+    if (!c->eligible[p]) continue;
+    /* Inserted with a sift-up, so that e is a heap at every step. */
+    top_entry x = {rel_load(c, p, NULL), c->count[p], p};
+    int i = m++;
+    while (i > 0 && top_less(&x, &e[(i - 1) / 2])) {
+      e[i] = e[(i - 1) / 2];
+      i = (i - 1) / 2;
+    }
+    e[i] = x;
+  }
+  *positive = c->wdim == 1 && c->total[0] > 0.0;
+  for (int p = 0; *positive && p < c->nparts; p++)
+    if (c->eligible[p] && !(c->cap[p] > 0.0)) *positive = 0;
+  return m;
+}
+
+/* Object i onto the least part, the root of e[0..m-1]; returns the part.
+ * positive: one weight and every eligible part of a positive capacity (a
+ * target times the total can round to zero), where rel_load's first case
+ * is written out, the same operations in the same order. */
+static inline int place_step(greedy_ctx *c, top_entry *e, int m, int positive, size_t i)
+{
+  int p = e[0].id;
+  if (positive) {
+    c->load[p] += c->w[i];
+    c->count[p] += 1.0;
+    e[0].key = c->load[p] / c->cap[p];
+  } else {
+    add_object(c, p, i);
+    e[0].key = rel_load(c, p, NULL);
+  }
+  e[0].key2 = c->count[p];
+  top_sift(e, m);
+  return p;
+}
+
 /*
  * The placement of objects already in GREEDY's order, object k k-th.  The
  * part that receives is always the least one, and its keys only grow, so a
@@ -388,49 +431,62 @@ static inline void top_sift(top_entry *e, int m)
 static int place_in_order(greedy_ctx *c, int *part_out, int skip_placed)
 {
   top_entry *e = malloc((size_t)c->nparts * sizeof *e);
-  int m = 0;
+  int m, positive;
   if (!e) return GREEDY_ENOMEM;
-  for (int p = 0; p < c->nparts; p++) {
-    if (!c->eligible[p]) continue;
-    /* Inserted with a sift-up, so that e is a heap at every step. */
-    top_entry x = {rel_load(c, p, NULL), c->count[p], p};
-    int i = m++;
-    while (i > 0 && top_less(&x, &e[(i - 1) / 2])) {
-      e[i] = e[(i - 1) / 2];
-      i = (i - 1) / 2;
-    }
-    e[i] = x;
-  }
-  int positive = c->wdim == 1 && c->total[0] > 0.0;
-  for (int p = 0; positive && p < c->nparts; p++)
-    if (c->eligible[p] && !(c->cap[p] > 0.0)) positive = 0;
+  m = top_build(c, e, &positive);
+  /* Two loops, so that the test of positive is not made per object. */
   if (positive) {
-    /* One weight and every eligible part of a positive capacity (a target
-     * times the total can round to zero): rel_load's first case, written
-     * out, the same operations in the same order. */
-    for (size_t k = 0; k < c->n; k++) {
-      if (skip_placed && part_out[k] >= 0) continue;
-      int p = e[0].id;
-      part_out[k] = p;
-      c->load[p] += c->w[k];
-      c->count[p] += 1.0;
-      e[0].key = c->load[p] / c->cap[p];
-      e[0].key2 = c->count[p];
-      top_sift(e, m);
-    }
+    for (size_t k = 0; k < c->n; k++)
+      if (!skip_placed || part_out[k] < 0) part_out[k] = place_step(c, e, m, 1, k);
   } else {
-    for (size_t k = 0; k < c->n; k++) {
-      if (skip_placed && part_out[k] >= 0) continue;
-      int p = e[0].id;
-      part_out[k] = p;
-      add_object(c, p, k);
-      e[0].key = rel_load(c, p, NULL);
-      e[0].key2 = c->count[p];
-      top_sift(e, m);
-    }
+    for (size_t k = 0; k < c->n; k++)
+      if (!skip_placed || part_out[k] < 0) part_out[k] = place_step(c, e, m, 0, k);
   }
   free(e);
   return GREEDY_OK;
+}
+
+/* Indices of the merge that greedy_assign_runs asks for at a time: a block
+ * small enough to stay in the first-level cache between the merge that
+ * writes it and the placement that reads it. */
+#define GREEDY_RUN_BLOCK 512
+
+int greedy_assign_runs(int m, const double *w, const uint64_t *tie, const size_t *first,
+                       const size_t *count, int nparts, const double *target_frac, int *part_out)
+{
+  greedy_ctx c;
+  greedy_runs *g = NULL;
+  top_entry *e = NULL;
+  size_t n = 0, got, idx[GREEDY_RUN_BLOCK];
+  int rc, heap, positive;
+  if (m < 1 || first == NULL || count == NULL) return GREEDY_EINVAL;
+  /* The runs lie one after the other from w[0]: the weights of ctx_init's
+   * totals are the objects of the runs, each once. */
+  for (int r = 0; r < m; r++) {
+    if (first[r] != n) return GREEDY_EINVAL;
+    n += count[r];
+  }
+  if (n > 0 && !part_out) return GREEDY_EINVAL;
+  rc = ctx_init(&c, n, 1, w, nparts, target_frac, NULL, NULL);
+  if (rc) return rc;
+  rc = GREEDY_ENOMEM;
+  e = malloc((size_t)nparts * sizeof *e);
+  g = greedy_runs_open(m, w, tie, first, count);
+  if (e == NULL || g == NULL) goto end;
+  heap = top_build(&c, e, &positive);
+  while ((got = greedy_runs_next(g, idx, GREEDY_RUN_BLOCK)) > 0) {
+    if (positive) {
+      for (size_t j = 0; j < got; j++) part_out[idx[j]] = place_step(&c, e, heap, 1, idx[j]);
+    } else {
+      for (size_t j = 0; j < got; j++) part_out[idx[j]] = place_step(&c, e, heap, 0, idx[j]);
+    }
+  }
+  rc = GREEDY_OK;
+end:
+  greedy_runs_close(g);
+  free(e);
+  ctx_free(&c);
+  return rc;
 }
 
 int greedy_assign_in_order(size_t n, int wdim, const double *w, int nparts,

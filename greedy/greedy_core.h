@@ -146,6 +146,22 @@ int greedy_assign_in_order(size_t n, int wdim, const double *w, int nparts,
                            const double *target_frac, int *part_out);
 
 /*
+ * greedy_assign_runs - GREEDY's placement of objects given as m runs, each
+ * heaviest first, that greedy_merge_desc would merge (tie, first, count as
+ * there): the objects are placed in merged order as the merge reads them,
+ * without a merged copy.  Run r is w[first[r]] .. w[first[r] + count[r] - 1]
+ * and the runs lie one after the other from w[0] (first[0] = 0, first[r +
+ * 1] = first[r] + count[r]); one weight per object.  part_out[i] receives
+ * the part of the object of w[i]: the parts greedy_assign_in_order gives
+ * the merged weights, each at its object's place in the runs.
+ * Not collective.  Cost O(n (log m + log nparts)).  Returns GREEDY_OK,
+ * GREEDY_EINVAL (the runs not laid out so, m < 1, or as greedy_assign) or
+ * GREEDY_ENOMEM.
+ */
+int greedy_assign_runs(int m, const double *w, const uint64_t *tie, const size_t *first,
+                       const size_t *count, int nparts, const double *target_frac, int *part_out);
+
+/*
  * greedy_imbalance - the largest relative load over all parts of an
  * assignment (1.0 = every part exactly at its target; +inf when a part of
  * zero target holds weight; 0 when all weights are zero).

@@ -415,6 +415,14 @@ static inline size_t pick(int c, size_t x, size_t y)
   return (x & m) | (y & ~m);
 }
 
+/* 1 when key[b] of the second run comes before key[a] of the first: the
+ * larger key, on equal keys the smaller tie, else the first run. */
+static inline int second_first(const double *key, const uint64_t *tie, size_t a, size_t b)
+{
+  double ka = key[a], kb = key[b];
+  return kb > ka || (kb == ka && tie != NULL && tie[b] < tie[a]);
+}
+
 /* Forward merge of key[a..ea) and key[b..eb) into out[k..]: one comparison
  * per key, written so that it needs no branch (which run wins is a coin
  * flip).  The order: the larger key; on equal keys the smaller tie, else
@@ -423,8 +431,7 @@ static void merge_forward(const double *key, const uint64_t *tie, size_t a, size
                           size_t eb, size_t k, double *out, int *src)
 {
   while (a < ea && b < eb) {
-    double ka = key[a], kb = key[b];
-    int take_b = kb > ka || (kb == ka && tie != NULL && tie[b] < tie[a]);
+    int take_b = second_first(key, tie, a, b);
     out[k] = key[pick(take_b, b, a)];
     src[k++] = take_b;
     a += (size_t)!take_b;
@@ -504,8 +511,7 @@ static void head_load(const merge_runs *mr, run_head *h, int r)
  * the heads kept beside the tree (a match reads two entries of one small
  * array).  The order: the larger key, on equal keys the smaller tie, then
  * the lower run, as merge_two. */
-static void merge_tournament(merge_runs *mr, size_t leaves, run_head *head, int *win, size_t n,
-                             double *out, int *src)
+static void tournament_start(merge_runs *mr, size_t leaves, run_head *head, int *win)
 {
   for (size_t i = 0; i < leaves; i++) {
     head_load(mr, head, (int)i);
@@ -513,16 +519,30 @@ static void merge_tournament(merge_runs *mr, size_t leaves, run_head *head, int 
   }
   for (size_t i = leaves - 1; i >= 1; i--)
     win[i] = head_first(head, win[2 * i], win[2 * i + 1]) ? win[2 * i] : win[2 * i + 1];
+}
+
+/* The run whose next key comes first; that key is taken (the run's next
+ * moves on) and the winner's path played again. */
+static inline int tournament_take(merge_runs *mr, size_t leaves, run_head *head, int *win)
+{
+  int w = win[1];
+  mr->next[w]++;
+  head_load(mr, head, w);
+  for (size_t i = (leaves + (size_t)w) / 2; i >= 1; i /= 2) {
+    int a = win[2 * i], b = win[2 * i + 1];
+    win[i] = head_first(head, a, b) ? a : b;
+  }
+  return w;
+}
+
+static void merge_tournament(merge_runs *mr, size_t leaves, run_head *head, int *win, size_t n,
+                             double *out, int *src)
+{
+  tournament_start(mr, leaves, head, win);
   for (size_t k = 0; k < n; k++) {
-    int w = win[1];
-    out[k] = head[w].k;
+    int w = tournament_take(mr, leaves, head, win);
+    out[k] = mr->key[mr->next[w] - 1];
     src[k] = w;
-    mr->next[w]++;
-    head_load(mr, head, w);
-    for (size_t i = (leaves + (size_t)w) / 2; i >= 1; i /= 2) {
-      int a = win[2 * i], b = win[2 * i + 1];
-      win[i] = head_first(head, a, b) ? a : b;
-    }
   }
 }
 
@@ -559,6 +579,84 @@ end:
   free(win);
   free(head);
   return rc;
+}
+
+/* A merge read a block at a time (greedy_runs_open). */
+struct greedy_runs {
+  int m;          /* runs */
+  size_t leaves;  /* the tournament's leaves (m rounded up to a power of 2) */
+  merge_runs mr;  /* each run's next key and end */
+  run_head *head; /* the tournament's heads (m > 2) */
+  int *win;       /* the tournament's tree (m > 2) */
+};
+
+void greedy_runs_close(greedy_runs *g)
+{
+  if (g == NULL) return;
+  free(g->mr.next);
+  free(g->mr.end);
+  free(g->head);
+  free(g->win);
+  free(g);
+}
+
+greedy_runs *greedy_runs_open(int m, const double *key, const uint64_t *tie, const size_t *first,
+                              const size_t *count)
+{
+  greedy_runs *g = calloc(1, sizeof *g);
+  int r;
+  if (g == NULL || m < 1) {
+    free(g);
+    return NULL;
+  }
+  g->m = m;
+  g->leaves = 1;
+  while (g->leaves < (size_t)m) g->leaves *= 2;
+  g->mr.key = key;
+  g->mr.tie = tie;
+  /* Padding runs past m are empty: their next is their end (one run is
+   * read as two, the second empty). */
+  g->mr.next = calloc(g->leaves + 1, sizeof *g->mr.next);
+  g->mr.end = calloc(g->leaves + 1, sizeof *g->mr.end);
+  if (m > 2) {
+    g->head = malloc(g->leaves * sizeof *g->head);
+    g->win = malloc(2 * g->leaves * sizeof *g->win);
+  }
+  if (g->mr.next == NULL || g->mr.end == NULL || (m > 2 && (g->head == NULL || g->win == NULL))) {
+    greedy_runs_close(g);
+    return NULL;
+  }
+  for (r = 0; r < m; r++) {
+    g->mr.next[r] = first[r];
+    g->mr.end[r] = first[r] + count[r];
+  }
+  if (m > 2) tournament_start(&g->mr, g->leaves, g->head, g->win);
+  return g;
+}
+
+size_t greedy_runs_next(greedy_runs *g, size_t *idx, size_t max)
+{
+  size_t k = 0;
+  if (g->m > 2) {
+    for (; k < max && g->head[g->win[1]].k != -INFINITY; k++) {
+      int w = tournament_take(&g->mr, g->leaves, g->head, g->win);
+      idx[k] = g->mr.next[w] - 1;
+    }
+    return k;
+  }
+  size_t a = g->mr.next[0], ea = g->mr.end[0], b = g->mr.next[1], eb = g->mr.end[1];
+  /* One run (m == 1) is run 0 with run 1 empty. */
+  while (k < max && a < ea && b < eb) {
+    int take_b = second_first(g->mr.key, g->mr.tie, a, b);
+    idx[k++] = pick(take_b, b, a);
+    a += (size_t)!take_b;
+    b += (size_t)take_b;
+  }
+  for (; k < max && a < ea; a++) idx[k++] = a;
+  for (; k < max && b < eb; b++) idx[k++] = b;
+  g->mr.next[0] = a;
+  g->mr.next[1] = b;
+  return k;
 }
 
 /* An index with its tie, for the long stretches of greedy_break_ties. */

@@ -97,6 +97,25 @@ int greedy_merge_desc(int m, const double *key, const uint64_t *tie, const size_
                       const size_t *count, double *out, int *src);
 
 /*
+ * greedy_runs_open / greedy_runs_next / greedy_runs_close - the merge of
+ * greedy_merge_desc (same runs, same order, same arguments), read a block
+ * at a time as the indices of the keys instead of written out whole, so
+ * that a caller that consumes the keys in merged order (GREEDY's placement)
+ * needs no merged copy.  greedy_runs_open keeps pointers to key and tie
+ * (they must stay valid and unchanged until greedy_runs_close) and returns
+ * NULL when m < 1 or memory runs out.  greedy_runs_next writes up to max
+ * indices into key[] in merged order to idx and returns how many it wrote:
+ * fewer than max only when the runs are used up (then 0 from there on).
+ * greedy_runs_close frees the state (NULL is ignored).  Cost O(log m) per
+ * key.  Not collective.
+ */
+typedef struct greedy_runs greedy_runs;
+greedy_runs *greedy_runs_open(int m, const double *key, const uint64_t *tie, const size_t *first,
+                              const size_t *count);
+size_t greedy_runs_next(greedy_runs *g, size_t *idx, size_t max);
+void greedy_runs_close(greedy_runs *g);
+
+/*
  * greedy_break_ties - after a sort of keys largest first (order[n], equal
  * keys in index order), put each stretch of equal keys in the order of
  * their ties, smallest first (tie[i] for index i; equal ties keep their

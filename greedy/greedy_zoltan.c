@@ -60,13 +60,18 @@ static int greedy_partition(const zp_problem *pb, void *state, int *new_part)
 }
 
 /* The layer's sorted path (zp_method.partition_sorted): the objects come
- * heaviest first already, so the placement reads them in sequence. */
+ * heaviest first already, as the ranks' sorted runs (ZP_SORTED_RUNS) that
+ * the placement merges as it reads them, or merged. */
 static int greedy_partition_sorted(const zp_problem *pb, void *state, int *new_part)
 {
   (void)state;
-  return greedy_report(
-      pb, greedy_assign_in_order(pb->num_obj, 1, pb->wgts, pb->num_parts, pb->part_sizes, new_part),
-      new_part);
+  int rc;
+  if (pb->num_runs > 0)
+    rc = greedy_assign_runs(pb->num_runs, pb->wgts, pb->run_ties, pb->run_first, pb->run_count,
+                            pb->num_parts, pb->part_sizes, new_part);
+  else
+    rc = greedy_assign_in_order(pb->num_obj, 1, pb->wgts, pb->num_parts, pb->part_sizes, new_part);
+  return greedy_report(pb, rc, new_part);
 }
 
 /* No parameters: GREEDY has no knob worth exposing. */
@@ -74,7 +79,7 @@ static const zp_method greedy_method = {
     .abi = ZP_METHOD_ABI,
     .name = "GREEDY",
     .summary = "heaviest object first onto the part of least relative load (LPT, min-heap)",
-    .needs = ZP_HIERARCHICAL,
+    .needs = ZP_HIERARCHICAL | ZP_SORTED_RUNS,
     .partition_serial = greedy_partition,
     .partition_sorted = greedy_partition_sorted};
 

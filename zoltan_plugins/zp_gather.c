@@ -125,7 +125,9 @@ static int zp_current_parts(zp_context *c)
  * infinite and negative ones; parts outside the known ones mapped. */
 static int zp_check_objects(zp_context *c, const float *fw)
 {
-  const size_t n = (size_t)c->n, wdim = (size_t)c->wdim, count = n * wdim;
+  /* c->n is never negative; saying so keeps GCC's -O3 from seeing a
+   * negative count turned into a huge copy. */
+  const size_t n = c->n > 0 ? (size_t)c->n : 0, wdim = (size_t)c->wdim, count = n * wdim;
   const int wd = c->obj_wgt_dim, np = c->nparts;
   int *parts = c->parts;
   double *w = c->w;

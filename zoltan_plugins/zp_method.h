@@ -27,6 +27,7 @@
  */
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <zoltan_types.h>
 
@@ -113,6 +114,15 @@ typedef struct zp_problem {
   void *layer;                 /* the layer's, for zp_problem_scratch; a
                                    method never reads or writes it (NULL in a
                                    problem the method's tests build) */
+  /* Only in partition_sorted with ZP_SORTED_RUNS, else 0 and NULL: wgts
+   * holds num_runs runs one after the other, run r being the run_count[r]
+   * weights from wgts[run_first[r]] on, each heaviest first; the weights'
+   * order is the merge of the runs, equal weights in run order, or by
+   * run_ties (one value per weight, smaller first) when it is not NULL. */
+  int num_runs;
+  const size_t *run_first;
+  const size_t *run_count;
+  const uint64_t *run_ties;
 } zp_problem;
 
 /* Number of zp_problem_scratch slots. */
@@ -197,6 +207,12 @@ typedef struct zp_context zp_context;
  * for a method whose answer depends on the weights in weight order and on
  * where the objects are now (REFINE, GREEDYREFINE). */
 #define ZP_SORTED_PARTS 0x800u
+/* With partition_sorted, and without ZP_SORTED_PARTS: the method takes the
+ * ranks' sorted weights as runs (zp_problem.num_runs and what follows it)
+ * and merges them as it reads them, and fills new_part in the runs' layout
+ * (new_part[i] for the object of wgts[i]), so that the root holds no merged
+ * copy of the weights and no map back to the ranks (GREEDY). */
+#define ZP_SORTED_RUNS 0x1000u
 
 /*
  * ZP_METHOD_ABI - the version of the method interface this header describes:
@@ -216,10 +232,12 @@ typedef struct zp_context zp_context;
  * zp_ctx_debug_proc, zp_ctx_gather_inputs, zp_ctx_inputs,
  * zp_ctx_callback_error, zp_ctx_gather_dump and zp_ctx_run_base_setting
  * (and later, without a change of layout, zp_native_bounds and
- * zp_ctx_native_bounds); version 6 added zp_method.partition_sorted.  abi and name stay the first two fields in every
+ * zp_ctx_native_bounds); version 6 added zp_method.partition_sorted; version 7 added
+ * zp_problem.num_runs, run_first, run_count and run_ties and ZP_SORTED_RUNS.
+ * abi and name stay the first two fields in every
  * version, so that the refusal can always name the method.
  */
-#define ZP_METHOD_ABI 6u
+#define ZP_METHOD_ABI 7u
 
 /* A load-balancing method.  Register it with zp_register_method.  Write it
  * with designated initialisers (.name = "MYLB", ...): fields left out are
@@ -296,7 +314,9 @@ typedef struct zp_method {
    * zp_problem whose wgts are the num_obj weights in that order (wgt_dim 1)
    * and whose gids, cur_proc, coords, graph and obj_sizes are NULL
    * (num_gid_entries 0), as is cur_part unless the method's needs include
-   * ZP_SORTED_PARTS; the rest is as for partition_serial.  It
+   * ZP_SORTED_PARTS; the rest is as for partition_serial.  With ZP_SORTED_RUNS
+   * in the needs, wgts holds the ranks' sorted weights unmerged, as runs
+   * (zp_problem.num_runs), and new_part follows wgts.  It
    * fills new_part[k] for the k-th object of that order, and must give the
    * parts partition_serial gives the same objects, so that the answer does
    * not depend on which of the two ran; REMAP and the other steps are the

@@ -11,7 +11,10 @@
  *
  * A method that also reads where the objects are now (ZP_SORTED_PARTS:
  * REFINE, GREEDYREFINE) gets the current parts beside the weights, in the
- * same order (4 more bytes per object).
+ * same order (4 more bytes per object).  A method that merges the runs as
+ * it reads them (ZP_SORTED_RUNS: GREEDY) gets them unmerged and answers in
+ * their layout, so that the root keeps neither a merged copy nor the map
+ * back to the ranks.
  *
  * The answer is zp_run_serial's, bit for bit.  That run sorts by global ID
  * before the method sorts by weight, so equal weights go in ID order; here
@@ -308,30 +311,89 @@ static int zp_sorted_unique(const zp_context *c, const zp_sorted *s, const uint6
   return ZOLTAN_OK;
 }
 
+/* Root: run the method on the problem pb (the weights filled in) and
+ * check its N parts. */
+static int zp_sorted_call(const zp_context *c, const zp_sorted *s, zp_problem *pb, int *part)
+{
+  size_t N = s->num_obj;
+  int ierr;
+  pb->num_gid_entries = 0;
+  pb->num_obj = N;
+  pb->wgt_dim = 1;
+  pb->num_parts = c->nparts;
+  pb->num_procs = s->P;
+  pb->part_sizes = c->part_sizes;
+  pb->imbalance_tol = c->tol;
+  ierr = c->r->method->partition_sorted(pb, c->r->state, part);
+  if (ierr < 0) return ierr;
+  if (zp_check_answer(c, part, N, c->nparts) < 0) return ZOLTAN_FATAL;
+  if ((size_t)c->nparts > N) {
+    zp_warn(c->yo, "%d parts requested for %zu objects; %zu parts will be empty", c->nparts, N,
+            (size_t)c->nparts - N);
+    ierr = ZOLTAN_WARN;
+  }
+  return ierr;
+}
+
+/* Root, ZP_SORTED_RUNS: the method reads the ranks' sorted weights as runs
+ * and answers in their layout, which is the reply the ranks get (in the
+ * record's buffer of ZP_SCR_PROCS, 4 bytes per object, into *reply). */
+static int zp_sorted_solve_runs(const zp_context *c, const zp_sorted *s, const double *streams,
+                                const uint64_t *ids, int **reply)
+{
+  size_t *first = malloc((size_t)s->P * sizeof *first),
+         *count = malloc((size_t)s->P * sizeof *count);
+  int *part = zp_record_scratch(c->r, ZP_SCR_PROCS, s->num_obj * sizeof *part);
+  int r, ierr = ZOLTAN_MEMERR;
+  zp_problem pb;
+  if (first == NULL || count == NULL || part == NULL) goto End;
+  for (r = 0; r < s->P; r++) {
+    first[r] = (size_t)s->displ[r];
+    count[r] = (size_t)s->cnt[r];
+  }
+  zp_problem_common(&pb, c);
+  pb.wgts = streams;
+  pb.num_runs = s->P;
+  pb.run_first = first;
+  pb.run_count = count;
+  pb.run_ties = ids;
+  ierr = zp_sorted_call(c, s, &pb, part);
+  *reply = part;
+End:
+  free(first);
+  free(count);
+  return ierr;
+}
+
 /* Root: merge the ranks' sorted weights (ids beside them in IDs mode, else
  * NULL), run the method on the merged order, check its parts, and lay them
- * out rank by rank in each rank's sorted order.  Once merged, the streams'
- * buffer (8 bytes per object) holds the method's parts in its upper half
- * and the parts laid out for the ranks in its lower half. */
+ * out rank by rank in each rank's sorted order (into *reply).  Once
+ * merged, the streams' buffer (8 bytes per object) holds the method's
+ * parts in its upper half and the parts laid out for the ranks in its
+ * lower half. */
 static int zp_sorted_solve(const zp_context *c, zp_sorted *s, double *streams, const uint64_t *ids,
-                           const int *cur_streams)
+                           const int *cur_streams, int **reply_out)
 {
-  const zp_method *m = c->r->method;
   size_t N = s->num_obj, k;
   size_t *first = malloc((size_t)s->P * sizeof *first),
          *count = malloc((size_t)s->P * sizeof *count);
   size_t *next = malloc((size_t)s->P * sizeof *next);
-  double *merged = zp_record_scratch(c->r, ZP_SCR_S_WGTS, N * sizeof *merged);
-  int *src = zp_record_scratch(c->r, ZP_SCR_PROCS, N * sizeof *src);
-  int *reply = (int *)(void *)streams, *part = reply + N, *cur = NULL;
+  double *merged = NULL;
+  int *src = NULL, *reply = (int *)(void *)streams, *part = reply + N, *cur = NULL;
   int r, ierr = ZOLTAN_MEMERR;
   zp_problem pb;
+  if (ids != NULL && (ierr = zp_sorted_unique(c, s, ids)) < 0) goto End;
+  if ((c->needs & ZP_SORTED_RUNS) && cur_streams == NULL) {
+    ierr = zp_sorted_solve_runs(c, s, streams, ids, reply_out);
+    goto End;
+  }
+  ierr = ZOLTAN_MEMERR;
+  merged = zp_record_scratch(c->r, ZP_SCR_S_WGTS, N * sizeof *merged);
+  src = zp_record_scratch(c->r, ZP_SCR_PROCS, N * sizeof *src);
   if (cur_streams != NULL) cur = zp_record_scratch(c->r, ZP_SCR_S_PARTS, N * sizeof *cur);
   if (first == NULL || count == NULL || next == NULL || merged == NULL || src == NULL ||
       (cur_streams != NULL && cur == NULL))
     goto End;
-  if (ids != NULL && (ierr = zp_sorted_unique(c, s, ids)) < 0) goto End;
-  ierr = ZOLTAN_MEMERR;
   for (r = 0; r < s->P; r++) {
     first[r] = next[r] = (size_t)s->displ[r];
     count[r] = (size_t)s->cnt[r];
@@ -341,27 +403,12 @@ static int zp_sorted_solve(const zp_context *c, zp_sorted *s, double *streams, c
   for (k = 0; cur != NULL && k < N; k++) cur[k] = cur_streams[next[src[k]]++];
   for (r = 0; cur != NULL && r < s->P; r++) next[r] = (size_t)s->displ[r];
   zp_problem_common(&pb, c);
-  pb.num_gid_entries = 0;
-  pb.num_obj = N;
-  pb.wgt_dim = 1;
   pb.wgts = merged;
   pb.cur_part = cur;
-  pb.num_parts = c->nparts;
-  pb.num_procs = s->P;
-  pb.part_sizes = c->part_sizes;
-  pb.imbalance_tol = c->tol;
-  ierr = m->partition_sorted(&pb, c->r->state, part);
+  ierr = zp_sorted_call(c, s, &pb, part);
   if (ierr < 0) goto End;
-  if (zp_check_answer(c, part, N, c->nparts) < 0) {
-    ierr = ZOLTAN_FATAL;
-    goto End;
-  }
-  if ((size_t)c->nparts > N) {
-    zp_warn(c->yo, "%d parts requested for %zu objects; %zu parts will be empty", c->nparts, N,
-            (size_t)c->nparts - N);
-    ierr = ZOLTAN_WARN;
-  }
   for (k = 0; k < N; k++) reply[next[src[k]]++] = part[k];
+  *reply_out = reply;
 End:
   free(first);
   free(count);
@@ -376,7 +423,7 @@ static int zp_sorted_run(zp_context *c, zp_sorted *s, int *new_part)
   int root = c->r->rank == ZP_ROOT, ierr = ZOLTAN_OK, status;
   double *streams = NULL;
   uint64_t *ids = NULL;
-  int *cur = NULL, with_parts = (c->needs & ZP_SORTED_PARTS) != 0;
+  int *cur = NULL, *reply = NULL, with_parts = (c->needs & ZP_SORTED_PARTS) != 0;
   size_t j;
   ierr = zp_sorted_fill(c, s);
   if (root) {
@@ -396,10 +443,10 @@ static int zp_sorted_run(zp_context *c, zp_sorted *s, int *new_part)
                 c->r->comm);
   if (with_parts)
     MPI_Gatherv(s->parts, c->n, MPI_INT, cur, s->cnt, s->displ, MPI_INT, ZP_ROOT, c->r->comm);
-  status = root ? zp_sorted_solve(c, s, streams, ids, cur) : ZOLTAN_OK;
+  status = root ? zp_sorted_solve(c, s, streams, ids, cur, &reply) : ZOLTAN_OK;
   MPI_Bcast(&status, 1, MPI_INT, ZP_ROOT, c->r->comm);
   if (status < 0) return status;
-  MPI_Scatterv(streams, s->cnt, s->displ, MPI_INT, s->reply, c->n, MPI_INT, ZP_ROOT, c->r->comm);
+  MPI_Scatterv(reply, s->cnt, s->displ, MPI_INT, s->reply, c->n, MPI_INT, ZP_ROOT, c->r->comm);
   for (j = 0; j < (size_t)c->n; j++) new_part[s->order[j]] = s->reply[j];
   return status;
 }

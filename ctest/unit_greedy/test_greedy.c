@@ -592,6 +592,101 @@ static void greedy_merge_desc_is_the_stable_sort_of_the_runs(void **state)
   free(tie_sorted);
 }
 
+/* The runs read a block at a time (greedy_runs_*) come in the order of
+ * greedy_merge_desc, and GREEDY's placement of the runs (greedy_assign_runs)
+ * gives each object the part greedy_assign_in_order gives it after the
+ * merge: 1 to 9 runs (one and two in trials of their own), with and
+ * without ties, empty runs, zero weights, part sizes with zeros and blocks
+ * of every size; a layout other than runs one after the other from w[0]
+ * is refused. */
+static void greedy_runs_place_as_the_merge(void **state)
+{
+  (void)state;
+  enum { MAXN = 3000, MAXM = 9 };
+  zp_rng rng;
+  zp_rng_seed(&rng, 63);
+  double *key = malloc(MAXN * sizeof(double)), *out = malloc(MAXN * sizeof(double));
+  double *sorted = malloc(MAXN * sizeof(double)), sizes[40];
+  size_t *o = malloc(MAXN * sizeof(size_t)), *idx = malloc(MAXN * sizeof(size_t));
+  size_t first[MAXM], count[MAXM], next[MAXM];
+  int *src = malloc(MAXN * sizeof(int)), *pm = malloc(MAXN * sizeof(int));
+  int *pr = malloc(MAXN * sizeof(int));
+  uint64_t *tie = malloc(MAXN * sizeof(uint64_t)), *tie_sorted = malloc(MAXN * sizeof(uint64_t));
+  for (int trial = 0; trial < 300; trial++) {
+    int m = trial < 30 ? 1 + trial % 2 : 1 + (int)zp_rng_below(&rng, MAXM);
+    int p = 1 + (int)zp_rng_below(&rng, 40), sized = trial % 3 == 0, ties = trial % 2 == 0;
+    size_t n = 0;
+    for (int r = 0; r < m; r++) {
+      size_t c = zp_rng_below(&rng, 4) == 0 ? zp_rng_below(&rng, 2) : zp_rng_below(&rng, 330);
+      first[r] = n;
+      count[r] = c;
+      for (size_t i = 0; i < c; i++) {
+        double u = zp_rng_uniform(&rng);
+        /* Few distinct keys (zero among them: ties across runs) or a heavy
+         * tail. */
+        key[n + i] = trial % 4 < 2 ? (double)zp_rng_below(&rng, 6) : 1.0 + 999.0 * u * u * u * u;
+        tie[n + i] = (n + i) * 7919u % 100003u;
+      }
+      assert_int_equal(greedy_sort_desc(c, key + n, o), 0);
+      for (size_t i = 0; i < c; i++) sorted[i] = key[n + o[i]];
+      memcpy(key + n, sorted, c * sizeof(double));
+      if (ties) {
+        for (size_t i = 0; i < c; i++) o[i] = i;
+        assert_int_equal(greedy_break_ties(c, key + n, tie + n, o), 0);
+        for (size_t i = 0; i < c; i++) tie_sorted[i] = tie[n + o[i]];
+        memcpy(tie + n, tie_sorted, c * sizeof(uint64_t));
+      }
+      n += c;
+    }
+    const uint64_t *t = ties ? tie : NULL;
+    assert_int_equal(greedy_merge_desc(m, key, t, first, count, out, src), 0);
+    /* The iterator, in blocks of 1 to 700 indices. */
+    greedy_runs *g = greedy_runs_open(m, key, t, first, count);
+    assert_non_null(g);
+    size_t k = 0, got;
+    do {
+      size_t max = 1 + zp_rng_below(&rng, 700);
+      got = greedy_runs_next(g, idx + k, max < MAXN - k ? max : MAXN - k);
+      assert_true(got == (max < n - k ? max : n - k));
+      k += got;
+    } while (got > 0);
+    assert_int_equal(k, n);
+    assert_int_equal(greedy_runs_next(g, idx, 10), 0);
+    greedy_runs_close(g);
+    for (int r = 0; r < m; r++) next[r] = first[r];
+    for (k = 0; k < n; k++) assert_int_equal(idx[k], next[src[k]]++);
+    /* The placement. */
+    for (int q = 0; q < p; q++) sizes[q] = zp_rng_below(&rng, 5) == 0 ? 0.0 : zp_rng_uniform(&rng);
+    sizes[0] += 0.5; /* some part may receive */
+    assert_int_equal(greedy_assign_in_order(n, 1, out, p, sized ? sizes : NULL, pm), GREEDY_OK);
+    assert_int_equal(greedy_assign_runs(m, key, t, first, count, p, sized ? sizes : NULL, pr),
+                     GREEDY_OK);
+    for (k = 0; k < n; k++) assert_int_equal(pr[idx[k]], pm[k]);
+    /* Runs with a gap, or out of their order, and no runs at all. */
+    if (m >= 2 && count[0] > 0) {
+      size_t f1 = first[1];
+      first[1] = f1 + 1;
+      assert_int_equal(greedy_assign_runs(m, key, t, first, count, p, NULL, pr), GREEDY_EINVAL);
+      first[1] = 0;
+      assert_int_equal(greedy_assign_runs(m, key, t, first, count, p, NULL, pr), GREEDY_EINVAL);
+      first[1] = f1;
+    }
+  }
+  assert_int_equal(greedy_assign_runs(0, key, NULL, first, count, 2, NULL, pr), GREEDY_EINVAL);
+  assert_null(greedy_runs_open(0, key, NULL, first, count));
+  greedy_runs_close(NULL);
+  free(key);
+  free(out);
+  free(sorted);
+  free(o);
+  free(idx);
+  free(src);
+  free(pm);
+  free(pr);
+  free(tie);
+  free(tie_sorted);
+}
+
 /* Equal keys end in the order of their ties, other keys where the sort put
  * them, for short stretches (in place) and long ones (radix). */
 static void greedy_break_ties_orders_equal_keys_by_tie(void **state)
@@ -820,6 +915,7 @@ int main(void)
       cmocka_unit_test(greedy_rsum_is_independent_of_order_and_split),
       cmocka_unit_test(greedy_merge_desc_is_the_stable_sort_of_the_runs),
       cmocka_unit_test(greedy_in_order_matches_greedy_assign),
+      cmocka_unit_test(greedy_runs_place_as_the_merge),
       cmocka_unit_test(greedy_break_ties_orders_equal_keys_by_tie),
       cmocka_unit_test(greedy_identity_order_places_as_any_order),
       cmocka_unit_test(greedy_imbalance_equals_the_plain_part_sums),
