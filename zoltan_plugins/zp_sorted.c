@@ -370,24 +370,23 @@ End:
  * out rank by rank in each rank's sorted order (into *reply).  Once
  * merged, the streams' buffer (8 bytes per object) holds the method's
  * parts in its upper half and the parts laid out for the ranks in its
- * lower half. */
+ * lower half.  A ZP_SORTED_RUNS method, which needs no merge, goes to
+ * zp_sorted_solve_runs once the IDs are checked. */
 static int zp_sorted_solve(const zp_context *c, zp_sorted *s, double *streams, const uint64_t *ids,
                            const int *cur_streams, int **reply_out)
 {
-  size_t N = s->num_obj, k;
-  size_t *first = malloc((size_t)s->P * sizeof *first),
-         *count = malloc((size_t)s->P * sizeof *count);
-  size_t *next = malloc((size_t)s->P * sizeof *next);
+  size_t N = s->num_obj, k, *first = NULL, *count = NULL, *next = NULL;
   double *merged = NULL;
   int *src = NULL, *reply = (int *)(void *)streams, *part = reply + N, *cur = NULL;
-  int r, ierr = ZOLTAN_MEMERR;
+  int r, ierr;
   zp_problem pb;
-  if (ids != NULL && (ierr = zp_sorted_unique(c, s, ids)) < 0) goto End;
-  if ((c->needs & ZP_SORTED_RUNS) && cur_streams == NULL) {
-    ierr = zp_sorted_solve_runs(c, s, streams, ids, reply_out);
-    goto End;
-  }
+  if (ids != NULL && (ierr = zp_sorted_unique(c, s, ids)) < 0) return ierr;
+  if ((c->needs & ZP_SORTED_RUNS) && cur_streams == NULL)
+    return zp_sorted_solve_runs(c, s, streams, ids, reply_out);
   ierr = ZOLTAN_MEMERR;
+  first = malloc((size_t)s->P * sizeof *first);
+  count = malloc((size_t)s->P * sizeof *count);
+  next = malloc((size_t)s->P * sizeof *next);
   merged = zp_record_scratch(c->r, ZP_SCR_S_WGTS, N * sizeof *merged);
   src = zp_record_scratch(c->r, ZP_SCR_PROCS, N * sizeof *src);
   if (cur_streams != NULL) cur = zp_record_scratch(c->r, ZP_SCR_S_PARTS, N * sizeof *cur);
