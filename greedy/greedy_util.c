@@ -695,17 +695,21 @@ static void radix_tied(tied *a, tied *b, size_t len, size_t *count)
   }
 }
 
-/* Order the stretch order[0..len-1] by tie (stable). */
-static int sort_stretch(size_t *order, size_t len, const uint64_t *tie)
+/* Order the stretch order[0..len-1] by tie (stable), the ties beside the
+ * indices (tie[j] is the tie of order[j]) moving with them. */
+static int sort_stretch(size_t *order, uint64_t *tie, size_t len)
 {
   if (len <= SORT_RUN_INSERTION_MAX) {
     for (size_t j = 1; j < len; j++) {
       size_t v = order[j], m = j;
-      while (m > 0 && tie[order[m - 1]] > tie[v]) {
+      uint64_t t = tie[j];
+      while (m > 0 && tie[m - 1] > t) {
         order[m] = order[m - 1];
+        tie[m] = tie[m - 1];
         m--;
       }
       order[m] = v;
+      tie[m] = t;
     }
     return 0;
   }
@@ -714,11 +718,14 @@ static int sort_stretch(size_t *order, size_t len, const uint64_t *tie)
   int rc = -2;
   if (a != NULL && b != NULL && count != NULL) {
     for (size_t j = 0; j < len; j++) {
-      a[j].t = tie[order[j]];
+      a[j].t = tie[j];
       a[j].i = order[j];
     }
     radix_tied(a, b, len, count);
-    for (size_t j = 0; j < len; j++) order[j] = a[j].i;
+    for (size_t j = 0; j < len; j++) {
+      order[j] = a[j].i;
+      tie[j] = a[j].t;
+    }
     rc = 0;
   }
   free(a);
@@ -727,14 +734,14 @@ static int sort_stretch(size_t *order, size_t len, const uint64_t *tie)
   return rc;
 }
 
-int greedy_break_ties(size_t n, const double *sorted, const uint64_t *tie, size_t *order)
+int greedy_break_ties(size_t n, const double *sorted, uint64_t *tie, size_t *order)
 {
   size_t k = 0, e;
   while (k < n) {
     double v = sorted[k];
     for (e = k + 1; e < n && sorted[e] == v; e++) {
     }
-    if (e - k > 1 && sort_stretch(order + k, e - k, tie) != 0) return -2;
+    if (e - k > 1 && sort_stretch(order + k, tie + k, e - k) != 0) return -2;
     k = e;
   }
   return 0;

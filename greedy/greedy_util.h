@@ -118,13 +118,15 @@ void greedy_runs_close(greedy_runs *g);
 /*
  * greedy_break_ties - after a sort of keys largest first (order[n], equal
  * keys in index order), put each stretch of equal keys in the order of
- * their ties, smallest first (tie[i] for index i; equal ties keep their
- * order).  sorted[k] is the key of order[k], so that the stretches are
- * found in one pass in sequence.  Linear in n but for the stretches, each
- * sorted in O(length) (radix) or less.  Not collective.  Returns 0, or -2
- * when memory runs out.
+ * their ties, smallest first (equal ties keep their order).  sorted[k] is
+ * the key of order[k] and tie[k] its tie, both in the sorted order, so
+ * that the stretches are found in one pass in sequence; the ties move
+ * with their indices (on return tie[k] is still the tie of order[k]).
+ * Linear in n but for the stretches, each sorted in O(length) (radix) or
+ * less.  Not collective.  Returns 0, or -2 when memory runs out (order and
+ * tie then still pair each index with its tie).
  */
-int greedy_break_ties(size_t n, const double *sorted, const uint64_t *tie, size_t *order);
+int greedy_break_ties(size_t n, const double *sorted, uint64_t *tie, size_t *order);
 
 /*
  * A reproducible sum of non-negative weights.  A floating-point sum depends

@@ -45,7 +45,9 @@ void zp_ctx_free(zp_context *c)
   zp_loaddb_edges_release(c);
   /* Last: the load database's callbacks stand in front of the guard's. */
   zp_guard_end(c);
-  void *kept[] = {c->gids, c->lids, c->w, c->parts, c->in_parts, c->coords};
+  /* in_parts is parts itself unless some part was outside the known ones. */
+  void *kept[] = {c->gids,  c->lids, c->w, c->parts, c->in_parts != c->parts ? c->in_parts : NULL,
+                  c->coords};
   void *arrays[] = {c->tol,   c->pdist,     c->part_sizes, c->nedges,    c->nbr,
                     c->ewgts, c->nbr_procs, c->hg_pairs,   c->mem_limit, c->sizes};
   size_t i;

@@ -137,8 +137,15 @@ static int zp_check_objects(zp_context *c, const float *fw)
   /* The common case, every part known and every weight valid, runs as
    * branch-free passes the compiler vectorises; the objects that need a
    * fix or a message are looked for only when there is one. */
-  if (n > 0) memcpy(c->in_parts, parts, n * sizeof *parts);
   for (i = 0; i < n; i++) outside |= parts[i] < 0 || parts[i] >= np;
+  /* The parts as reported are the parts methods see unless one lies
+   * outside the known ones: only then do they need a copy of their own. */
+  c->in_parts = parts;
+  if (outside) {
+    c->in_parts = zp_ctx_array(c, ZP_SCR_L_IN_PARTS, n * sizeof *c->in_parts, 0);
+    if (c->in_parts == NULL) return ZOLTAN_MEMERR;
+    memcpy(c->in_parts, parts, n * sizeof *parts);
+  }
   /* An object outside the known parts (no part callback and more ranks
    * than parts, or NUM_GLOBAL_PARTS shrank) is taken to be in the first
    * part its rank holds; on a rank that holds none it is in no part (-1),
@@ -149,11 +156,19 @@ static int zp_check_objects(zp_context *c, const float *fw)
     for (k = 0; k < count; k++) w[k] = 1.0;
     return ZOLTAN_OK;
   }
-  /* A float is finite and >= 0 when it lies in [0, FLT_MAX]: NaN fails
-   * both comparisons. */
+  /* fw is the upper half of w's buffer (zp_gather_objects), widened front
+   * to back: the double written for weight k covers only floats up to k,
+   * all read by then.  The copies through memcpy tell the compiler that the
+   * float and the double may share memory, so it keeps that order.  A
+   * float is finite and >= 0 when it lies in [0, FLT_MAX]: NaN fails both
+   * comparisons. */
   for (k = 0; k < count; k++) {
-    w[k] = (double)fw[k];
-    bad |= !(fw[k] >= 0.0f && fw[k] <= FLT_MAX);
+    float f;
+    double d;
+    memcpy(&f, fw + k, sizeof f);
+    d = (double)f;
+    memcpy(w + k, &d, sizeof d);
+    bad |= !(f >= 0.0f && f <= FLT_MAX);
   }
   for (k = 0; bad && k < count; k++) {
     double v = w[k];
@@ -177,20 +192,18 @@ int zp_gather_objects(zp_context *c)
   n = (size_t)c->n;
   c->gids = zp_ctx_array(c, ZP_SCR_L_GIDS, (n * c->ngid + 1) * sizeof *c->gids, 1);
   c->lids = c->nlid ? zp_ctx_array(c, ZP_SCR_L_LIDS, (n * c->nlid + 1) * sizeof *c->lids, 1) : NULL;
-  fw = zp_ctx_array(c, ZP_SCR_L_FW, (n * (size_t)(wd > 0 ? wd : 1) + 1) * sizeof *fw, 1);
   c->w = zp_ctx_array(c, ZP_SCR_L_W, (n * c->wdim + 1) * sizeof *c->w, 0);
   c->parts = zp_ctx_array(c, ZP_SCR_L_PARTS, (n + 1) * sizeof *c->parts, 0);
-  c->in_parts = zp_ctx_array(c, ZP_SCR_L_IN_PARTS, (n + 1) * sizeof *c->in_parts, 0);
-  if (c->gids == NULL || (c->nlid && c->lids == NULL) || fw == NULL || c->w == NULL ||
-      c->parts == NULL || c->in_parts == NULL) {
-    ierr = ZOLTAN_MEMERR;
-    goto End;
-  }
+  if (c->gids == NULL || (c->nlid && c->lids == NULL) || c->w == NULL || c->parts == NULL)
+    return ZOLTAN_MEMERR;
+  /* The callback writes its float weights (at most n * wdim of them) into
+   * the upper half of w's buffer, where zp_check_objects widens them: no
+   * buffer of their own. */
+  fw = (float *)(void *)c->w + n * c->wdim;
+  memset(fw, 0, n * (size_t)(wd > 0 ? wd : 0) * sizeof *fw);
   if (c->n > 0) ierr = zp_list_objects(c, fw);
   if (ierr >= 0 && c->n > 0) ierr = zp_current_parts(c);
   if (ierr >= 0) ierr = zp_check_objects(c, fw);
-End:
-  zp_ctx_array_free(c, fw);
   return ierr;
 }
 

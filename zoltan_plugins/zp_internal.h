@@ -186,10 +186,9 @@ enum {
    * context of a struct uses them (zp_record.local_pool_busy). */
   ZP_SCR_L_GIDS,
   ZP_SCR_L_LIDS,
-  ZP_SCR_L_FW, /* the callback's float weights */
   ZP_SCR_L_W,
   ZP_SCR_L_PARTS,
-  ZP_SCR_L_IN_PARTS,
+  ZP_SCR_L_IN_PARTS, /* the parts as reported, when some lie outside */
   ZP_SCR_L_COORDS,
   ZP_SCR_L_COL0, /* zp_loaddb_override's saved first weights */
   /* What the guard read of the callbacks (zp_guard.c), kept for the same

@@ -113,8 +113,10 @@ struct zp_context {
   double *w;            /* n * wdim weights (1 each when obj_wgt_dim == 0) */
   int *parts;           /* current part of each object, as methods see it
                            (-1 or a part of its rank when out of range) */
-  int *in_parts;        /* current part as the application reported it; an
-                           object is listed when its new part differs */
+  int *in_parts;        /* current part as the application reported it
+                           (parts itself unless some lay outside the known
+                           parts); an object is listed when its new part
+                           differs */
 
   /* Coordinates, asked of the callbacks once per call, when a method (the
    * selected one or a base method) first wants them. */
@@ -179,7 +181,7 @@ void zp_ctx_free(zp_context *c);
 /* An array of one call for slot (ZP_SCR_L_*): the record's kept buffer
  * when c holds the record's pool (the first context of the struct to ask
  * takes it until zp_ctx_free), else a fresh malloc that zp_ctx_free (or the
- * caller, for ZP_SCR_L_FW and ZP_SCR_L_COL0) frees.  zero: clear it.  NULL
+ * caller, for ZP_SCR_L_COL0) frees.  zero: clear it.  NULL
  * when memory is short.  Free it with zp_ctx_array_free.  Local. */
 void *zp_ctx_array(zp_context *c, int slot, size_t bytes, int zero);
 /* Free p from zp_ctx_array(c, ...) unless it is a kept buffer.  Local. */
@@ -388,7 +390,9 @@ int zp_check_answer(const zp_context *c, const int *newp, size_t N, int nparts);
 int zp_gid_cmp(const ZOLTAN_ID_TYPE *a, const ZOLTAN_ID_TYPE *b, int ngid);
 
 /* Order idx[0..n-1] by the global IDs g (ngid entries each), stably; tmp
- * holds n entries of scratch. */
+ * holds n entries of scratch.  A radix sort when the IDs have one entry and
+ * both they and the indices lie below 2^32, else a merge sort; the order is
+ * the same.  Local. */
 void zp_sort_by_gid(size_t *idx, size_t *tmp, size_t n, const ZOLTAN_ID_TYPE *g, int ngid);
 /* 1 when the n global IDs g (ngid entries each) increase strictly: they
  * are in ID order and unique.  Local. */

@@ -97,14 +97,17 @@ static int zp_sorted_wanted(const zp_context *c)
          c->mem_limit == NULL;
 }
 
-/* Local: this rank's record (the sort already done unless err). */
+/* Local: this rank's record (err: memory ran out here). */
 static void zp_sorted_record(const zp_context *c, const zp_sorted *s, int err, double *rec)
 {
   int i;
-  double lo = 0.0, hi = 0.0;
+  double lo = 0.0, hi = 0.0, top = 0.0;
+  /* The weights are checked finite and >= 0, so the largest is the maximum
+   * from 0. */
+  for (i = 0; i < c->n; i++) top = c->w[i] > top ? c->w[i] : top;
   rec[ZP_SR_N] = c->n;
   rec[ZP_SR_ORDER] = s->in_order;
-  rec[ZP_SR_MAX] = c->n > 0 && !err ? c->w[s->order[0]] : 0.0;
+  rec[ZP_SR_MAX] = top;
   rec[ZP_SR_ERR] = err;
   rec[ZP_SR_IDS] = c->ngid == 1;
   for (i = 0; c->ngid == 1 && i < c->n; i++) {
@@ -222,59 +225,53 @@ static int zp_sorted_decide(const zp_context *c, zp_sorted *s, int err)
   return mode;
 }
 
-/* Local: sort this rank's weights heaviest first (ties by local index). */
-static int zp_sorted_sort(const zp_context *c, zp_sorted *s)
+/* Local: sort this rank's weights heaviest first (ties by local index)
+ * with ws (n words) as the sort's second buffer, which then holds the
+ * sorted weights and, once they are sent, the new parts that come back (as
+ * ints).  On the root ws is the start of the gathered weights, where its
+ * own sorted weights belong: they are gathered in place. */
+static int zp_sorted_sort(const zp_context *c, zp_sorted *s, uint64_t *ws)
 {
   size_t n = (size_t)c->n;
-  uint64_t *ws = zp_record_scratch(c->r, ZP_SCR_W_SORTED, (n + 1) * sizeof *ws);
   s->order = zp_record_scratch(c->r, ZP_SCR_W_ORDER, (n + 1) * sizeof *s->order);
   if (ws == NULL || s->order == NULL) return ZOLTAN_MEMERR;
   if (greedy_sort_desc_ws(n, c->w, s->order, ws) != 0) return ZOLTAN_MEMERR;
-  /* The sort's second buffer is free again: it takes the sorted weights,
-   * and once they are sent, the new parts that come back (as ints). */
   s->sorted_w = (double *)(void *)ws;
   s->reply = (int *)(void *)ws;
   return ZOLTAN_OK;
 }
 
-/* Local: the weights in the sorted order, and in the IDs mode the IDs too,
- * with equal weights put in ID order first (they are already when this
- * rank's IDs increase).  One pass reads both where the objects are. */
-static int zp_sorted_fill(const zp_context *c, zp_sorted *s)
+/* Local: the weights in the sorted order, in the IDs mode the IDs too
+ * (equal weights then in ID order), and the current parts when the method
+ * reads them.  On the root, ids and parts are where the gather puts them
+ * (else NULL: kept buffers of this rank's size). */
+static int zp_sorted_fill(const zp_context *c, zp_sorted *s, uint64_t *ids, int *parts)
 {
   size_t n = (size_t)c->n, j;
-  uint64_t *by_index;
+  /* Equal weights go in ID order; they are already when this rank's IDs
+   * increase. */
+  const int reorder = s->mode == ZP_SORTED_IDS && !s->in_order;
   if (s->mode == ZP_SORTED_IDS) {
-    s->ids = zp_record_scratch(c->r, ZP_SCR_W_IDS, (n + 1) * sizeof *s->ids);
+    s->ids = ids != NULL ? ids : zp_record_scratch(c->r, ZP_SCR_W_IDS, (n + 1) * sizeof *s->ids);
     if (s->ids == NULL) return ZOLTAN_MEMERR;
   }
   if (c->needs & ZP_SORTED_PARTS) {
-    s->parts = zp_record_scratch(c->r, ZP_SCR_W_PARTS, (n + 1) * sizeof *s->parts);
+    s->parts =
+        parts != NULL ? parts : zp_record_scratch(c->r, ZP_SCR_W_PARTS, (n + 1) * sizeof *s->parts);
     if (s->parts == NULL) return ZOLTAN_MEMERR;
   }
-  if (s->mode != ZP_SORTED_IDS || s->in_order) {
-    for (j = 0; j < n; j++) {
-      size_t i = s->order[j];
-      s->sorted_w[j] = c->w[i];
-      if (s->ids != NULL) s->ids[j] = (uint64_t)c->gids[i];
-      if (s->parts != NULL) s->parts[j] = c->parts[i];
-    }
-    return ZOLTAN_OK;
-  }
-  /* greedy_break_ties reads the IDs by local index (in a kept buffer that
-   * nothing else of the sorted path uses); the stretches of equal weights
-   * it reorders leave the sorted weights as they are. */
-  by_index = zp_record_scratch(c->r, ZP_SCR_TMP, (n + 1) * sizeof *by_index);
-  if (by_index == NULL) return ZOLTAN_MEMERR;
   for (j = 0; j < n; j++) {
-    s->sorted_w[j] = c->w[s->order[j]];
-    by_index[j] = (uint64_t)c->gids[j];
+    size_t i = s->order[j];
+    s->sorted_w[j] = c->w[i];
+    if (s->ids != NULL) s->ids[j] = (uint64_t)c->gids[i];
+    if (s->parts != NULL && !reorder) s->parts[j] = c->parts[i];
   }
-  if (greedy_break_ties(n, s->sorted_w, by_index, s->order) != 0) return ZOLTAN_MEMERR;
-  for (j = 0; j < n; j++) {
-    s->ids[j] = by_index[s->order[j]];
-    if (s->parts != NULL) s->parts[j] = c->parts[s->order[j]];
-  }
+  if (!reorder) return ZOLTAN_OK;
+  /* The IDs are in place beside the order; the stretches of equal weights
+   * that greedy_break_ties reorders leave the sorted weights as they are,
+   * and the parts follow the final order. */
+  if (greedy_break_ties(n, s->sorted_w, s->ids, s->order) != 0) return ZOLTAN_MEMERR;
+  for (j = 0; s->parts != NULL && j < n; j++) s->parts[j] = c->parts[s->order[j]];
   return ZOLTAN_OK;
 }
 
@@ -423,8 +420,11 @@ static int zp_sorted_run(zp_context *c, zp_sorted *s, int *new_part)
   double *streams = NULL;
   uint64_t *ids = NULL;
   int *cur = NULL, *reply = NULL, with_parts = (c->needs & ZP_SORTED_PARTS) != 0;
-  size_t j;
-  ierr = zp_sorted_fill(c, s);
+  size_t j, n = (size_t)c->n, at = (size_t)s->displ[ZP_ROOT];
+  uint64_t *ws;
+  /* The root's own sorted objects are where the gather would put them (the
+   * root's buffers are sized for every object, at least one): it sorts and
+   * fills in place, and holds no copy of its own part of the problem. */
   if (root) {
     streams = zp_record_scratch(c->r, ZP_SCR_WGTS, s->num_obj * sizeof *streams);
     if (s->mode == ZP_SORTED_IDS)
@@ -432,21 +432,30 @@ static int zp_sorted_run(zp_context *c, zp_sorted *s, int *new_part)
     if (with_parts) cur = zp_record_scratch(c->r, ZP_SCR_PARTS, s->num_obj * sizeof *cur);
     if (streams == NULL || (s->mode == ZP_SORTED_IDS && ids == NULL) || (with_parts && !cur))
       ierr = ZOLTAN_MEMERR;
+    ws = streams != NULL ? (uint64_t *)(void *)(streams + at) : NULL;
+  } else {
+    ws = zp_record_scratch(c->r, ZP_SCR_W_SORTED, (n + 1) * sizeof *ws);
   }
+  if (ierr >= 0) ierr = zp_sorted_sort(c, s, ws);
+  if (ierr >= 0)
+    ierr = zp_sorted_fill(c, s, ids != NULL ? ids + at : NULL, cur != NULL ? cur + at : NULL);
   ierr = zp_agree(c, ierr);
   if (ierr < 0) return ierr;
-  MPI_Gatherv(s->sorted_w, c->n, MPI_DOUBLE, streams, s->cnt, s->displ, MPI_DOUBLE, ZP_ROOT,
-              c->r->comm);
+  MPI_Gatherv(root ? MPI_IN_PLACE : s->sorted_w, c->n, MPI_DOUBLE, streams, s->cnt, s->displ,
+              MPI_DOUBLE, ZP_ROOT, c->r->comm);
   if (s->mode == ZP_SORTED_IDS)
-    MPI_Gatherv(s->ids, c->n, MPI_UINT64_T, ids, s->cnt, s->displ, MPI_UINT64_T, ZP_ROOT,
-                c->r->comm);
+    MPI_Gatherv(root ? MPI_IN_PLACE : s->ids, c->n, MPI_UINT64_T, ids, s->cnt, s->displ,
+                MPI_UINT64_T, ZP_ROOT, c->r->comm);
   if (with_parts)
-    MPI_Gatherv(s->parts, c->n, MPI_INT, cur, s->cnt, s->displ, MPI_INT, ZP_ROOT, c->r->comm);
+    MPI_Gatherv(root ? MPI_IN_PLACE : s->parts, c->n, MPI_INT, cur, s->cnt, s->displ, MPI_INT,
+                ZP_ROOT, c->r->comm);
   status = root ? zp_sorted_solve(c, s, streams, ids, cur, &reply) : ZOLTAN_OK;
   MPI_Bcast(&status, 1, MPI_INT, ZP_ROOT, c->r->comm);
   if (status < 0) return status;
-  MPI_Scatterv(reply, s->cnt, s->displ, MPI_INT, s->reply, c->n, MPI_INT, ZP_ROOT, c->r->comm);
-  for (j = 0; j < (size_t)c->n; j++) new_part[s->order[j]] = s->reply[j];
+  if (root) s->reply = reply + at;
+  MPI_Scatterv(reply, s->cnt, s->displ, MPI_INT, root ? MPI_IN_PLACE : s->reply, c->n, MPI_INT,
+               ZP_ROOT, c->r->comm);
+  for (j = 0; j < n; j++) new_part[s->order[j]] = s->reply[j];
   return status;
 }
 
@@ -461,9 +470,9 @@ int zp_run_sorted(zp_context *c, int *new_part, int *ran)
   s.cnt = malloc((size_t)s.P * sizeof *s.cnt);
   s.displ = malloc((size_t)s.P * sizeof *s.displ);
   s.in_order = zp_gids_increase(c->gids, (size_t)c->n, c->ngid);
-  /* The sort comes first, so that the largest weight is the first sorted
-   * one; it is lost work only when the objects allow neither mode. */
-  err = s.cnt == NULL || s.displ == NULL || zp_sorted_sort(c, &s) < 0;
+  /* The sort waits for the mode, so that the root knows the size of the
+   * gathered weights it sorts into. */
+  err = s.cnt == NULL || s.displ == NULL;
   s.mode = zp_sorted_decide(c, &s, err);
   if (s.mode < 0) ierr = ZOLTAN_MEMERR;
   if (s.mode > 0) ierr = zp_sorted_run(c, &s, new_part);

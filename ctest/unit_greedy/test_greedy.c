@@ -536,7 +536,7 @@ static void greedy_merge_desc_is_the_stable_sort_of_the_runs(void **state)
   double *sorted = malloc(MAXN * sizeof(double));
   size_t *o = malloc(MAXN * sizeof(size_t)), first[MAXM], count[MAXM];
   int *src = malloc(MAXN * sizeof(int)), *run_of = malloc(MAXN * sizeof(int));
-  uint64_t *tie = malloc(MAXN * sizeof(uint64_t)), *tie_sorted = malloc(MAXN * sizeof(uint64_t));
+  uint64_t *tie = malloc(MAXN * sizeof(uint64_t));
   for (int trial = 0; trial < 250; trial++) {
     /* The first 50 trials merge two runs, which merge from both ends at
      * once (their own code), with lengths of every parity and empty runs. */
@@ -571,8 +571,6 @@ static void greedy_merge_desc_is_the_stable_sort_of_the_runs(void **state)
        * in that order the run itself. */
       for (size_t i = 0; i < count[r]; i++) o[i] = i;
       assert_int_equal(greedy_break_ties(count[r], key + first[r], tie + first[r], o), 0);
-      for (size_t i = 0; i < count[r]; i++) tie_sorted[i] = tie[first[r] + o[i]];
-      memcpy(tie + first[r], tie_sorted, count[r] * sizeof(uint64_t));
     }
     assert_int_equal(greedy_merge_desc(m, key, tie, first, count, out, src), 0);
     for (size_t k = 1; k < n; k++) {
@@ -589,7 +587,6 @@ static void greedy_merge_desc_is_the_stable_sort_of_the_runs(void **state)
   free(src);
   free(run_of);
   free(tie);
-  free(tie_sorted);
 }
 
 /* The runs read a block at a time (greedy_runs_*) come in the order of
@@ -611,7 +608,7 @@ static void greedy_runs_place_as_the_merge(void **state)
   size_t first[MAXM], count[MAXM], next[MAXM];
   int *src = malloc(MAXN * sizeof(int)), *pm = malloc(MAXN * sizeof(int));
   int *pr = malloc(MAXN * sizeof(int));
-  uint64_t *tie = malloc(MAXN * sizeof(uint64_t)), *tie_sorted = malloc(MAXN * sizeof(uint64_t));
+  uint64_t *tie = malloc(MAXN * sizeof(uint64_t));
   for (int trial = 0; trial < 300; trial++) {
     int m = trial < 30 ? 1 + trial % 2 : 1 + (int)zp_rng_below(&rng, MAXM);
     int p = 1 + (int)zp_rng_below(&rng, 40), sized = trial % 3 == 0, ties = trial % 2 == 0;
@@ -633,8 +630,6 @@ static void greedy_runs_place_as_the_merge(void **state)
       if (ties) {
         for (size_t i = 0; i < c; i++) o[i] = i;
         assert_int_equal(greedy_break_ties(c, key + n, tie + n, o), 0);
-        for (size_t i = 0; i < c; i++) tie_sorted[i] = tie[n + o[i]];
-        memcpy(tie + n, tie_sorted, c * sizeof(uint64_t));
       }
       n += c;
     }
@@ -684,7 +679,6 @@ static void greedy_runs_place_as_the_merge(void **state)
   free(pm);
   free(pr);
   free(tie);
-  free(tie_sorted);
 }
 
 /* Equal keys end in the order of their ties, other keys where the sort put
@@ -696,7 +690,7 @@ static void greedy_break_ties_orders_equal_keys_by_tie(void **state)
   zp_rng rng;
   zp_rng_seed(&rng, 19);
   double *key = malloc(N * sizeof(double)), *sorted = malloc(N * sizeof(double));
-  uint64_t *tie = malloc(N * sizeof(uint64_t));
+  uint64_t *tie = malloc(N * sizeof(uint64_t)), *tie_s = malloc(N * sizeof(uint64_t));
   size_t *o = malloc(N * sizeof(size_t));
   for (int trial = 0; trial < 6; trial++) {
     for (size_t i = 0; i < N; i++) {
@@ -706,12 +700,17 @@ static void greedy_break_ties_orders_equal_keys_by_tie(void **state)
       tie[i] = trial % 2 ? zp_rng_next(&rng) : zp_rng_below(&rng, 50);
     }
     assert_int_equal(greedy_sort_desc(N, key, o), 0);
-    for (size_t k = 0; k < N; k++) sorted[k] = key[o[k]];
-    assert_int_equal(greedy_break_ties(N, sorted, tie, o), 0);
+    for (size_t k = 0; k < N; k++) {
+      sorted[k] = key[o[k]];
+      tie_s[k] = tie[o[k]];
+    }
+    assert_int_equal(greedy_break_ties(N, sorted, tie_s, o), 0);
     char *seen = calloc(N, 1);
     for (size_t k = 0; k < N; k++) {
       assert_false(seen[o[k]]);
       seen[o[k]] = 1;
+      /* The ties moved with their indices. */
+      assert_true(tie_s[k] == tie[o[k]]);
       if (k == 0) continue;
       double a = key[o[k - 1]], b = key[o[k]];
       assert_true(a >= b);
@@ -725,6 +724,7 @@ static void greedy_break_ties_orders_equal_keys_by_tie(void **state)
   free(key);
   free(sorted);
   free(tie);
+  free(tie_s);
   free(o);
 }
 
