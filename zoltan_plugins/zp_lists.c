@@ -35,7 +35,7 @@ static void zp_free_list(zp_list *l)
 
 /* The chosen local objects (sel == NULL: all of them, count == n) with
  * their new ranks and parts. */
-static int zp_make_list(const zp_context *c, const int *sel, int count, const int *procs,
+static int zp_make_list(const zp_context *c, const unsigned char *sel, int count, const int *procs,
                         const int *parts, zp_list *l)
 {
   int i, k;
@@ -234,9 +234,9 @@ static int zp_hand_over(const zp_context *c, zp_list *imp, zp_list *exp, const i
 /* Export, invert, migrate, hand over, print: the objects change.  With
  * base (every rank alike), a base run's kept lists say this answer: they
  * are the lists, in Zoltan's order, and nothing is built or inverted. */
-static int zp_answer_changes(const zp_context *c, const int *sel, int nexp, const int *new_proc,
-                             const int *new_part, double t_part, zp_lb_args *a, int *warn,
-                             zp_base_lists *base)
+static int zp_answer_changes(const zp_context *c, const unsigned char *sel, int nexp,
+                             const int *new_proc, const int *new_part, double t_part, zp_lb_args *a,
+                             int *warn, zp_base_lists *base)
 {
   zp_list exp = {0, NULL, NULL, NULL, NULL}, imp = {0, NULL, NULL, NULL, NULL};
   double t_mig = 0.0;
@@ -290,8 +290,9 @@ int zp_answer(const zp_context *c, const int *new_part, double t_part, zp_lb_arg
 {
   /* When part p is simply on rank p, the new ranks are the new parts and
    * need no array of their own. */
-  int *new_proc = c->pdist == NULL ? NULL : malloc(((size_t)c->n + 1) * sizeof *new_proc),
-      *sel = malloc(((size_t)c->n + 1) * sizeof *sel);
+  int *new_proc = c->pdist == NULL ? NULL : malloc(((size_t)c->n + 1) * sizeof *new_proc);
+  /* One byte per object: whether it is listed. */
+  unsigned char *sel = malloc((size_t)c->n + 1);
   const int *procs = c->pdist == NULL ? new_part : new_proc;
   int i, nexp = 0, most = 0, mine[4], all[4],
          ierr = (c->pdist == NULL || new_proc) && sel ? c->pending : ZOLTAN_MEMERR;
@@ -312,7 +313,7 @@ int zp_answer(const zp_context *c, const int *new_part, double t_part, zp_lb_arg
     const zp_base_lists *b = c->base_lists;
     unsigned differ = 0;
     for (i = 0; i < c->n; i++) {
-      sel[i] = procs[i] != c->r->rank || new_part[i] != c->in_parts[i];
+      sel[i] = (unsigned char)(procs[i] != c->r->rank || new_part[i] != c->in_parts[i]);
       nexp += sel[i];
       differ |= (unsigned)(new_part[i] != b->answer[i]) |
                 (unsigned)(sel[i] != ((b->moved[i / 8] >> (i % 8)) & 1));
@@ -321,7 +322,7 @@ int zp_answer(const zp_context *c, const int *new_part, double t_part, zp_lb_arg
   } else {
     for (i = 0; i < c->n; i++) {
       /* Zoltan lists an object when its rank or its part changes. */
-      sel[i] = procs[i] != c->r->rank || new_part[i] != c->in_parts[i];
+      sel[i] = (unsigned char)(procs[i] != c->r->rank || new_part[i] != c->in_parts[i]);
       nexp += sel[i];
     }
     mine[1] = 1;
