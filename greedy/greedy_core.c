@@ -247,9 +247,20 @@ static int heap_of_parts(const greedy_ctx *c, greedy_heap *h)
   return GREEDY_OK;
 }
 
+const size_t greedy_order_identity[1] = {0};
+
+int greedy_in_order(size_t n, int wdim, const double *w)
+{
+  if (wdim != 1 || (n > 0 && !w)) return 0;
+  for (size_t i = 1; i < n; i++)
+    if (w[i - 1] < w[i]) return 0;
+  return 1;
+}
+
 /* 1 when order[k] == k for every k < n. */
 static int is_identity(const size_t *order, size_t n)
 {
+  if (order == GREEDY_ORDER_IDENTITY) return 1;
   for (size_t k = 0; k < n; k++)
     if (order[k] != k) return 0;
   return 1;
@@ -537,11 +548,13 @@ int greedy_assign_keep_ordered(size_t n, int wdim, const double *w, int nparts,
    * at the limit by the caller's sum must still count as within it. */
   double limit = keep_limit * (1.0 + GREEDY_KEEP_EPS);
   if ((rc = use_order(&c, given, &owned, &order)) != GREEDY_OK) goto end;
+  /* Objects in order already are read in sequence: no array, no prefetch. */
+  const int ident = order == GREEDY_ORDER_IDENTITY;
   if (mode == GREEDY_KEEP_HEAVY_FIRST) {
     if ((rc = heap_of_parts(&c, &h)) != GREEDY_OK) goto end;
     for (size_t k = 0; k < n; k++) {
-      size_t i = order[k];
-      if (k + GREEDY_PREFETCH < n)
+      size_t i = ident ? k : order[k];
+      if (!ident && k + GREEDY_PREFETCH < n)
         prefetch_object(&c, order[k + GREEDY_PREFETCH], part_out, cur_part);
       int p = cur_part[i];
       if (c.eligible[p] && rel_load(&c, p, w + i * wdim) <= limit) {
@@ -556,8 +569,9 @@ int greedy_assign_keep_ordered(size_t n, int wdim, const double *w, int nparts,
     /* Phase 1, lightest first: the kept set of every part is the largest
      * number of its objects that fits under the limit. */
     for (size_t k = n; k-- > 0;) {
-      size_t i = order[k];
-      if (k >= GREEDY_PREFETCH) prefetch_object(&c, order[k - GREEDY_PREFETCH], part_out, cur_part);
+      size_t i = ident ? k : order[k];
+      if (!ident && k >= GREEDY_PREFETCH)
+        prefetch_object(&c, order[k - GREEDY_PREFETCH], part_out, cur_part);
       int p = cur_part[i];
       if (c.eligible[p] && rel_load(&c, p, w + i * wdim) <= limit) {
         add_object(&c, p, i);

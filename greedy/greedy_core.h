@@ -128,6 +128,24 @@ int greedy_weight_sums(size_t n, int wdim, const double *w, double *known);
 int greedy_assign_ordered(size_t n, int wdim, const double *w, int nparts,
                           const double *target_frac, const size_t *order, const double *known,
                           int *part_out);
+/*
+ * GREEDY_ORDER_IDENTITY - an order for greedy_assign_ordered and
+ * greedy_assign_keep_ordered that says, without an array, that greedy_order
+ * would give 0..n-1: the objects are in GREEDY's order already
+ * (greedy_in_order tells).  Passing it for objects in another order gives
+ * the parts of that other order, not GREEDY's.
+ */
+extern const size_t greedy_order_identity[1];
+#define GREEDY_ORDER_IDENTITY (greedy_order_identity)
+/*
+ * greedy_in_order - 1 when greedy_order(n, wdim, w) is 0..n-1 because the
+ * objects are in GREEDY's order already (one weight each, heaviest first;
+ * equal weights are in index order by construction), else 0 (several
+ * weights per object are not looked at: 0).  Weights as greedy_assign's,
+ * not checked here.  Not collective.  Cost O(n), stopping at the first
+ * weight out of order.
+ */
+int greedy_in_order(size_t n, int wdim, const double *w);
 int greedy_assign_keep_ordered(size_t n, int wdim, const double *w, int nparts,
                                const double *target_frac, const int *cur_part, double keep_limit,
                                greedy_keep_mode mode, const size_t *order, const double *known,

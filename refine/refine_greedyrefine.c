@@ -59,12 +59,19 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const d
   rc = REFINE_ENOMEM;
   /* The slots after REFINE's own: its pass below runs while these live. */
   cand = refine_work_buffer(opt, REFINE_SCRATCH_GR, cap * sizeof *cand, &owned[0]);
-  /* Every GREEDY pass below takes the objects in the same order: sort once. */
-  order = refine_work_buffer(opt, REFINE_SCRATCH_GR + 1, cap * sizeof *order, &owned[1]);
-  ws = refine_work_buffer(opt, REFINE_SCRATCH_GR + 2, cap * sizeof *ws, &owned[2]);
-  if (!cand || !order || !ws) goto end;
-  grc = greedy_order_ws(n, wdim, w, order, ws);
-  if (!grc) grc = greedy_assign_ordered(n, wdim, w, nparts, target_frac, order, known, cand);
+  /* Every GREEDY pass below takes the objects in the same order: sort once.
+   * Objects in that order already (the layer's sorted path merges them so)
+   * need no order array: 8 bytes per object less, read in sequence. */
+  const size_t *ord = GREEDY_ORDER_IDENTITY;
+  if (!greedy_in_order(n, wdim, w)) {
+    order = refine_work_buffer(opt, REFINE_SCRATCH_GR + 1, cap * sizeof *order, &owned[1]);
+    ws = refine_work_buffer(opt, REFINE_SCRATCH_GR + 2, cap * sizeof *ws, &owned[2]);
+    if (!order || !ws) goto end;
+    ord = order;
+  }
+  if (!cand) goto end;
+  grc = ord == order ? greedy_order_ws(n, wdim, w, order, ws) : GREEDY_OK;
+  if (!grc) grc = greedy_assign_ordered(n, wdim, w, nparts, target_frac, ord, known, cand);
   if (!grc) grc = greedy_imbalance_known(n, wdim, w, nparts, target_frac, cand, known, &greedy_max);
   if (grc) {
     rc = gr_code(grc);
@@ -91,7 +98,7 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const d
     int *res = cand;
     grc = greedy_assign_keep_ordered(n, wdim, w, nparts, target_frac, cur_part, bound,
                                      t == 0 ? GREEDY_KEEP_LIGHT_FIRST : GREEDY_KEEP_HEAVY_FIRST,
-                                     order, known, cand, NULL);
+                                     ord, known, cand, NULL);
     if (!grc) grc = greedy_imbalance_known(n, wdim, w, nparts, target_frac, cand, known, &m);
     if (grc) {
       rc = gr_code(grc);

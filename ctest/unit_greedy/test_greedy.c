@@ -793,11 +793,19 @@ static void greedy_identity_order_places_as_any_order(void **state)
       cs[k] = cur[o[k]];
       id[k] = k;
     }
-    /* The figures of the weights in one order serve the other order. */
+    /* The figures of the weights in one order serve the other order.  The
+     * identity goes as an array or, every other trial, as
+     * GREEDY_ORDER_IDENTITY, which greedy_in_order allows for ws and for w
+     * only when greedy_order gave the identity. */
     double known[2];
+    int o_is_identity = 1;
+    for (size_t k = 0; k < n; k++) o_is_identity &= o[k] == k;
+    assert_int_equal(greedy_in_order(n, 1, ws), 1);
+    assert_int_equal(greedy_in_order(n, 1, w), o_is_identity);
+    const size_t *ido = trial % 2 ? GREEDY_ORDER_IDENTITY : id;
     assert_int_equal(greedy_weight_sums(n, 1, w, known), GREEDY_OK);
     assert_int_equal(greedy_assign_ordered(n, 1, w, p, frac, o, NULL, part), GREEDY_OK);
-    assert_int_equal(greedy_assign_ordered(n, 1, ws, p, frac, id, known, part2), GREEDY_OK);
+    assert_int_equal(greedy_assign_ordered(n, 1, ws, p, frac, ido, known, part2), GREEDY_OK);
     for (size_t k = 0; k < n; k++) assert_int_equal(part2[k], part[o[k]]);
     for (int mode = 0; mode < 2; mode++) {
       greedy_keep_mode m = mode ? GREEDY_KEEP_LIGHT_FIRST : GREEDY_KEEP_HEAVY_FIRST;
@@ -807,7 +815,7 @@ static void greedy_identity_order_places_as_any_order(void **state)
           greedy_assign_keep_ordered(n, 1, w, p, frac, cur, limit, m, o, NULL, part, &moved),
           GREEDY_OK);
       assert_int_equal(
-          greedy_assign_keep_ordered(n, 1, ws, p, frac, cs, limit, m, id, known, part2, &moved2),
+          greedy_assign_keep_ordered(n, 1, ws, p, frac, cs, limit, m, ido, known, part2, &moved2),
           GREEDY_OK);
       assert_int_equal(moved, moved2);
       for (size_t k = 0; k < n; k++) assert_int_equal(part2[k], part[o[k]]);
