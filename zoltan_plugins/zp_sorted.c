@@ -82,7 +82,8 @@ typedef struct zp_sorted {
   int *parts;       /* local: their current parts in that order
                        (ZP_SORTED_PARTS), or NULL */
   int *reply;       /* local: their new parts in that order (in sorted_w's
-                       buffer, once the weights are sent) */
+                       buffer, once the weights are sent; on the root, its
+                       share of the answer it scatters in place) */
 } zp_sorted;
 
 /* Whether the method and the call's settings allow the sorted path; the
