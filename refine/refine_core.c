@@ -51,8 +51,12 @@ typedef struct refine_state {
   /* Removed entries are skipped with path-compressed "next alive" and
    * "previous alive" links, so each lookup is amortised O(1) after the
    * binary search. */
-  size_t *nxt;           /* m + 1: nxt[k] == k when k is alive or k == m */
-  size_t *prv;           /* m + 1, shifted by one: prv[k+1] for entry k */
+  size_t *nxt; /* m + 1: nxt[k] == k when k is alive or k == m */
+  size_t *prv; /* m + 1, shifted by one: prv[k+1] for entry k */
+  /* val, nxt and prv live in the sort's work buffers (collect_donor_objects);
+   * these are the ones the core allocated itself, to free (NULL for the
+   * caller's buffers). */
+  void *own_val, *own_nxt, *own_prv;
   greedy_rscale scale;   /* of the reproducible sums of s (total, part loads) */
   const refine_graph *g; /* graph for comm-aware receivers, or NULL */
   greedy_rsum *acc;      /* nparts + 1 sums of scalar_imbalance */
@@ -67,10 +71,10 @@ static void state_free(refine_state *r)
   free(r->load);
   free(r->donor);
   free(r->obj);
-  free(r->val);
+  free(r->own_val);
   free(r->seg);
-  free(r->nxt);
-  free(r->prv);
+  free(r->own_nxt);
+  free(r->own_prv);
   free(r->conn);
   free(r->touched);
   free(r->acc);
@@ -498,9 +502,11 @@ static int collect_donor_objects(refine_state *r, const int *cur, const refine_o
   for (int p = 0; p < nparts; p++) r->seg[p + 1] += r->seg[p];
   r->m = r->seg[nparts];
   cap = r->m ? r->m : 1;
-  idx = refine_work_buffer(opt, 0, cap * sizeof *idx, &owned[0]);
+  /* The sort's buffers hold the grouping once they are read (below): idx
+   * and order one entry longer, for the links. */
+  idx = refine_work_buffer(opt, 0, (cap + 1) * sizeof *idx, &owned[0]);
   key = refine_work_buffer(opt, 1, cap * sizeof *key, &owned[1]);
-  order = refine_work_buffer(opt, 2, cap * sizeof *order, &owned[2]);
+  order = refine_work_buffer(opt, 2, (cap + 1) * sizeof *order, &owned[2]);
   ws = refine_work_buffer(opt, 3, cap * sizeof *ws, &owned[3]);
   if (!idx || !key || !order || !ws) goto end;
   /* Below 2^32 objects, each entry's part travels in the upper half of its
@@ -512,12 +518,16 @@ static int collect_donor_objects(refine_state *r, const int *cur, const refine_o
       key[m++] = r->s[i];
     }
   if (m > 0 && greedy_sort_asc_ws(m, key, order, ws)) goto end;
+  /* The sort's second buffer is free once it returns: the sorted weights
+   * go there.  The links take idx and order once the entries are placed.
+   * Only obj is new, so the peak is five arrays of the donors' objects
+   * rather than eight, and a caller that keeps the buffers faults in one. */
+  r->val = (double *)ws;
+  r->own_val = owned[3];
+  owned[3] = NULL;
   r->obj = malloc(cap * sizeof(size_t));
-  r->val = malloc(cap * sizeof(double));
-  r->nxt = malloc((r->m + 1) * sizeof(size_t));
-  r->prv = malloc((r->m + 1) * sizeof(size_t));
   fill = malloc((size_t)nparts * sizeof(size_t));
-  if (!r->obj || !r->val || !r->nxt || !r->prv || !fill) goto end;
+  if (!r->obj || !fill) goto end;
   memcpy(fill, r->seg, (size_t)nparts * sizeof(size_t));
   /* The sorted entries are read at random places: the weight comes from
    * key and the part from the packed index (both beside the entry) rather
@@ -539,6 +549,12 @@ static int collect_donor_objects(refine_state *r, const int *cur, const refine_o
     r->obj[at] = i;
     r->val[at] = key[j];
   }
+  r->nxt = idx;
+  r->own_nxt = owned[0];
+  owned[0] = NULL;
+  r->prv = order;
+  r->own_prv = owned[2];
+  owned[2] = NULL;
   for (size_t k = 0; k <= r->m; k++) {
     r->nxt[k] = k;
     r->prv[k] = k;

@@ -86,20 +86,18 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const d
    *     overshoot that heavy objects without small fillers leave.
    *  2. Keep heaviest first (Charm++'s GreedyRefine): GREEDY-like balance,
    *     more moves (many small objects).
-   *  3. GREEDY. */
-  memcpy(part_out, cand, n * sizeof(int));
+   *  3. GREEDY.
+   * GREEDY's answer stays in cand; each candidate is built in part_out, so
+   * that the one that wins is already in place, and the REFINE pass's
+   * output buffer is asked for only when that pass runs. */
   best_max = greedy_max;
   st->pass = REFINE_PASS_GREEDY;
-  rc = REFINE_ENOMEM;
-  fix = refine_work_buffer(opt, REFINE_SCRATCH_GR + 3, cap * sizeof *fix, &owned[3]);
-  if (!fix) goto end;
-  for (int t = 0; t < 2; t++) {
+  for (int t = 0; t < 2 && st->pass == REFINE_PASS_GREEDY; t++) {
     double m;
-    int *res = cand;
     grc = greedy_assign_keep_ordered(n, wdim, w, nparts, target_frac, cur_part, bound,
                                      t == 0 ? GREEDY_KEEP_LIGHT_FIRST : GREEDY_KEEP_HEAVY_FIRST,
-                                     ord, known, cand, NULL);
-    if (!grc) grc = greedy_imbalance_known(n, wdim, w, nparts, target_frac, cand, known, &m);
+                                     ord, known, part_out, NULL);
+    if (!grc) grc = greedy_imbalance_known(n, wdim, w, nparts, target_frac, part_out, known, &m);
     if (grc) {
       rc = gr_code(grc);
       goto end;
@@ -107,23 +105,25 @@ int refine_greedyrefine(size_t n, int wdim, const double *w, int nparts, const d
     if (t == 0 && m > bound * (1.0 + REFINE_EPS)) {
       refine_options ro = *opt;
       refine_stats rs;
+      rc = REFINE_ENOMEM;
+      fix = refine_work_buffer(opt, REFINE_SCRATCH_GR + 3, cap * sizeof *fix, &owned[3]);
+      if (!fix) goto end;
       ro.tolerance = bound;
-      rc = refine_run(n, wdim, w, nparts, target_frac, cand, &ro, fix, &rs);
+      rc = refine_run(n, wdim, w, nparts, target_frac, part_out, &ro, fix, &rs);
       if (rc < 0) goto end;
       grc = greedy_imbalance_known(n, wdim, w, nparts, target_frac, fix, known, &m);
       if (grc) {
         rc = gr_code(grc);
         goto end;
       }
-      res = fix;
+      if (m <= bound * (1.0 + REFINE_EPS)) memcpy(part_out, fix, n * sizeof(int));
     }
     if (m <= bound * (1.0 + REFINE_EPS)) {
-      memcpy(part_out, res, n * sizeof(int));
       best_max = m;
       st->pass = t == 0 ? REFINE_PASS_KEEP_LIGHT : REFINE_PASS_KEEP_HEAVY;
-      break;
     }
   }
+  if (st->pass == REFINE_PASS_GREEDY) memcpy(part_out, cand, n * sizeof(int));
   if (best_max > before) {
     memcpy(part_out, cur_part, n * sizeof(int));
     best_max = before;

@@ -481,6 +481,97 @@ static void greedyrefine_and_refine_answer_alike_in_weight_order(void **state)
   free(o);
 }
 
+/* GREEDYREFINE's thorough pass, composed here from the public pieces in
+ * the order refine_core.h promises: GREEDY; keep lightest first, repaired
+ * by a REFINE pass at the bound when it overshoots; keep heaviest first;
+ * GREEDY; the current assignment when nothing beats it.  The core's answer
+ * and its reported pass must be this composition's, and each candidate
+ * (the repaired one too) must win on some trials, so that a change in which
+ * buffer holds which candidate cannot go unseen.  (The current assignment
+ * itself can hardly win: when it fits under the bound, keeping lightest
+ * first keeps all of it.) */
+static int reference_greedyrefine(size_t n, const double *w, int p, const int *cur,
+                                  const refine_options *o, int *out, int *pass, int *repaired)
+{
+  int cand[400], fix[400];
+  double before, gmax, m, bound, eps = 1e-12;
+  refine_options ro = *o;
+  refine_stats rs;
+  if (greedy_imbalance(n, 1, w, p, NULL, cur, &before) || greedy_assign(n, 1, w, p, NULL, cand) ||
+      greedy_imbalance(n, 1, w, p, NULL, cand, &gmax))
+    return -1;
+  bound = gmax * o->gr_tolerance;
+  if (!(bound >= 1.0)) bound = 1.0;
+  ro.tolerance = bound;
+  for (int t = 0; t < 2; t++) {
+    greedy_keep_mode mode = t == 0 ? GREEDY_KEEP_LIGHT_FIRST : GREEDY_KEEP_HEAVY_FIRST;
+    if (greedy_assign_keep(n, 1, w, p, NULL, cur, bound, mode, out, NULL) ||
+        greedy_imbalance(n, 1, w, p, NULL, out, &m))
+      return -1;
+    if (t == 0 && m > bound * (1.0 + eps)) {
+      double mf;
+      if (refine_run(n, 1, w, p, NULL, out, &ro, fix, &rs) < 0 ||
+          greedy_imbalance(n, 1, w, p, NULL, fix, &mf))
+        return -1;
+      if (mf <= bound * (1.0 + eps)) {
+        memcpy(out, fix, n * sizeof *out);
+        *repaired = 1;
+      }
+      m = mf;
+    }
+    if (m <= bound * (1.0 + eps)) {
+      *pass = t == 0 ? REFINE_PASS_KEEP_LIGHT : REFINE_PASS_KEEP_HEAVY;
+      if (m > before) {
+        memcpy(out, cur, n * sizeof *out);
+        *pass = REFINE_PASS_NONE;
+      }
+      return 0;
+    }
+  }
+  memcpy(out, cand, n * sizeof *out);
+  *pass = REFINE_PASS_GREEDY;
+  if (gmax > before) {
+    memcpy(out, cur, n * sizeof *out);
+    *pass = REFINE_PASS_NONE;
+  }
+  return 0;
+}
+
+static void greedyrefine_picks_its_candidates_in_the_promised_order(void **state)
+{
+  (void)state;
+  int seen[REFINE_PASS_GREEDY + 1] = {0}, repairs = 0;
+  zp_rng rng;
+  zp_rng_seed(&rng, 77);
+  for (int trial = 0; trial < 3000; trial++) {
+    size_t n = 4 + zp_rng_below(&rng, 396);
+    int p = 2 + (int)zp_rng_below(&rng, 9), cur[400], out[400], ref[400], pass = -1, fixed = 0;
+    double w[400];
+    refine_options o;
+    refine_stats st;
+    ct_heavy_tailed(&rng, n, 0.0, trial % 3 == 0 ? 1000.0 : 20.0, w);
+    /* Mostly one part heavy (GREEDY must move much), sometimes a random
+     * spread (keeping pays), sometimes already balanced (nothing beats it). */
+    for (size_t i = 0; i < n; i++)
+      cur[i] = trial % 4 == 0 ? (int)(i % (size_t)p)
+                              : (int)zp_rng_below(&rng, trial % 2 ? (uint64_t)p : 2);
+    opts(&o, 1.05);
+    o.gr_threshold = 1.0;
+    o.gr_tolerance = 1.0 + 0.05 * (double)zp_rng_below(&rng, 4);
+    assert_true(refine_greedyrefine(n, 1, w, p, NULL, cur, &o, out, &st) >= 0);
+    assert_int_equal(reference_greedyrefine(n, w, p, cur, &o, ref, &pass, &fixed), 0);
+    if (st.pass == REFINE_PASS_REFINE) continue; /* balanced already: REFINE's own path */
+    assert_int_equal(st.pass, pass);
+    assert_memory_equal(out, ref, n * sizeof *out);
+    seen[pass]++;
+    repairs += fixed && pass == REFINE_PASS_KEEP_LIGHT;
+  }
+  assert_true(seen[REFINE_PASS_KEEP_LIGHT] > 0);
+  assert_true(seen[REFINE_PASS_KEEP_HEAVY] > 0);
+  assert_true(seen[REFINE_PASS_GREEDY] > 0);
+  assert_true(repairs > 0);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -497,6 +588,7 @@ int main(void)
       cmocka_unit_test(refine_balances_combined_load_of_two_weights),
       cmocka_unit_test(refine_rejects_bad_arguments),
       cmocka_unit_test(greedyrefine_and_refine_answer_alike_in_weight_order),
+      cmocka_unit_test(greedyrefine_picks_its_candidates_in_the_promised_order),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
