@@ -128,7 +128,9 @@ typedef struct zp_capacity_cache {
  * are already mapped instead of paying a page fault for every 4 KiB of a
  * fresh allocation, which was the largest single cost of a call at 10^6
  * objects.  One slot per array of zp_serial.c; a slot is used by one
- * array at a time, and no centralised run nests in another on a struct. */
+ * array at a time (a slot may serve a later array once the earlier one is
+ * dead, as said below), and no centralised run nests in another on a
+ * struct. */
 enum {
   ZP_SCR_GIDS,    /* gathered global IDs, arrival order */
   ZP_SCR_WGTS,    /* gathered weights */
@@ -140,7 +142,8 @@ enum {
   ZP_SCR_EW,      /* gathered edge weights */
   ZP_SCR_PROCS,   /* owning rank of each object, GID order */
   ZP_SCR_ORDER,   /* arrival index by GID order */
-  ZP_SCR_TMP,     /* sort scratch */
+  ZP_SCR_TMP,     /* sort scratch; in zp_serial.c out of GID order, then the
+                     ranks in arrival order, then the answer in arrival order */
   ZP_SCR_EDGE_AT, /* first edge of each object, arrival order */
   ZP_SCR_S_GIDS,  /* the sorted copies, when arrival order is not GID order */
   ZP_SCR_S_WGTS,
@@ -150,8 +153,9 @@ enum {
   ZP_SCR_ADJ_START, /* the graph in GID order */
   ZP_SCR_ADJ,
   ZP_SCR_S_EW,
-  ZP_SCR_NEW,   /* the method's answer, GID order */
-  ZP_SCR_REPLY, /* the answer in arrival order */
+  ZP_SCR_NEW,   /* the method's answer, GID order (zp_serial.c: objects that
+                   came in GID order; else ZP_SCR_PARTS, read by then) */
+  ZP_SCR_REPLY, /* the answer in arrival order (the hierarchy's runs) */
   ZP_SCR_REMAP, /* REMAP's shared-weight matrix */
   /* This rank's arrays of the sorted path (zp_sorted.c), whose root uses
    * the slots above for the streams and then the answer (ZP_SCR_WGTS, and

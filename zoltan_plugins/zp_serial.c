@@ -469,7 +469,10 @@ static int zp_serial_call(const zp_context *c, zp_serial *s)
   size_t N = s->num_obj;
   zp_problem pb;
   int ierr;
-  s->new_part = zp_buf(c, ZP_SCR_NEW, N, sizeof *s->new_part);
+  /* Out of GID order the gathered parts were copied (zp_serial_permute)
+   * and nothing reads them again: the answer takes their buffer.  In GID
+   * order they are the method's cur_part, read while it answers. */
+  s->new_part = s->order != NULL ? s->parts : zp_buf(c, ZP_SCR_NEW, N, sizeof *s->new_part);
   if (s->new_part == NULL) return ZOLTAN_MEMERR;
   zp_problem_common(&pb, c);
   pb.num_obj = N;
@@ -525,7 +528,9 @@ static int zp_serial_solve(const zp_context *c, zp_serial *s)
    * arrive in GID order. */
   if (ierr >= 0 && s->order != NULL) {
     size_t k;
-    s->reply = zp_buf(c, ZP_SCR_REPLY, s->num_obj, sizeof *s->reply);
+    /* In the sort's scratch, free since zp_serial_permute read the ranks
+     * from it. */
+    s->reply = zp_buf(c, ZP_SCR_TMP, s->num_obj, sizeof *s->reply);
     if (s->reply == NULL) return ZOLTAN_MEMERR;
     for (k = 0; k < s->num_obj; k++) s->reply[s->order[k]] = s->new_part[k];
   }
