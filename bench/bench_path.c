@@ -272,6 +272,10 @@ static const row rows[] = {
      "LB_METHOD=GRAPH;GRAPH_PACKAGE=PHG;LB_APPROACH=REPARTITION;ZOLTAN_PLUGINS_GUARD=1", 0},
     {"GREEDY", "LB_METHOD=GREEDY", 0},
     {"REFINE", "LB_METHOD=REFINE", 0},
+    /* REFINE's reduced gather (only the parts at or above their target
+     * travel; the same answer) and REFINE without a root. */
+    {"REFINE-CAND", "LB_METHOD=REFINE;REFINE_DISTRIBUTED=1", 0},
+    {"REFINE-ROOTLESS", "LB_METHOD=REFINE;REFINE_DISTRIBUTED=2", 0},
     {"GREEDYREFINE", "LB_METHOD=GREEDYREFINE", 0},
     /* The same by groups of ranks (HIERARCHY's AUTO shape from 2 ranks on:
      * groups of 64, or two groups below 128 ranks; docs/hierarchy.md). */

@@ -19,60 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zp_partition_internal.h"
-
-/* ---- the buffers of one run ----------------------------------------------- */
-
-/* What one centralised run gathers and computes.  The layout part is the
- * same on every rank; the rest exists on ZP_ROOT only, in the record's kept
- * buffers (never freed here), except the per-rank counts. */
-typedef struct zp_serial {
-  /* Layout, from the inputs the method asked for. */
-  int geom_dim;    /* coordinates per object, 0 = none */
-  int with_graph;  /* 1 when edges travel */
-  int with_hg;     /* 1 when (net, pin) pairs travel in the edges' place: the
-                     hypergraph read as a graph */
-  int with_sizes;  /* 1 when object sizes travel (ZP_WANTS_SIZES) */
-  int edge_dim;    /* weights per edge that travel (0 without EDGE_WEIGHT_DIM) */
-  int local_edges; /* edges (or pairs) of the local objects */
-
-  /* Root: per rank (malloc'd, freed at the end). */
-  int *counts;    /* 2 per rank: objects (-1 when short of memory), edges */
-  int *obj_first; /* index of the rank's first object among all */
-  int *edge_at;   /* index of the rank's first edge among all */
-  int *cnt;       /* elements of one array from each rank (reused per gather) */
-  int *displ;     /* where they land (reused per gather) */
-
-  /* Root: every object and edge, in arrival order (rank 0's first). */
-  size_t num_obj;       /* objects of all ranks */
-  size_t num_edges;     /* edges (or pairs) of all ranks */
-  ZOLTAN_ID_TYPE *gids; /* num_obj * ngid */
-  double *wgts;         /* num_obj * wdim */
-  int *parts;           /* current parts */
-  double *coords;       /* num_obj * geom_dim, or NULL */
-  double *sizes;        /* num_obj, or NULL */
-  int *nedges;          /* edges of each object, or NULL */
-  ZOLTAN_ID_TYPE *nbr;  /* neighbour IDs (ngid each) or pairs (2 * ngid each) */
-  double *ew;           /* edge_dim weights per edge, or NULL */
-
-  /* Root: the problem in GID order.  When the arrival order is the GID order
-   * (order == NULL) the sorted arrays are the gathered ones. */
-  size_t *order;               /* arrival index of the k-th object by GID, or NULL */
-  ZOLTAN_ID_TYPE *sorted_gids; /* global IDs */
-  double *sorted_wgts;         /* wdim weights per object */
-  int *sorted_parts;           /* current part */
-  int *sorted_procs;           /* owning rank */
-  double *sorted_coords;       /* geom_dim coordinates per object, or NULL */
-  double *sorted_sizes;        /* object sizes, or NULL */
-  size_t *adj_start;           /* num_obj + 1 offsets into adj, or NULL */
-  size_t *adj;                 /* neighbour positions in GID order */
-  double *sorted_edge_w;       /* edge weights per entry of adj, or NULL */
-  int hg_owned;                /* 1: adj_start, adj, sorted_edge_w were
-                                  malloc'd by zp_hg_graph (freed here) */
-  int *new_part;               /* the method's answer, GID order */
-  int *reply;                  /* the answer in arrival order, or NULL when
-                                  that is the GID order */
-} zp_serial;
+#include "zp_serial_internal.h"
 
 /* The layout for the method running now (its own needs, which for a base
  * method differ from those of the selected one). */
@@ -101,12 +48,6 @@ static void zp_serial_free(zp_serial *s)
     free(s->adj);
     free(s->sorted_edge_w);
   }
-}
-
-/* A kept buffer of n elements of elem bytes. */
-static void *zp_buf(const zp_context *c, int slot, size_t n, size_t elem)
-{
-  return zp_record_scratch(c->r, slot, n * elem);
 }
 
 /* ---- step 1, collective: gather on the root ------------------------------------ */
@@ -208,106 +149,7 @@ static int zp_serial_gather(const zp_context *c, zp_serial *s)
   return ierr;
 }
 
-/* ---- step 2, root: order and check ------------------------------------------ */
-
-/* Whether the gathered IDs are strictly increasing: then they are in GID
- * order and unique, and nothing needs sorting (one pass; applications
- * usually number their objects in rank order). */
-static int zp_serial_in_order(const zp_context *c, const zp_serial *s)
-{
-  return zp_gids_increase(s->gids, s->num_obj, c->ngid);
-}
-
-/* The owning rank of every object in arrival order. */
-static void zp_serial_procs(const zp_context *c, const zp_serial *s, int *procs)
-{
-  int rank, j;
-  size_t k = 0;
-  for (rank = 0; rank < c->r->size; rank++)
-    for (j = 0; j < s->counts[2 * rank]; j++) procs[k++] = rank;
-}
-
-/* How many rows ahead zp_serial_permute asks for the rows it will read:
- * enough to cover a miss to memory at a few nanoseconds per row. */
-#define ZP_PERMUTE_AHEAD 16
-
-/* Copies of the gathered object arrays in GID order, when they arrived in
- * another. */
-static int zp_serial_permute(const zp_context *c, zp_serial *s)
-{
-  size_t N = s->num_obj, k, g = (size_t)c->ngid, wd = (size_t)c->wdim, gd = (size_t)s->geom_dim;
-  int *procs = zp_buf(c, ZP_SCR_TMP, N, sizeof *procs); /* the sort is done with it */
-  s->sorted_gids = zp_buf(c, ZP_SCR_S_GIDS, N * g, sizeof *s->sorted_gids);
-  s->sorted_wgts = zp_buf(c, ZP_SCR_S_WGTS, N * wd, sizeof *s->sorted_wgts);
-  s->sorted_parts = zp_buf(c, ZP_SCR_S_PARTS, N, sizeof *s->sorted_parts);
-  if (gd > 0) s->sorted_coords = zp_buf(c, ZP_SCR_S_COORDS, N * gd, sizeof *s->sorted_coords);
-  if (s->with_sizes) s->sorted_sizes = zp_buf(c, ZP_SCR_S_SIZES, N, sizeof *s->sorted_sizes);
-  if (procs == NULL || s->sorted_gids == NULL || s->sorted_wgts == NULL ||
-      s->sorted_parts == NULL || (gd > 0 && s->sorted_coords == NULL) ||
-      (s->with_sizes && s->sorted_sizes == NULL))
-    return ZOLTAN_MEMERR;
-  zp_serial_procs(c, s, procs);
-  /* Element loops rather than memcpy: the rows are a few words, and a
-   * call of memcpy per row was most of this copy.  The rows are read at
-   * scattered places, so each is asked for ZP_PERMUTE_AHEAD rows early. */
-  for (k = 0; k < N; k++) {
-    size_t o = s->order[k], e;
-    if (k + ZP_PERMUTE_AHEAD < N) {
-      size_t a = s->order[k + ZP_PERMUTE_AHEAD];
-      __builtin_prefetch(&s->gids[a * g]);
-      __builtin_prefetch(&s->wgts[a * wd]);
-      __builtin_prefetch(&s->parts[a]);
-      __builtin_prefetch(&procs[a]);
-      if (gd > 0) __builtin_prefetch(&s->coords[a * gd]);
-    }
-    for (e = 0; e < g; e++) s->sorted_gids[k * g + e] = s->gids[o * g + e];
-    for (e = 0; e < wd; e++) s->sorted_wgts[k * wd + e] = s->wgts[o * wd + e];
-    s->sorted_parts[k] = s->parts[o];
-    s->sorted_procs[k] = procs[o];
-    for (e = 0; e < gd; e++) s->sorted_coords[k * gd + e] = s->coords[o * gd + e];
-    if (s->with_sizes) s->sorted_sizes[k] = s->sizes[o];
-  }
-  return ZOLTAN_OK;
-}
-
-/* The objects in GID order; a global ID given twice is an error. */
-static int zp_serial_sort(const zp_context *c, zp_serial *s)
-{
-  size_t N = s->num_obj, k;
-  char g[ZP_GID_TEXT];
-  int ierr;
-  s->sorted_procs = zp_buf(c, ZP_SCR_PROCS, N, sizeof *s->sorted_procs);
-  if (s->sorted_procs == NULL) return ZOLTAN_MEMERR;
-  if (zp_serial_in_order(c, s)) {
-    s->sorted_gids = s->gids;
-    s->sorted_wgts = s->wgts;
-    s->sorted_parts = s->parts;
-    s->sorted_coords = s->coords;
-    s->sorted_sizes = s->sizes;
-    zp_serial_procs(c, s, s->sorted_procs);
-    return ZOLTAN_OK;
-  }
-  s->order = zp_buf(c, ZP_SCR_ORDER, N, sizeof *s->order);
-  {
-    /* The sort's scratch; zp_serial_permute reuses the slot afterwards. */
-    size_t *tmp = zp_buf(c, ZP_SCR_TMP, N, sizeof *tmp);
-    if (s->order == NULL || tmp == NULL) return ZOLTAN_MEMERR;
-    for (k = 0; k < N; k++) s->order[k] = k;
-    zp_sort_by_gid(s->order, tmp, N, s->gids, c->ngid);
-  }
-  ierr = zp_serial_permute(c, s);
-  if (ierr < 0) return ierr;
-  for (k = 1; k < N; k++) {
-    if (zp_gid_cmp(s->sorted_gids + (k - 1) * c->ngid, s->sorted_gids + k * c->ngid, c->ngid) ==
-        0) {
-      zp_format_gid(s->sorted_gids + k * c->ngid, c->ngid, g, sizeof g);
-      zp_error(c->yo, "GID %s is given by rank %d and by rank %d; global IDs must be unique", g,
-               s->sorted_procs[k - 1], s->sorted_procs[k]);
-      return ZOLTAN_FATAL;
-    }
-  }
-  return ZOLTAN_OK;
-}
+/* ---- step 2, root: order (zp_serial_order.c) and check ----------------------- */
 
 /* Warnings about inputs a method can still use. */
 static int zp_serial_check(const zp_context *c, zp_serial *s)

@@ -4,7 +4,11 @@
  * path (each rank sorts its weights, the root merges them) with ties broken
  * by rank (IDs in blocks rank by rank) or by global ID (IDs dealt to the
  * ranks, listed in order or shuffled), and the gathered path (IDs too
- * sparse for the sorted path, or of two entries).
+ * sparse for the sorted path, or of two entries).  With --method REFINE,
+ * which always takes the gathered path, the configurations compare its
+ * three ways to the ID order: as the objects came (blocks), each put in its
+ * place by its ID (dealt, shuffled: IDs 1..N) and the sort (sparse,
+ * two-entry IDs).
  *
  * One global problem: objects 0..N-1 with weights from a seeded generator
  * of the object's index, with many exact ties (small integers) and some
