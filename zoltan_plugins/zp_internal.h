@@ -142,8 +142,9 @@ enum {
   ZP_SCR_EW,      /* gathered edge weights */
   ZP_SCR_PROCS,   /* owning rank of each object, GID order */
   ZP_SCR_ORDER,   /* arrival index by GID order */
-  ZP_SCR_TMP,     /* sort scratch; in zp_serial.c out of GID order, then the
-                     ranks in arrival order, then the answer in arrival order */
+  ZP_SCR_TMP,     /* sort scratch; in zp_serial.c out of GID order, then (after
+                     a sort) the ranks in arrival order, then the answer in
+                     arrival order */
   ZP_SCR_EDGE_AT, /* first edge of each object, arrival order */
   ZP_SCR_S_GIDS,  /* the sorted copies, when arrival order is not GID order */
   ZP_SCR_S_WGTS,

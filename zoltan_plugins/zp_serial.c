@@ -311,8 +311,9 @@ static int zp_serial_call(const zp_context *c, zp_serial *s)
   size_t N = s->num_obj;
   zp_problem pb;
   int ierr;
-  /* Out of GID order the gathered parts were copied (zp_serial_permute)
-   * and nothing reads them again: the answer takes their buffer.  In GID
+  /* Out of GID order the gathered parts were copied in GID order
+   * (zp_serial_order.c) and nothing reads them again: the answer takes
+   * their buffer.  In GID
    * order they are the method's cur_part, read while it answers. */
   s->new_part = s->order != NULL ? s->parts : zp_buf(c, ZP_SCR_NEW, N, sizeof *s->new_part);
   if (s->new_part == NULL) return ZOLTAN_MEMERR;
@@ -370,8 +371,8 @@ static int zp_serial_solve(const zp_context *c, zp_serial *s)
    * arrive in GID order. */
   if (ierr >= 0 && s->order != NULL) {
     size_t k;
-    /* In the sort's scratch, free since zp_serial_permute read the ranks
-     * from it. */
+    /* In the sort's scratch, free once the copies in GID order are made
+     * (zp_serial_order.c). */
     s->reply = zp_buf(c, ZP_SCR_TMP, s->num_obj, sizeof *s->reply);
     if (s->reply == NULL) return ZOLTAN_MEMERR;
     for (k = 0; k < s->num_obj; k++) s->reply[s->order[k]] = s->new_part[k];
