@@ -220,8 +220,9 @@ enum {
 
 /* The kept buffers of one struct: slot i holds cap[i] bytes at buf[i]. */
 typedef struct zp_scratch {
-  void *buf[ZP_SCR_COUNT];  /* malloc'd, or NULL */
-  size_t cap[ZP_SCR_COUNT]; /* bytes of each */
+  void *buf[ZP_SCR_COUNT];     /* from zp_bigmem_alloc, or NULL */
+  size_t cap[ZP_SCR_COUNT];    /* bytes of each */
+  size_t mapped[ZP_SCR_COUNT]; /* zp_bigmem_alloc's length of each (0: malloc'd) */
 } zp_scratch;
 
 /* What the layer keeps about one Zoltan_Struct. */
@@ -262,7 +263,8 @@ typedef struct zp_record {
 
 /* Slot of r's kept buffers holding at least bytes (contents undefined), or
  * NULL when memory is short.  A slot only grows; Zoltan_Destroy frees it.
- * Local. */
+ * Buffers of a huge page or more are backed by huge pages unless
+ * ZOLTAN_PLUGINS_HUGE_PAGES=0 (zp_bigmem.h).  Local. */
 void *zp_record_scratch(zp_record *r, int slot, size_t bytes);
 
 /* Free HIERARCHY's tree kept in r (zp_record.hier, through hier_free).

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "zp_bigmem.h"
 #include "zp_internal.h"
 
 /* The table of records.  Applications hold few Zoltan structs, so a linear
@@ -30,6 +31,14 @@ static void zp_record_free_state(zp_record *r)
   r->state_owner = NULL;
 }
 
+/* ZOLTAN_PLUGINS_HUGE_PAGES of r (1 unless set to 0). */
+static int zp_huge_pages(const zp_record *r)
+{
+  int v = 1, keyword = 0;
+  if (zp_param_int(r->params, "ZOLTAN_PLUGINS_HUGE_PAGES", &v, &keyword) != ZOLTAN_OK) return 1;
+  return v != 0;
+}
+
 void *zp_record_scratch(zp_record *r, int slot, size_t bytes)
 {
   if (bytes == 0) bytes = 1;
@@ -38,12 +47,13 @@ void *zp_record_scratch(zp_record *r, int slot, size_t bytes)
      * balance to the next does not reallocate every time.  No realloc: the
      * old contents are never needed, and copying them would fault in the
      * new pages twice. */
-    size_t want = bytes + bytes / 8;
-    void *p = malloc(want);
+    size_t want = bytes + bytes / 8, mapped = 0;
+    void *p = zp_bigmem_alloc(want, bytes, zp_huge_pages(r), &mapped);
     if (p == NULL) return NULL;
-    free(r->scratch.buf[slot]);
+    zp_bigmem_free(r->scratch.buf[slot], r->scratch.mapped[slot]);
     r->scratch.buf[slot] = p;
     r->scratch.cap[slot] = want;
+    r->scratch.mapped[slot] = mapped;
   }
   return r->scratch.buf[slot];
 }
@@ -53,9 +63,10 @@ static void zp_record_scratch_release(zp_record *r)
 {
   int i;
   for (i = 0; i < ZP_SCR_COUNT; i++) {
-    free(r->scratch.buf[i]);
+    zp_bigmem_free(r->scratch.buf[i], r->scratch.mapped[i]);
     r->scratch.buf[i] = NULL;
     r->scratch.cap[i] = 0;
+    r->scratch.mapped[i] = 0;
   }
 }
 

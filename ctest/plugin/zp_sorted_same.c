@@ -21,7 +21,13 @@
  * must be the same in every configuration.  With DEBUG_LEVEL 1 the layer
  * says which path ran; CTest checks those lines.
  *
- * Usage: zp_sorted_same [--method M] [--objects N]
+ * With --huge-pages-both 1, every configuration runs twice, with
+ * ZOLTAN_PLUGINS_HUGE_PAGES=0 (small pages) and =1 (the layer's kept
+ * buffers on huge pages, zp_bigmem.c), and both answers must be the same:
+ * at a few 10^5 objects the root's buffers pass 2 MiB, so that a buffer
+ * mapped shorter than the layer uses would show here.
+ *
+ * Usage: zp_sorted_same [--method M] [--objects N] [--huge-pages-both 1]
  * Exits 0 when every check passed.
  */
 #include <mpi.h>
@@ -124,6 +130,8 @@ static void app_build(app *a, const config *cf, long n_total, int rank, int size
 /* One GREEDY call; returns the answer's fingerprint (the same on every
  * rank), or 0 after an error. */
 static const char *g_method = "GREEDY";
+/* ZOLTAN_PLUGINS_HUGE_PAGES for the next run ("" = leave the default). */
+static const char *g_huge = "";
 
 static uint64_t run(app *a, int rank)
 {
@@ -140,6 +148,7 @@ static uint64_t run(app *a, int rank)
   snprintf(buf, sizeof buf, "%d", a->parts);
   Zoltan_Set_Param(zz, "NUM_GLOBAL_PARTS", buf);
   Zoltan_Set_Param(zz, "RETURN_LISTS", "PARTS");
+  if (g_huge[0] != '\0') Zoltan_Set_Param(zz, "ZOLTAN_PLUGINS_HUGE_PAGES", g_huge);
   Zoltan_Set_Num_Obj_Fn(zz, cb_num_obj, a);
   Zoltan_Set_Obj_List_Fn(zz, cb_obj_list, a);
   Zoltan_Set_Part_Multi_Fn(zz, cb_part_multi, a);
@@ -166,7 +175,7 @@ static uint64_t run(app *a, int rank)
 int main(int argc, char **argv)
 {
   long n_total = 5000;
-  int rank, size, c, p, bad = 0;
+  int rank, size, c, p, bad = 0, both = 0;
   float ver;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -174,6 +183,7 @@ int main(int argc, char **argv)
   for (c = 1; c + 1 < argc; c += 2) {
     if (!strcmp(argv[c], "--objects")) n_total = atol(argv[c + 1]);
     if (!strcmp(argv[c], "--method")) g_method = argv[c + 1];
+    if (!strcmp(argv[c], "--huge-pages-both")) both = atoi(argv[c + 1]) != 0;
   }
   if (Zoltan_Initialize(argc, argv, &ver) != ZOLTAN_OK || n_total < 1) {
     MPI_Finalize();
@@ -188,9 +198,17 @@ int main(int argc, char **argv)
       a.parts = p == 0 ? size : 7;
       if (rank == 0) printf("# config %s, %d parts\n", configs[c].name, a.parts);
       fflush(stdout);
+      g_huge = both ? "1" : "";
       f = run(&a, rank);
       if (rank == 0) printf("# fingerprint %016llx\n", (unsigned long long)f);
       if (f == 0 || (c > 0 && f != ref)) bad = 1;
+      if (both) {
+        uint64_t small;
+        g_huge = "0";
+        small = run(&a, rank);
+        if (rank == 0) printf("# small pages: fingerprint %016llx\n", (unsigned long long)small);
+        if (small != f) bad = 1;
+      }
       if (c == 0) ref = f;
       free(a.idx);
     }
