@@ -7,6 +7,7 @@
  * message, and coordinates and edges are asked for at most once per call.
  */
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -234,16 +235,18 @@ static int zp_call_geometry(zp_context *c, const char *who)
   return zp_cb_ok(ierr) ? ZOLTAN_OK : ZOLTAN_FATAL;
 }
 
-/* The coordinates, or none when some rank has no ZOLTAN_NUM_GEOM_FN (then
- * geom_missing is set) or the dimension is 0.  The same reduction tells
- * whether every rank can give coordinates (geom_unregistered), which a
- * native geometric method checks before it runs: one collective instead of
- * two.  Local result. */
-static int zp_ask_geometry(zp_context *c, const char *who)
+/* The registration and dimension of the geometry callbacks over every
+ * rank, in one reduction: sets geom_unregistered, geom_missing and gdim the
+ * same on every rank.  A rank's failing ZOLTAN_NUM_GEOM_FN, or two ranks
+ * with objects that disagree on the dimension, is ZOLTAN_FATAL on every
+ * rank (the ranks concerned say why).  With geom_for_native and some rank
+ * unregistered, ZOLTAN_OK with geom_unregistered set (the native check
+ * refuses).  Collective. */
+static int zp_geometry_agree(zp_context *c, const char *who)
 {
   ZOLTAN_VOID_FN *fn = NULL, *multi = NULL, *one = NULL;
   void *data = NULL, *unused = NULL;
-  int ierr = ZOLTAN_OK, dim = 0, local[4], global[4];
+  int ierr = ZOLTAN_OK, dim = 0, local[5], global[5];
 
   /* Every rank reaches the reduction below, whatever its callbacks say, so
    * that a failure on one rank cannot leave the others waiting. */
@@ -261,21 +264,47 @@ static int zp_ask_geometry(zp_context *c, const char *who)
   local[1] = fn == NULL;
   local[2] = dim < 0;
   local[3] = fn == NULL || (multi == NULL && one == NULL);
-  MPI_Allreduce(local, global, 4, MPI_INT, MPI_MAX, c->r->comm);
+  /* The smallest dimension of a rank with objects, as a maximum. */
+  local[4] = c->n > 0 ? -dim : INT_MIN;
+  MPI_Allreduce(local, global, 5, MPI_INT, MPI_MAX, c->r->comm);
   c->geom_unregistered = global[3];
   if (c->geom_for_native && global[3]) return ZOLTAN_OK;
   if (global[2]) return ZOLTAN_FATAL;
   c->geom_missing = global[1];
   if (c->geom_missing || global[0] <= 0) return ZOLTAN_OK;
-  if (dim != global[0] && c->n > 0) {
-    zp_error(c->yo, "%s: ZOLTAN_NUM_GEOM_FN returned %d here and %d elsewhere", who, dim,
-             global[0]);
+  if (global[4] != INT_MIN && -global[4] != global[0]) {
+    if (c->n > 0 && dim != global[0])
+      zp_error(c->yo, "%s: ZOLTAN_NUM_GEOM_FN returned %d here and %d elsewhere", who, dim,
+               global[0]);
     return ZOLTAN_FATAL;
   }
   c->gdim = global[0];
+  return ZOLTAN_OK;
+}
+
+/* The coordinates, or none when some rank has no ZOLTAN_NUM_GEOM_FN (then
+ * geom_missing is set) or the dimension is 0 (zp_geometry_agree).  Local
+ * result. */
+static int zp_ask_geometry(zp_context *c, const char *who)
+{
+  int ierr = zp_geometry_agree(c, who);
+  if (ierr < 0 || c->gdim <= 0 || c->geom_missing || (c->geom_for_native && c->geom_unregistered))
+    return ierr;
   c->coords = zp_ctx_array(c, ZP_SCR_L_COORDS, ((size_t)c->n * c->gdim + 1) * sizeof *c->coords, 0);
   if (c->coords == NULL) return ZOLTAN_MEMERR;
   return c->n > 0 ? zp_call_geometry(c, who) : ZOLTAN_OK;
+}
+
+int zp_gather_geometry_deferred(zp_context *c, const char *who)
+{
+  int ierr;
+  /* Coordinates read this call are served from what was read. */
+  if (c->geom_asked || c->geom_checked) return ZOLTAN_OK;
+  ierr = zp_geometry_agree(c, who);
+  if (ierr < 0) return ierr;
+  c->geom_checked = 1;
+  c->geom_deferred = c->gdim > 0 && !c->geom_missing && !c->geom_unregistered;
+  return ZOLTAN_OK;
 }
 
 /* ---- object sizes -------------------------------------------------------- */

@@ -23,13 +23,15 @@ static int zp_is_one_of(const char *method, const char *const *names)
 }
 
 /* Geometric native methods crash inside Zoltan 13.2 when the application
- * registered no geometry: the coordinates' reading (zp_ask_geometry) tells
- * whether some rank cannot give them; refuse on every rank.  Collective. */
+ * registered no geometry: the geometry's agreement tells whether some rank
+ * cannot give coordinates; refuse on every rank.  The coordinates
+ * themselves are read by Zoltan's run (zp_serve's deferred geometry)
+ * unless the layer has read them already.  Collective. */
 static int zp_native_geometry(zp_context *c, const char *who)
 {
   int ierr;
   c->geom_for_native = 1;
-  ierr = zp_gather_inputs(c, ZP_WANTS_GEOM, who);
+  ierr = zp_gather_geometry_deferred(c, who);
   c->geom_for_native = 0;
   if (ierr >= 0 && c->geom_unregistered) {
     zp_error(
@@ -412,9 +414,13 @@ static int zp_run_native(zp_context *c, const char *method, const double *sizes,
     zp_serve sv;
     /* The callbacks the checks above called answer from what they read. */
     zp_serve_begin(c, &sv);
+    sv.who = who;
     ierr = zp_real_lb_partition(c->r->zz, &a);
     zp_serve_end(&sv);
     if (ierr < 0) zp_error(c->yo, "%s returned error code %d on this rank", who, ierr);
+    /* The application's geometry failed inside the run (said then): the
+     * run's answer is void on every rank. */
+    if (ierr >= 0 && sv.geom_failed != 0) ierr = ZOLTAN_FATAL;
     /* Reading this rank's answer is local: one agreement covers it and
      * Zoltan's code (a rank whose Zoltan succeeded reads its own lists even
      * when another rank's failed, and then fails with the others). */

@@ -126,6 +126,12 @@ struct zp_context {
                                   ZOLTAN_GEOM_MULTI_FN and ZOLTAN_GEOM_FN */
   int geom_for_native;         /* while a native method's inputs are checked: no
                                   coordinates are read when geom_unregistered */
+  int geom_checked;            /* 1 once the geometry's registration and dimension
+                                  were agreed without reading the coordinates
+                                  (zp_gather_geometry_deferred) */
+  int geom_deferred;           /* 1 when a native run reads the coordinates itself,
+                                  through zp_serve's wrapper that keeps a failure
+                                  until the run has ended */
   int pooled;                  /* 1 when the per-object arrays are the record's ZP_SCR_L_* */
   struct zp_gidmap *local_map; /* zp_ctx_find_local's table, built on first use */
   int gdim;                    /* coordinates per object, 0 = none */
@@ -231,6 +237,14 @@ int zp_gather_objects(zp_context *c);
  * call.  A NEEDS flag makes missing callbacks an error.  Collective; the
  * outcome is agreed. */
 int zp_gather_inputs(zp_context *c, unsigned flags, const char *who);
+/* For a native geometric method that will read the coordinates itself:
+ * agree in one reduction that every rank registered the geometry callbacks
+ * and on their dimension (gdim, geom_missing, geom_unregistered, as
+ * zp_gather_inputs sets them), without reading the coordinates, and set
+ * geom_deferred when the run must read them through zp_serve.  Nothing to
+ * do when the coordinates were already read this call.  Collective; the
+ * result is the same on every rank. */
+int zp_gather_geometry_deferred(zp_context *c, const char *who);
 /* Call the hypergraph callbacks (ZOLTAN_HG_SIZE_CS_FN, ZOLTAN_HG_CS_FN)
  * once, where they are registered, and agree on their outcome, so that a
  * failure on one rank is an error everywhere before Zoltan's PHG runs;
@@ -307,6 +321,9 @@ void zp_fn_slot_restore(struct Zoltan_Struct *zz, const zp_fn_slot *s);
 typedef struct zp_serve {
   const zp_context *c;
   struct Zoltan_Struct *zz;
+  const char *who;     /* names the run in messages (set after zp_serve_begin) */
+  int geom_failed;     /* the first error code of the application's geometry
+                      callback during a deferred run, else 0 */
   zp_fn_slot saved[4]; /* the slots replaced, in the order replaced */
   int nsaved;
   /* The callbacks that answer the calls the context cannot. */
@@ -320,7 +337,12 @@ typedef struct zp_serve {
  * which the layer has already called and agreed on; a read with other
  * arguments goes to the callback registered before.  Nothing is put in
  * front while the guard is on (it serves its own) or before the objects
- * are read.  c must outlive the run.  Not collective; cannot fail. */
+ * are read.  With c->geom_deferred the coordinates go from the
+ * application's callback straight to Zoltan, through a wrapper that keeps
+ * a failure in s->geom_failed and answers Zoltan with zeros and
+ * ZOLTAN_OK, so that no rank leaves Zoltan's collective run alone; the
+ * caller makes the run fail on every rank afterwards.  c must outlive the
+ * run.  Not collective; cannot fail. */
 void zp_serve_begin(const zp_context *c, zp_serve *s);
 /* The callbacks registered before zp_serve_begin(s) back in place.  Not
  * collective. */

@@ -20,6 +20,15 @@
  * callback that was registered before.  The guard (zp_guard.c) serves its
  * own copies; with the guard on, nothing is put in front here, and the
  * guard takes the coordinates the layer read (zp_layer_read_coords).
+ *
+ * The coordinates are the exception when the layer has not read them for
+ * its own use (geom_deferred): reading them for the run only, to be served
+ * back, cost an application callback and a copy of n * dim doubles into a
+ * buffer of the layer's, where Zoltan's own read is one callback into
+ * Zoltan's buffer.  Zoltan then calls the application's callback through
+ * sv_geom_deferred, which keeps a failure instead of passing it on: Zoltan
+ * gets zeros and ZOLTAN_OK, finishes its collective run on every rank, and
+ * the caller fails the run on every rank with the code kept.
  */
 #include <string.h>
 
@@ -118,6 +127,36 @@ static void sv_geom(void *data, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, Z
                                    ierr);
 }
 
+/* A callback's code that Zoltan would take as success. */
+static int sv_ok(int ierr) { return ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN; }
+
+/* The application's coordinates straight into Zoltan's buffer; a failure
+ * is kept in s->geom_failed (the first one is said) and Zoltan sees zeros
+ * and ZOLTAN_OK, so that this rank stays in Zoltan's collective run. */
+static void sv_geom_deferred(void *data, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids,
+                             ZOLTAN_ID_PTR lids, int dim, double *x, int *ierr)
+{
+  zp_serve *s = data;
+  const char *what = s->gmulti_fn != NULL ? "ZOLTAN_GEOM_MULTI_FN" : "ZOLTAN_GEOM_FN";
+  int i;
+  *ierr = ZOLTAN_OK;
+  if (s->gmulti_fn != NULL)
+    ((ZOLTAN_GEOM_MULTI_FN *)s->gmulti_fn)(s->gmulti_data, ngid, nlid, n, gids, lids, dim, x, ierr);
+  else
+    for (i = 0; i < n && sv_ok(*ierr); i++)
+      ((ZOLTAN_GEOM_FN *)s->gone_fn)(s->gone_data, ngid, nlid, gids + (size_t)i * ngid,
+                                     nlid > 0 ? lids + (size_t)i * nlid : NULL, x + (size_t)i * dim,
+                                     ierr);
+  if (sv_ok(*ierr)) return;
+  if (s->geom_failed == 0) {
+    zp_error(s->c->yo, "%s: %s returned error code %d", s->who ? s->who : "base method", what,
+             *ierr);
+    s->geom_failed = *ierr;
+  }
+  if (n > 0 && dim > 0) memset(x, 0, (size_t)n * (size_t)dim * sizeof *x);
+  *ierr = ZOLTAN_OK;
+}
+
 void zp_fn_slot_replace(struct Zoltan_Struct *zz, zp_fn_slot *s, ZOLTAN_FN_TYPE type,
                         ZOLTAN_FN_TYPE single, ZOLTAN_VOID_FN *fn, void *data)
 {
@@ -147,15 +186,22 @@ void zp_serve_begin(const zp_context *c, zp_serve *s)
   memset(s, 0, sizeof *s);
   s->c = c;
   s->zz = zz;
-  /* Nothing to serve without the objects; the guard serves its own. */
-  if (c->gids == NULL || c->in_parts == NULL || c->w == NULL || c->guard != NULL) return;
+  /* The guard serves its own. */
+  if (c->guard != NULL) return;
+  Zoltan_Get_Fn(zz, ZOLTAN_GEOM_MULTI_FN_TYPE, &s->gmulti_fn, &s->gmulti_data);
+  Zoltan_Get_Fn(zz, ZOLTAN_GEOM_FN_TYPE, &s->gone_fn, &s->gone_data);
+  /* Deferred coordinates need the wrapper whatever else is served: without
+   * it a failure on one rank would leave Zoltan's run on the others. */
+  if (c->geom_deferred && c->coords == NULL && (s->gmulti_fn != NULL || s->gone_fn != NULL))
+    sv_replace(s, ZOLTAN_GEOM_MULTI_FN_TYPE, ZOLTAN_GEOM_FN_TYPE,
+               (ZOLTAN_VOID_FN *)sv_geom_deferred);
+  /* Nothing else to serve without the objects. */
+  if (c->gids == NULL || c->in_parts == NULL || c->w == NULL) return;
   Zoltan_Get_Fn(zz, ZOLTAN_OBJ_LIST_FN_TYPE, &s->list_fn, &s->list_data);
   Zoltan_Get_Fn(zz, ZOLTAN_FIRST_OBJ_FN_TYPE, &s->first_fn, &s->first_data);
   Zoltan_Get_Fn(zz, ZOLTAN_NEXT_OBJ_FN_TYPE, &s->next_fn, &s->next_data);
   Zoltan_Get_Fn(zz, ZOLTAN_PART_MULTI_FN_TYPE, &s->pmulti_fn, &s->pmulti_data);
   Zoltan_Get_Fn(zz, ZOLTAN_PART_FN_TYPE, &s->pone_fn, &s->pone_data);
-  Zoltan_Get_Fn(zz, ZOLTAN_GEOM_MULTI_FN_TYPE, &s->gmulti_fn, &s->gmulti_data);
-  Zoltan_Get_Fn(zz, ZOLTAN_GEOM_FN_TYPE, &s->gone_fn, &s->gone_data);
   if (s->list_fn == NULL && (s->first_fn == NULL || s->next_fn == NULL)) return;
   sv_replace(s, ZOLTAN_NUM_OBJ_FN_TYPE, ZOLTAN_NUM_OBJ_FN_TYPE, (ZOLTAN_VOID_FN *)sv_num_obj);
   /* FIRST/NEXT_OBJ stay registered behind a list function: Zoltan reads

@@ -347,7 +347,7 @@ static void same_as_direct(zpt_app *a, const char *base)
 }
 
 /* ULBA over a geometric base reads the geometry as often as the base alone
- * and gives its answer. */
+ * (never more) and gives its answer. */
 static void served(zpt_app *a, const char *base)
 {
   int *direct = malloc(((size_t)a->n + 1) * sizeof *direct),
@@ -365,8 +365,11 @@ static void served(zpt_app *a, const char *base)
   CHECK(all_ranks(e2 == ZOLTAN_OK), "ULBA over %s returned %d here", base, e2);
   CHECK(alone == (g_single_geom ? a->n : a->n > 0), "%s alone called the geometry %ld times", base,
         alone);
-  CHECK(under == alone, "ULBA over %s called the geometry %ld times, %s alone %ld", base, under,
-        base, alone);
+  /* With one part the layer answers without running the base (every
+   * object in part 0), and since the base reads the coordinates itself
+   * (zp_serve's deferred geometry) nothing reads them then. */
+  CHECK(under == alone || (g_size == 1 && under == 0),
+        "ULBA over %s called the geometry %ld times, %s alone %ld", base, under, base, alone);
   for (i = 0; i < a->n; i++) differ += direct[i] != ulba[i];
   CHECK(differ == 0, "ULBA over %s put %d of %d local objects elsewhere than %s alone", base,
         differ, a->n, base);
