@@ -8,6 +8,19 @@
 
 #include "zp_bigmem.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ZP_BIGMEM_MAPS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ZP_BIGMEM_MAPS 0
+#endif
+#endif
+#ifndef ZP_BIGMEM_MAPS
+#define ZP_BIGMEM_MAPS 1
+#endif
+
+int zp_bigmem_maps(void) { return ZP_BIGMEM_MAPS; }
+
 size_t zp_bigmem_cover(size_t bytes)
 {
   size_t cover = bytes & ~(ZP_BIGMEM_HUGE - 1), rem = bytes - cover;
@@ -36,7 +49,7 @@ static void *map_aligned(size_t len)
 
 void *zp_bigmem_alloc(size_t cap, size_t used, int huge, size_t *mapped)
 {
-  size_t cover = huge ? zp_bigmem_cover(used) : 0, len;
+  size_t cover = huge && ZP_BIGMEM_MAPS ? zp_bigmem_cover(used) : 0, len;
   void *p = NULL;
   *mapped = 0;
   if (cap < used) cap = used;

@@ -31,9 +31,15 @@ size_t zp_bigmem_cover(size_t bytes);
  * the ones the caller expects to touch: with huge != 0 and
  * zp_bigmem_cover(used) > 0, an anonymous mapping aligned to
  * ZP_BIGMEM_HUGE whose covered bytes are advised as huge pages, and
- * *mapped = its length; otherwise (or when mapping fails) malloc(cap) and
+ * *mapped = its length (never under zp_bigmem_maps() == 0); otherwise (or
+ * when mapping fails) malloc(cap) and
  * *mapped = 0.  Contents undefined.  NULL when memory is short.  Local. */
 void *zp_bigmem_alloc(size_t cap, size_t used, int huge, size_t *mapped);
+
+/* 1 when zp_bigmem_alloc maps large buffers at all; 0 in a build with
+ * AddressSanitizer, whose checks of overflows and use after free cover
+ * malloc's buffers only, so that every buffer stays under them.  Pure. */
+int zp_bigmem_maps(void);
 
 /* Free p from zp_bigmem_alloc (NULL is allowed), given its *mapped. */
 void zp_bigmem_free(void *p, size_t mapped);

@@ -83,7 +83,7 @@ static void buffers_are_aligned_and_usable(void **state)
       size_t cap = used[i] + used[i] / 8, mapped = 12345;
       unsigned char *p = zp_bigmem_alloc(cap, used[i], huge, &mapped);
       assert_non_null(p);
-      if (huge && zp_bigmem_cover(used[i]) > 0) {
+      if (huge && zp_bigmem_maps() && zp_bigmem_cover(used[i]) > 0) {
         /* Mapped on its own: aligned, whole huge pages, at least cap. */
         assert_true(mapped > 0);
         assert_int_equal((uintptr_t)p % HUGE, 0);
@@ -101,7 +101,7 @@ static void buffers_are_aligned_and_usable(void **state)
     size_t mapped;
     unsigned char *p = zp_bigmem_alloc(10, 3 * HUGE, 1, &mapped);
     assert_non_null(p);
-    assert_true(mapped >= 3 * HUGE);
+    if (zp_bigmem_maps()) assert_true(mapped >= 3 * HUGE);
     check_usable(p, 3 * HUGE);
     zp_bigmem_free(p, mapped);
   }
