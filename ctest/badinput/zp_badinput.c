@@ -99,6 +99,7 @@ static const char *const bad_refine_tol[] = {"0.99", "-1",  "0",    "NAN", "INF"
 static const char *const bad_gr_tol[] = {"0.5", "-0", "1e400", "NAN", "T", NULL};
 static const char *const bad_gr_thr[] = {"0.999", "-1e300", "INF", "1,5", NULL};
 static const char *const bad_comm_aware[] = {"2", "-1", "0.5", "99999999999", "YES", NULL};
+static const char *const bad_huge_pages[] = {"2", "-1", "0.5", "ON", "", NULL};
 
 /* Fills s and the faults of a for the named case; returns 0 if unknown. */
 static int make_case(const char *name, const char *method, app *a, setup *s)
@@ -222,6 +223,13 @@ static int make_case(const char *name, const char *method, app *a, setup *s)
     s->good_value = "1";
     return 1;
   }
+  /* The layer's own parameters are refused alike, whatever the method. */
+  if (!strcmp(name, "param_huge_pages")) {
+    s->pname = "ZOLTAN_PLUGINS_HUGE_PAGES";
+    s->bad_values = bad_huge_pages;
+    s->good_value = "0";
+    return 1;
+  }
   /* An unknown method name is refused by Set_Param on every rank. */
   if (!strcmp(name, "unknown_method")) {
     static const char *const bad_method[] = {"GREEDDY", "GREEDY2", "", NULL};
@@ -253,6 +261,7 @@ static const char *const case_names[] = {"inf_weight_last_rank",
                                          "param_greedyrefine_tolerance",
                                          "param_greedyrefine_threshold",
                                          "param_refine_comm_aware",
+                                         "param_huge_pages",
                                          "unknown_method",
                                          "ulba_base_is_ulba",
                                          NULL};
