@@ -15,7 +15,6 @@
 #include "zp_partition_internal.h"
 
 /* Did a callback succeed?  Warnings are successes, as in Zoltan. */
-static int zp_cb_ok(int ierr) { return ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN; }
 
 /* The local ID of object i, or NULL when there are none. */
 static ZOLTAN_ID_PTR zp_lid(const zp_context *c, int i)

@@ -237,6 +237,9 @@ int zp_gather_objects(zp_context *c);
  * call.  A NEEDS flag makes missing callbacks an error.  Collective; the
  * outcome is agreed. */
 int zp_gather_inputs(zp_context *c, unsigned flags, const char *who);
+/* 1 when a callback's code is one Zoltan takes as success (ZOLTAN_OK or
+ * ZOLTAN_WARN).  Pure. */
+static inline int zp_cb_ok(int ierr) { return ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN; }
 /* For a native geometric method that will read the coordinates itself:
  * agree in one reduction that every rank registered the geometry callbacks
  * and on their dimension (gdim, geom_missing, geom_unregistered, as

@@ -107,28 +107,32 @@ static void sv_parts(void *data, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, 
                                               nlid > 0 ? lids + (size_t)i * nlid : NULL, ierr);
 }
 
-static void sv_geom(void *data, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
-                    int dim, double *x, int *ierr)
+/* The application's geometry callback, in the form it registered. */
+static void sv_call_geom(const zp_serve *s, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids,
+                         ZOLTAN_ID_PTR lids, int dim, double *x, int *ierr)
 {
-  const zp_serve *s = data;
   int i;
-  if (zp_layer_read_coords(s->c, ngid, nlid, n, gids, dim, x)) {
-    *ierr = ZOLTAN_OK;
-    return;
-  }
   if (s->gmulti_fn != NULL) {
     ((ZOLTAN_GEOM_MULTI_FN *)s->gmulti_fn)(s->gmulti_data, ngid, nlid, n, gids, lids, dim, x, ierr);
     return;
   }
   *ierr = ZOLTAN_OK;
-  for (i = 0; i < n && (*ierr == ZOLTAN_OK || *ierr == ZOLTAN_WARN); i++)
+  for (i = 0; i < n && zp_cb_ok(*ierr); i++)
     ((ZOLTAN_GEOM_FN *)s->gone_fn)(s->gone_data, ngid, nlid, gids + (size_t)i * ngid,
                                    nlid > 0 ? lids + (size_t)i * nlid : NULL, x + (size_t)i * dim,
                                    ierr);
 }
 
-/* A callback's code that Zoltan would take as success. */
-static int sv_ok(int ierr) { return ierr == ZOLTAN_OK || ierr == ZOLTAN_WARN; }
+static void sv_geom(void *data, int ngid, int nlid, int n, ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids,
+                    int dim, double *x, int *ierr)
+{
+  const zp_serve *s = data;
+  if (zp_layer_read_coords(s->c, ngid, nlid, n, gids, dim, x)) {
+    *ierr = ZOLTAN_OK;
+    return;
+  }
+  sv_call_geom(s, ngid, nlid, n, gids, lids, dim, x, ierr);
+}
 
 /* The application's coordinates straight into Zoltan's buffer; a failure
  * is kept in s->geom_failed (the first one is said) and Zoltan sees zeros
@@ -137,20 +141,11 @@ static void sv_geom_deferred(void *data, int ngid, int nlid, int n, ZOLTAN_ID_PT
                              ZOLTAN_ID_PTR lids, int dim, double *x, int *ierr)
 {
   zp_serve *s = data;
-  const char *what = s->gmulti_fn != NULL ? "ZOLTAN_GEOM_MULTI_FN" : "ZOLTAN_GEOM_FN";
-  int i;
-  *ierr = ZOLTAN_OK;
-  if (s->gmulti_fn != NULL)
-    ((ZOLTAN_GEOM_MULTI_FN *)s->gmulti_fn)(s->gmulti_data, ngid, nlid, n, gids, lids, dim, x, ierr);
-  else
-    for (i = 0; i < n && sv_ok(*ierr); i++)
-      ((ZOLTAN_GEOM_FN *)s->gone_fn)(s->gone_data, ngid, nlid, gids + (size_t)i * ngid,
-                                     nlid > 0 ? lids + (size_t)i * nlid : NULL, x + (size_t)i * dim,
-                                     ierr);
-  if (sv_ok(*ierr)) return;
+  sv_call_geom(s, ngid, nlid, n, gids, lids, dim, x, ierr);
+  if (zp_cb_ok(*ierr)) return;
   if (s->geom_failed == 0) {
-    zp_error(s->c->yo, "%s: %s returned error code %d", s->who ? s->who : "base method", what,
-             *ierr);
+    zp_error(s->c->yo, "%s: %s returned error code %d", s->who ? s->who : "base method",
+             s->gmulti_fn != NULL ? "ZOLTAN_GEOM_MULTI_FN" : "ZOLTAN_GEOM_FN", *ierr);
     s->geom_failed = *ierr;
   }
   if (n > 0 && dim > 0) memset(x, 0, (size_t)n * (size_t)dim * sizeof *x);
