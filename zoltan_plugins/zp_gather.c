@@ -14,8 +14,6 @@
 #include "loaddb_core.h"
 #include "zp_partition_internal.h"
 
-/* Did a callback succeed?  Warnings are successes, as in Zoltan. */
-
 /* The local ID of object i, or NULL when there are none. */
 static ZOLTAN_ID_PTR zp_lid(const zp_context *c, int i)
 {
